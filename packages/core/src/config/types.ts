@@ -1,0 +1,65 @@
+/** The resolved configuration: config/schema.json's fields as a nested, frozen object. */
+export interface GleanerConfig {
+  configFile: string;
+  dataDir: string;
+  database: {
+    url: string;
+    schema: string;
+    poolMax: number;
+    connectTimeoutMs: number;
+    embeddedPort: number;
+    embeddedUser: string;
+  };
+  jobs: {
+    schema: string;
+    concurrency: number;
+    batchSize: number;
+    pollingSeconds: number;
+    heartbeatSeconds: number;
+    shutdownGraceSeconds: number;
+  };
+  worker: { enabled: boolean };
+  server: {
+    host: string;
+    port: number;
+    agentsPort: number;
+    bodyLimitBytes: number;
+    requestTimeoutMs: number;
+  };
+  log: { level: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent' };
+  auth: { tokenTtlSeconds: number };
+  llm: {
+    provider: '' | 'openai' | 'ollama';
+    model: string;
+    timeoutMs: number;
+    maxRetries: number;
+    concurrency: number;
+    contextWindow: number;
+  };
+  openai: { apiKey: string; baseUrl: string };
+  ollama: { host: string; keepAlive: string };
+  network: {
+    allowNetworks: string[];
+    proxies: Record<string, string>;
+    defaultProxyCountry: string;
+  };
+  fetch: {
+    timeoutMs: number;
+    maxBytes: number;
+    maxRedirects: number;
+    userAgent: string;
+  };
+  browser: {
+    chromiumPath: string;
+    chromedriverPath: string;
+    wsEndpoint: string;
+    seleniumUrl: string;
+    maxPages: number;
+    retireAfterPages: number;
+  };
+  runs: { waitSeconds: number };
+}
+
+export type DeepPartial<T> = { [K in keyof T]?: T[K] extends object ? (T[K] extends unknown[] ? T[K] : DeepPartial<T[K]>) : T[K] };
+
+export type ConfigOptions = DeepPartial<GleanerConfig>;

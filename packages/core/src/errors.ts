@@ -1,0 +1,86 @@
+/**
+ * Typed errors of the engine. Core throws only GleanerError (or lets a bug surface as INTERNAL);
+ * the HTTP adapter maps `code` to a status in one place, and jobs carry errors across processes
+ * through `toJSON()` / `GleanerError.fromJSON()`.
+ */
+
+/** Every stable error code, what it means, and whether retrying the same request can help. */
+export const ERROR_CODES = {
+  VALIDATION_FAILED: { retryable: false, description: 'The request does not match its schema; `detail` lists each problem.' },
+  BAD_REQUEST: { retryable: false, description: 'The request is well-formed but cannot be served as asked (e.g. parameter rules of a scraper).' },
+  UNAUTHORIZED: { retryable: false, description: 'Missing, unknown, revoked or expired API key or access token.' },
+  NOT_FOUND: { retryable: false, description: 'No such resource for this owner (another owner\'s id answers the same).' },
+  CONFLICT: { retryable: false, description: 'The resource exists already or is in a state that forbids the operation.' },
+  PAYLOAD_TOO_LARGE: { retryable: false, description: 'The request body is larger than server.bodyLimitBytes.' },
+  RATE_LIMITED: { retryable: true, description: 'Too many requests; retry after the Retry-After header.' },
+  CONFIG_INVALID: { retryable: false, description: 'The configuration (options, environment or file) is invalid; the message names the field.' },
+  DATABASE_UNAVAILABLE: { retryable: true, description: 'Postgres cannot be reached or answered with a connection error.' },
+  JOB_PAYLOAD_INVALID: { retryable: false, description: 'A job was sent with a payload that does not match its job kind\'s schema.' },
+  JOB_ABORTED: { retryable: true, description: 'A job was aborted (shutdown or expiry) before it finished; it is retried.' },
+  MODEL_NOT_CONFIGURED: { retryable: false, description: 'No model provider is configured or reachable for an operation that needs one.' },
+  MODEL_UNAVAILABLE: { retryable: true, description: 'The model provider could not be reached or kept failing (5xx, 429) after retries.' },
+  MODEL_TIMEOUT: { retryable: true, description: 'The model did not answer within llm.timeoutMs after retries.' },
+  MODEL_BAD_OUTPUT: { retryable: true, description: 'The model\'s answer was not valid JSON for the requested schema, even after one repair round.' },
+  MODEL_REQUEST_REJECTED: { retryable: false, description: 'The model provider refused the request (4xx other than 429: bad key, unknown model, bad input).' },
+  URL_INVALID: { retryable: false, description: 'The URL is not an absolute http(s) URL.' },
+  URL_BLOCKED: { retryable: false, description: 'The SSRF guard refused the address (private, loopback, link-local, ...); the message names it.' },
+  PROXY_COUNTRY_UNKNOWN: { retryable: false, description: 'proxy_country is not one of GET /v1/proxy-countries.' },
+  FETCH_FAILED: { retryable: true, description: 'The page could not be fetched (DNS, connection refused or reset, TLS, proxy failure).' },
+  FETCH_TIMEOUT: { retryable: true, description: 'The page did not arrive within fetch.timeoutMs.' },
+  FETCH_TOO_LARGE: { retryable: false, description: 'The page is larger than fetch.maxBytes.' },
+  TOO_MANY_REDIRECTS: { retryable: false, description: 'More redirects than fetch.maxRedirects.' },
+  UNSUPPORTED_CONTENT: { retryable: false, description: 'The page is not HTML or text (e.g. an image or PDF).' },
+  DRIVER_UNAVAILABLE: { retryable: true, description: 'No driver can serve the request (browser missing or failed to start).' },
+  INTERNAL: { retryable: false, description: 'An unexpected error; the logs carry the details under the request id.' },
+} as const satisfies Record<string, { retryable: boolean; description: string }>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export interface GleanerErrorJSON {
+  name: 'GleanerError';
+  code: ErrorCode;
+  message: string;
+  retryable: boolean;
+  details?: unknown;
+}
+
+export class GleanerError extends Error {
+  readonly code: ErrorCode;
+  readonly retryable: boolean;
+  readonly details?: unknown;
+
+  constructor(code: ErrorCode, message: string, opts: { retryable?: boolean; details?: unknown; cause?: unknown } = {}) {
+    super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
+    this.name = 'GleanerError';
+    this.code = code;
+    this.retryable = opts.retryable ?? ERROR_CODES[code].retryable;
+    if (opts.details !== undefined) this.details = opts.details;
+  }
+
+  toJSON(): GleanerErrorJSON {
+    const out: GleanerErrorJSON = { name: 'GleanerError', code: this.code, message: this.message, retryable: this.retryable };
+    if (this.details !== undefined) out.details = this.details;
+    return out;
+  }
+
+  static fromJSON(value: unknown): GleanerError {
+    if (value && typeof value === 'object' && (value as GleanerErrorJSON).name === 'GleanerError') {
+      const v = value as GleanerErrorJSON;
+      const code: ErrorCode = v.code in ERROR_CODES ? v.code : 'INTERNAL';
+      return new GleanerError(code, String(v.message), { retryable: Boolean(v.retryable), details: v.details });
+    }
+    const message = value && typeof value === 'object' && 'message' in value ? String((value as { message: unknown }).message) : String(value);
+    return new GleanerError('INTERNAL', message);
+  }
+}
+
+export function isGleanerError(err: unknown): err is GleanerError {
+  return err instanceof GleanerError;
+}
+
+/** Turns anything thrown into a GleanerError; unknown errors become INTERNAL with their cause kept. */
+export function toGleanerError(err: unknown): GleanerError {
+  if (err instanceof GleanerError) return err;
+  const message = err instanceof Error ? err.message : String(err);
+  return new GleanerError('INTERNAL', message, { cause: err });
+}
