@@ -16,6 +16,7 @@ export interface GleanerConfig {
     batchSize: number;
     pollingSeconds: number;
     heartbeatSeconds: number;
+    superviseSeconds: number;
     shutdownGraceSeconds: number;
   };
   worker: { enabled: boolean };

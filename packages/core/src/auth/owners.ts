@@ -1,0 +1,47 @@
+import { randomUUID } from 'node:crypto';
+import { GleanerError } from '../errors.ts';
+import type { Queryable } from '../store/db.ts';
+import { newSigningSecret } from './secrets.ts';
+
+export interface Owner {
+  id: string;
+  name: string;
+}
+
+const OWNER_NAME = /^[A-Za-z0-9][A-Za-z0-9._@-]{0,99}$/;
+
+export function assertOwnerName(name: string): void {
+  if (!OWNER_NAME.test(name)) {
+    throw new GleanerError('BAD_REQUEST', `invalid owner name "${name}": use 1-100 letters, digits, '.', '_', '@' or '-', starting with a letter or digit`);
+  }
+}
+
+/** Finds the owner by name, creating it (with its callback signing secret) when missing. */
+export async function ensureOwner(db: Queryable, name: string): Promise<Owner> {
+  assertOwnerName(name);
+  const { rows } = await db.query<Owner>(
+    `INSERT INTO owners (id, name, signing_secret) VALUES ($1, $2, $3)
+     ON CONFLICT (name) DO UPDATE SET name = EXCLUDED.name
+     RETURNING id, name`,
+    [randomUUID(), name, newSigningSecret()],
+  );
+  return rows[0];
+}
+
+export async function findOwnerByName(db: Queryable, name: string): Promise<Owner | null> {
+  const { rows } = await db.query<Owner>('SELECT id, name FROM owners WHERE name = $1', [name]);
+  return rows[0] ?? null;
+}
+
+/** The owner's Standard Webhooks signing secret ("whsec_..."), creating the owner when missing. */
+export async function getSigningSecret(db: Queryable, ownerName: string): Promise<string> {
+  const owner = await ensureOwner(db, ownerName);
+  const { rows } = await db.query<{ signing_secret: string }>('SELECT signing_secret FROM owners WHERE id = $1', [owner.id]);
+  return rows[0].signing_secret;
+}
+
+export async function getSigningSecretById(db: Queryable, ownerId: string): Promise<string> {
+  const { rows } = await db.query<{ signing_secret: string }>('SELECT signing_secret FROM owners WHERE id = $1', [ownerId]);
+  if (!rows[0]) throw new GleanerError('NOT_FOUND', `owner ${ownerId} not found`);
+  return rows[0].signing_secret;
+}

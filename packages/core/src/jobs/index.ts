@@ -1,0 +1,2 @@
+export * from './job-kind.ts';
+export * from './job-queue.ts';

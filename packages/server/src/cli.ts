@@ -1,0 +1,138 @@
+#!/usr/bin/env node
+// The `gleaner` command: serve, worker, migrate, keys, tokens, webhooks.
+import { Command, InvalidArgumentError } from 'commander';
+import { createLogger, GleanerError, loadConfig, type ConfigOptions, type Logger } from '@gleaner/core';
+import { openRuntime, type Runtime } from './runtime.ts';
+import { startApi, type Listener } from './server.ts';
+import { pluginWiring } from './wiring.ts';
+
+function int(name: string) {
+  return (v: string) => {
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError(`${name} must be a non-negative integer`);
+    return n;
+  };
+}
+
+/** Loads configuration and a logger; CLI output commands log to stderr so stdout carries only their result. */
+function setup(options: ConfigOptions, toStderr: boolean): { config: ReturnType<typeof loadConfig>; logger: Logger } {
+  const config = loadConfig({ options });
+  const logger = createLogger({ level: toStderr && config.log.level === 'info' ? 'warn' : config.log.level, destination: toStderr ? 2 : 1 });
+  return { config, logger };
+}
+
+/** Runs a short command against the store and prints its result on stdout. */
+async function withStore(fn: (rt: Runtime) => Promise<string>): Promise<void> {
+  const { config, logger } = setup({}, true);
+  const rt = await openRuntime({ config, logger, jobs: false });
+  try {
+    process.stdout.write(`${await fn(rt)}\n`);
+  } finally {
+    await rt.close();
+  }
+}
+
+/** Waits for SIGTERM/SIGINT, then stops in order; a second signal exits at once. */
+function onShutdown(logger: Logger, stop: () => Promise<void>): void {
+  let stopping = false;
+  const handler = (signal: string) => {
+    if (stopping) {
+      logger.warn({ signal }, 'second signal: exiting now');
+      process.exit(1);
+    }
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    stop().then(
+      () => process.exit(0),
+      (err) => {
+        logger.error({ err: (err as Error).message }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => handler('SIGTERM'));
+  process.on('SIGINT', () => handler('SIGINT'));
+}
+
+const program = new Command('gleaner').description('Gleaner: self-hosted web data extraction').showHelpAfterError();
+
+program
+  .command('serve')
+  .description('run the API (and, unless --no-worker, a worker) in this process')
+  .option('--port <n>', 'API port (GLEANER_PORT, default 8080)', int('port'))
+  .option('--agents-port <n>', 'legacy agents interface port (GLEANER_AGENTS_PORT, default 8081)', int('agents-port'))
+  .option('--host <addr>', 'address to bind (GLEANER_HOST, default 0.0.0.0)')
+  .option('--no-worker', 'do not run a worker in this process')
+  .action(async (o: { port?: number; agentsPort?: number; host?: string; worker: boolean }) => {
+    const options: ConfigOptions = { server: { port: o.port, agentsPort: o.agentsPort, host: o.host } };
+    if (o.worker === false) options.worker = { enabled: false };
+    const { config, logger } = setup(options, false);
+    const rt = await openRuntime({ config, logger, jobs: true }, pluginWiring(config, logger));
+    let api: Listener | null = null;
+    onShutdown(logger, async () => {
+      await api?.close();
+      await rt.close();
+    });
+    if (config.worker.enabled) await rt.engine.startWorker();
+    api = await startApi(rt.engine, logger, { host: config.server.host, port: config.server.port });
+  });
+
+program
+  .command('worker')
+  .description('run a worker only (any number, on any machine sharing the Postgres)')
+  .action(async () => {
+    const { config, logger } = setup({}, false);
+    const rt = await openRuntime({ config, logger, jobs: true }, pluginWiring(config, logger));
+    onShutdown(logger, () => rt.close());
+    await rt.engine.startWorker();
+  });
+
+program
+  .command('migrate')
+  .description('apply database migrations (the engine also applies them at start)')
+  .action(async () => {
+    const { config, logger } = setup({}, true);
+    const rt = await openRuntime({ config, logger, jobs: true });
+    await rt.close();
+    process.stderr.write(`migrations applied to schema ${config.database.schema}\n`);
+  });
+
+const keys = program.command('keys').description('API keys');
+keys
+  .command('create')
+  .description('create an API key for an owner (created if new); prints only the key')
+  .requiredOption('--owner <name>', 'owner name')
+  .action((o: { owner: string }) => withStore(async (rt) => (await rt.engine.createApiKey(o.owner)).key));
+keys
+  .command('revoke')
+  .description('revoke an API key by its prefix (glk_XXXXXXXX) or the whole key')
+  .argument('<prefix>')
+  .action((prefix: string) =>
+    withStore(async (rt) => {
+      if (!(await rt.engine.revokeApiKey(prefix))) throw new GleanerError('NOT_FOUND', `no active API key with prefix ${prefix}`);
+      return `revoked ${prefix}`;
+    }),
+  );
+
+program
+  .command('tokens')
+  .description('bearer access tokens')
+  .command('create')
+  .description('create a bearer access token for an owner; prints only the token')
+  .requiredOption('--owner <name>', 'owner name')
+  .option('--ttl <seconds>', 'lifetime in seconds (GLEANER_TOKEN_TTL_SECONDS, default 3600)', int('ttl'))
+  .action((o: { owner: string; ttl?: number }) => withStore(async (rt) => (await rt.engine.createAccessToken(o.owner, o.ttl)).token));
+
+program
+  .command('webhooks')
+  .description('callback signing')
+  .command('secret')
+  .description("print the owner's callback signing secret (whsec_...)")
+  .requiredOption('--owner <name>', 'owner name')
+  .action((o: { owner: string }) => withStore((rt) => rt.engine.signingSecret(o.owner)));
+
+program.parseAsync(process.argv).catch((err: unknown) => {
+  const message = err instanceof GleanerError ? `${err.code}: ${err.message}` : (err as Error).message;
+  process.stderr.write(`gleaner: ${message}\n`);
+  process.exit(err instanceof GleanerError && err.code === 'NOT_FOUND' ? 2 : 1);
+});

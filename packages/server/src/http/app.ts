@@ -1,0 +1,132 @@
+import { randomUUID } from 'node:crypto';
+import express, { type NextFunction, type Request, type Response } from 'express';
+import { pinoHttp } from 'pino-http';
+import { GleanerError, toGleanerError, type Engine, type Logger } from '@gleaner/core';
+import { STATUS_BY_CODE } from './errors.ts';
+import { authenticate } from './auth.ts';
+import { compileSchema, toIssues, type ValidationIssue } from './validation.ts';
+import type { RouteDef } from './route.ts';
+
+export interface AppOptions {
+  engine: Engine;
+  logger: Logger;
+  routes: RouteDef[];
+  bodyLimitBytes: number;
+  /** Extra headers on every response (the legacy app's Deprecation header). */
+  headers?: Record<string, string>;
+}
+
+class ValidationFailed extends GleanerError {
+  readonly issues: ValidationIssue[];
+  constructor(issues: ValidationIssue[]) {
+    super('VALIDATION_FAILED', 'request validation failed');
+    this.issues = issues;
+  }
+}
+
+/** Sends the error body of interface-decisions.md: 422 {detail: [...]}, else {detail, code}. */
+export function sendError(res: Response, err: unknown, logger: Logger): void {
+  if (err instanceof ValidationFailed) {
+    res.status(422).json({ detail: err.issues });
+    return;
+  }
+  const e = toGleanerError(err);
+  const status = STATUS_BY_CODE[e.code] ?? 500;
+  if (status >= 500 && e.code === 'INTERNAL') logger.error({ err }, 'unhandled error');
+  else if (status >= 500) logger.warn({ code: e.code, err: e.message }, 'request failed');
+  if (e.code === 'UNAUTHORIZED') {
+    const bearer = (e.details as { scheme?: string } | undefined)?.scheme === 'bearer';
+    res.setHeader('WWW-Authenticate', bearer ? 'Bearer realm="gleaner"' : 'ApiKey realm="gleaner", header="X-API-KEY"');
+  }
+  if (e.code === 'RATE_LIMITED' || e.code === 'DATABASE_UNAVAILABLE') res.setHeader('Retry-After', '5');
+  // Never a stack trace: INTERNAL keeps a generic message, the log has the rest.
+  const detail = e.code === 'INTERNAL' ? `internal error; quote request id ${res.getHeader('X-Request-Id')} when reporting it` : e.message;
+  res.status(status).json({ detail, code: e.code });
+}
+
+function mount(app: express.Express, route: RouteDef, opts: AppOptions): void {
+  const validators = {
+    body: route.body ? compileSchema(route.body, 'body') : null,
+    params: route.params ? compileSchema(route.params, 'path') : null,
+    query: route.query ? compileSchema(route.query, 'query') : null,
+  };
+  const handler = async (req: Request, res: Response, next: NextFunction) => {
+    try {
+      const owner = route.auth === 'none' ? null : await authenticate(opts.engine, req, route.auth);
+      const issues: ValidationIssue[] = [];
+      const params = { ...req.params };
+      const query = { ...(req.query as Record<string, unknown>) };
+      let body = req.body;
+      if (validators.params && !validators.params(params)) issues.push(...toIssues(validators.params.errors, 'path'));
+      if (validators.query && !validators.query(query)) issues.push(...toIssues(validators.query.errors, 'query'));
+      if (validators.body) {
+        if (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body)) {
+          body = body === undefined ? {} : body;
+        }
+        if (!validators.body(body)) issues.push(...toIssues(validators.body.errors, 'body'));
+      }
+      if (issues.length) throw new ValidationFailed(issues);
+      const result = await route.handler({ engine: opts.engine, owner, req, res }, { body, params, query });
+      for (const [k, v] of Object.entries(result.headers ?? {})) res.setHeader(k, v);
+      if (result.html !== undefined) {
+        res.status(result.status ?? 200).type('html').send(result.html);
+      } else if (result.body === undefined) {
+        res.status(result.status ?? 204).end();
+      } else {
+        res.status(result.status ?? 200).json(result.body);
+      }
+    } catch (err) {
+      next(err);
+    }
+  };
+  for (const path of [route.path, ...(route.aliases ?? [])]) app[route.method](path, handler);
+}
+
+export function createApp(opts: AppOptions): express.Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.use((req, res, next) => {
+    const incoming = req.get('X-Request-Id');
+    const id = incoming && /^[\w.:-]{1,128}$/.test(incoming) ? incoming : randomUUID();
+    (req as Request & { id: string }).id = id;
+    res.setHeader('X-Request-Id', id);
+    for (const [k, v] of Object.entries(opts.headers ?? {})) res.setHeader(k, v);
+    next();
+  });
+  app.use(
+    pinoHttp({
+      logger: opts.logger,
+      genReqId: (req) => (req as unknown as { id: string }).id,
+      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'warn' : 'info'),
+      serializers: {
+        req: (req) => ({ id: req.id, method: req.method, url: req.url }),
+        res: (res) => ({ statusCode: res.statusCode }),
+      },
+    }),
+  );
+  // Any content type is read as JSON: some clients omit or mislabel it.
+  app.use(express.json({ limit: opts.bodyLimitBytes, type: () => true, strict: false }));
+  for (const route of opts.routes) mount(app, route, opts);
+
+  app.use((req: Request, res: Response) => {
+    res.status(404).json({ detail: `no endpoint ${req.method} ${req.path}`, code: 'NOT_FOUND' });
+  });
+  app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
+    const e = err as { type?: string; status?: number; message?: string; body?: unknown };
+    if (e?.type === 'entity.too.large') {
+      sendError(res, new GleanerError('PAYLOAD_TOO_LARGE', `request body is larger than the limit of ${opts.bodyLimitBytes} bytes (server.bodyLimitBytes / GLEANER_BODY_LIMIT_BYTES)`), opts.logger);
+      return;
+    }
+    if (e?.type === 'entity.parse.failed') {
+      sendError(res, new ValidationFailed([{ loc: ['body'], msg: `JSON decode error: ${e.message}`, type: 'json_invalid' }]), opts.logger);
+      return;
+    }
+    if (e?.type && typeof e.status === 'number' && e.status < 500) {
+      res.status(e.status).json({ detail: e.message, code: 'BAD_REQUEST' });
+      return;
+    }
+    sendError(res, err, opts.logger);
+  });
+  return app;
+}

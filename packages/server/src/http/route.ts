@@ -1,0 +1,51 @@
+import type { Request, Response } from 'express';
+import type { Engine, Owner } from '@gleaner/core';
+
+export type JsonSchema = Record<string, unknown>;
+export type AuthKind = 'none' | 'apiKey' | 'bearer';
+
+export interface RouteContext {
+  engine: Engine;
+  /** Set when the route requires authentication. */
+  owner: Owner | null;
+  req: Request;
+  res: Response;
+}
+
+export interface RouteResult {
+  status?: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** Raw response instead of JSON (e.g. the /docs HTML page). */
+  html?: string;
+}
+
+/**
+ * One endpoint: its request schemas drive ajv validation (422 bodies) and the served OpenAPI
+ * document, so they are written once, here.
+ */
+export interface RouteDef {
+  method: 'get' | 'post' | 'delete' | 'put' | 'patch';
+  /** Express 5 path ("/v1/extractor/:id"). */
+  path: string;
+  /** Other paths serving the same endpoint (spec aliases). */
+  aliases?: string[];
+  summary: string;
+  description?: string;
+  tags?: string[];
+  auth: AuthKind;
+  body?: JsonSchema;
+  params?: JsonSchema;
+  query?: JsonSchema;
+  /** Response schemas by status, for the OpenAPI document. */
+  responses?: Record<number, { description: string; schema?: JsonSchema }>;
+  /** Hide from the OpenAPI document (e.g. /openapi.json itself). */
+  internal?: boolean;
+  /** Deprecated in the interface (legacy forms). */
+  deprecated?: boolean;
+  handler: (ctx: RouteContext, input: { body: any; params: any; query: any }) => Promise<RouteResult>;
+}
+
+export function defineRoutes(routes: RouteDef[]): RouteDef[] {
+  return routes;
+}

@@ -1,0 +1,69 @@
+import { defineRoutes, type RouteDef } from '../http/route.ts';
+import { buildOpenApi, renderDocsPage } from '../http/openapi.ts';
+
+const INFO = {
+  title: 'Gleaner',
+  version: '0.1.0',
+  description: 'Self-hosted web data extraction. Authenticate with the X-API-KEY header; see docs/api.md.',
+};
+
+/** Health, reference lists, and the API's own description. `all` is every route of the app. */
+export function systemRoutes(all: () => RouteDef[]): RouteDef[] {
+  let cached: Record<string, unknown> | null = null;
+  const openapi = () => (cached ??= buildOpenApi(all(), INFO));
+  return defineRoutes([
+    {
+      method: 'get',
+      path: '/readyz',
+      summary: 'Health check: 200 when Postgres answers, 503 otherwise',
+      tags: ['utilities'],
+      auth: 'none',
+      responses: {
+        200: { description: 'Ready', schema: { type: 'object', properties: { status: { const: 'ok' } } } },
+        503: { description: 'Postgres unreachable', schema: { type: 'object', properties: { status: { const: 'unavailable' }, detail: { type: 'string' } } } },
+      },
+      handler: async ({ engine }) => {
+        try {
+          await engine.ready();
+          return { body: { status: 'ok' } };
+        } catch (err) {
+          return { status: 503, headers: { 'Retry-After': '5' }, body: { status: 'unavailable', detail: (err as Error).message } };
+        }
+      },
+    },
+    {
+      method: 'get',
+      path: '/v1/proxy-countries',
+      summary: 'Accepted proxy_country values, mapped to their labels',
+      tags: ['utilities'],
+      auth: 'none',
+      responses: { 200: { description: 'value -> label', schema: { type: 'object', additionalProperties: { type: 'string' } } } },
+      handler: async ({ engine }) => ({ body: engine.proxyCountries() }),
+    },
+    {
+      method: 'get',
+      path: '/v1/llm-specs',
+      summary: 'Models of the configured providers',
+      tags: ['utilities'],
+      auth: 'none',
+      responses: { 200: { description: 'Model specs', schema: { type: 'array', items: { type: 'object' } } } },
+      handler: async ({ engine }) => ({ body: await engine.llmSpecs() }),
+    },
+    {
+      method: 'get',
+      path: '/openapi.json',
+      summary: 'This API as an OpenAPI 3.1 document',
+      auth: 'none',
+      internal: true,
+      handler: async () => ({ body: openapi() }),
+    },
+    {
+      method: 'get',
+      path: '/docs',
+      summary: 'Human-readable API reference',
+      auth: 'none',
+      internal: true,
+      handler: async () => ({ html: renderDocsPage(openapi()) }),
+    },
+  ]);
+}

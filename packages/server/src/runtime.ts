@@ -1,0 +1,59 @@
+import { resolve } from 'node:path';
+import { createEngine, type Engine, type GleanerConfig, type Logger } from '@gleaner/core';
+import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from './embedded-postgres.ts';
+
+export interface Runtime {
+  engine: Engine;
+  embedded: EmbeddedPostgresHandle | null;
+  /** Stops the engine (graceful for running jobs) and the embedded Postgres if this process owns it. */
+  close(): Promise<void>;
+}
+
+export interface RuntimeOptions {
+  config: Readonly<GleanerConfig>;
+  logger: Logger;
+  /** Also start pg-boss (needed by serve and worker; not by key management). */
+  jobs: boolean;
+}
+
+/**
+ * Connects the engine to Postgres: DATABASE_URL when set, otherwise the embedded Postgres under
+ * <dataDir>/postgres (reusing the instance another gleaner process already runs there).
+ * Applies migrations. The server's plugin wiring lives in wiring.ts.
+ */
+export async function openRuntime(opts: RuntimeOptions, extra: Partial<Parameters<typeof createEngine>[0]> = {}): Promise<Runtime> {
+  const { config, logger } = opts;
+  let embedded: EmbeddedPostgresHandle | null = null;
+  let url = config.database.url;
+  if (!url) {
+    embedded = await startEmbeddedPostgres({
+      dataDir: resolve(config.dataDir),
+      port: config.database.embeddedPort,
+      osUser: config.database.embeddedUser,
+      logger,
+    });
+    url = embedded.url;
+  }
+  const engine = createEngine({ config, logger, databaseUrl: url, ...extra });
+  try {
+    if (opts.jobs) await engine.start();
+    else await engine.migrate();
+  } catch (err) {
+    await engine.stop().catch(() => undefined);
+    await embedded?.stop().catch(() => undefined);
+    throw err;
+  }
+  let closing: Promise<void> | null = null;
+  return {
+    engine,
+    embedded,
+    close: () =>
+      (closing ??= (async () => {
+        try {
+          await engine.stop();
+        } finally {
+          await embedded?.stop();
+        }
+      })()),
+  };
+}

@@ -1,0 +1,44 @@
+import { once } from 'node:events';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Engine, Logger } from '@gleaner/core';
+import { createApp } from './http/app.ts';
+import { apiRoutes } from './routes/index.ts';
+
+export interface Listener {
+  server: Server;
+  port: number;
+  url: string;
+  close(): Promise<void>;
+}
+
+async function listen(app: ReturnType<typeof createApp>, host: string, port: number, requestTimeoutMs: number): Promise<Listener> {
+  const server = app.listen(port, host);
+  server.requestTimeout = requestTimeoutMs;
+  server.headersTimeout = Math.min(60_000, requestTimeoutMs);
+  server.keepAliveTimeout = 5_000;
+  await once(server, 'listening');
+  const addr = server.address() as AddressInfo;
+  const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+  return {
+    server,
+    port: addr.port,
+    url: `http://${shownHost}:${addr.port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        // Idle keep-alive sockets would hold close() open; in-flight requests get a moment to finish.
+        server.closeIdleConnections();
+        setTimeout(() => server.closeAllConnections(), 5_000).unref();
+      }),
+  };
+}
+
+/** Starts the API listener. */
+export async function startApi(engine: Engine, logger: Logger, opts: { host: string; port: number }): Promise<Listener> {
+  const { config } = engine;
+  const app = createApp({ engine, logger, routes: apiRoutes(), bodyLimitBytes: config.server.bodyLimitBytes });
+  const listener = await listen(app, opts.host, opts.port, config.server.requestTimeoutMs);
+  logger.info({ url: listener.url }, 'API listening');
+  return listener;
+}
