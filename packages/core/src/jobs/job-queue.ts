@@ -167,15 +167,18 @@ export class JobQueue {
           const error = toGleanerError(err);
           const final = !error.retryable || lastAttempt;
           logger.warn({ code: error.code, err: error.message, final }, 'job attempt failed');
-          if (final && kind.onFailure) {
-            try {
-              await kind.onFailure(job.data, error, ctx);
-            } catch (e) {
-              logger.error({ err: (e as Error).message }, 'job onFailure failed');
-              return { id: job.id, status: 'failed', output: error.toJSON() };
-            }
+          if (!final) return { id: job.id, status: 'failed', output: error.toJSON() };
+          if (!kind.onFailure) return { id: job.id, status: 'deadletter', output: error.toJSON() };
+          try {
+            await kind.onFailure(job.data, error, ctx);
+          } catch (e) {
+            // Could not record the failure (database down?): let pg-boss retry, or dead-letter it.
+            logger.error({ err: (e as Error).message }, 'job onFailure failed');
+            return { id: job.id, status: lastAttempt ? 'deadletter' : 'failed', output: error.toJSON() };
           }
-          return { id: job.id, status: final ? 'deadletter' : 'failed', output: error.toJSON() };
+          // The failure is recorded by the kind itself; settling the job as done (with the error as
+          // its output) keeps it out of the dead-letter queue, which is only for jobs whose worker died.
+          return { id: job.id, status: 'completed', output: { failed: error.toJSON() } };
         } finally {
           job.signal.removeEventListener('abort', onAbort);
           this.#active.delete(job.id);

@@ -86,6 +86,7 @@ export function createApp(opts: AppOptions): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  app.locals.routes = opts.routes;
   app.use((req, res, next) => {
     const incoming = req.get('X-Request-Id');
     const id = incoming && /^[\w.:-]{1,128}$/.test(incoming) ? incoming : randomUUID();

@@ -3,7 +3,5 @@ import { systemRoutes } from './system.ts';
 
 /** Every route of the API listener. */
 export function apiRoutes(): RouteDef[] {
-  const routes: RouteDef[] = [];
-  routes.push(...systemRoutes(() => routes));
-  return routes;
+  return [...systemRoutes()];
 }

@@ -1,3 +1,4 @@
+import type { Request } from 'express';
 import { defineRoutes, type RouteDef } from '../http/route.ts';
 import { buildOpenApi, renderDocsPage } from '../http/openapi.ts';
 
@@ -7,10 +8,14 @@ const INFO = {
   description: 'Self-hosted web data extraction. Authenticate with the X-API-KEY header; see docs/api.md.',
 };
 
-/** Health, reference lists, and the API's own description. `all` is every route of the app. */
-export function systemRoutes(all: () => RouteDef[]): RouteDef[] {
-  let cached: Record<string, unknown> | null = null;
-  const openapi = () => (cached ??= buildOpenApi(all(), INFO));
+/** The app's OpenAPI document, built once from the routes the app serves. */
+function openapi(req: Request): Record<string, unknown> {
+  const locals = req.app.locals as { routes: RouteDef[]; openapi?: Record<string, unknown> };
+  return (locals.openapi ??= buildOpenApi(locals.routes, INFO));
+}
+
+/** Health, reference lists, and the API's own description. */
+export function systemRoutes(): RouteDef[] {
   return defineRoutes([
     {
       method: 'get',
@@ -55,7 +60,7 @@ export function systemRoutes(all: () => RouteDef[]): RouteDef[] {
       summary: 'This API as an OpenAPI 3.1 document',
       auth: 'none',
       internal: true,
-      handler: async () => ({ body: openapi() }),
+      handler: async ({ req }) => ({ body: openapi(req) }),
     },
     {
       method: 'get',
@@ -63,7 +68,7 @@ export function systemRoutes(all: () => RouteDef[]): RouteDef[] {
       summary: 'Human-readable API reference',
       auth: 'none',
       internal: true,
-      handler: async () => ({ html: renderDocsPage(openapi()) }),
+      handler: async ({ req }) => ({ html: renderDocsPage(openapi(req)) }),
     },
   ]);
 }
