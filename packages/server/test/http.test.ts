@@ -75,7 +75,8 @@ describe('http adapter: auth, validation, limits, errors', () => {
     const other = await engine.createApiKey('bob');
     await engine.revokeApiKey(other.prefix);
     const bodies = [];
-    for (const headers of [{}, { 'X-API-KEY': 'glk_AAAAAAAA_' + 'a'.repeat(32) }, { 'X-API-KEY': 'garbage' }, { 'X-API-KEY': other.key }]) {
+    const variants: Array<Record<string, string>> = [{}, { 'X-API-KEY': 'glk_AAAAAAAA_' + 'a'.repeat(32) }, { 'X-API-KEY': 'garbage' }, { 'X-API-KEY': other.key }];
+    for (const headers of variants) {
       const res = await request(url, 'POST', '/test/echo', { body: { url: 'http://x.test/', items: [] }, headers });
       expect(res.status).to.equal(401);
       expect(res.headers.get('www-authenticate')).to.match(/^ApiKey /);

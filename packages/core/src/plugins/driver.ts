@@ -1,0 +1,161 @@
+/**
+ * The driver plugin interface (CONVENTIONS.md 1): a driver package exports one factory returning a
+ * `Driver`. The driver is the long-lived part (connection pool, browser); a `DriverSession` is one
+ * page for one job, always closed in `finally`.
+ *
+ * Every driver must pass every URL it navigates to — the first one and each redirect hop — through
+ * the SSRF guard (`createSsrfGuard` in core) and connect only to the addresses the guard checked.
+ */
+import type { Logger } from '../log.ts';
+import type { Cookie } from '../net/cookies.ts';
+
+/** What a driver can do; callers pick a driver, and check a session's optional methods, by these. */
+export interface DriverCapabilities {
+  /** Runs the page's JavaScript (a browser). */
+  javascript: boolean;
+  /** Sessions implement click, type, select, scroll, waitFor, snapshot and outline. */
+  interaction: boolean;
+  /** Honours `DriverSessionOptions.proxy`. */
+  proxy: boolean;
+  /** Honours `DriverSessionOptions.cookies` and keeps Set-Cookie across navigations. */
+  cookies: boolean;
+}
+
+export interface DriverTimeouts {
+  /** Whole navigation, redirects included (default `fetch.timeoutMs`). */
+  totalMs?: number;
+  /** Until the response headers of one hop arrive. */
+  headersMs?: number;
+  /** Longest silence while the body arrives. */
+  bodyMs?: number;
+}
+
+export interface DriverSessionOptions {
+  /** A resolved proxy URL (see `resolveProxy`), or null/absent for a direct connection. */
+  proxy?: string | null;
+  /** Normalised cookies (`normalizeCookies`); cookies without a domain bind to the first URL's host. */
+  cookies?: readonly Cookie[];
+  /** Overrides `fetch.userAgent`. */
+  userAgent?: string;
+  timeouts?: DriverTimeouts;
+  /** Largest body read, after decompression (default `fetch.maxBytes`). */
+  maxBytes?: number;
+  /** Redirects followed per navigation (default `fetch.maxRedirects`). */
+  maxRedirects?: number;
+  /** Aborts whatever the session is doing; a GleanerError reason is rethrown as is. */
+  signal?: AbortSignal;
+  logger?: Logger;
+}
+
+/** A page as a driver saw it. */
+export interface PageSnapshot {
+  /** The URL asked for. */
+  requestedUrl: string;
+  /** The URL after every redirect. */
+  finalUrl: string;
+  status: number;
+  /** Lower-case names; repeated headers joined with ", " (Set-Cookie with "\n"), as Playwright does. */
+  headers: Record<string, string>;
+  /** The media type without parameters, e.g. `text/html` ('' when the server sent none). */
+  contentType: string;
+  /** The character encoding the body was decoded with (WHATWG name), when known. */
+  charset?: string;
+  /** The document: HTML for HTML pages, the text itself for text/plain, JSON, XML. */
+  html: string;
+  /** Every URL that answered with a redirect, in order (empty when there was none). */
+  redirects: string[];
+  /** The driver's name. */
+  driver: string;
+  /** The session's cookies after the navigation (when the driver supports cookies). */
+  cookies?: Cookie[];
+}
+
+export interface GotoOptions {
+  /** Aborts this navigation only (the session's signal still applies). */
+  signal?: AbortSignal;
+  referer?: string;
+}
+
+export interface WaitForOptions {
+  /** Wait for an element matching this CSS selector. */
+  selector?: string;
+  state?: 'attached' | 'visible' | 'hidden' | 'detached';
+  /** Wait until the network has been idle (browsers). */
+  networkIdle?: boolean;
+  /** Just wait this long (when neither selector nor networkIdle is given). */
+  ms?: number;
+  timeoutMs?: number;
+}
+
+export interface ScrollOptions {
+  to?: 'top' | 'bottom';
+  /** Scroll this element into view. */
+  selector?: string;
+  /** Scroll by this many pixels (negative: up). */
+  pixels?: number;
+}
+
+/** One interactive element of a page outline, addressable by `ref` or `selector`. */
+export interface OutlineElement {
+  ref: string;
+  role: string;
+  name: string;
+  selector: string;
+  tag?: string;
+  value?: string;
+  href?: string;
+}
+
+/** What an agent reads to decide its next step. */
+export interface PageOutline {
+  url: string;
+  title: string;
+  elements: OutlineElement[];
+  /** A text rendering of the page (headings, text, the elements inline). */
+  text?: string;
+}
+
+export interface ActionOptions {
+  timeoutMs?: number;
+}
+
+/** One page for one job. */
+export interface DriverSession {
+  /** Navigates (following redirects, each hop guarded) and returns the page. */
+  goto(url: string, opts?: GotoOptions): Promise<PageSnapshot>;
+  /** Releases the page; safe to call twice. */
+  close(): Promise<void>;
+
+  // Optional interaction, present when `capabilities.interaction` is true (see `isInteractive`).
+  click?(selector: string, opts?: ActionOptions): Promise<void>;
+  type?(selector: string, text: string, opts?: ActionOptions & { clear?: boolean; pressEnter?: boolean }): Promise<void>;
+  select?(selector: string, values: string | string[], opts?: ActionOptions): Promise<void>;
+  scroll?(opts: ScrollOptions): Promise<void>;
+  waitFor?(opts: WaitForOptions): Promise<void>;
+  /** The current page (after interactions) without navigating. */
+  snapshot?(): Promise<PageSnapshot>;
+  outline?(): Promise<PageOutline>;
+}
+
+/** A session whose interaction methods are all present. */
+export type InteractiveSession = DriverSession & Required<Pick<DriverSession, 'click' | 'type' | 'select' | 'scroll' | 'waitFor' | 'snapshot' | 'outline'>>;
+
+/** What a driver factory returns. */
+export interface Driver {
+  /** Stable name, e.g. `http`, `playwright`; reported in `PageSnapshot.driver`. */
+  readonly name: string;
+  readonly capabilities: Readonly<DriverCapabilities>;
+  openSession(opts?: DriverSessionOptions): Promise<DriverSession>;
+  /** Closes every session and the resources behind them. */
+  close(): Promise<void>;
+}
+
+/** A plugin package's factory, e.g. `createHttpDriver(opts)`. */
+export type DriverFactory<Options> = (opts: Options) => Driver;
+
+const INTERACTIONS = ['click', 'type', 'select', 'scroll', 'waitFor', 'snapshot', 'outline'] as const;
+
+/** True when the session implements every interaction method. */
+export function isInteractive(session: DriverSession): session is InteractiveSession {
+  return INTERACTIONS.every((m) => typeof session[m] === 'function');
+}

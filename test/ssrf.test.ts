@@ -1,0 +1,218 @@
+import { expect } from 'chai';
+import { createSsrfGuard, GleanerError } from '@gleaner/core';
+import type { Driver, Resolver } from '@gleaner/core';
+import { createHttpDriver } from '@gleaner/driver-http';
+import { startFixtureSite } from './support/fixture-site.ts';
+import type { FixtureSite } from './support/fixture-site.ts';
+import { startForwardProxy } from './support/forward-proxy.ts';
+import type { ForwardProxy } from './support/forward-proxy.ts';
+
+async function rejection(p: Promise<unknown>): Promise<GleanerError> {
+  try {
+    await p;
+  } catch (err) {
+    expect(err).to.be.instanceOf(GleanerError);
+    return err as GleanerError;
+  }
+  throw new Error('expected a rejection');
+}
+
+function expectThrows(fn: () => unknown): GleanerError {
+  try {
+    fn();
+  } catch (err) {
+    expect(err).to.be.instanceOf(GleanerError);
+    return err as GleanerError;
+  }
+  throw new Error('expected a throw');
+}
+
+/** A stub resolver answering from a script, one answer per call, counting calls. */
+function scriptedResolver(...answers: string[][]): Resolver & { calls: string[] } {
+  const calls: string[] = [];
+  const fn = async (host: string) => {
+    calls.push(host);
+    const answer = answers[Math.min(calls.length - 1, answers.length - 1)];
+    return answer.map((address) => ({ address, family: address.includes(':') ? (6 as const) : (4 as const) }));
+  };
+  return Object.assign(fn, { calls });
+}
+
+describe('ssrf guard: addresses and URLs', () => {
+  const guard = createSsrfGuard({ allowNetworks: [] });
+
+  const blocked: Array<[string, string]> = [
+    ['http://127.1/', 'blocked: 127.0.0.1 is a loopback address'],
+    ['http://0x7f.1/', 'blocked: 127.0.0.1 is a loopback address'],
+    ['http://2130706433/', 'blocked: 127.0.0.1 is a loopback address'],
+    ['http://[::ffff:127.0.0.1]/', 'blocked: 127.0.0.1 is a loopback address'],
+    ['http://0.0.0.0/', 'blocked: 0.0.0.0 is an unspecified address'],
+    ['http://169.254.169.254/latest/meta-data/', 'blocked: 169.254.169.254 is a link-local address'],
+    ['http://100.64.0.1/', 'blocked: 100.64.0.1 is a carrier-grade NAT (shared) address'],
+    ['http://10.0.0.1/', 'blocked: 10.0.0.1 is a private address'],
+    ['http://192.168.1.1/', 'blocked: 192.168.1.1 is a private address'],
+    ['http://[fd00::1]/', 'blocked: fd00::1 is a unique-local (private) address'],
+    ['http://[::1]/', 'blocked: ::1 is a loopback address'],
+    ['http://[fe80::1]/', 'blocked: fe80::1 is a link-local address'],
+    ['https://[64:ff9b::a00:1]/', 'blocked: 64:ff9b::a00:1 is a NAT64 address'],
+  ];
+  for (const [url, message] of blocked) {
+    it(`refuses ${url}`, () => {
+      const err = expectThrows(() => guard.checkUrl(url));
+      expect(err.code).to.equal('URL_BLOCKED');
+      expect(err.message).to.equal(message);
+    });
+  }
+
+  it('refuses schemes other than http and https, and junk', () => {
+    for (const url of ['file:///etc/passwd', 'ftp://example.com/file', 'gopher://example.com/', 'javascript:alert(1)', 'not a url']) {
+      expect(expectThrows(() => guard.checkUrl(url)).code, url).to.equal('URL_INVALID');
+    }
+  });
+
+  it('lets public addresses and host names through checkUrl', () => {
+    expect(guard.checkUrl('https://93.184.216.34/x').hostname).to.equal('93.184.216.34');
+    expect(guard.checkUrl('http://[2606:4700::1]/').hostname).to.equal('[2606:4700::1]');
+    expect(guard.checkUrl('https://example.com/').hostname).to.equal('example.com'); // checked when resolved
+  });
+
+  it('exempts allowNetworks, with IPv4-mapped forms normalised both ways', () => {
+    const g = createSsrfGuard({ allowNetworks: ['127.0.0.1/32', '::ffff:10.1.0.0/112', 'fd00::/8'] });
+    expect(g.classify('127.0.0.1')).to.include({ allowed: true, via: 'allowNetworks' });
+    expect(g.classify('::ffff:127.0.0.1')).to.include({ address: '127.0.0.1', allowed: true });
+    expect(g.classify('10.1.2.3')).to.include({ allowed: true });
+    expect(g.classify('fd00::1')).to.include({ allowed: true });
+    expect(g.classify('127.0.0.2')).to.include({ allowed: false, range: 'loopback' });
+    expect(g.classify('8.8.8.8')).to.include({ allowed: true, via: 'public' });
+  });
+
+  it('rejects an invalid allowNetworks entry at construction', () => {
+    expect(expectThrows(() => createSsrfGuard({ allowNetworks: ['10.0.0.0/33'] })).code).to.equal('CONFIG_INVALID');
+    expect(expectThrows(() => createSsrfGuard({ allowNetworks: ['intranet'] })).code).to.equal('CONFIG_INVALID');
+  });
+
+  it('refuses a name whose answer holds any blocked address, naming both', async () => {
+    const g = createSsrfGuard({ resolver: scriptedResolver(['93.184.216.34', '10.0.0.7']) });
+    const err = await rejection(g.resolve('mixed.example'));
+    expect(err.code).to.equal('URL_BLOCKED');
+    expect(err.message).to.equal('blocked: mixed.example resolves to 10.0.0.7, a private address');
+  });
+
+  it('lookup resolves once and hands back exactly the checked address (public, then private)', async () => {
+    const resolver = scriptedResolver(['93.184.216.34'], ['127.0.0.1']);
+    const g = createSsrfGuard({ resolver });
+    const one = await new Promise<unknown[]>((ok, ko) => g.lookup('rebind.example', {}, (err, address, family) => (err ? ko(err) : ok([address, family]))));
+    expect(one).to.deep.equal(['93.184.216.34', 4]);
+    expect(resolver.calls).to.deep.equal(['rebind.example']);
+    // The next connection resolves again and meets the private answer: refused.
+    const err = await new Promise<unknown>((ok) => g.lookup('rebind.example', { all: true }, (e) => ok(e)));
+    expect((err as GleanerError).code).to.equal('URL_BLOCKED');
+  });
+
+  it('lookup with all:true returns every checked address, IPv4-mapped ones as IPv4', async () => {
+    const g = createSsrfGuard({ resolver: scriptedResolver(['::ffff:93.184.216.34', '2606:4700::1']) });
+    const all = await new Promise<unknown>((ok, ko) => g.lookup('dual.example', { all: true }, (err, addresses) => (err ? ko(err) : ok(addresses))));
+    expect(all).to.deep.equal([{ address: '93.184.216.34', family: 4 }, { address: '2606:4700::1', family: 6 }]);
+  });
+});
+
+describe('ssrf guard: nothing reaches a refused target', () => {
+  let canary: FixtureSite; // dual-stack on [::]: sees 127.0.0.1, ::1, ::ffff:127.0.0.1 and 0.0.0.0
+  let drivers: Driver[] = [];
+  const driver = (opts: Parameters<typeof createHttpDriver>[0]) => {
+    const d = createHttpDriver({ timeoutMs: 3000, ...opts });
+    drivers.push(d);
+    return d;
+  };
+
+  before(async () => {
+    canary = await startFixtureSite({ host: '::' });
+  });
+  after(() => canary.close());
+  afterEach(async () => {
+    await Promise.all(drivers.map((d) => d.close()));
+    drivers = [];
+    canary.connections = 0;
+  });
+
+  for (const host of ['127.1', '0x7f.1', '2130706433', '[::ffff:127.0.0.1]', '0.0.0.0', '[::1]', '127.0.0.1', 'localhost']) {
+    it(`refuses http://${host}:<port>/ with an empty allow list, and no connection is made`, async () => {
+      const session = await driver({ allowNetworks: [] }).openSession();
+      const err = await rejection(session.goto(`http://${host}:${canary.port}/`));
+      expect(err.code).to.equal('URL_BLOCKED');
+      expect(err.message).to.match(/^blocked: .*(a loopback address|an unspecified address)$/);
+      expect(canary.connections).to.equal(0);
+    });
+  }
+
+  for (const url of ['http://169.254.169.254/latest/meta-data/', 'http://100.64.0.1/', 'http://[fd00::1]/', 'file:///etc/passwd', 'ftp://127.0.0.1/']) {
+    it(`refuses ${url} before any connection`, async () => {
+      const session = await driver({ allowNetworks: [] }).openSession();
+      const err = await rejection(session.goto(url));
+      expect(err.code).to.be.oneOf(['URL_BLOCKED', 'URL_INVALID']);
+    });
+  }
+
+  it('refuses a name resolving to [public, private]', async () => {
+    const resolver = scriptedResolver(['93.184.216.34', '127.0.0.1']);
+    const session = await driver({ allowNetworks: [], resolver }).openSession();
+    const err = await rejection(session.goto(`http://mixed.test:${canary.port}/`));
+    expect(err.code).to.equal('URL_BLOCKED');
+    expect(err.message).to.equal('blocked: mixed.test resolves to 127.0.0.1, a loopback address');
+    expect(canary.connections).to.equal(0);
+  });
+
+  it('connects to the address it checked: a name answering allowed, then blocked, is fetched from the first answer only', async () => {
+    const other = await startFixtureSite({ host: '127.0.0.2' });
+    const allowed = await startFixtureSite({ host: '127.0.0.1', port: other.port });
+    try {
+      allowed.page('/', '<p>the checked address</p>');
+      other.page('/', '<p>the rebound address</p>');
+      const resolver = scriptedResolver(['127.0.0.1'], ['127.0.0.2']);
+      const session = await driver({ allowNetworks: ['127.0.0.1/32'], resolver }).openSession();
+      const page = await session.goto(`http://rebind.test:${other.port}/`);
+      expect(page.html).to.contain('the checked address');
+      expect(resolver.calls).to.deep.equal(['rebind.test']);
+      expect(other.connections).to.equal(0);
+    } finally {
+      await Promise.all([other.close(), allowed.close()]);
+    }
+  });
+
+  it('re-checks every redirect hop: an allowed host redirecting to a blocked one', async () => {
+    const origin = await startFixtureSite({ host: '127.0.0.1' });
+    try {
+      const d = driver({ allowNetworks: ['127.0.0.1/32'] });
+      for (const to of ['http://169.254.169.254/latest/meta-data/', `http://[::1]:${canary.port}/`, `http://127.0.0.2:${canary.port}/`]) {
+        const session = await d.openSession();
+        const err = await rejection(session.goto(`${origin.url}/redirect?to=${encodeURIComponent(to)}`));
+        expect(err.code, to).to.equal('URL_BLOCKED');
+        expect(err.message).to.match(/^blocked: (169\.254\.169\.254 is a link-local|::1 is a loopback|127\.0\.0\.2 is a loopback) address$/);
+      }
+      expect(origin.requests.length).to.equal(3);
+      expect(canary.connections).to.equal(0);
+    } finally {
+      await origin.close();
+    }
+  });
+
+  describe('through a proxy', () => {
+    let proxy: ForwardProxy;
+    before(async () => {
+      proxy = await startForwardProxy();
+    });
+    after(() => proxy.close());
+
+    it('checks the target before sending it to the proxy (literal and resolved names)', async () => {
+      const resolver = scriptedResolver(['10.0.0.5']);
+      const d = driver({ allowNetworks: [], resolver });
+      for (const url of [`http://127.0.0.1:${canary.port}/`, `https://[::1]:${canary.port}/`, `http://intranet.test:${canary.port}/`, `https://intranet.test/`]) {
+        const session = await d.openSession({ proxy: proxy.url });
+        const err = await rejection(session.goto(url));
+        expect(err.code, url).to.equal('URL_BLOCKED');
+      }
+      expect(proxy.requests).to.have.length(0);
+      expect(canary.connections).to.equal(0);
+    });
+  });
+});
