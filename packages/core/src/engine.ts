@@ -6,6 +6,7 @@ import { JobQueue } from './jobs/job-queue.ts';
 import type { JobKind } from './jobs/job-kind.ts';
 import * as auth from './auth/index.ts';
 import type { Owner } from './auth/owners.ts';
+import { listProxyCountries } from './net/proxies.ts';
 
 export interface EngineOptions {
   config: Readonly<GleanerConfig>;
@@ -19,8 +20,6 @@ export interface EngineOptions {
   jobKinds?: JobKind<any>[];
   /** Model specs for GET /v1/llm-specs; the server wires the configured provider here. */
   llmSpecs?: () => Promise<unknown[]>;
-  /** Proxy countries for GET /v1/proxy-countries (value -> label). */
-  proxyCountries?: () => Record<string, string>;
 }
 
 /** The engine: the interface's operations over one Postgres (tables + pg-boss queues). */
@@ -98,7 +97,7 @@ export function createEngine(opts: EngineOptions): Engine {
     revokeApiKey: (prefix) => auth.revokeApiKey(db, prefix),
     createAccessToken: (ownerName, ttl) => auth.createAccessToken(db, ownerName, ttl ?? config.auth.tokenTtlSeconds),
     signingSecret: (ownerName) => auth.getSigningSecret(db, ownerName),
-    proxyCountries: () => opts.proxyCountries?.() ?? {},
+    proxyCountries: () => listProxyCountries(config),
     llmSpecs: async () => (opts.llmSpecs ? opts.llmSpecs() : []),
   };
 }

@@ -59,6 +59,9 @@ export interface GleanerConfig {
     retireAfterPages: number;
   };
   runs: { waitSeconds: number };
+  extract: { maxPagesLimit: number; chunkTokens: number; maxChunks: number };
+  callbacks: { timeoutMs: number; maxAttempts: number; retryDelaySeconds: number; retryDelayMaxSeconds: number };
+  credits: { extractPage: number; recipePage: number; per1kModelTokens: number; scraperBuild: number };
 }
 
 export type DeepPartial<T> = { [K in keyof T]?: T[K] extends object ? (T[K] extends unknown[] ? T[K] : DeepPartial<T[K]>) : T[K] };
