@@ -7,6 +7,11 @@ import type { JobKind } from './jobs/job-kind.ts';
 import * as auth from './auth/index.ts';
 import type { Owner } from './auth/owners.ts';
 import { listProxyCountries } from './net/proxies.ts';
+import type { Driver } from './plugins/driver.ts';
+import type { LlmProvider, ModelSpec } from './plugins/llm.ts';
+import { createModelClient, type ModelClient } from './llm/call-model.ts';
+import type { OperationContext } from './extract/context.ts';
+import { callbackJobKind } from './callbacks/index.ts';
 
 export interface EngineOptions {
   config: Readonly<GleanerConfig>;
@@ -16,9 +21,13 @@ export interface EngineOptions {
    * Postgres' URL here).
    */
   databaseUrl?: string;
+  /** Page drivers, in order of preference: the first is tried first (plain HTTP). */
+  drivers?: Driver[];
+  /** The model provider; null or absent: operations that need a model answer MODEL_NOT_CONFIGURED. */
+  llm?: LlmProvider | null;
   /** Extra job kinds (tests, embedders). */
   jobKinds?: JobKind<any>[];
-  /** Model specs for GET /v1/llm-specs; the server wires the configured provider here. */
+  /** Model specs for GET /v1/llm-specs (never throws); defaults to the provider's specs. */
   llmSpecs?: () => Promise<unknown[]>;
 }
 
@@ -28,13 +37,14 @@ export interface Engine {
   readonly logger: Logger;
   readonly db: Database;
   readonly jobs: JobQueue;
+  readonly context: OperationContext;
   /** Applies the engine's migrations (no job queue). */
   migrate(): Promise<string[]>;
   /** Applies migrations and starts the job queue (so operations can enqueue). */
   start(): Promise<void>;
   /** Starts workers for every job kind in this process. */
   startWorker(): Promise<void>;
-  /** Stops workers (graceful, config.jobs.shutdownGraceSeconds) and closes connections. */
+  /** Stops workers (graceful, config.jobs.shutdownGraceSeconds), closes drivers and connections. */
   stop(): Promise<void>;
 
   ready(): Promise<void>;
@@ -46,6 +56,7 @@ export interface Engine {
   signingSecret(ownerName: string): Promise<string>;
   proxyCountries(): Record<string, string>;
   llmSpecs(): Promise<unknown[]>;
+
 }
 
 export function createEngine(opts: EngineOptions): Engine {
@@ -65,7 +76,29 @@ export function createEngine(opts: EngineOptions): Engine {
     heartbeatSeconds: config.jobs.heartbeatSeconds,
     superviseSeconds: config.jobs.superviseSeconds,
   });
-  jobs.register(...(opts.jobKinds ?? []));
+  const model: ModelClient | null = opts.llm
+    ? createModelClient(opts.llm, { timeoutMs: config.llm.timeoutMs, maxRetries: config.llm.maxRetries, concurrency: config.llm.concurrency, logger })
+    : null;
+  let spec: Promise<ModelSpec | null> | null = null;
+  const context: OperationContext = {
+    config,
+    logger,
+    db,
+    jobs,
+    drivers: opts.drivers ?? [],
+    model,
+    modelSpec: () =>
+      (spec ??= (async () => {
+        try {
+          return (await model?.specs())?.[0] ?? null;
+        } catch (err) {
+          logger.warn({ err: (err as Error).message }, 'model specs unavailable; using configured or default context window');
+          spec = null; // ask again next time
+          return null;
+        }
+      })()),
+  };
+  jobs.register(callbackJobKind({ db, config, logger }), ...(opts.jobKinds ?? []));
   let started = false;
 
   return {
@@ -73,6 +106,7 @@ export function createEngine(opts: EngineOptions): Engine {
     logger,
     db,
     jobs,
+    context,
     migrate: () => migrate({ url, schema: config.database.schema, logger }),
     async start() {
       if (started) return;
@@ -87,6 +121,8 @@ export function createEngine(opts: EngineOptions): Engine {
     },
     async stop() {
       await jobs.stop(config.jobs.shutdownGraceSeconds * 1000);
+      await Promise.allSettled(context.drivers.map((d) => d.close()));
+      await opts.llm?.close?.();
       await db.close();
       started = false;
     },
@@ -98,6 +134,13 @@ export function createEngine(opts: EngineOptions): Engine {
     createAccessToken: (ownerName, ttl) => auth.createAccessToken(db, ownerName, ttl ?? config.auth.tokenTtlSeconds),
     signingSecret: (ownerName) => auth.getSigningSecret(db, ownerName),
     proxyCountries: () => listProxyCountries(config),
-    llmSpecs: async () => (opts.llmSpecs ? opts.llmSpecs() : []),
+    async llmSpecs() {
+      if (opts.llmSpecs) return opts.llmSpecs();
+      try {
+        return (await model?.specs()) ?? [];
+      } catch {
+        return [];
+      }
+    },
   };
 }

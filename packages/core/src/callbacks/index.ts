@@ -1,0 +1,3 @@
+export * from './sign.ts';
+export * from './deliver.ts';
+export * from './job.ts';
