@@ -1,0 +1,181 @@
+/**
+ * A compact view of a page's DOM for writing selectors: one line per element with its tag, id,
+ * classes, the attributes selectors anchor on (itemprop, data-*, aria-label, href, src, ...) and a
+ * short text; wrapper chains folded onto one line; repeated siblings (50 product cards) shown a
+ * few times then counted; head meta and JSON-LD summarised. Bounded in size: when too long it is
+ * rebuilt tighter (fewer repeats, shorter text, navigation folded) and cut as a last resort.
+ */
+import { selectAll, selectOne } from 'css-select';
+import { isTag, isText } from 'domhandler';
+import { collapse, INVISIBLE_TAGS, jsonLdRoots, parseHtmlDocument } from './dom.ts';
+import type { AnyNode, Document, Element } from './dom.ts';
+
+export interface SkeletonOptions {
+  /** Upper bound of the skeleton's length in characters (default 24,000). */
+  maxChars?: number;
+}
+
+interface Level {
+  repeats: number;
+  text: number;
+  attr: number;
+  foldChrome: boolean;
+}
+
+const LEVELS: Level[] = [
+  { repeats: 3, text: 80, attr: 80, foldChrome: false },
+  { repeats: 2, text: 50, attr: 60, foldChrome: true },
+  { repeats: 1, text: 30, attr: 40, foldChrome: true },
+];
+
+const KEY_ATTRS = ['itemprop', 'itemtype', 'itemscope', 'role', 'aria-label', 'name', 'type', 'property', 'rel', 'href', 'src', 'srcset', 'alt', 'title', 'datetime', 'content', 'value', 'for', 'lang'];
+const CHROME = new Set(['nav', 'footer', 'aside', 'form']);
+
+const cut = (s: string, n: number): string => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+
+function isHidden(el: Element): boolean {
+  return 'hidden' in el.attribs || /display\s*:\s*none/i.test(el.attribs.style ?? '') || el.attribs['aria-hidden'] === 'true';
+}
+
+function elementChildren(el: Element): Element[] {
+  return el.children.filter((c): c is Element => isTag(c) && !INVISIBLE_TAGS.has(c.name) && !isHidden(c));
+}
+
+function directText(el: Element): string {
+  return collapse(el.children.map((c) => (isText(c) ? c.data : isTag(c) && c.name === 'br' ? ' ' : '')).join(''));
+}
+
+function describe(el: Element, lv: Level): string {
+  let out = el.name;
+  const id = el.attribs.id;
+  if (id) out += `#${cut(id, 40)}`;
+  const classes = (el.attribs.class ?? '').split(/\s+/).filter(Boolean);
+  for (const c of classes.slice(0, 6)) out += `.${cut(c, 40)}`;
+  if (classes.length > 6) out += '.…';
+  const attrs: string[] = [];
+  let data = 0;
+  for (const [k, v] of Object.entries(el.attribs)) {
+    if (k.startsWith('data-') && data < 4) {
+      data++;
+      attrs.push(v === '' ? `[${k}]` : `[${k}="${cut(v, lv.attr)}"]`);
+    }
+  }
+  for (const k of KEY_ATTRS) {
+    const v = el.attribs[k];
+    if (v === undefined || (k === 'type' && el.name !== 'input' && el.name !== 'button')) continue;
+    if (k === 'itemscope' || v === '') attrs.push(`[${k}]`);
+    else attrs.push(`[${k}="${cut(k === 'itemtype' ? v.replace(/^https?:\/\/schema\.org\//, '') : v, lv.attr)}"]`);
+  }
+  return out + attrs.join('');
+}
+
+/** Siblings alike for folding: same tag and classes, numbers ignored (`item-1`, `item-2`). */
+function signature(el: Element): string {
+  const classes = (el.attribs.class ?? '').split(/\s+/).filter(Boolean).map((c) => c.replace(/\d+/g, '#'));
+  return `${el.name}${[...new Set(classes)].sort().map((c) => `.${c}`).join('')}`;
+}
+
+interface Render {
+  lines: string[];
+  chars: number;
+  limit: number;
+}
+
+function push(r: Render, line: string): void {
+  r.lines.push(line);
+  r.chars += line.length + 1;
+}
+
+function renderElement(el: Element, depth: number, r: Render, lv: Level): void {
+  if (r.chars > r.limit) return;
+  // Fold wrapper chains (one element child, no text of their own) onto one line.
+  const chain = [describe(el, lv)];
+  let node = el;
+  let kids = elementChildren(node);
+  while (kids.length === 1 && !directText(node) && chain.length < 6) {
+    node = kids[0];
+    chain.push(describe(node, lv));
+    kids = elementChildren(node);
+  }
+  const text = directText(node);
+  const indent = '  '.repeat(Math.min(depth, 30));
+  if (lv.foldChrome && CHROME.has(el.name) && kids.length > 0) {
+    push(r, `${indent}${chain.join(' > ')} (${kids.length} children folded)`);
+    return;
+  }
+  push(r, `${indent}${chain.join(' > ')}${text ? ` "${cut(text, lv.text)}"` : ''}`);
+  renderChildren(kids, depth + 1, r, lv);
+}
+
+function renderChildren(kids: Element[], depth: number, r: Render, lv: Level): void {
+  const seen = new Map<string, number>();
+  const perTag = new Map<string, number>();
+  const skipped = new Map<string, number>();
+  for (const kid of kids) {
+    // At most `repeats` of one kind, and a few more of one tag whatever their classes.
+    const sig = signature(kid);
+    const n = (seen.get(sig) ?? 0) + 1;
+    const t = (perTag.get(kid.name) ?? 0) + 1;
+    seen.set(sig, n);
+    perTag.set(kid.name, t);
+    if (n > lv.repeats) skipped.set(sig, (skipped.get(sig) ?? 0) + 1);
+    else if (t > lv.repeats + 3) skipped.set(kid.name, (skipped.get(kid.name) ?? 0) + 1);
+    else renderElement(kid, depth, r, lv);
+  }
+  const indent = '  '.repeat(Math.min(depth, 30));
+  for (const [sig, count] of skipped) {
+    push(r, `${indent}… ${count} more ${sig}${sig.includes('.') ? ' like the above' : ' elements'}`);
+  }
+}
+
+function compactJson(v: unknown, depth = 0): unknown {
+  if (typeof v === 'string') return cut(v, 80);
+  if (Array.isArray(v)) {
+    const head = v.slice(0, 3).map((x) => compactJson(x, depth + 1));
+    return v.length > 3 ? [...head, `… ${v.length - 3} more`] : head;
+  }
+  if (v && typeof v === 'object') {
+    if (depth > 5) return '{…}';
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, compactJson(x, depth + 1)]));
+  }
+  return v;
+}
+
+function headLines(lv: Level, all: (q: string) => Element[], title: Element | null): string[] {
+  const lines: string[] = [];
+  if (title) lines.push(`title "${cut(collapse(title.children.map((c) => (isText(c) ? c.data : '')).join('')), 120)}"`);
+  for (const m of all('head meta').slice(0, 40)) {
+    const key = m.attribs.property ? 'property' : m.attribs.name ? 'name' : m.attribs.itemprop ? 'itemprop' : null;
+    if (key && m.attribs.content) lines.push(`meta[${key}="${m.attribs[key]}"] content="${cut(m.attribs.content, lv.attr)}"`);
+  }
+  for (const l of all('link[rel]')) {
+    if (/canonical|next|prev/i.test(l.attribs.rel)) lines.push(`link[rel="${l.attribs.rel}"][href="${cut(l.attribs.href ?? '', lv.attr)}"]`);
+  }
+  const scripts = all('script[type="application/ld+json" i]').slice(0, 5);
+  scripts.forEach((s, i) => {
+    const roots = jsonLdRoots([s]);
+    if (roots.length) lines.push(`JSON-LD block ${i + 1}: ${cut(JSON.stringify(compactJson(roots.length === 1 ? roots[0] : roots)), 2000)}`);
+  });
+  return lines;
+}
+
+/** The page skeleton the recipe generator shows the model. */
+export function pageSkeleton(page: string | Document, opts: SkeletonOptions = {}): string {
+  const doc = typeof page === 'string' ? parseHtmlDocument(page) : page;
+  const maxChars = opts.maxChars ?? 24_000;
+  const all = (q: string): Element[] => selectAll<AnyNode, Element>(q, doc);
+  const body = selectOne<AnyNode, Element>('body', doc);
+  const title = selectOne<AnyNode, Element>('title', doc);
+  let text = '';
+  for (const lv of LEVELS) {
+    const r: Render = { lines: [], chars: 0, limit: maxChars * 1.5 };
+    const head = headLines(lv, all, title);
+    if (head.length) push(r, `# head\n${head.join('\n')}`);
+    push(r, '# body (one element per line; indentation = nesting; "a > b" = wrappers folded; "…" = repeated siblings counted)');
+    if (body) renderChildren(elementChildren(body), 0, r, lv);
+    else renderChildren(doc.children.filter((c): c is Element => isTag(c) && !INVISIBLE_TAGS.has(c.name)), 0, r, lv);
+    text = r.lines.join('\n');
+    if (text.length <= maxChars) return text;
+  }
+  return `${text.slice(0, maxChars - 40)}\n… (skeleton cut at ${maxChars} characters)`;
+}
