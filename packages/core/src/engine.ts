@@ -12,6 +12,9 @@ import type { LlmProvider, ModelSpec } from './plugins/llm.ts';
 import { createModelClient, type ModelClient } from './llm/call-model.ts';
 import type { OperationContext } from './extract/context.ts';
 import { callbackJobKind } from './callbacks/index.ts';
+import { extract, parse, type ExtractResponse } from './operations/extract.ts';
+import { extractMarkdown } from './operations/markdown.ts';
+import { extractTaskJob, getTask, submitExtractTask, type TaskStatusBody } from './tasks/extract-task.ts';
 
 export interface EngineOptions {
   config: Readonly<GleanerConfig>;
@@ -57,6 +60,11 @@ export interface Engine {
   proxyCountries(): Record<string, string>;
   llmSpecs(): Promise<unknown[]>;
 
+  extract(owner: Owner, body: Record<string, unknown>, signal?: AbortSignal): Promise<ExtractResponse>;
+  parse(owner: Owner, body: Record<string, unknown>, signal?: AbortSignal): Promise<ExtractResponse>;
+  extractMarkdown(owner: Owner, body: Record<string, unknown>, signal?: AbortSignal): Promise<{ data: string }>;
+  submitExtractTask(owner: Owner, body: Record<string, unknown>): Promise<TaskStatusBody>;
+  getExtractTask(owner: Owner, taskId: string): Promise<TaskStatusBody>;
 }
 
 export function createEngine(opts: EngineOptions): Engine {
@@ -98,7 +106,7 @@ export function createEngine(opts: EngineOptions): Engine {
         }
       })()),
   };
-  jobs.register(callbackJobKind({ db, config, logger }), ...(opts.jobKinds ?? []));
+  jobs.register(extractTaskJob(() => context), callbackJobKind({ db, config, logger }), ...(opts.jobKinds ?? []));
   let started = false;
 
   return {
@@ -142,5 +150,10 @@ export function createEngine(opts: EngineOptions): Engine {
         return [];
       }
     },
+    extract: (owner, body, signal) => extract(context, owner, body, signal),
+    parse: (owner, body, signal) => parse(context, owner, body, signal),
+    extractMarkdown: (owner, body, signal) => extractMarkdown(context, owner, body, signal),
+    submitExtractTask: (owner, body) => submitExtractTask(context, owner, body),
+    getExtractTask: (owner, taskId) => getTask(context, owner, taskId, 'extract'),
   };
 }

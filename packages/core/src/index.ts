@@ -17,3 +17,4 @@ export * from './net/proxies.ts';
 export * from './extract/attributes.ts';
 export * from './callbacks/index.ts';
 export * from './recipes/index.ts';
+export * from './page/index.ts';

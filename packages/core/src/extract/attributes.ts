@@ -112,6 +112,16 @@ export function recordsJsonSchema(attributes: Attribute[]): Record<string, unkno
   return { type: 'object', properties: { records: { type: 'array', items: record } }, required: ['records'], additionalProperties: false };
 }
 
+/**
+ * What an answer must be to be used: records of any values, since coerceRecord turns "$1,299.00"
+ * into 1299 and "In stock" into true (the model still gets the typed schema).
+ */
+export const RECORDS_ACCEPT_SCHEMA = {
+  type: 'object',
+  required: ['records'],
+  properties: { records: { type: 'array', items: { type: 'object' } } },
+} as const;
+
 function parseNumber(v: unknown): number | null {
   if (typeof v === 'number') return Number.isFinite(v) ? v : null;
   if (typeof v === 'boolean') return v ? 1 : 0;

@@ -141,7 +141,7 @@ export function createModelClient(provider: LlmProvider, opts: ModelClientOption
   async function generate(req: LlmRequest): Promise<LlmResult> {
     const first = await callWithRetries(req);
     if (!req.jsonSchema || first.toolCalls.length > 0) return first;
-    const schema = req.jsonSchema.schema;
+    const schema = req.jsonSchema.acceptSchema ?? req.jsonSchema.schema;
     const checked = checkJsonAnswer(schema, first.text, first.json);
     if (checked.problems.length === 0) return { ...first, json: checked.value };
 

@@ -44,6 +44,11 @@ export interface LlmJsonSchemaRequest {
   name: string;
   schema: LlmJsonSchema;
   description?: string;
+  /**
+   * Validate the answer against this instead of `schema` (core only; never sent): a looser schema
+   * for callers that coerce values themselves, so "$1,299.00" for a number costs no repair round.
+   */
+  acceptSchema?: LlmJsonSchema;
 }
 
 export interface LlmRequest {

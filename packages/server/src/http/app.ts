@@ -31,6 +31,12 @@ export function sendError(res: Response, err: unknown, logger: Logger): void {
     return;
   }
   const e = toGleanerError(err);
+  if (e.code === 'VALIDATION_FAILED') {
+    // Core validation (beyond the request schema) keeps the 422 shape: a list of {loc, msg, type}.
+    const issues = Array.isArray(e.details) ? e.details : [{ loc: ['body'], msg: e.message, type: 'value_error' }];
+    res.status(422).json({ detail: issues });
+    return;
+  }
   const status = STATUS_BY_CODE[e.code] ?? 500;
   if (status >= 500 && e.code === 'INTERNAL') logger.error({ err }, 'unhandled error');
   else if (status >= 500) logger.warn({ code: e.code, err: e.message }, 'request failed');

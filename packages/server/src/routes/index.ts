@@ -1,7 +1,8 @@
 import type { RouteDef } from '../http/route.ts';
 import { systemRoutes } from './system.ts';
+import { extractRoutes } from './extract.ts';
 
 /** Every route of the API listener. */
 export function apiRoutes(): RouteDef[] {
-  return [...systemRoutes()];
+  return [...systemRoutes(), ...extractRoutes()];
 }

@@ -1,0 +1,20 @@
+import type { GleanerConfig } from '../config/types.ts';
+import type { Logger } from '../log.ts';
+import type { Database } from '../store/db.ts';
+import type { JobQueue } from '../jobs/job-queue.ts';
+import type { Driver } from '../plugins/driver.ts';
+import type { ModelClient } from '../llm/call-model.ts';
+import type { ModelSpec } from '../plugins/llm.ts';
+
+/** What operations get from the engine. */
+export interface OperationContext {
+  config: Readonly<GleanerConfig>;
+  logger: Logger;
+  db: Database;
+  jobs: JobQueue;
+  drivers: readonly Driver[];
+  /** Null when no provider is wired (operations that need a model answer MODEL_NOT_CONFIGURED). */
+  model: ModelClient | null;
+  /** The configured model's spec, fetched once; null when the provider does not say. */
+  modelSpec(): Promise<ModelSpec | null>;
+}

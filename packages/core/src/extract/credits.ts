@@ -1,0 +1,26 @@
+import type { GleanerConfig } from '../config/types.ts';
+import type { Queryable } from '../store/db.ts';
+import type { ModelUsage } from './model-extract.ts';
+
+/** Credits from the one price table in config (`credits.*`, docs/configuration.md). */
+export function creditsFor(config: Readonly<GleanerConfig>, c: { modelPages?: number; recipePages?: number; builds?: number; usage?: ModelUsage }): number {
+  const tokens = c.usage ? c.usage.inputTokens + c.usage.outputTokens : 0;
+  const total =
+    (c.modelPages ?? 0) * config.credits.extractPage +
+    (c.recipePages ?? 0) * config.credits.recipePage +
+    (c.builds ?? 0) * config.credits.scraperBuild +
+    (tokens / 1000) * config.credits.per1kModelTokens;
+  return Math.round(total * 10_000) / 10_000;
+}
+
+/** Records what one operation cost, per owner. */
+export async function recordUsage(
+  db: Queryable,
+  e: { ownerId: string; operation: string; subject?: string | null; pages: number; usage: ModelUsage; credits: number },
+): Promise<void> {
+  await db.query(
+    `INSERT INTO usage_events (owner_id, operation, subject, pages, model_calls, input_tokens, output_tokens, credits)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+    [e.ownerId, e.operation, e.subject ?? null, e.pages, e.usage.modelCalls, e.usage.inputTokens, e.usage.outputTokens, e.credits],
+  );
+}

@@ -1,0 +1,88 @@
+/**
+ * Standard (and precision) extraction: the model reads the reduced page, in chunks when it is long,
+ * and answers records under a JSON Schema built from the attributes; answers are coerced to each
+ * attribute's type and merged across chunks.
+ */
+import { GleanerError } from '../errors.ts';
+import type { LlmUsage } from '../plugins/llm.ts';
+import { reducePage, chunkText, countTokens } from '../page/index.ts';
+import { RECORDS_ACCEPT_SCHEMA, coerceRecord, mergeRecords, recordsJsonSchema, type Attribute, type ExtractedRecord } from './attributes.ts';
+import type { OperationContext } from './context.ts';
+
+export interface ModelUsage {
+  modelCalls: number;
+  inputTokens: number;
+  outputTokens: number;
+}
+
+export const emptyUsage = (): ModelUsage => ({ modelCalls: 0, inputTokens: 0, outputTokens: 0 });
+
+export function addUsage(total: ModelUsage, u: LlmUsage | ModelUsage): void {
+  total.inputTokens += u.inputTokens;
+  total.outputTokens += u.outputTokens;
+  total.modelCalls += 'modelCalls' in u ? u.modelCalls : 1;
+}
+
+const SYSTEM = [
+  'You extract structured data from one web page, given as compact markdown (links as [text](url), images as ![alt](src), tables as tables) followed by the page\'s JSON-LD, microdata and meta data.',
+  'Answer only with JSON matching the schema: {"records": [...]}, one record per item the user asks for, in the order they appear on the page.',
+  'Copy values from the page; never invent them. Use null for a value the page does not give. Give URLs exactly as they appear (they are absolute).',
+  'If the page holds a list of items (products, articles, rows), return one record per item; if it describes one thing, return one record.',
+].join('\n');
+
+function describe(attributes: Attribute[]): string {
+  if (!attributes.length) return '';
+  return `Attributes to extract for each record:\n${attributes.map((a) => `- ${a.name} (${a.type})${a.description ? `: ${a.description}` : ''}`).join('\n')}`;
+}
+
+export function requireModel(ctx: OperationContext) {
+  if (!ctx.model) throw new GleanerError('MODEL_NOT_CONFIGURED', 'this operation needs a model: set OPENAI_API_KEY / OPENAI_BASE_URL, or run Ollama at OLLAMA_HOST');
+  return ctx.model;
+}
+
+/** Tokens of page text per call: what the model's context leaves after the prompt and the answer. */
+export async function chunkBudget(ctx: OperationContext, overheadTokens: number): Promise<number> {
+  if (ctx.config.extract.chunkTokens > 0) return ctx.config.extract.chunkTokens;
+  const spec = await ctx.modelSpec();
+  const window = ctx.config.llm.contextWindow || spec?.context_window || 8192;
+  const answerReserve = Math.min(spec?.max_output_tokens ?? 4096, Math.floor(window / 4));
+  return Math.max(256, window - answerReserve - overheadTokens - 64);
+}
+
+export interface ModelExtraction {
+  records: ExtractedRecord[];
+  usage: ModelUsage;
+  chunks: number;
+  /** Chunks not read because of extract.maxChunks. */
+  skippedChunks: number;
+}
+
+export async function extractWithModel(
+  ctx: OperationContext,
+  input: { html: string; url: string; attributes: Attribute[]; prompt: string; precision: boolean; signal?: AbortSignal },
+): Promise<ModelExtraction> {
+  const model = requireModel(ctx);
+  const reduced = reducePage(input.html, { url: input.url, mode: input.precision ? 'precision' : 'standard' });
+  const usage = emptyUsage();
+  if (!reduced.text.trim()) return { records: [], usage, chunks: 0, skippedChunks: 0 };
+  const schema = recordsJsonSchema(input.attributes);
+  const instructions = [describe(input.attributes), input.prompt ? `Instructions: ${input.prompt}` : ''].filter(Boolean).join('\n\n');
+  const overhead = countTokens(SYSTEM) + countTokens(JSON.stringify(schema)) + countTokens(instructions) + 100;
+  const all = chunkText(reduced.text, await chunkBudget(ctx, overhead));
+  const chunks = all.slice(0, ctx.config.extract.maxChunks);
+  const results = await Promise.all(
+    chunks.map(async (chunk, i) => {
+      const part = chunks.length > 1 ? ` (part ${i + 1} of ${chunks.length}; extract only what this part shows)` : '';
+      const res = await model.generateJson<{ records: unknown[] }>({
+        system: SYSTEM,
+        messages: [{ role: 'user', content: `${instructions}\n\nPage URL: ${input.url}${part}\n\n---\n${chunk}\n---` }],
+        jsonSchema: { name: 'records', schema, acceptSchema: RECORDS_ACCEPT_SCHEMA },
+        temperature: 0,
+        signal: input.signal,
+      });
+      addUsage(usage, res.usage);
+      return (res.json.records ?? []).map((r) => coerceRecord(r, input.attributes, input.url));
+    }),
+  );
+  return { records: mergeRecords(results), usage, chunks: chunks.length, skippedChunks: all.length - chunks.length };
+}

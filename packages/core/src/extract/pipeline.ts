@@ -1,0 +1,124 @@
+/**
+ * One extraction: acquire -> extract (model, or a generated recipe in code mode) -> paginate.
+ * Used by /v1/extract, /v1/parse and async extraction tasks.
+ */
+import type { PageSnapshot } from '../plugins/driver.ts';
+import { generateRecipe, executeRecipe, type Recipe } from '../recipes/index.ts';
+import { mergeRecords, type ExtractedRecord } from './attributes.ts';
+import { openBrowser } from './acquire.ts';
+import type { OperationContext } from './context.ts';
+import { addUsage, emptyUsage, extractWithModel, requireModel, type ModelUsage } from './model-extract.ts';
+import { askModelForNextPage, findNextPageUrl } from './paginate.ts';
+import { creditsFor } from './credits.ts';
+import type { ExtractOptions } from './request.ts';
+
+export type ExtractTarget = { url: string } | { content: string; url?: string };
+
+export interface PageResult {
+  url: string;
+  driver: string;
+  records: number;
+}
+
+export interface ExtractionResult {
+  records: ExtractedRecord[];
+  pages: PageResult[];
+  usage: ModelUsage;
+  credits: number;
+  /** The driver of the first page ('content' for /v1/parse). */
+  driver: string;
+  /** Set when no record was found, saying why as far as known. */
+  message?: string;
+  recipe?: Recipe;
+}
+
+const CONTENT_BASE = 'https://content.invalid/';
+
+function looksLikeHtml(s: string): boolean {
+  return /<\s*(html|body|div|p|table|ul|ol|span|a|h[1-6]|section|article|main|head)\b/i.test(s);
+}
+
+function textAsHtml(s: string): string {
+  const esc = s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  return `<html><body>${esc.split(/\n{2,}/).map((p) => `<p>${p.replace(/\n/g, '<br>')}</p>`).join('')}</body></html>`;
+}
+
+/** Extracts from one page, with the model or (code mode) the recipe generated on the first page. */
+async function extractPage(
+  ctx: OperationContext,
+  page: { html: string; url: string },
+  options: ExtractOptions,
+  state: { recipe?: Recipe; usage: ModelUsage; modelPages: number; recipePages: number },
+  signal?: AbortSignal,
+): Promise<ExtractedRecord[]> {
+  if (options.mode === 'code') {
+    if (!state.recipe) {
+      const built = await generateRecipe({ model: requireModel(ctx), page, attributes: options.attributes, prompt: options.prompt, signal });
+      addUsage(state.usage, built.usage);
+      state.recipe = built.recipe;
+      state.modelPages++;
+      return built.records;
+    }
+    state.recipePages++;
+    return executeRecipe(state.recipe, page.html, { url: page.url, attributes: options.attributes });
+  }
+  state.modelPages++;
+  const res = await extractWithModel(ctx, { ...page, attributes: options.attributes, prompt: options.prompt, precision: options.mode === 'precision', signal });
+  addUsage(state.usage, res.usage);
+  if (res.skippedChunks) ctx.logger.warn({ url: page.url, skipped: res.skippedChunks }, 'page longer than extract.maxChunks allows; the rest was not read');
+  return res.records;
+}
+
+export async function runExtraction(ctx: OperationContext, target: ExtractTarget, options: ExtractOptions, signal?: AbortSignal): Promise<ExtractionResult> {
+  const state = { usage: emptyUsage(), modelPages: 0, recipePages: 0 } as { recipe?: Recipe; usage: ModelUsage; modelPages: number; recipePages: number };
+  const pages: PageResult[] = [];
+  const perPage: ExtractedRecord[][] = [];
+
+  if ('content' in target) {
+    const url = target.url ?? CONTENT_BASE;
+    const html = looksLikeHtml(target.content) ? target.content : textAsHtml(target.content);
+    perPage.push(await extractPage(ctx, { html, url }, options, state, signal));
+    pages.push({ url, driver: 'content', records: perPage[0].length });
+  } else {
+    const browser = await openBrowser(ctx, { proxyCountry: options.proxyCountry, cookies: options.cookies, signal });
+    try {
+      const seen = new Set<string>();
+      let next: string | null = target.url;
+      const limit = options.enablePagination ? options.maxPages : 1;
+      while (next && pages.length < limit) {
+        seen.add(next);
+        const page: PageSnapshot = await browser.goto(next);
+        seen.add(page.finalUrl);
+        const records = await extractPage(ctx, { html: page.html, url: page.finalUrl }, options, state, signal);
+        perPage.push(records);
+        pages.push({ url: page.finalUrl, driver: page.driver, records: records.length });
+        if (pages.length >= limit) break;
+        let candidate = findNextPageUrl(page.html, page.finalUrl);
+        if (!candidate && options.mode !== 'code') {
+          // A failed guess at the next page ends pagination; it does not fail the pages already read.
+          candidate = await askModelForNextPage(ctx, page.html, page.finalUrl, state.usage, signal).catch((err: Error) => {
+            ctx.logger.warn({ url: page.finalUrl, err: err.message }, 'next-page detection by the model failed');
+            return null;
+          });
+        }
+        next = candidate && !seen.has(candidate) ? candidate : null;
+      }
+    } finally {
+      await browser.close();
+    }
+  }
+
+  const records = mergeRecords(perPage);
+  const result: ExtractionResult = {
+    records,
+    pages,
+    usage: state.usage,
+    credits: creditsFor(ctx.config, { modelPages: state.modelPages, recipePages: state.recipePages, usage: state.usage }),
+    driver: pages[0]?.driver ?? 'http',
+  };
+  if (state.recipe) result.recipe = state.recipe;
+  if (!records.length) {
+    result.message = `No records found on ${pages.length === 1 ? 'the page' : `${pages.length} pages`}: the page may not contain what was asked, or may need JavaScript to render it.`;
+  }
+  return result;
+}

@@ -1,0 +1,101 @@
+/**
+ * Extraction options in normal form, from a request body already checked against its JSON Schema:
+ * the cross-field rules the schema cannot say (url or content, attributes or prompt), aliases,
+ * limits, proxy country and cookies. Problems are 422 issues with their `loc`.
+ */
+import { GleanerError } from '../errors.ts';
+import type { GleanerConfig } from '../config/types.ts';
+import { normalizeAttributes, type Attribute } from './attributes.ts';
+import { normalizeCookies, type Cookie } from '../net/cookies.ts';
+import { canonicalProxyCountry } from '../net/proxies.ts';
+
+export type ExtractMode = 'standard' | 'precision' | 'code';
+
+export interface ExtractOptions {
+  attributes: Attribute[];
+  prompt: string;
+  mode: ExtractMode;
+  enablePagination: boolean;
+  maxPages: number;
+  /** Canonical proxy_country, or null for none (the configured default applies at fetch time). */
+  proxyCountry: string | null;
+  cookies: Cookie[];
+  source: string;
+}
+
+export interface Issue {
+  loc: Array<string | number>;
+  msg: string;
+  type: string;
+}
+
+const MODE_ALIASES: Record<string, ExtractMode> = { standard: 'standard', fast: 'standard', light: 'standard', precision: 'precision', code: 'code' };
+
+export function invalid(issues: Issue[]): GleanerError {
+  return new GleanerError('VALIDATION_FAILED', issues.map((i) => `${i.loc.join('.')}: ${i.msg}`).join('; '), { details: issues });
+}
+
+/** An absolute http(s) URL, or an issue at `loc`. */
+export function checkHttpUrl(value: unknown, loc: Array<string | number>, issues: Issue[]): string | null {
+  if (typeof value !== 'string' || !value.trim()) {
+    issues.push({ loc, msg: 'Field required', type: 'missing' });
+    return null;
+  }
+  try {
+    const u = new URL(value.trim());
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error('scheme');
+    return u.href;
+  } catch {
+    issues.push({ loc, msg: 'URL must be an absolute http:// or https:// URL', type: 'url_parsing' });
+    return null;
+  }
+}
+
+export function normalizeProxyCountry(value: unknown, config: Readonly<GleanerConfig>, issues: Issue[]): string | null {
+  if (value === null || value === undefined || value === '') return null;
+  const canonical = canonicalProxyCountry(String(value), config);
+  if (!canonical) {
+    issues.push({ loc: ['body', 'proxy_country'], msg: `Unknown proxy_country "${value}"; GET /v1/proxy-countries lists the accepted values`, type: 'enum' });
+    return null;
+  }
+  return canonical;
+}
+
+export function normalizeCookieInput(value: unknown, url: string | null, issues: Issue[]): Cookie[] {
+  try {
+    return normalizeCookies(value as never, url ?? undefined);
+  } catch (err) {
+    issues.push({ loc: ['body', 'cookies'], msg: (err as Error).message, type: 'value_error' });
+    return [];
+  }
+}
+
+/** Options of /v1/extract, /v1/parse and extract_async (body fields per spec 4.1). */
+export function normalizeExtractOptions(body: Record<string, any>, config: Readonly<GleanerConfig>, url: string | null, issues: Issue[]): ExtractOptions {
+  let attributes: Attribute[] = [];
+  try {
+    attributes = normalizeAttributes(body.attributes);
+  } catch (err) {
+    const details = (err as GleanerError).details as Issue[] | undefined;
+    issues.push(...(details ?? [{ loc: ['body', 'attributes'], msg: (err as Error).message, type: 'value_error' }]));
+  }
+  const prompt = typeof body.prompt === 'string' ? body.prompt.trim() : '';
+  if (!attributes.length && !prompt) {
+    issues.push({ loc: ['body', 'attributes'], msg: 'Give attributes (what to extract) or a prompt, or both', type: 'missing' });
+  }
+  const mode = MODE_ALIASES[String(body.mode ?? 'standard')] ?? 'standard';
+  const maxPages = body.max_pages ?? 2;
+  if (maxPages > config.extract.maxPagesLimit) {
+    issues.push({ loc: ['body', 'max_pages'], msg: `Input should be less than or equal to ${config.extract.maxPagesLimit}`, type: 'less_than_equal' });
+  }
+  return {
+    attributes,
+    prompt,
+    mode,
+    enablePagination: Boolean(body.enable_pagination),
+    maxPages: Math.min(maxPages, config.extract.maxPagesLimit),
+    proxyCountry: normalizeProxyCountry(body.proxy_country, config, issues),
+    cookies: normalizeCookieInput(body.cookies, url, issues),
+    source: typeof body.source === 'string' && body.source ? body.source : 'api',
+  };
+}

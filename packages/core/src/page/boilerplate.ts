@@ -1,0 +1,103 @@
+// What reduction drops as carrying no facts: hidden nodes, page chrome (navigation, page header and
+// footer, sidebars), consent banners, newsletter modals, share bars and ad slots; and, for precision
+// mode, which element attributes are shown to the model.
+
+type Attrs = Record<string, string>;
+
+/** Consent / marketing overlays: matched anywhere in class or id. */
+const CONSENT = /cookie|consent|gdpr|ccpa|onetrust|cookiebot|didomi|newsletter|cc-window|cc-banner|cky-|email-capture|signup-modal|subscribe-modal/;
+/** Page chrome and clutter: matched against whole class tokens / the id. */
+const CHROME_TOKEN =
+  /^(?:(?:site|page|global|main|top|primary|mobile|sticky|mega)[-_]?)?(?:nav|navbar|navigation|menu|megamenu|mega-menu|masthead|topbar|top-bar|sidebar|side-bar|offcanvas)$|^navbar|^(?:social|share|sharing|social-share|social-links|share-buttons?|share-bar|sharebar|advert|advertisement|ad-slot|ad-container|ad-wrapper|adsbygoogle|ad-unit|popup|modal|skip-link|skip-to-content|back-to-top)$/;
+/** Header/footer tokens: chrome only outside article/main/section (a card's header holds its title). */
+const EDGE_TOKEN = /^(?:(?:site|page|global|main)[-_]?)?(?:header|footer)$/;
+const PAGINATION = /pagination|pager|paging|page-numbers/;
+const CHROME_ROLE = new Set(['navigation', 'banner', 'contentinfo', 'search']);
+const NEVER = new Set(['html', 'body', 'main', 'article', 'table', 'tr', 'td', 'th', 'li', 'ul', 'ol']);
+
+/** True when the element is page chrome (standard mode drops it with everything inside). */
+export function isBoilerplate(tag: string, attrs: Attrs, inContent: boolean): boolean {
+  if (NEVER.has(tag)) return false;
+  const cls = attrs.class;
+  const id = attrs.id;
+  const label = attrs['aria-label'];
+  const names = `${cls ?? ''} ${id ?? ''} ${label ?? ''}`.toLowerCase();
+  if (names.length > 2 && PAGINATION.test(names)) return false;
+  if (tag === 'nav' || isOverlay(tag, attrs)) return true;
+  if ((tag === 'header' || tag === 'footer' || tag === 'aside') && !inContent) return true;
+  const role = attrs.role;
+  if (role !== undefined) {
+    if (CHROME_ROLE.has(role)) return true;
+    if (role === 'complementary' && !inContent) return true;
+  }
+  if (cls === undefined && id === undefined) return false;
+  if (id !== undefined && tokenIsChrome(id.toLowerCase(), inContent)) return true;
+  if (cls !== undefined) {
+    for (const t of cls.toLowerCase().split(/\s+/)) if (t && tokenIsChrome(t, inContent)) return true;
+  }
+  return false;
+}
+
+/** Consent banners, newsletter popups and modal dialogs (dropped by the markdown endpoint too). */
+export function isOverlay(tag: string, attrs: Attrs): boolean {
+  if (tag === 'dialog' || attrs['aria-modal'] === 'true' || attrs.role === 'dialog' || attrs.role === 'alertdialog') return true;
+  const cls = attrs.class;
+  const id = attrs.id;
+  if (cls === undefined && id === undefined) return false;
+  const names = `${cls ?? ''} ${id ?? ''}`.toLowerCase();
+  if (CONSENT.test(names)) return true;
+  return cls !== undefined && /(?:^|\s)(?:modal|popup)(?:\s|$)/i.test(cls);
+}
+
+function tokenIsChrome(t: string, inContent: boolean): boolean {
+  return CHROME_TOKEN.test(t) || (!inContent && EDGE_TOKEN.test(t));
+}
+
+const HIDDEN_STYLE = /display\s*:\s*none|visibility\s*:\s*hidden/i;
+
+/** Hidden by markup: the hidden attribute, aria-hidden, inline display:none, hidden inputs, closed dialogs. */
+export function isHidden(tag: string, attrs: Attrs): boolean {
+  if (attrs.hidden !== undefined) return true;
+  if (attrs['aria-hidden'] === 'true') return true;
+  const style = attrs.style;
+  if (style !== undefined && style.length > 8 && HIDDEN_STYLE.test(style)) return true;
+  if (tag === 'input' && attrs.type?.toLowerCase() === 'hidden') return true;
+  return false;
+}
+
+// Precision mode: attributes rendered inline. Tracking, styling, framework and event attributes are dropped.
+const SHOWN = new Set([
+  'id', 'name', 'title', 'value', 'content', 'datetime', 'placeholder', 'label', 'rel', 'role', 'type', 'selected',
+  'checked', 'disabled', 'hidden', 'itemprop', 'itemtype', 'aria-label', 'aria-current', 'aria-hidden',
+  'aria-valuenow', 'for', 'min', 'max', 'step', 'colspan', 'rowspan', 'headers', 'abbr', 'cite', 'open',
+]);
+const TRACKING_DATA =
+  /^data-(?:ga|gtm|analytics|track|tracking|event|layer|testid|test|qa|cy|v-|reactid|react|n-|hk|hydrat|astro|svelte|sentry|click|impression|ved|ei|jsl)/;
+const LAZY_IMG = /^data-(?:src|srcset|lazy|lazy-src|original|url)$/;
+const URL_ATTR = new Set(['href', 'src', 'poster', 'action', 'data']);
+
+/** Attributes of an element as `{tag k="v" ...}` for precision mode, or '' when none is worth showing. */
+export function renderAttrs(tag: string, attrs: Attrs, resolve: (u: string) => string | null): string {
+  let out = '';
+  for (const name in attrs) {
+    let v = attrs[name];
+    if (SHOWN.has(name)) {
+      // shown as is
+    } else if (name.startsWith('data-')) {
+      if (TRACKING_DATA.test(name) || (tag === 'img' && LAZY_IMG.test(name))) continue;
+    } else if (name === 'class') {
+      if (v.length > 40) continue;
+    } else if (URL_ATTR.has(name) && tag !== 'a' && tag !== 'img') {
+      v = resolve(v) ?? '';
+      if (!v) continue;
+    } else if (name.startsWith('aria-') && name !== 'aria-describedby' && name !== 'aria-controls' && name !== 'aria-labelledby') {
+      // other aria state is informative
+    } else {
+      continue;
+    }
+    v = v.replace(/\s+/g, ' ').trim();
+    if (v.length > 200) v = `${v.slice(0, 200)}…`;
+    out += v === '' ? ` ${name}` : ` ${name}="${v.replace(/"/g, "'")}"`;
+  }
+  return out ? `{${tag}${out}}` : '';
+}

@@ -1,0 +1,97 @@
+// Page reduction: what the model reads for standard/precision extraction. Keeps every fact a caller
+// could ask for (text, link targets, image sources, table structure, JSON-LD, microdata, meta) and
+// drops what carries none. One streaming pass (see render.ts); linear in the page size.
+import { renderPage } from './render.ts';
+import { compactJson } from './structured.ts';
+
+export type ReduceMode = 'standard' | 'precision';
+export type ReduceOptions = {
+  /** The page's URL: the base for relative links and image sources (a <base href> overrides it). */
+  url: string;
+  /** standard: drop hidden nodes and page chrome; precision: keep them and show element attributes. */
+  mode: ReduceMode;
+};
+export type ReducedPage = {
+  title: string;
+  /** What the model reads: compact markdown of the page, then JSON-LD, microdata and meta sections. */
+  text: string;
+  jsonLd: unknown[];
+  microdata: unknown[];
+  meta: Record<string, string>;
+  /** Links and images rendered into `text`. */
+  links: number;
+  images: number;
+};
+
+/** Below this many characters of body text, chrome removal is assumed to have eaten the page. */
+const MIN_BODY = 200;
+/** Blocks at least this long that repeat verbatim are kept once (repeated menus, footers, promos). */
+const MIN_DEDUPE = 60;
+
+export function reducePage(html: string, opts: ReduceOptions): ReducedPage {
+  const precision = opts.mode === 'precision';
+  let r = renderPage(html, { url: opts.url, precision, dropChrome: !precision });
+  let body = precision ? r.body : dedupeBlocks(r.body);
+  if (!precision && body.length < MIN_BODY) {
+    // A page whose content lives inside something that looks like chrome: keep the chrome.
+    const all = renderPage(html, { url: opts.url, precision: false, dropChrome: false });
+    const allBody = dedupeBlocks(all.body);
+    if (allBody.length > body.length) {
+      r = all;
+      body = allBody;
+    }
+  }
+  const microdata = r.microdata.toJSON();
+  const parts: string[] = [];
+  if (r.title) parts.push(`Page title: ${r.title}`);
+  if (body) parts.push(body);
+
+  const seen = new Set<string>();
+  const ld: string[] = [];
+  for (const v of r.jsonLd) {
+    const s = compactJson(v);
+    if (s && !seen.has(s)) {
+      seen.add(s);
+      ld.push(s);
+    }
+  }
+  if (ld.length) parts.push(`## JSON-LD\n${ld.join('\n')}`);
+
+  const md = (precision ? microdata : r.microdata.summary()).map(compactJson).filter((s) => s && !seen.has(s));
+  if (md.length) parts.push(`## Microdata\n${md.join('\n')}`);
+
+  const metaLines: string[] = [];
+  const shown = new Set<string>([r.title]);
+  for (const [k, v] of Object.entries(r.meta)) {
+    if (!precision && (shown.has(v) || (v.length > 20 && body.includes(v)))) continue;
+    shown.add(v);
+    metaLines.push(`${k}: ${v}`);
+  }
+  if (metaLines.length) parts.push(`## Meta\n${metaLines.join('\n')}`);
+
+  return {
+    title: r.title,
+    text: parts.join('\n\n'),
+    jsonLd: r.jsonLd,
+    microdata,
+    meta: r.meta,
+    links: r.links,
+    images: r.images,
+  };
+}
+
+/** Drops repeats of long blocks (blank-line separated); short ones ("In stock", "Add to cart") stay. */
+function dedupeBlocks(body: string): string {
+  const blocks = body.split('\n\n');
+  if (blocks.length < 2) return body;
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const b of blocks) {
+    if (b.length >= MIN_DEDUPE) {
+      if (seen.has(b)) continue;
+      seen.add(b);
+    }
+    out.push(b);
+  }
+  return out.length === blocks.length ? body : out.join('\n\n');
+}

@@ -1,0 +1,298 @@
+// One streaming pass over a page (htmlparser2's SAX parser, no tree): decides per element what the
+// model reads (writer.ts renders it as compact markdown) and collects structured data on the way.
+// Work per event is O(1) amortised, so the whole pass is linear in the page size.
+import { isBoilerplate, isHidden, renderAttrs } from './boilerplate.ts';
+import { linearParser } from './sax.ts';
+import { Microdata, collectMeta, parseJsonLd, type MicroFrame } from './structured.ts';
+import { isTrackingPixel, pickImageSrc, urlResolver, type UrlResolver } from './urls.ts';
+import { Writer, collapse } from './writer.ts';
+
+type Attrs = Record<string, string>;
+export type RenderOptions = { url: string; precision: boolean; dropChrome: boolean };
+export type Rendered = {
+  title: string; body: string; jsonLd: unknown[]; microdata: Microdata; meta: Record<string, string>;
+  links: number; images: number;
+};
+
+/** Never rendered, in any mode (JSON-LD scripts are read, not rendered). */
+const HARD_SKIP = new Set(['script', 'style', 'svg', 'math', 'template', 'iframe', 'object', 'embed', 'canvas',
+  'frame', 'frameset', 'applet', 'audio', 'video', 'noembed', 'noframes', 'datalist']);
+const BLOCK2 = new Set(['p', 'dl', 'blockquote', 'section', 'article', 'header', 'footer', 'main', 'nav', 'aside',
+  'figure', 'hr', 'form', 'fieldset', 'details', 'address', 'hgroup', 'body']);
+const BLOCK1 = new Set(['div', 'figcaption', 'summary', 'legend', 'center', 'tbody', 'thead', 'tfoot', 'menu',
+  'dialog', 'select', 'search', 'picture', 'label']);
+const CONTENT = new Set(['article', 'main', 'section']);
+/** Precision mode shows no attributes for these (document scaffolding and table/list containers). */
+const NO_ATTRS = new Set(['html', 'head', 'body', 'tbody', 'thead', 'tfoot', 'colgroup', 'col']);
+const HEADING: Record<string, string> = { h1: '# ', h2: '## ', h3: '### ', h4: '#### ', h5: '##### ', h6: '###### ' };
+
+// What an element's start did, so that its end undoes exactly that.
+const F_SKIP = 1, F_SOFT = 2, F_B1 = 4, F_B2 = 8, F_LINK = 16, F_TABLE = 32, F_ROW = 64, F_CELL = 128;
+const F_LIST = 256, F_LI = 512, F_PRE = 1024, F_DEL = 2048, F_TITLE = 4096, F_JSONLD = 8192;
+const F_CONTENT = 16384, F_NOSCRIPT = 32768, F_DT = 65536, F_CAPTION = 131072, F_SPACE = 262144;
+
+/** Output sinks (link text, table cells) nest at most this deep, so no text is re-joined more than this often. */
+const MAX_SINKS = 12;
+
+type Entry = { f: number; micro: MicroFrame | null; data: unknown };
+
+export function renderPage(html: string, opts: RenderOptions): Rendered {
+  const r = new Renderer(opts);
+  const parser = linearParser(r);
+  parser.write(html);
+  parser.end();
+  const w = r.w;
+  return {
+    title: r.title, body: w.sinks[0].parts.join(''), jsonLd: r.jsonLd, microdata: r.micro, meta: r.meta,
+    links: w.links, images: w.images,
+  };
+}
+
+class Renderer {
+  readonly w: Writer;
+  readonly micro = new Microdata();
+  readonly meta: Record<string, string> = {};
+  readonly jsonLd: unknown[] = [];
+  title = '';
+  private readonly o: RenderOptions;
+  private readonly stack: Entry[] = [];
+  private readonly lists: Array<{ ordered: boolean; n: number }> = [];
+  private readonly emittedImages = new Set<string>();
+  private readonly urls: UrlResolver;
+  private readonly resolve: (u: string) => string | null;
+  private raw: string | null = null; // text of <title> or a JSON-LD script being read
+  private hard = 0; // inside script/style/svg/...
+  private soft = 0; // inside a hidden or chrome element (standard mode)
+  private noscript = 0;
+  private content = 0; // inside article/main/section
+  private pre = 0;
+  private afterDt = false;
+  private firstOption = true;
+  private rowAttrs = '';
+
+  constructor(o: RenderOptions) {
+    this.o = o;
+    this.w = new Writer(!o.precision);
+    this.urls = urlResolver(o.url);
+    this.resolve = (u) => this.urls.resolve(u);
+  }
+
+  ontext(t: string): void {
+    if (this.raw !== null) {
+      this.raw += t;
+      return;
+    }
+    if (this.hard > 0) return;
+    if (this.micro.collecting) this.micro.text(t);
+    if (this.soft > 0 || this.noscript > 0) return;
+    this.w.text(t, this.pre > 0);
+  }
+
+  onopentag(tag: string, a: Attrs): void {
+    const e: Entry = { f: 0, micro: null, data: null };
+    this.stack.push(e);
+    if (this.hard > 0) return;
+    if (a.itemscope !== undefined || a.itemprop !== undefined) {
+      e.micro = this.micro.open(tag, a, this.resolve, tag === 'img' ? pickImageSrc(a) : undefined);
+    }
+    if (tag === 'meta') return collectMeta(a, this.meta, this.resolve);
+    if (tag === 'link') {
+      if (a.rel?.toLowerCase() === 'canonical' && a.href) this.meta.canonical ??= this.resolve(a.href) ?? a.href;
+      return;
+    }
+    if (tag === 'base') return a.href ? this.urls.setBase(a.href) : undefined;
+    if (tag === 'title') {
+      if (!this.title && this.soft === 0) {
+        e.f = F_TITLE;
+        this.raw = '';
+      }
+      return;
+    }
+    if (HARD_SKIP.has(tag)) {
+      e.f = F_SKIP;
+      this.hard++;
+      if (tag === 'script' && a.type?.toLowerCase().includes('ld+json')) {
+        e.f |= F_JSONLD;
+        this.raw = '';
+      }
+      return;
+    }
+    if (tag === 'noscript') {
+      e.f = F_NOSCRIPT;
+      this.noscript++;
+      return;
+    }
+    if (this.soft > 0) return;
+    if (!this.o.precision && (isHidden(tag, a) || (this.o.dropChrome && isBoilerplate(tag, a, this.content > 0)))) {
+      e.f = F_SOFT;
+      this.soft++;
+      return;
+    }
+    if (CONTENT.has(tag)) {
+      e.f |= F_CONTENT;
+      this.content++;
+    }
+    if (tag !== 'dd') this.afterDt = false;
+    this.render(tag, a, e);
+  }
+
+  private render(tag: string, a: Attrs, e: Entry): void {
+    const w = this.w;
+    let attrs = this.o.precision && !NO_ATTRS.has(tag) ? renderAttrs(tag, a, this.resolve) : '';
+    const h = HEADING[tag];
+    if (h !== undefined) {
+      w.block(2);
+      e.f |= F_B2;
+      if (!w.top.inline) w.top.prefix += h;
+      w.markLayout();
+    } else if (BLOCK2.has(tag)) {
+      w.block(2);
+      e.f |= F_B2;
+    } else if (BLOCK1.has(tag)) {
+      w.block(1);
+      e.f |= F_B1;
+      if (tag === 'select') this.firstOption = true;
+    }
+    switch (tag) {
+      case 'a':
+        if (w.sinks.length >= MAX_SINKS) break; // links nested in links nested in ...: plain text
+        e.f |= F_LINK;
+        e.data = { href: this.resolve(a.href ?? ''), label: a['aria-label'] ?? a.title ?? '' };
+        w.push(true);
+        break;
+      case 'img': {
+        const src = pickImageSrc(a);
+        const abs = src ? this.resolve(src) : null;
+        if (!abs || isTrackingPixel(a, abs) || (this.noscript > 0 && this.emittedImages.has(abs))) break;
+        this.emittedImages.add(abs);
+        w.images++;
+        w.emit(`${attrs}![${collapse(a.alt ?? a.title ?? '').replace(/[[\]]/g, '')}](${abs})`);
+        return;
+      }
+      case 'br':
+        w.block(1);
+        break;
+      case 'ul': case 'ol':
+        this.lists.push({ ordered: tag === 'ol', n: tag === 'ol' && a.start ? (Number(a.start) || 1) - 1 : 0 });
+        w.block(this.lists.length === 1 ? 2 : 1);
+        e.f |= F_LIST;
+        break;
+      case 'li': {
+        w.block(1);
+        e.f |= F_LI;
+        const l = this.lists[this.lists.length - 1];
+        const indent = '  '.repeat(Math.min(8, Math.max(0, this.lists.length - 1)));
+        if (!w.top.inline) w.top.prefix = indent + (l?.ordered ? `${++l.n}. ` : '- ');
+        break;
+      }
+      case 'dt':
+        w.block(1);
+        e.f |= F_DT;
+        break;
+      case 'dd':
+        if (this.afterDt) w.space();
+        else w.block(1);
+        this.afterDt = false;
+        break;
+      case 'pre':
+        w.block(2);
+        e.f |= F_PRE | F_B2;
+        if (!w.top.inline) {
+          w.emit('```');
+          w.top.brk = 1;
+        }
+        this.pre++;
+        break;
+      case 'del': case 's': case 'strike':
+        e.f |= F_DEL;
+        w.emit('~~');
+        break;
+      case 'table':
+        w.openTable(a.role === 'presentation');
+        e.f |= F_TABLE;
+        break;
+      case 'tr':
+        if (w.openRow()) e.f |= F_ROW;
+        else w.block(1);
+        this.rowAttrs = attrs; // shown in the row's first cell
+        attrs = '';
+        break;
+      case 'td': case 'th':
+        if (w.sinks.length < MAX_SINKS && w.openCell()) {
+          e.f |= F_CELL;
+          e.data = Math.min(20, Math.max(1, Number(a.colspan) || 1));
+        } else w.block(1);
+        if (this.rowAttrs) {
+          w.emit(this.rowAttrs);
+          this.rowAttrs = '';
+        }
+        break;
+      case 'caption':
+        if (w.tables.length) {
+          e.f |= F_CAPTION;
+          w.push(true);
+        }
+        break;
+      case 'option':
+        if (!this.firstOption) {
+          w.glue(',');
+          w.space();
+        }
+        this.firstOption = false;
+        break;
+      case 'button':
+        w.space();
+        e.f |= F_SPACE;
+        break;
+      case 'input':
+        if (!this.o.precision && (a.type === 'submit' || a.type === 'button') && a.value) w.emit(collapse(a.value));
+        break;
+    }
+    if (attrs) w.emit(attrs);
+  }
+
+  onclosetag(): void {
+    const e = this.stack.pop();
+    if (!e) return;
+    if (e.micro) this.micro.close(e.micro);
+    const f = e.f;
+    if (f === 0) return;
+    if (f & (F_TITLE | F_JSONLD)) {
+      const raw = this.raw ?? '';
+      this.raw = null;
+      if (f & F_TITLE) this.title = collapse(raw);
+      else {
+        const v = parseJsonLd(raw);
+        if (v !== undefined) this.jsonLd.push(v);
+      }
+    }
+    if (f & F_SKIP) return void this.hard--;
+    if (f & F_SOFT) return void this.soft--;
+    if (f & F_NOSCRIPT) return void this.noscript--;
+    if (f & F_CONTENT) this.content--;
+    const w = this.w;
+    if (f & F_LINK) {
+      const d = e.data as { href: string | null; label: string };
+      w.closeLink(d.href, d.label);
+    } else if (f & F_CELL) w.closeCell(e.data as number);
+    else if (f & F_ROW) w.closeRow();
+    else if (f & F_TABLE) w.closeTable();
+    else if (f & F_CAPTION) w.closeCaption();
+    else if (f & F_LIST) this.lists.pop();
+    else if (f & F_PRE) {
+      this.pre--;
+      if (!w.top.inline) {
+        w.top.brk = 1;
+        w.emit('```');
+      }
+    } else if (f & F_DEL) w.glue('~~');
+    else if (f & F_DT) {
+      if (w.top.started) w.glue(':');
+      this.afterDt = true;
+      return;
+    }
+    if (f & F_SPACE) w.space();
+    if (f & (F_B2 | F_TABLE)) w.block(2);
+    else if (f & (F_B1 | F_LI | F_ROW)) w.block(1);
+  }
+}

@@ -1,0 +1,165 @@
+// Structured data found while streaming a page: microdata items (itemscope/itemprop), JSON-LD
+// blocks and the useful <meta>/<link> values. Everything here is fed by the reducer's SAX events.
+
+type Attrs = Record<string, string>;
+
+type Item = { type?: string; id?: string; props: Map<string, unknown[]>; attrProps: Set<string> };
+type Collector = { item: Item; names: string[]; text: string };
+/** What an element opened, so its close undoes exactly that. */
+export type MicroFrame = { scope: boolean; collector: Collector | null };
+
+const SRC_TAGS = new Set(['audio', 'embed', 'iframe', 'source', 'track', 'video']);
+const HREF_TAGS = new Set(['a', 'area', 'link']);
+const COLLECT_CAP = 4000;
+/** Text-valued properties collected at once (deeper nesting is pathological; bounds the work per text node). */
+const MAX_COLLECTORS = 32;
+
+export class Microdata {
+  readonly items: Item[] = [];
+  private readonly scopes: Item[] = [];
+  private readonly collectors: Collector[] = [];
+
+  get collecting(): boolean {
+    return this.collectors.length > 0;
+  }
+
+  /** Called for every element that has itemscope or itemprop. */
+  open(tag: string, attrs: Attrs, resolve: (u: string) => string | null, imgSrc?: string): MicroFrame {
+    const names = attrs.itemprop?.trim().split(/\s+/).filter(Boolean) ?? [];
+    const parent = this.scopes[this.scopes.length - 1];
+    if (attrs.itemscope !== undefined) {
+      const item: Item = { props: new Map(), attrProps: new Set() };
+      if (attrs.itemtype) item.type = attrs.itemtype.trim();
+      if (attrs.itemid) item.id = attrs.itemid.trim();
+      if (names.length && parent) for (const n of names) add(parent, n, item, false);
+      else this.items.push(item);
+      this.scopes.push(item);
+      return { scope: true, collector: null };
+    }
+    if (!names.length || !parent) return { scope: false, collector: null };
+    let v: string | null | undefined;
+    if (attrs.content !== undefined) v = attrs.content;
+    else if (tag === 'meta') v = '';
+    else if (HREF_TAGS.has(tag)) v = resolve(attrs.href ?? '') ?? attrs.href ?? '';
+    else if (tag === 'img') v = imgSrc ? resolve(imgSrc) : '';
+    else if (SRC_TAGS.has(tag)) v = resolve(attrs.src ?? '') ?? '';
+    else if (tag === 'object') v = resolve(attrs.data ?? '') ?? '';
+    else if (tag === 'time' && attrs.datetime !== undefined) v = attrs.datetime;
+    else if ((tag === 'data' || tag === 'meter') && attrs.value !== undefined) v = attrs.value;
+    if (v !== undefined) {
+      const shown = tag === 'a' || tag === 'img';
+      for (const n of names) add(parent, n, v ?? '', !shown);
+      return { scope: false, collector: null };
+    }
+    if (this.collectors.length >= MAX_COLLECTORS) return { scope: false, collector: null };
+    const c: Collector = { item: parent, names, text: '' };
+    this.collectors.push(c);
+    return { scope: false, collector: c };
+  }
+
+  text(t: string): void {
+    for (const c of this.collectors) if (c.text.length < COLLECT_CAP) c.text += t;
+  }
+
+  close(frame: MicroFrame): void {
+    if (frame.scope) this.scopes.pop();
+    const c = frame.collector;
+    if (c) {
+      const i = this.collectors.lastIndexOf(c);
+      if (i !== -1) this.collectors.splice(i, 1);
+      const v = c.text.replace(/\s+/g, ' ').trim();
+      for (const n of c.names) add(c.item, n, v, false);
+    }
+  }
+
+  /** Top-level items as plain objects: {"@type", prop: value | [values]}. */
+  toJSON(): unknown[] {
+    return this.items.map((i) => plain(i, false)).filter((o) => o !== null);
+  }
+
+  /** For the model's text: per item its type, name and the values not visible in the page text. */
+  summary(): unknown[] {
+    return this.items.map((i) => plain(i, true)).filter((o) => o !== null);
+  }
+}
+
+function add(item: Item, name: string, v: unknown, fromAttr: boolean): void {
+  const list = item.props.get(name);
+  if (list) list.push(v);
+  else item.props.set(name, [v]);
+  if (fromAttr) item.attrProps.add(name);
+}
+
+function shortType(t: string): string {
+  const cut = Math.max(t.lastIndexOf('/'), t.lastIndexOf('#'));
+  return cut >= 0 ? t.slice(cut + 1) : t;
+}
+
+function plain(item: Item, onlyHidden: boolean): Record<string, unknown> | null {
+  const o: Record<string, unknown> = {};
+  if (item.type) o['@type'] = onlyHidden ? item.type.split(/\s+/).map(shortType).join(' ') : item.type;
+  if (item.id) o['@id'] = item.id;
+  let useful = false;
+  for (const [name, values] of item.props) {
+    const out: unknown[] = [];
+    for (const v of values) {
+      if (typeof v === 'string') {
+        if (!onlyHidden || item.attrProps.has(name) || name === 'name') out.push(v);
+        if (item.attrProps.has(name)) useful = true;
+      } else {
+        const nested = plain(v as Item, onlyHidden);
+        if (nested) {
+          out.push(nested);
+          useful = true;
+        }
+      }
+    }
+    if (out.length) o[name] = out.length === 1 ? out[0] : out;
+  }
+  if (!onlyHidden) return Object.keys(o).length ? o : null;
+  return useful ? o : null;
+}
+
+/** Parses one JSON-LD block, forgiving the usual breakage (comments, CDATA, trailing commas, raw newlines). */
+export function parseJsonLd(raw: string): unknown {
+  const text = raw.trim();
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    const fixed = text
+      .replace(/^\s*(?:<!--|\/\/\s*<!\[CDATA\[|<!\[CDATA\[)/, '')
+      .replace(/(?:-->|\/\/\s*\]\]>|\]\]>)\s*$/, '')
+      .replace(/[\u0000-\u001f]+/g, ' ')
+      .replace(/,\s*([}\]])/g, '$1');
+    try {
+      return JSON.parse(fixed);
+    } catch {
+      return undefined;
+    }
+  }
+}
+
+/** Compact JSON for the model: no @context noise. */
+export function compactJson(v: unknown): string {
+  return JSON.stringify(v, (k, val) => (k === '@context' ? undefined : val)) ?? '';
+}
+
+const META_NAME =
+  /^(?:description|author|date|pubdate|publish[-_]?date|last-modified|keywords|news_keywords|og:.+|product:.+|article:.+|book:.+|profile:.+|video:.+|music:.+|citation_.+|dc\.\w+|dcterms\.\w+|twitter:(?:label|data)\d)$/i;
+/** Distinct meta keys kept (real pages have a few dozen). */
+const MAX_META = 64;
+const META_URL = /(?:image|url|video|audio)(?::secure_url|:url)?$/;
+
+/** Records a useful <meta> value (description, og:*, product:*, article:*, ...) into `meta`. */
+export function collectMeta(attrs: Attrs, meta: Record<string, string>, resolve: (u: string) => string | null): void {
+  const key = (attrs.property ?? attrs.name)?.trim();
+  const content = attrs.content?.trim();
+  if (!key || !content || !META_NAME.test(key)) return;
+  const k = key.toLowerCase();
+  const v = META_URL.test(k) ? (resolve(content) ?? content) : content.replace(/\s+/g, ' ');
+  if (meta[k] === undefined) {
+    if (Object.keys(meta).length < MAX_META) meta[k] = v;
+  }
+  else if (meta[k].length < 1000 && meta[k] !== v && !meta[k].split(' | ').includes(v)) meta[k] += ` | ${v}`;
+}

@@ -1,0 +1,106 @@
+/**
+ * Asynchronous extraction (POST /v1/extractor/extract_async): a task row and its pg-boss job are
+ * created in one transaction; the handler is idempotent (a redelivered job finds the task finished
+ * and stops); the row is finished, usage recorded and the callback enqueued in one transaction.
+ */
+import { randomUUID } from 'node:crypto';
+import { GleanerError } from '../errors.ts';
+import type { Owner } from '../auth/owners.ts';
+import { defineJob } from '../jobs/job-kind.ts';
+import type { OperationContext } from '../extract/context.ts';
+import { checkHttpUrl, invalid, normalizeExtractOptions, type Issue } from '../extract/request.ts';
+import { runExtraction } from '../extract/pipeline.ts';
+import { recordUsage } from '../extract/credits.ts';
+import { enqueueCallback } from '../callbacks/index.ts';
+import type { Queryable } from '../store/db.ts';
+
+export const EXTRACT_TASK_JOB = 'extract.task';
+
+export interface TaskStatusBody {
+  task_id: string;
+  status: 'pending' | 'running' | 'completed' | 'failed' | 'stopped';
+  data?: unknown;
+  message?: string;
+  error?: string;
+}
+
+interface TaskRow {
+  id: string;
+  owner_id: string;
+  status: TaskStatusBody['status'];
+  request: Record<string, any>;
+  data: unknown;
+  message: string | null;
+  error: string | null;
+  callback_url: string | null;
+}
+
+export function statusBody(row: Pick<TaskRow, 'id' | 'status' | 'data' | 'message' | 'error'>): TaskStatusBody {
+  const body: TaskStatusBody = { task_id: row.id, status: row.status };
+  if (row.status === 'completed') body.data = row.data ?? [];
+  if (row.message) body.message = row.message;
+  if (row.status === 'failed') body.error = row.error ?? 'the task failed';
+  return body;
+}
+
+/** A callback_url, when given, must be an absolute http(s) URL (the SSRF guard checks it at delivery). */
+export function checkCallbackUrl(value: unknown, issues: Issue[]): string | null {
+  if (value === null || value === undefined || value === '') return null;
+  return checkHttpUrl(value, ['body', 'callback_url'], issues);
+}
+
+export async function submitExtractTask(ctx: OperationContext, owner: Owner, body: Record<string, any>): Promise<TaskStatusBody> {
+  const issues: Issue[] = [];
+  const url = checkHttpUrl(body.url, ['body', 'url'], issues);
+  normalizeExtractOptions(body, ctx.config, url, issues);
+  const callbackUrl = checkCallbackUrl(body.callback_url, issues);
+  if (issues.length) throw invalid(issues);
+  const id = randomUUID();
+  await ctx.db.tx(async (tx) => {
+    await tx.query(`INSERT INTO tasks (id, owner_id, kind, status, request, callback_url) VALUES ($1, $2, 'extract', 'pending', $3, $4)`, [id, owner.id, { ...body, url }, callbackUrl]);
+    await ctx.jobs.send(EXTRACT_TASK_JOB, { taskId: id }, { db: tx });
+  });
+  return { task_id: id, status: 'pending' };
+}
+
+export async function getTask(ctx: OperationContext, owner: Owner, id: string, kind: string): Promise<TaskStatusBody> {
+  const { rows } = await ctx.db.query<TaskRow>('SELECT id, status, data, message, error FROM tasks WHERE id = $1 AND owner_id = $2 AND kind = $3', [id, owner.id, kind]);
+  if (!rows[0]) throw new GleanerError('NOT_FOUND', `task ${id} not found`);
+  return statusBody(rows[0]);
+}
+
+async function finish(ctx: OperationContext, tx: Queryable, row: TaskRow, update: string, values: unknown[]): Promise<void> {
+  const { rows } = await tx.query<TaskRow>(`UPDATE tasks SET ${update}, finished_at = now() WHERE id = $1 AND status IN ('pending', 'running') RETURNING id, status, data, message, error`, [row.id, ...values]);
+  if (!rows[0] || !row.callback_url) return;
+  await enqueueCallback(tx, ctx.jobs, { ownerId: row.owner_id, url: row.callback_url, subject: `task:${row.id}`, body: statusBody(rows[0]) });
+}
+
+export function extractTaskJob(ctx: () => OperationContext) {
+  return defineJob<{ taskId: string }>({
+    name: EXTRACT_TASK_JOB,
+    payloadSchema: { type: 'object', required: ['taskId'], properties: { taskId: { type: 'string' } } },
+    policy: { retryLimit: 2, retryDelaySeconds: 5, expireInSeconds: 900 },
+    handler: async ({ taskId }, job) => {
+      const c = ctx();
+      const { rows } = await c.db.query<TaskRow>('SELECT * FROM tasks WHERE id = $1', [taskId]);
+      const row = rows[0];
+      if (!row || !['pending', 'running'].includes(row.status)) return; // finished already: redelivery
+      await c.db.query(`UPDATE tasks SET status = 'running', started_at = coalesce(started_at, now()) WHERE id = $1 AND status IN ('pending', 'running')`, [taskId]);
+      const issues: Issue[] = [];
+      const options = normalizeExtractOptions(row.request, c.config, row.request.url, issues);
+      if (issues.length) throw invalid(issues);
+      const result = await runExtraction(c, { url: row.request.url }, options, job.signal);
+      await c.db.tx(async (tx) => {
+        await finish(c, tx, row, `status = 'completed', data = $2, message = $3, driver = $4, credits_charged = $5`, [JSON.stringify(result.records), result.message ?? null, result.driver, result.credits]);
+        await recordUsage(tx, { ownerId: row.owner_id, operation: 'extract_async', subject: `task:${taskId}`, pages: result.pages.length, usage: result.usage, credits: result.credits });
+      });
+      job.logger.info({ taskId, records: result.records.length, pages: result.pages.length }, 'extract task completed');
+    },
+    onFailure: async ({ taskId }, error) => {
+      const c = ctx();
+      const { rows } = await c.db.query<TaskRow>('SELECT * FROM tasks WHERE id = $1', [taskId]);
+      if (!rows[0]) return;
+      await c.db.tx((tx) => finish(c, tx, rows[0], `status = 'failed', error = $2, error_code = $3`, [error.message, error.code]));
+    },
+  });
+}

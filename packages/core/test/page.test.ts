@@ -1,0 +1,280 @@
+import { expect } from 'chai';
+import { chunkText, countTokens, htmlToMarkdown, reducePage } from '../src/page/index.ts';
+import { buildCorpus } from '../../../test/support/corpus.ts';
+
+const URL_ = 'https://shop.example.com/catalog/item.html';
+
+const PRODUCT = `<!doctype html><html><head><title>Trail Runner 2 | Shop</title>
+<meta name="description" content="Lightweight trail shoe"><meta property="og:image" content="/og/trail.jpg">
+<link rel="canonical" href="/p/trail-runner-2"><style>.price{color:red} .secret-css{}</style>
+<script>window.dataLayer = [{ secret: "tracking-script-text" }];</script>
+<script type="application/ld+json">{"@context":"https://schema.org","@type":"Product","name":"Trail Runner 2","gtin13":"4006381333931","offers":{"@type":"Offer","price":"129.00","priceCurrency":"EUR"}}</script>
+</head><body>
+<header class="site-header"><nav><a href="/">Home</a> <a href="/men">Men's shoes menu</a></nav></header>
+<div id="onetrust-banner-sdk" class="cookie-banner">We value your privacy cookie text <button>Accept</button></div>
+<div hidden>hidden-attr text</div><p style="display: none">display-none text</p><span aria-hidden="true">aria-hidden text</span>
+<main><h1>Trail Runner 2</h1>
+<div class="gallery"><img src="../img/trail-1.jpg" alt="Side view"><img src="data:image/gif;base64,R0lGOD" data-src="/img/trail-2.jpg" alt="Top view">
+<img srcset="/img/trail-3-400.jpg 400w, /img/trail-3-800.jpg 800w" alt="Sole"><img src="https://px.example.net/t.gif" width="1" height="1"></div>
+<p class="price"><del>€159.00</del> <span data-sku="TR2-44">€129.00</span></p>
+<p>Sold by <a href="//partners.example.org/acme?utm_source=shop&amp;utm_medium=link&amp;ref=42&amp;fbclid=XYZ">Acme Outdoor</a>.
+See the <a href="sizes.html?gclid=abc">size guide</a>.</p>
+<table><thead><tr><th>Spec</th><th>Value</th></tr></thead><tbody><tr><td>Weight</td><td>280 g</td></tr><tr><td>Drop</td><td>6 mm</td></tr></tbody></table>
+<div itemscope itemtype="https://schema.org/Offer"><span itemprop="seller">Acme Outdoor</span><meta itemprop="availability" content="InStock"></div>
+<input type="hidden" name="variant" value="var-9912">
+<svg viewBox="0 0 10 10"><title>svg-icon-title</title><path d="M0 0L10 10"/></svg>
+<!-- a comment that must go -->
+</main>
+<aside class="newsletter-modal">Subscribe to our newsletter text</aside>
+<footer class="site-footer"><a href="/about">About us footer</a> © 2025</footer>
+</body></html>`;
+
+describe('page: reduction', () => {
+  it('keeps the facts: text, prices, links, images, table cells, JSON-LD, microdata, meta', () => {
+    const r = reducePage(PRODUCT, { url: URL_, mode: 'standard' });
+    for (const fact of [
+      'Trail Runner 2', '€129.00', '€159.00', 'Side view', '| Weight | 280 g |', '| Drop | 6 mm |', '4006381333931',
+      '"price":"129.00"', 'InStock', 'Lightweight trail shoe',
+      '![Side view](https://shop.example.com/img/trail-1.jpg)', '![Top view](https://shop.example.com/img/trail-2.jpg)',
+      '![Sole](https://shop.example.com/img/trail-3-400.jpg)', '[Acme Outdoor](https://partners.example.org/acme?ref=42)',
+      '[size guide](https://shop.example.com/catalog/sizes.html)',
+    ]) expect(r.text, fact).to.include(fact);
+    expect(r.text).to.match(/\| Spec \| Value \|\n\|---\|---\|/);
+    expect(r.title).to.equal('Trail Runner 2 | Shop');
+    expect(r.jsonLd).to.have.length(1);
+    expect(r.microdata).to.deep.equal([{ '@type': 'https://schema.org/Offer', seller: 'Acme Outdoor', availability: 'InStock' }]);
+    expect(r.meta).to.include({ description: 'Lightweight trail shoe', 'og:image': 'https://shop.example.com/og/trail.jpg', canonical: 'https://shop.example.com/p/trail-runner-2' });
+    expect(r.images).to.equal(3);
+  });
+
+  it('drops scripts, styles, SVG, comments, hidden nodes, tracking pixels and page chrome', () => {
+    const { text } = reducePage(PRODUCT, { url: URL_, mode: 'standard' });
+    for (const junk of ['tracking-script-text', 'secret-css', 'svg-icon-title', 'M0 0L10', 'a comment', 'hidden-attr text',
+      'display-none text', 'aria-hidden text', 'var-9912', "Men's shoes menu", 'cookie text', 'newsletter text', 'About us footer',
+      'px.example.net', 'utm_', 'fbclid', 'gclid']) expect(text, junk).not.to.include(junk);
+  });
+
+  it('keeps every item of a listing page', () => {
+    const items = Array.from({ length: 60 }, (_, i) => `<li class="card"><a href="/p/${i}?utm_campaign=x"><img data-src="/c/${i}.webp" src="data:image/gif;base64,AA" alt="Item ${i}"></a>
+      <h3><a href="/p/${i}">Product number ${i}</a></h3><span class="price">$${i}.99</span><button>Add to cart</button></li>`).join('');
+    const html = `<html><body><nav class="main-nav"><a href="/x">Nav link</a></nav><main><aside class="filters">Filter by size</aside><ul class="grid">${items}</ul></main><footer>Footer</footer></body></html>`;
+    const { text } = reducePage(html, { url: 'https://s.example.com/c/shoes', mode: 'standard' });
+    for (let i = 0; i < 60; i++) {
+      expect(text).to.include(`[Product number ${i}](https://s.example.com/p/${i})`);
+      expect(text).to.include(`$${i}.99`);
+      expect(text).to.include(`![Item ${i}](https://s.example.com/c/${i}.webp)`);
+    }
+    expect(text).not.to.include('Nav link');
+  });
+
+  it('keeps every target fact of the benchmark corpus with >= 95% fewer tokens than the raw HTML', function () {
+    this.timeout(120_000);
+    let facts = 0;
+    let kept = 0;
+    let raw = 0;
+    let reduced = 0;
+    for (const page of buildCorpus()) {
+      const r = reducePage(page.html, { url: page.url, mode: 'standard' });
+      facts += page.facts.length;
+      const missing = page.facts.filter((f) => !r.text.includes(f));
+      expect(missing, page.name).to.deep.equal([]);
+      kept += page.facts.length - missing.length;
+      raw += countTokens(page.html);
+      reduced += countTokens(r.text);
+    }
+    expect(kept / facts).to.be.at.least(0.98);
+    expect(1 - reduced / raw).to.be.at.least(0.95);
+  });
+
+  it('precision mode keeps hidden text, chrome and element attributes', () => {
+    const { text } = reducePage(PRODUCT, { url: URL_, mode: 'precision' });
+    for (const fact of ['hidden-attr text', 'display-none text', 'aria-hidden text', "Men's shoes menu", 'About us footer',
+      'data-sku="TR2-44"', 'name="variant"', 'value="var-9912"', 'itemprop="seller"']) expect(text, fact).to.include(fact);
+    for (const junk of ['tracking-script-text', 'secret-css', 'svg-icon-title']) expect(text).not.to.include(junk);
+  });
+
+  it('absolutizes relative URLs against the page URL or <base href>', () => {
+    const html = `<html><head><base href="https://cdn.example.net/assets/"></head><body><p><a href="a.html">rel</a>
+      <a href="/root">root</a> <a href="../up">up</a> <a href="https://other.example.com/x?id=1&utm_source=a">abs</a>
+      <a href="mailto:hi@example.com">mail</a> <a href="javascript:void(0)">js</a> <img src="i.png" alt="i"></p></body></html>`;
+    const { text } = reducePage(html, { url: 'https://site.example.com/dir/page', mode: 'standard' });
+    expect(text).to.include('[rel](https://cdn.example.net/assets/a.html)');
+    expect(text).to.include('[root](https://cdn.example.net/root)');
+    expect(text).to.include('[up](https://cdn.example.net/up)');
+    expect(text).to.include('[abs](https://other.example.com/x?id=1)');
+    expect(text).to.include('[mail](mailto:hi@example.com)');
+    expect(text).to.include('js');
+    expect(text).not.to.include('javascript:');
+    expect(text).to.include('![i](https://cdn.example.net/assets/i.png)');
+  });
+
+  it('reduces a 2 MB page in well under a second, linearly', () => {
+    const card = (i: number) => `<div class="card" data-x="${i}"><a href="/p/${i}"><span>Item ${i}</span></a><span class="p">$${i}</span><svg><path d="M0 0L1 1"/></svg></div>`;
+    const page = (n: number) => `<html><body><main>${Array.from({ length: n }, (_, i) => card(i)).join('\n')}</main></body></html>`;
+    const small = page(2_000);
+    const big = page(16_000);
+    expect(big.length).to.be.above(1_900_000);
+    reducePage(small, { url: 'https://e.com/', mode: 'standard' });
+    let t = performance.now();
+    reducePage(small, { url: 'https://e.com/', mode: 'standard' });
+    const tSmall = performance.now() - t;
+    t = performance.now();
+    const r = reducePage(big, { url: 'https://e.com/', mode: 'standard' });
+    const tBig = performance.now() - t;
+    expect(r.text).to.include('[Item 15999](https://e.com/p/15999)');
+    expect(tBig).to.be.below(1000);
+    expect(tBig / Math.max(tSmall, 1)).to.be.below(8 * 3);
+  });
+
+  it('stays linear on pathological pages (deep unclosed nesting, nested links and tables, hidden words)', function () {
+    this.timeout(60_000);
+    const shapes = [(n: number) => '<div>x'.repeat(n), (n: number) => '<a href="/a">x'.repeat(n), (n: number) => '<table><tr><td>x'.repeat(n / 2)];
+    for (const shape of shapes) {
+      const small = shape(20_000);
+      const big = shape(160_000);
+      reducePage(small, { url: 'https://e.com/', mode: 'standard' });
+      let t = performance.now();
+      reducePage(small, { url: 'https://e.com/', mode: 'standard' });
+      const a = performance.now() - t;
+      t = performance.now();
+      reducePage(big, { url: 'https://e.com/', mode: 'precision' });
+      const b = performance.now() - t;
+      expect(b, shape(1)).to.be.below(2000);
+      expect(b / Math.max(a, 2), shape(1)).to.be.below(8 * 4);
+      t = performance.now();
+      htmlToMarkdown(big, { url: 'https://e.com/' });
+      expect(performance.now() - t, shape(1)).to.be.below(2000);
+    }
+    const words = `<header><p>${'hidden cookie modal dialog '.repeat(80_000)}</p></header><main>x</main>`;
+    const t = performance.now();
+    htmlToMarkdown(words, { url: 'https://e.com/' });
+    reducePage(words, { url: 'https://e.com/', mode: 'standard' });
+    expect(performance.now() - t).to.be.below(2000);
+  });
+});
+
+describe('page: tokens and chunks', () => {
+  it('counts o200k tokens, special-token text included, and stays fast on long unbroken runs', () => {
+    expect(countTokens('')).to.equal(0);
+    expect(countTokens('hello world')).to.equal(2);
+    expect(countTokens('a <|endoftext|> b')).to.be.above(3);
+    const t = performance.now();
+    expect(countTokens('x'.repeat(500_000))).to.be.above(10_000);
+    expect(performance.now() - t).to.be.below(2000);
+  });
+
+  const doc = (() => {
+    const parts: string[] = ['# Catalogue'];
+    for (let s = 0; s < 6; s++) {
+      parts.push(`## Section ${s}`, `Intro paragraph for section ${s} with [a link](https://e.com/s/${s}) and some words to fill it up.`, '');
+      parts.push('| Name | Price | Link |', '|---|---|---|');
+      for (let r = 0; r < 40; r++) parts.push(`| Row ${s}.${r} widget | $${r}.50 | [open](https://e.com/p/${s}/${r}) |`);
+      parts.push('');
+    }
+    return parts.join('\n');
+  })();
+
+  it('keeps every chunk within the limit, in order, never splitting a table row', () => {
+    for (const max of [60, 200, 1000]) {
+      const chunks = chunkText(doc, max, { overlap: false });
+      for (const c of chunks) expect(countTokens(c)).to.be.at.most(max);
+      expect(chunks.join('\n')).to.equal(doc);
+      const rows = new Set(doc.split('\n'));
+      for (const c of chunks) for (const line of c.split('\n')) expect(rows.has(line), line).to.equal(true);
+    }
+  });
+
+  it('repeats the heading and the table header in the next chunk (overlap)', () => {
+    const chunks = chunkText(doc, 200);
+    expect(chunks.length).to.be.above(5);
+    for (const c of chunks) expect(countTokens(c)).to.be.at.most(200);
+    for (const c of chunks.slice(1)) {
+      const lines = c.split('\n');
+      if (lines.some((l) => l.startsWith('| Row'))) {
+        expect(c).to.include('| Name | Price | Link |');
+        expect(c).to.include('|---|---|---|');
+        expect(lines[0]).to.match(/^## Section \d$/);
+      }
+    }
+    // Every original line appears, in order, across the chunks.
+    const seen = chunks.join('\n').split('\n');
+    let k = 0;
+    for (const line of doc.split('\n')) {
+      while (k < seen.length && seen[k] !== line) k++;
+      expect(k, line).to.be.below(seen.length);
+    }
+  });
+
+  it('hard-splits a pathological single block without cutting links', () => {
+    const line = Array.from({ length: 400 }, (_, i) => `[link ${i}](https://e.com/${i})`).join(' ');
+    const chunks = chunkText(line, 50);
+    expect(chunks.length).to.be.above(10);
+    for (const c of chunks) {
+      expect(countTokens(c)).to.be.at.most(50);
+      expect(c.replace(/\[link \d+\]\(https:\/\/e\.com\/\d+\)/g, '').trim()).to.match(/^\s*$/);
+    }
+    expect(chunks.join('')).to.equal(line);
+    const word = 'z'.repeat(20_000);
+    const parts = chunkText(word, 100);
+    for (const c of parts) expect(countTokens(c)).to.be.at.most(100);
+    expect(parts.join('')).to.equal(word);
+  });
+
+  it('is linear in the input size', () => {
+    const block = doc;
+    const small = block.repeat(4);
+    const big = block.repeat(32);
+    chunkText(small, 500);
+    let t = performance.now();
+    chunkText(small, 500);
+    const a = performance.now() - t;
+    t = performance.now();
+    const chunks = chunkText(big, 500);
+    const b = performance.now() - t;
+    expect(chunks.length).to.be.above(32);
+    expect(b / Math.max(a, 1)).to.be.below(8 * 3);
+  });
+});
+
+describe('page: markdown', () => {
+  const PAGE = `<html><head><title>Doc page</title><style>body{}</style><script>var leak = "script-text";</script></head><body>
+    <header><a class="logo" href="/">Logo link</a><nav><a href="/">Home</a> <a href="/docs">Docs nav link</a></nav></header>
+    <div class="cookie-consent" id="cmp">Cookie consent banner text</div>
+    <main><h1>Main heading</h1><p>Intro with <a href="guide.html?utm_source=x&amp;v=2">the guide</a> and
+    <img src="/img/shot.png" alt="Screenshot"> <img data-src="/img/lazy.png" src="data:image/gif;base64,AA" alt="Lazy"></p>
+    <table><tr><th>Key</th><th>Value</th></tr><tr><td>alpha</td><td>1</td></tr></table>
+    <svg><text>svg-text</text></svg></main>
+    <footer><a href="/contact">Contact footer</a></footer></body></html>`;
+
+  it('puts the main content first, then the rest of the page, links and images absolute, tables as tables', () => {
+    const md = htmlToMarkdown(PAGE, { url: 'https://docs.example.com/a/b.html' });
+    expect(md.indexOf('# Main heading')).to.equal(0);
+    expect(md.indexOf('[Logo link](https://docs.example.com/)')).to.be.above(md.indexOf('alpha'));
+    expect(md).not.to.include('Docs nav link'); // navigation menus outside the main content are dropped
+    expect(md).to.include('[the guide](https://docs.example.com/a/guide.html?v=2)');
+    expect(md).to.include('![Screenshot](https://docs.example.com/img/shot.png)');
+    expect(md).to.include('![Lazy](https://docs.example.com/img/lazy.png)');
+    expect(md).to.match(/\| Key \| Value \|\n\| --- \| --- \|\n\| alpha \| 1 \|/);
+    expect(md).to.include('[Contact footer](https://docs.example.com/contact)');
+    for (const junk of ['script-text', 'body{}', 'svg-text', 'Cookie consent banner text', 'utm_source']) expect(md).not.to.include(junk);
+  });
+
+  it('keeps the page order when there is no main landmark, chrome last', () => {
+    const html = `<body><header><a href="/">Logo link</a><nav><a href="/m">Menu</a></nav></header><div><h2>Content A</h2><p>First</p></div>
+      <div><p>Second</p><nav class="pagination"><a href="?page=2">Next page</a></nav></div><footer>Foot</footer></body>`;
+    const md = htmlToMarkdown(html, { url: 'https://e.com/' });
+    expect(md.indexOf('Content A')).to.be.below(md.indexOf('Second'));
+    expect(md.indexOf('Second')).to.be.below(md.indexOf('Logo link'));
+    expect(md.indexOf('Logo link')).to.be.below(md.indexOf('Foot'));
+    expect(md).to.include('[Next page](https://e.com/?page=2)');
+    expect(md).not.to.include('Menu');
+  });
+
+  it('keeps every target fact of the corpus listings', () => {
+    for (const page of buildCorpus().filter((p) => p.kind === 'listing')) {
+      const md = htmlToMarkdown(page.html, { url: page.url });
+      const missing = page.facts.filter((f) => !md.includes(f));
+      expect(missing, page.name).to.deep.equal([]);
+    }
+  });
+});

@@ -1,0 +1,70 @@
+import { defineRoutes, type RouteContext } from '../http/route.ts';
+import { EXTRACT_ASYNC_BODY, EXTRACT_BODY, ID_PARAMS, MARKDOWN_BODY, PARSE_BODY, RECORDS_RESPONSE, TASK_RESPONSE } from './schemas.ts';
+
+/** Aborted when the client goes away, so a long extraction stops spending model calls. */
+function clientSignal(ctx: RouteContext): AbortSignal {
+  const controller = new AbortController();
+  ctx.res.on('close', () => {
+    if (!ctx.res.writableFinished) controller.abort(new Error('client closed the connection'));
+  });
+  return controller.signal;
+}
+
+/** Spec 4.1 items 1-5: extraction from a URL or from content, markdown, async extraction. */
+export function extractRoutes() {
+  return defineRoutes([
+    {
+      method: 'post',
+      path: '/v1/extractor/extract',
+      aliases: ['/v1/extract'],
+      summary: 'Extract structured records from a URL',
+      tags: ['extractor'],
+      auth: 'apiKey',
+      body: EXTRACT_BODY,
+      responses: { 200: { description: 'Records (`message` says why when there are none)', schema: RECORDS_RESPONSE } },
+      handler: async (ctx, { body }) => ({ body: await ctx.engine.extract(ctx.owner!, body, clientSignal(ctx)) }),
+    },
+    {
+      method: 'post',
+      path: '/v1/extractor/parse',
+      aliases: ['/v1/parse'],
+      summary: 'Extract structured records from HTML or text you supply',
+      tags: ['extractor'],
+      auth: 'apiKey',
+      body: PARSE_BODY,
+      responses: { 200: { description: 'Records', schema: RECORDS_RESPONSE } },
+      handler: async (ctx, { body }) => ({ body: await ctx.engine.parse(ctx.owner!, body, clientSignal(ctx)) }),
+    },
+    {
+      method: 'post',
+      path: '/v1/extractor/extract_markdown',
+      aliases: ['/v1/extract_markdown'],
+      summary: 'The page at a URL as clean markdown',
+      tags: ['extractor'],
+      auth: 'apiKey',
+      body: MARKDOWN_BODY,
+      responses: { 200: { description: 'Markdown', schema: { type: 'object', properties: { data: { type: 'string' } } } } },
+      handler: async (ctx, { body }) => ({ body: await ctx.engine.extractMarkdown(ctx.owner!, body, clientSignal(ctx)) }),
+    },
+    {
+      method: 'post',
+      path: '/v1/extractor/extract_async',
+      summary: 'Start an extraction in the background',
+      tags: ['extractor'],
+      auth: 'apiKey',
+      body: EXTRACT_ASYNC_BODY,
+      responses: { 202: { description: 'Accepted', schema: TASK_RESPONSE } },
+      handler: async (ctx, { body }) => ({ status: 202, body: await ctx.engine.submitExtractTask(ctx.owner!, body) }),
+    },
+    {
+      method: 'get',
+      path: '/v1/extractor/extract_async/:task_id',
+      summary: 'Status (and, once completed, the records) of a background extraction',
+      tags: ['extractor'],
+      auth: 'apiKey',
+      params: ID_PARAMS('task_id'),
+      responses: { 200: { description: 'Task status', schema: TASK_RESPONSE } },
+      handler: async (ctx, { params }) => ({ body: await ctx.engine.getExtractTask(ctx.owner!, params.task_id) }),
+    },
+  ]);
+}

@@ -1,0 +1,100 @@
+// The whole service in one process for end-to-end tests: engine + real plugins (HTTP driver, the
+// configured model provider pointed at the scripted model server) + the Express app on loopback +
+// a worker, on fresh schemas; and a fixture web site. Everything is stopped by close().
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createEngine, silentLogger, type ConfigOptions, type Engine } from '@gleaner/core';
+import { createApp } from '../../packages/server/src/http/app.ts';
+import { apiRoutes } from '../../packages/server/src/routes/index.ts';
+import { pluginWiring } from '../../packages/server/src/wiring.ts';
+import { testSchemas, type TestSchemas } from './db.ts';
+import { startModelServer, type ModelServer } from './model-server.ts';
+import { startFixtureSite, type FixtureSite } from './fixture-site.ts';
+import { request, type JsonResponse } from './http.ts';
+
+export interface Stack {
+  url: string;
+  key: string;
+  engine: Engine;
+  model: ModelServer;
+  site: FixtureSite;
+  schemas: TestSchemas;
+  /** Calls the API with this stack's key. */
+  api<T = any>(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<JsonResponse<T>>;
+  close(): Promise<void>;
+}
+
+export interface StackOptions {
+  provider?: 'openai' | 'ollama';
+  config?: ConfigOptions;
+  worker?: boolean;
+}
+
+function merge(a: ConfigOptions, b: ConfigOptions): ConfigOptions {
+  const out: Record<string, any> = { ...a };
+  for (const [k, v] of Object.entries(b)) out[k] = v && typeof v === 'object' && !Array.isArray(v) ? { ...(out[k] ?? {}), ...v } : v;
+  return out;
+}
+
+export async function startStack(opts: StackOptions = {}): Promise<Stack> {
+  const model = await startModelServer();
+  const site = await startFixtureSite();
+  const provider = opts.provider ?? 'openai';
+  const base: ConfigOptions = {
+    network: { allowNetworks: ['127.0.0.0/8'] },
+    llm: { provider, model: 'test-model', maxRetries: 1, timeoutMs: 10_000 },
+    openai: { apiKey: 'test-key', baseUrl: model.openaiBaseUrl },
+    ollama: { host: model.url },
+    fetch: { timeoutMs: 5_000 },
+    jobs: { concurrency: 2, batchSize: 4 },
+  };
+  const schemas = testSchemas(merge(base, opts.config ?? {}));
+  const logger = silentLogger();
+  const engine = createEngine({ config: schemas.config, logger, ...pluginWiring(schemas.config, logger) });
+  await engine.start();
+  if (opts.worker !== false) await engine.startWorker();
+  const app = createApp({ engine, logger, routes: apiRoutes(), bodyLimitBytes: schemas.config.server.bodyLimitBytes });
+  const server: Server = app.listen(0, '127.0.0.1');
+  await new Promise((r) => server.once('listening', r));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const key = (await engine.createApiKey('alice')).key;
+  return {
+    url,
+    key,
+    engine,
+    model,
+    site,
+    schemas,
+    api: (method, path, body, headers = {}) => request(url, method, path, { body, headers: { 'X-API-KEY': key, ...headers } }),
+    async close() {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+      await engine.stop();
+      await model.close();
+      await site.close();
+      await schemas.drop();
+    },
+  };
+}
+
+/** The last user message of a recorded chat request (what the model read). */
+export function userContent(req: { body: any }): string {
+  const msgs = req.body.messages as Array<{ role: string; content: string }>;
+  return [...msgs].reverse().find((m) => m.role === 'user')?.content ?? '';
+}
+
+/** The JSON Schema a recorded chat request asked the answer to follow. */
+export function sentSchema(req: { api: string; body: any }): any {
+  if (req.api === 'ollama') return req.body.format;
+  return req.body.response_format?.json_schema?.schema ?? null;
+}
+
+export async function waitFor<T>(fn: () => Promise<T | undefined | false> | T | undefined | false, ms: number, what: string): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await fn();
+    if (v) return v as T;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
