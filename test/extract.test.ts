@@ -151,6 +151,25 @@ describe('extract API: pages, chunks, pagination, cookies, proxy, modes', () => 
     expect(precision.length).to.be.greaterThan(standard.length);
   });
 
+  it('code mode: the model writes a recipe on the first page, later pages are extracted by the recipe alone', async () => {
+    const t = (op: string) => ({ op, pattern: null, flags: null, group: null, with: null, separator: null, value: null });
+    const f = (selector: string | null, read: string, extra: Record<string, unknown> = {}) => ({ selector, read, attr: null, name: null, path: null, value: null, all: false, transforms: [], fallback: null, ...extra });
+    s.model.script([{ json: { container: { selector: 'li.item' }, fields: { name: f('a', 'text'), price: f('.price', 'text', { transforms: [t('number')] }), link: f('a', 'attr', { attr: 'href', transforms: [t('absolute_url')] }) }, pagination: null } }]);
+    const res = await s.api('POST', '/v1/extract', {
+      url: `${s.site.url}/list?page=1`,
+      attributes: [{ name: 'name' }, { name: 'price', type: 'number' }, { name: 'link', type: 'string' }],
+      mode: 'code',
+      enable_pagination: true,
+      max_pages: 3,
+    });
+    expect(res.status, res.text).to.equal(200);
+    expect(res.body.data).to.have.length(9);
+    expect(res.body.data[8]).to.deep.equal({ name: 'Item 9', price: 9, link: `${s.site.url}/item/9` });
+    expect(s.model.chatRequests()).to.have.length(1); // one recipe, three pages
+    const schema = sentSchema(s.model.chatRequests()[0]);
+    expect(schema.required).to.include.members(['container', 'fields']);
+  });
+
   it('answers 422 for bad input, one entry per problem', async () => {
     const res = await s.api('POST', '/v1/extract', { attributes: [], proxy_country: 'Atlantis', max_pages: 1000 });
     expect(res.status).to.equal(422);
