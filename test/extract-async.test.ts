@@ -105,6 +105,9 @@ for (const provider of ['openai', 'ollama'] as const) {
       const res = await s.api('POST', '/v1/extractor/extract_async', { url: `${s.site.url}/laptops`, prompt: 'x', callback_url: 'not a url' });
       expect(res.status).to.equal(422);
       expect(res.body.detail[0].loc).to.deep.equal(['body', 'callback_url']);
+      const blocked = await s.api('POST', '/v1/extractor/extract_async', { url: `${s.site.url}/laptops`, prompt: 'x', callback_url: 'http://169.254.169.254/hook' });
+      expect(blocked.status).to.equal(400);
+      expect(blocked.body.code).to.equal('URL_BLOCKED');
     });
   });
 }

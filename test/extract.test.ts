@@ -33,6 +33,17 @@ for (const provider of ['openai', 'ollama'] as const) {
       expect(schema.properties.records.items.properties.price.type).to.deep.equal(['number', 'null']);
     });
 
+    it('lists the configured model at /v1/llm-specs and records usage per owner', async () => {
+      const specs = await s.api('GET', '/v1/llm-specs');
+      expect(specs.status).to.equal(200);
+      expect(specs.body).to.have.length(1);
+      expect(specs.body[0]).to.include({ id: 'test-model', provider, context_window: 32768 });
+      const { rows } = await s.engine.db.query(`SELECT operation, pages, model_calls, input_tokens, output_tokens, credits FROM usage_events u JOIN owners o ON o.id = u.owner_id WHERE o.name = 'alice' AND operation = 'extract' ORDER BY u.id LIMIT 1`);
+      expect(rows[0]).to.include({ operation: 'extract', pages: 1, model_calls: 1 });
+      expect(rows[0].input_tokens).to.be.greaterThan(0);
+      expect(Number(rows[0].credits)).to.equal(1); // credits.extractPage
+    });
+
     it('accepts the three attribute shapes and asks for the same fields', async () => {
       const shapes = [
         [{ name: 'name' }, { name: 'price', type: 'number', description: 'the price' }],

@@ -13,6 +13,7 @@ import { runExtraction } from '../extract/pipeline.ts';
 import { recordUsage } from '../extract/credits.ts';
 import { enqueueCallback } from '../callbacks/index.ts';
 import type { Queryable } from '../store/db.ts';
+import { createSsrfGuard } from '../net/ssrf.ts';
 
 export const EXTRACT_TASK_JOB = 'extract.task';
 
@@ -55,6 +56,9 @@ export async function submitExtractTask(ctx: OperationContext, owner: Owner, bod
   normalizeExtractOptions(body, ctx.config, url, issues);
   const callbackUrl = checkCallbackUrl(body.callback_url, issues);
   if (issues.length) throw invalid(issues);
+  // A literal private address fails now rather than a day of retries later; names are checked at
+  // every delivery, when they are resolved.
+  if (callbackUrl) createSsrfGuard({ allowNetworks: ctx.config.network.allowNetworks }).checkUrl(callbackUrl);
   const id = randomUUID();
   await ctx.db.tx(async (tx) => {
     await tx.query(`INSERT INTO tasks (id, owner_id, kind, status, request, callback_url) VALUES ($1, $2, 'extract', 'pending', $3, $4)`, [id, owner.id, { ...body, url }, callbackUrl]);
