@@ -89,12 +89,4 @@ export function sentSchema(req: { api: string; body: any }): any {
   return req.body.response_format?.json_schema?.schema ?? null;
 }
 
-export async function waitFor<T>(fn: () => Promise<T | undefined | false> | T | undefined | false, ms: number, what: string): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v as T;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+export { waitFor } from './wait.ts';

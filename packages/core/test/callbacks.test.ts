@@ -6,6 +6,7 @@ import {
 } from '@gleaner/core';
 import { testSchemas, type TestSchemas } from '../../../test/support/db.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../../../test/support/webhook-receiver.ts';
+import { waitFor } from '../../../test/support/wait.ts';
 
 // The Standard Webhooks reference test vector (standard-webhooks/standard-webhooks, libraries' tests).
 const VECTOR = {
@@ -64,16 +65,6 @@ interface Setup {
   jobs: JobQueue;
   ownerId: string;
   secret: string;
-}
-
-async function waitFor<T>(fn: () => Promise<T | undefined | false>, ms: number, what: string): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined && v !== false) return v as T;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 describe('callbacks: delivery through the job queue', function () {

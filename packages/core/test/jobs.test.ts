@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { spawn } from 'node:child_process';
 import { JobQueue, defineJob, GleanerError, silentLogger, type JobKind } from '@gleaner/core';
 import { TEST_DATABASE_URL, dropSchemas } from '../../../test/support/db.ts';
+import { waitFor } from '../../../test/support/wait.ts';
 
 const schemaBase = `t_jobs_${Math.random().toString(36).slice(2, 8)}`;
 let n = 0;
@@ -10,16 +11,6 @@ function makeQueue(schema: string, kinds: JobKind<any>[]): JobQueue {
   const q = new JobQueue({ url: TEST_DATABASE_URL, schema, poolMax: 4, logger: silentLogger(), pollingSeconds: 0.5, batchSize: 4, concurrency: 2, heartbeatSeconds: 10, superviseSeconds: 1 });
   q.register(...kinds);
   return q;
-}
-
-async function waitFor<T>(fn: () => T | undefined | Promise<T | undefined>, ms: number, what: string): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined && v !== false) return v as T;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 const payloadSchema = { type: 'object', required: ['n'], properties: { n: { type: 'integer' } } };
