@@ -6,18 +6,9 @@ import { FIXTURE_CA, LATIN1_TEXT, startFixtureSite } from './support/fixture-sit
 import type { FixtureSite } from './support/fixture-site.ts';
 import { startForwardProxy } from './support/forward-proxy.ts';
 import type { ForwardProxy } from './support/forward-proxy.ts';
+import { rejection } from './support/assert.ts';
 
 const LOOPBACK = ['127.0.0.0/8'];
-
-async function rejection(p: Promise<unknown>): Promise<GleanerError> {
-  try {
-    await p;
-  } catch (err) {
-    expect(err).to.be.instanceOf(GleanerError);
-    return err as GleanerError;
-  }
-  throw new Error('expected a rejection');
-}
 
 describe('driver-http', () => {
   let site: FixtureSite;

@@ -6,16 +6,7 @@ import { startFixtureSite } from './support/fixture-site.ts';
 import type { FixtureSite } from './support/fixture-site.ts';
 import { startForwardProxy } from './support/forward-proxy.ts';
 import type { ForwardProxy } from './support/forward-proxy.ts';
-
-async function rejection(p: Promise<unknown>): Promise<GleanerError> {
-  try {
-    await p;
-  } catch (err) {
-    expect(err).to.be.instanceOf(GleanerError);
-    return err as GleanerError;
-  }
-  throw new Error('expected a rejection');
-}
+import { rejection } from './support/assert.ts';
 
 function expectThrows(fn: () => unknown): GleanerError {
   try {

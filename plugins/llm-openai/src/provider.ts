@@ -30,7 +30,7 @@ export interface OpenAiProviderOptions {
 export function createOpenAiProvider(opts: OpenAiProviderOptions): LlmProvider {
   const baseURL = (opts.baseUrl || OPENAI_BASE_URL).replace(/\/+$/, '');
   const official = /^https:\/\/api\.openai\.com(\/|$)/.test(baseURL);
-  // Every option is passed explicitly so that the SDK reads nothing from process.env.
+  // Every option is passed explicitly so that the SDK reads nothing from the environment.
   const client = new OpenAI({
     apiKey: opts.apiKey || 'unused', // local servers take any key; the SDK refuses none
     baseURL,
