@@ -8,7 +8,7 @@ import { mergeRecords, type ExtractedRecord } from './attributes.ts';
 import { openBrowser } from './acquire.ts';
 import type { OperationContext } from './context.ts';
 import { addUsage, emptyUsage, extractWithModel, requireModel, type ModelUsage } from './model-extract.ts';
-import { askModelForNextPage, findNextPageUrl } from './paginate.ts';
+import { askModelForNextPage, findNextPageUrl, linkPage } from './paginate.ts';
 import { creditsFor } from './credits.ts';
 import type { ExtractOptions } from './request.ts';
 
@@ -93,10 +93,11 @@ export async function runExtraction(ctx: OperationContext, target: ExtractTarget
         perPage.push(records);
         pages.push({ url: page.finalUrl, driver: page.driver, records: records.length });
         if (pages.length >= limit) break;
-        let candidate = findNextPageUrl(page.html, page.finalUrl);
+        const links = linkPage(page.html, page.finalUrl);
+        let candidate = findNextPageUrl(links);
         if (!candidate && options.mode !== 'code') {
           // A failed guess at the next page ends pagination; it does not fail the pages already read.
-          candidate = await askModelForNextPage(ctx, page.html, page.finalUrl, state.usage, signal).catch((err: Error) => {
+          candidate = await askModelForNextPage(ctx, links, state.usage, signal).catch((err: Error) => {
             ctx.logger.warn({ url: page.finalUrl, err: err.message }, 'next-page detection by the model failed');
             return null;
           });
