@@ -74,6 +74,18 @@ export class GleanerError extends Error {
   }
 }
 
+/** One problem of a request, as the 422 body lists it (spec 2.9): `loc` starts with body/path/query. */
+export interface ValidationIssue {
+  loc: Array<string | number>;
+  msg: string;
+  type: string;
+}
+
+/** VALIDATION_FAILED carrying its issues; the HTTP adapter answers 422 `{detail: issues}`. */
+export function validationFailed(issues: ValidationIssue[]): GleanerError {
+  return new GleanerError('VALIDATION_FAILED', issues.map((i) => `${i.loc.join('.')}: ${i.msg}`).join('; '), { details: issues });
+}
+
 export function isGleanerError(err: unknown): err is GleanerError {
   return err instanceof GleanerError;
 }

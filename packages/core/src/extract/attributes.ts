@@ -2,7 +2,7 @@
  * Attributes: what a caller asks to extract (spec 2.1), in one normal form whatever shape came in,
  * the JSON Schema the model answers under, and coercion of answers to each attribute's type.
  */
-import { GleanerError } from '../errors.ts';
+import { GleanerError, validationFailed } from '../errors.ts';
 
 export const ATTRIBUTE_TYPES = ['any', 'string', 'integer', 'number', 'bool', 'list', 'object', 'image'] as const;
 export type AttributeType = (typeof ATTRIBUTE_TYPES)[number];
@@ -67,8 +67,8 @@ export function normalizeAttributes(input: unknown): Attribute[] {
   }
   const seen = new Set<string>();
   for (const a of out) {
-    if (!a.name) throw new GleanerError('VALIDATION_FAILED', 'attribute names must not be empty', { details: [{ loc: ['body', 'attributes'], msg: 'attribute names must not be empty', type: 'value_error' }] });
-    if (seen.has(a.name)) throw new GleanerError('VALIDATION_FAILED', `attribute "${a.name}" is given twice`, { details: [{ loc: ['body', 'attributes'], msg: `attribute "${a.name}" is given twice`, type: 'value_error' }] });
+    if (!a.name) throw validationFailed([{ loc: ['body', 'attributes'], msg: 'attribute names must not be empty', type: 'value_error' }]);
+    if (seen.has(a.name)) throw validationFailed([{ loc: ['body', 'attributes'], msg: `attribute "${a.name}" is given twice`, type: 'value_error' }]);
     seen.add(a.name);
   }
   return out;

@@ -3,7 +3,7 @@
  * the cross-field rules the schema cannot say (url or content, attributes or prompt), aliases,
  * limits, proxy country and cookies. Problems are 422 issues with their `loc`.
  */
-import { GleanerError } from '../errors.ts';
+import type { GleanerError, ValidationIssue } from '../errors.ts';
 import type { GleanerConfig } from '../config/types.ts';
 import { normalizeAttributes, type Attribute } from './attributes.ts';
 import { normalizeCookies, type Cookie } from '../net/cookies.ts';
@@ -23,20 +23,10 @@ export interface ExtractOptions {
   source: string;
 }
 
-export interface Issue {
-  loc: Array<string | number>;
-  msg: string;
-  type: string;
-}
-
 const MODE_ALIASES: Record<string, ExtractMode> = { standard: 'standard', fast: 'standard', light: 'standard', precision: 'precision', code: 'code' };
 
-export function invalid(issues: Issue[]): GleanerError {
-  return new GleanerError('VALIDATION_FAILED', issues.map((i) => `${i.loc.join('.')}: ${i.msg}`).join('; '), { details: issues });
-}
-
 /** An absolute http(s) URL, or an issue at `loc`. */
-export function checkHttpUrl(value: unknown, loc: Array<string | number>, issues: Issue[]): string | null {
+export function checkHttpUrl(value: unknown, loc: Array<string | number>, issues: ValidationIssue[]): string | null {
   if (typeof value !== 'string' || !value.trim()) {
     issues.push({ loc, msg: 'Field required', type: 'missing' });
     return null;
@@ -51,7 +41,7 @@ export function checkHttpUrl(value: unknown, loc: Array<string | number>, issues
   }
 }
 
-export function normalizeProxyCountry(value: unknown, config: Readonly<GleanerConfig>, issues: Issue[]): string | null {
+export function normalizeProxyCountry(value: unknown, config: Readonly<GleanerConfig>, issues: ValidationIssue[]): string | null {
   if (value === null || value === undefined || value === '') return null;
   const canonical = canonicalProxyCountry(String(value), config);
   if (!canonical) {
@@ -61,7 +51,7 @@ export function normalizeProxyCountry(value: unknown, config: Readonly<GleanerCo
   return canonical;
 }
 
-export function normalizeCookieInput(value: unknown, url: string | null, issues: Issue[]): Cookie[] {
+export function normalizeCookieInput(value: unknown, url: string | null, issues: ValidationIssue[]): Cookie[] {
   try {
     return normalizeCookies(value as never, url ?? undefined);
   } catch (err) {
@@ -71,12 +61,12 @@ export function normalizeCookieInput(value: unknown, url: string | null, issues:
 }
 
 /** Options of /v1/extract, /v1/parse and extract_async (body fields per spec 4.1). */
-export function normalizeExtractOptions(body: Record<string, any>, config: Readonly<GleanerConfig>, url: string | null, issues: Issue[]): ExtractOptions {
+export function normalizeExtractOptions(body: Record<string, any>, config: Readonly<GleanerConfig>, url: string | null, issues: ValidationIssue[]): ExtractOptions {
   let attributes: Attribute[] = [];
   try {
     attributes = normalizeAttributes(body.attributes);
   } catch (err) {
-    const details = (err as GleanerError).details as Issue[] | undefined;
+    const details = (err as GleanerError).details as ValidationIssue[] | undefined;
     issues.push(...(details ?? [{ loc: ['body', 'attributes'], msg: (err as Error).message, type: 'value_error' }]));
   }
   const prompt = typeof body.prompt === 'string' ? body.prompt.trim() : '';

@@ -1,6 +1,7 @@
 import type { Owner } from '../auth/owners.ts';
 import type { OperationContext } from '../extract/context.ts';
-import { checkHttpUrl, invalid, normalizeExtractOptions, type Issue } from '../extract/request.ts';
+import { checkHttpUrl, normalizeExtractOptions } from '../extract/request.ts';
+import { validationFailed, type ValidationIssue } from '../errors.ts';
 import { runExtraction } from '../extract/pipeline.ts';
 import { recordUsage } from '../extract/credits.ts';
 import type { ExtractedRecord } from '../extract/attributes.ts';
@@ -13,10 +14,10 @@ export interface ExtractResponse {
 
 /** POST /v1/extract: fetch the URL (following pagination when asked) and extract records. */
 export async function extract(ctx: OperationContext, owner: Owner, body: Record<string, any>, signal?: AbortSignal): Promise<ExtractResponse> {
-  const issues: Issue[] = [];
+  const issues: ValidationIssue[] = [];
   const url = checkHttpUrl(body.url, ['body', 'url'], issues);
   const options = normalizeExtractOptions(body, ctx.config, url, issues);
-  if (issues.length) throw invalid(issues);
+  if (issues.length) throw validationFailed(issues);
   const result = await runExtraction(ctx, { url: url! }, options, signal);
   await recordUsage(ctx.db, { ownerId: owner.id, operation: 'extract', subject: url, pages: result.pages.length, usage: result.usage, credits: result.credits });
   ctx.logger.info({ owner: owner.name, url, mode: options.mode, pages: result.pages.length, records: result.records.length, driver: result.driver, ...result.usage }, 'extract done');
@@ -25,12 +26,12 @@ export async function extract(ctx: OperationContext, owner: Owner, body: Record<
 
 /** POST /v1/parse: extract from HTML or text the caller supplies (no fetching, one page). */
 export async function parse(ctx: OperationContext, owner: Owner, body: Record<string, any>, signal?: AbortSignal): Promise<ExtractResponse> {
-  const issues: Issue[] = [];
+  const issues: ValidationIssue[] = [];
   if (typeof body.content !== 'string' || !body.content.trim()) issues.push({ loc: ['body', 'content'], msg: 'Field required', type: 'missing' });
   // An optional base URL makes relative links and images absolute.
   const base = typeof body.url === 'string' && body.url ? checkHttpUrl(body.url, ['body', 'url'], issues) : null;
   const options = normalizeExtractOptions(body, ctx.config, base, issues);
-  if (issues.length) throw invalid(issues);
+  if (issues.length) throw validationFailed(issues);
   const result = await runExtraction(ctx, { content: body.content, url: base ?? undefined }, options, signal);
   await recordUsage(ctx.db, { ownerId: owner.id, operation: 'parse', pages: 1, usage: result.usage, credits: result.credits });
   return result.message ? { data: result.records, message: result.message.replace('the page', 'the content') } : { data: result.records };

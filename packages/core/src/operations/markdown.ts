@@ -1,6 +1,7 @@
 import type { Owner } from '../auth/owners.ts';
 import type { OperationContext } from '../extract/context.ts';
-import { checkHttpUrl, invalid, normalizeCookieInput, normalizeProxyCountry, type Issue } from '../extract/request.ts';
+import { checkHttpUrl, normalizeCookieInput, normalizeProxyCountry } from '../extract/request.ts';
+import { validationFailed, type ValidationIssue } from '../errors.ts';
 import { openBrowser } from '../extract/acquire.ts';
 import { htmlToMarkdown } from '../page/index.ts';
 import { recordUsage } from '../extract/credits.ts';
@@ -8,11 +9,11 @@ import { emptyUsage } from '../extract/model-extract.ts';
 
 /** POST /v1/extract_markdown: the page as clean markdown (no model involved). */
 export async function extractMarkdown(ctx: OperationContext, owner: Owner, body: Record<string, any>, signal?: AbortSignal): Promise<{ data: string }> {
-  const issues: Issue[] = [];
+  const issues: ValidationIssue[] = [];
   const url = checkHttpUrl(body.url, ['body', 'url'], issues);
   const proxyCountry = normalizeProxyCountry(body.proxy_country, ctx.config, issues);
   const cookies = normalizeCookieInput(body.cookies, url, issues);
-  if (issues.length) throw invalid(issues);
+  if (issues.length) throw validationFailed(issues);
   const browser = await openBrowser(ctx, { proxyCountry, cookies, signal });
   try {
     const page = await browser.goto(url!);

@@ -4,11 +4,11 @@
  * and stops); the row is finished, usage recorded and the callback enqueued in one transaction.
  */
 import { randomUUID } from 'node:crypto';
-import { GleanerError } from '../errors.ts';
+import { GleanerError, validationFailed, type ValidationIssue } from '../errors.ts';
 import type { Owner } from '../auth/owners.ts';
 import { defineJob } from '../jobs/job-kind.ts';
 import type { OperationContext } from '../extract/context.ts';
-import { checkHttpUrl, invalid, normalizeExtractOptions, type Issue } from '../extract/request.ts';
+import { checkHttpUrl, normalizeExtractOptions } from '../extract/request.ts';
 import { runExtraction } from '../extract/pipeline.ts';
 import { recordUsage } from '../extract/credits.ts';
 import { enqueueCallback } from '../callbacks/index.ts';
@@ -45,17 +45,17 @@ export function statusBody(row: Pick<TaskRow, 'id' | 'status' | 'data' | 'messag
 }
 
 /** A callback_url, when given, must be an absolute http(s) URL (the SSRF guard checks it at delivery). */
-export function checkCallbackUrl(value: unknown, issues: Issue[]): string | null {
+export function checkCallbackUrl(value: unknown, issues: ValidationIssue[]): string | null {
   if (value === null || value === undefined || value === '') return null;
   return checkHttpUrl(value, ['body', 'callback_url'], issues);
 }
 
 export async function submitExtractTask(ctx: OperationContext, owner: Owner, body: Record<string, any>): Promise<TaskStatusBody> {
-  const issues: Issue[] = [];
+  const issues: ValidationIssue[] = [];
   const url = checkHttpUrl(body.url, ['body', 'url'], issues);
   normalizeExtractOptions(body, ctx.config, url, issues);
   const callbackUrl = checkCallbackUrl(body.callback_url, issues);
-  if (issues.length) throw invalid(issues);
+  if (issues.length) throw validationFailed(issues);
   // A literal private address fails now rather than a day of retries later; names are checked at
   // every delivery, when they are resolved.
   if (callbackUrl) createSsrfGuard({ allowNetworks: ctx.config.network.allowNetworks }).checkUrl(callbackUrl);
@@ -90,9 +90,9 @@ export function extractTaskJob(ctx: () => OperationContext) {
       const row = rows[0];
       if (!row || !['pending', 'running'].includes(row.status)) return; // finished already: redelivery
       await c.db.query(`UPDATE tasks SET status = 'running', started_at = coalesce(started_at, now()) WHERE id = $1 AND status IN ('pending', 'running')`, [taskId]);
-      const issues: Issue[] = [];
+      const issues: ValidationIssue[] = [];
       const options = normalizeExtractOptions(row.request, c.config, row.request.url, issues);
-      if (issues.length) throw invalid(issues);
+      if (issues.length) throw validationFailed(issues);
       const result = await runExtraction(c, { url: row.request.url }, options, job.signal);
       await c.db.tx(async (tx) => {
         await finish(c, tx, row, `status = 'completed', data = $2, message = $3, driver = $4, credits_charged = $5`, [JSON.stringify(result.records), result.message ?? null, result.driver, result.credits]);

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { pinoHttp } from 'pino-http';
-import { GleanerError, toGleanerError, type Engine, type Logger } from '@gleaner/core';
+import { GleanerError, toGleanerError, validationFailed, type Engine, type Logger, type ValidationIssue } from '@gleaner/core';
 import { STATUS_BY_CODE } from './errors.ts';
 import { authenticate } from './auth.ts';
-import { compileSchema, toIssues, type ValidationIssue } from './validation.ts';
+import { compileSchema, toIssues } from './validation.ts';
 import type { RouteDef } from './route.ts';
 
 export interface AppOptions {
@@ -12,27 +12,13 @@ export interface AppOptions {
   logger: Logger;
   routes: RouteDef[];
   bodyLimitBytes: number;
-  /** Extra headers on every response (the legacy app's Deprecation header). */
-  headers?: Record<string, string>;
-}
-
-class ValidationFailed extends GleanerError {
-  readonly issues: ValidationIssue[];
-  constructor(issues: ValidationIssue[]) {
-    super('VALIDATION_FAILED', 'request validation failed');
-    this.issues = issues;
-  }
 }
 
 /** Sends the error body of interface-decisions.md: 422 {detail: [...]}, else {detail, code}. */
 export function sendError(res: Response, err: unknown, logger: Logger): void {
-  if (err instanceof ValidationFailed) {
-    res.status(422).json({ detail: err.issues });
-    return;
-  }
   const e = toGleanerError(err);
   if (e.code === 'VALIDATION_FAILED') {
-    // Core validation (beyond the request schema) keeps the 422 shape: a list of {loc, msg, type}.
+    // Schema failures and core's cross-field checks alike: a list of {loc, msg, type}.
     const issues = Array.isArray(e.details) ? e.details : [{ loc: ['body'], msg: e.message, type: 'value_error' }];
     res.status(422).json({ detail: issues });
     return;
@@ -66,12 +52,10 @@ function mount(app: express.Express, route: RouteDef, opts: AppOptions): void {
       if (validators.params && !validators.params(params)) issues.push(...toIssues(validators.params.errors, 'path'));
       if (validators.query && !validators.query(query)) issues.push(...toIssues(validators.query.errors, 'query'));
       if (validators.body) {
-        if (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body)) {
-          body = body === undefined ? {} : body;
-        }
+        if (body === undefined) body = {}; // no body at all: report the missing fields
         if (!validators.body(body)) issues.push(...toIssues(validators.body.errors, 'body'));
       }
-      if (issues.length) throw new ValidationFailed(issues);
+      if (issues.length) throw validationFailed(issues);
       const result = await route.handler({ engine: opts.engine, owner, req, res }, { body, params, query });
       for (const [k, v] of Object.entries(result.headers ?? {})) res.setHeader(k, v);
       if (result.html !== undefined) {
@@ -98,7 +82,6 @@ export function createApp(opts: AppOptions): express.Express {
     const id = incoming && /^[\w.:-]{1,128}$/.test(incoming) ? incoming : randomUUID();
     (req as Request & { id: string }).id = id;
     res.setHeader('X-Request-Id', id);
-    for (const [k, v] of Object.entries(opts.headers ?? {})) res.setHeader(k, v);
     next();
   });
   app.use(
@@ -126,7 +109,7 @@ export function createApp(opts: AppOptions): express.Express {
       return;
     }
     if (e?.type === 'entity.parse.failed') {
-      sendError(res, new ValidationFailed([{ loc: ['body'], msg: `JSON decode error: ${e.message}`, type: 'json_invalid' }]), opts.logger);
+      sendError(res, validationFailed([{ loc: ['body'], msg: `JSON decode error: ${e.message}`, type: 'json_invalid' }]), opts.logger);
       return;
     }
     if (e?.type && typeof e.status === 'number' && e.status < 500) {

@@ -2,12 +2,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { JsonSchema } from './route.ts';
 
-/** One entry of the 422 body: `detail: [{loc, msg, type}]` (spec 2.9). */
-export interface ValidationIssue {
-  loc: Array<string | number>;
-  msg: string;
-  type: string;
-}
+import type { ValidationIssue } from '@gleaner/core';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 // Unknown fields are ignored (clients send extras such as source: "n8n"), so no
