@@ -2,7 +2,7 @@
 // local server's `test` database, dropped afterwards.
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { loadConfig, silentLogger, type ConfigOptions, type GleanerConfig } from '@gleaner/core';
+import { loadConfig, type ConfigOptions, type GleanerConfig } from '@gleaner/core';
 
 export const TEST_DATABASE_URL = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
 
@@ -45,4 +45,3 @@ export async function dropSchemas(url: string, ...schemas: string[]): Promise<vo
   }
 }
 
-export const quiet = silentLogger;

@@ -118,7 +118,7 @@ export function createEngine(opts: EngineOptions): Engine {
     migrate: () => migrate({ url, schema: config.database.schema, logger }),
     async start() {
       if (started) return;
-      await migrate({ url, schema: config.database.schema, logger });
+      await this.migrate();
       await jobs.start();
       started = true;
     },

@@ -166,11 +166,8 @@ describe('jobs: the job layer on pg-boss', function () {
     ]);
     queues.push(worker);
     await worker.work();
-    const started = Date.now();
     await waitFor(() => runs.length > 0, 40_000, 'recovery of the killed worker\'s job');
-    const recoveredAfter = Date.now() - started;
     await new Promise((r) => setTimeout(r, 1500));
     expect(runs).to.deep.equal([107]); // attempt 1, payload 7, once
-    expect(recoveredAfter).to.be.below(40_000);
   });
 });

@@ -16,16 +16,22 @@ export function assertOwnerName(name: string): void {
   }
 }
 
-/** Finds the owner by name, creating it (with its callback signing secret) when missing. */
-export async function ensureOwner(db: Queryable, name: string): Promise<Owner> {
+/** Inserts the owner (with a new signing secret) unless it exists; returns the row either way. */
+async function upsertOwner(db: Queryable, name: string): Promise<Owner & { signing_secret: string }> {
   assertOwnerName(name);
-  const { rows } = await db.query<Owner>(
+  const { rows } = await db.query<Owner & { signing_secret: string }>(
     `INSERT INTO owners (id, name, signing_secret) VALUES ($1, $2, $3)
      ON CONFLICT (name) DO UPDATE SET name = EXCLUDED.name
-     RETURNING id, name`,
+     RETURNING id, name, signing_secret`,
     [randomUUID(), name, newSigningSecret()],
   );
   return rows[0];
+}
+
+/** Finds the owner by name, creating it (with its callback signing secret) when missing. */
+export async function ensureOwner(db: Queryable, name: string): Promise<Owner> {
+  const { id, name: ownerName } = await upsertOwner(db, name);
+  return { id, name: ownerName };
 }
 
 export async function findOwnerByName(db: Queryable, name: string): Promise<Owner | null> {
@@ -35,9 +41,7 @@ export async function findOwnerByName(db: Queryable, name: string): Promise<Owne
 
 /** The owner's Standard Webhooks signing secret ("whsec_..."), creating the owner when missing. */
 export async function getSigningSecret(db: Queryable, ownerName: string): Promise<string> {
-  const owner = await ensureOwner(db, ownerName);
-  const { rows } = await db.query<{ signing_secret: string }>('SELECT signing_secret FROM owners WHERE id = $1', [owner.id]);
-  return rows[0].signing_secret;
+  return (await upsertOwner(db, ownerName)).signing_secret;
 }
 
 export async function getSigningSecretById(db: Queryable, ownerId: string): Promise<string> {

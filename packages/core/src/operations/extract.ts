@@ -34,5 +34,5 @@ export async function parse(ctx: OperationContext, owner: Owner, body: Record<st
   if (issues.length) throw validationFailed(issues);
   const result = await runExtraction(ctx, { content: body.content, url: base ?? undefined }, options, signal);
   await recordUsage(ctx.db, { ownerId: owner.id, operation: 'parse', pages: 1, usage: result.usage, credits: result.credits });
-  return result.message ? { data: result.records, message: result.message.replace('the page', 'the content') } : { data: result.records };
+  return result.message ? { data: result.records, message: result.message } : { data: result.records };
 }
