@@ -3,7 +3,7 @@ import { createEngine, silentLogger, type Engine } from '@gleaner/core';
 import { createApp } from '../src/http/app.ts';
 import { apiRoutes } from '../src/routes/index.ts';
 import { defineRoutes, type RouteDef } from '../src/http/route.ts';
-import { testSchemas, type TestSchemas } from '../../../test/support/db.ts';
+import { TEST_DATABASE_URL, testSchemas, type TestSchemas } from '../../../test/support/db.ts';
 import { request } from '../../../test/support/http.ts';
 import { startTcpProxy, type CuttableProxy } from '../../../test/support/tcp-proxy.ts';
 import type { Server } from 'node:http';
@@ -41,31 +41,39 @@ const probeRoutes: RouteDef[] = defineRoutes([
   },
 ]);
 
-async function serve(engine: Engine, bodyLimitBytes = 10 * 1024 * 1024): Promise<{ url: string; server: Server }> {
+/** The adapter with the real and the probe routes over an engine on the test's schemas, plus a key for alice. */
+async function serve(t: TestSchemas, bodyLimitBytes = 10 * 1024 * 1024): Promise<{ engine: Engine; url: string; key: string; close(): Promise<void> }> {
+  const engine = createEngine({ config: t.config, logger: silentLogger() });
+  await engine.migrate();
   const app = createApp({ engine, logger: silentLogger(), routes: [...apiRoutes(), ...probeRoutes], bodyLimitBytes });
-  const server = app.listen(0, '127.0.0.1');
+  const server: Server = app.listen(0, '127.0.0.1');
   await new Promise((r) => server.once('listening', r));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+  const key = (await engine.createApiKey('alice')).key;
+  return {
+    engine,
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    key,
+    async close() {
+      server.closeAllConnections();
+      server.close();
+      await engine.stop();
+    },
+  };
 }
 
 describe('http adapter: auth, validation, limits, errors', () => {
   let t: TestSchemas;
   let engine: Engine;
   let url: string;
-  let server: Server;
   let key: string;
+  let close: () => Promise<void>;
 
   before(async () => {
     t = testSchemas();
-    engine = createEngine({ config: t.config, logger: silentLogger() });
-    await engine.migrate();
-    ({ url, server } = await serve(engine, 64 * 1024));
-    key = (await engine.createApiKey('alice')).key;
+    ({ engine, url, key, close } = await serve(t, 64 * 1024));
   });
   after(async () => {
-    server.closeAllConnections();
-    server.close();
-    await engine.stop();
+    await close();
     await t.drop();
   });
 
@@ -170,26 +178,20 @@ describe('http adapter: auth, validation, limits, errors', () => {
 describe('http adapter: Postgres going away and coming back', () => {
   let t: TestSchemas;
   let proxy: CuttableProxy;
-  let engine: Engine;
   let url: string;
-  let server: Server;
   let key: string;
+  let close: () => Promise<void>;
 
   before(async () => {
-    const real = new URL(testSchemas().config.database.url);
+    const real = new URL(TEST_DATABASE_URL);
     proxy = await startTcpProxy(real.hostname, Number(real.port || 5432));
     const viaProxy = new URL(real.href);
     viaProxy.port = String(proxy.port);
     t = testSchemas({ database: { url: viaProxy.href, connectTimeoutMs: 1000 } });
-    engine = createEngine({ config: t.config, logger: silentLogger() });
-    await engine.migrate();
-    ({ url, server } = await serve(engine));
-    key = (await engine.createApiKey('alice')).key;
+    ({ url, key, close } = await serve(t));
   });
   after(async () => {
-    server.closeAllConnections();
-    server.close();
-    await engine.stop();
+    await close();
     await proxy.close();
     await t.drop();
   });
