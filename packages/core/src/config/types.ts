@@ -57,8 +57,13 @@ export interface GleanerConfig {
     seleniumUrl: string;
     maxPages: number;
     retireAfterPages: number;
+    escalation: 'auto' | 'always' | 'never';
+    driver: 'playwright' | 'selenium';
+    launchTimeoutMs: number;
+    closeTimeoutMs: number;
   };
   runs: { waitSeconds: number };
+  scrapers: { selfHeal: boolean; generateRounds: number };
   extract: { maxPagesLimit: number; chunkTokens: number; maxChunks: number };
   callbacks: { timeoutMs: number; maxAttempts: number; retryDelaySeconds: number; retryDelayMaxSeconds: number };
   credits: { extractPage: number; recipePage: number; per1kModelTokens: number; scraperBuild: number };
