@@ -15,6 +15,9 @@ import { callbackJobKind } from './callbacks/index.ts';
 import { extract, parse, type ExtractResponse } from './operations/extract.ts';
 import { extractMarkdown } from './operations/markdown.ts';
 import { extractTaskJob, getTask, submitExtractTask, type TaskStatusBody } from './tasks/extract-task.ts';
+import { scraperJobKinds, scraperOperations, type ScraperOperations } from './scrapers/index.ts';
+import { runJobKinds, runOperations, type RunOperations } from './runs/index.ts';
+import { catalogOperations, type CatalogOperations } from './catalog/index.ts';
 
 export interface EngineOptions {
   config: Readonly<GleanerConfig>;
@@ -65,6 +68,13 @@ export interface Engine {
   extractMarkdown(owner: Owner, body: Record<string, unknown>, signal?: AbortSignal): Promise<{ data: string }>;
   submitExtractTask(owner: Owner, body: Record<string, unknown>): Promise<TaskStatusBody>;
   getExtractTask(owner: Owner, taskId: string): Promise<TaskStatusBody>;
+
+  /** Classic (and, later, agentic) scrapers: create, generate, read, delete, list. */
+  readonly scrapers: ScraperOperations;
+  /** Scraper runs: synchronous, asynchronous, status. */
+  readonly runs: RunOperations;
+  /** The public catalog and the legacy agents' names. */
+  readonly catalog: CatalogOperations;
 }
 
 export function createEngine(opts: EngineOptions): Engine {
@@ -106,7 +116,13 @@ export function createEngine(opts: EngineOptions): Engine {
         }
       })()),
   };
-  jobs.register(extractTaskJob(() => context), callbackJobKind({ db, config, logger }), ...(opts.jobKinds ?? []));
+  jobs.register(
+    extractTaskJob(() => context),
+    callbackJobKind({ db, config, logger }),
+    ...scraperJobKinds(() => context),
+    ...runJobKinds(() => context),
+    ...(opts.jobKinds ?? []),
+  );
   let started = false;
 
   return {
@@ -155,5 +171,8 @@ export function createEngine(opts: EngineOptions): Engine {
     extractMarkdown: (owner, body, signal) => extractMarkdown(context, owner, body, signal),
     submitExtractTask: (owner, body) => submitExtractTask(context, owner, body),
     getExtractTask: (owner, taskId) => getTask(context, owner, taskId, 'extract'),
+    scrapers: scraperOperations(context),
+    runs: runOperations(context),
+    catalog: catalogOperations(context),
   };
 }

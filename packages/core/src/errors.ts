@@ -31,6 +31,9 @@ export const ERROR_CODES = {
   TOO_MANY_REDIRECTS: { retryable: false, description: 'More redirects than fetch.maxRedirects.' },
   UNSUPPORTED_CONTENT: { retryable: false, description: 'The page is not HTML or text (e.g. an image or PDF).' },
   DRIVER_UNAVAILABLE: { retryable: true, description: 'No driver can serve the request (browser missing or failed to start).' },
+  SCRAPER_NOT_READY: { retryable: false, description: 'The scraper has no recipe to run yet: it was never generated, is still generating, or its build failed.' },
+  SCRAPER_BUILD_FAILED: { retryable: false, description: 'Generation could not produce a recipe that reproduces standard extraction on the sample page; the message says what was missing.' },
+  LAYOUT_CHANGED: { retryable: false, description: 'A scraper run found the page layout changed: the recipe returned no records, or missed required fields on most records, where the sample worked.' },
   INTERNAL: { retryable: false, description: 'An unexpected error; the logs carry the details under the request id.' },
 } as const satisfies Record<string, { retryable: boolean; description: string }>;
 

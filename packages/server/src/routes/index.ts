@@ -1,8 +1,11 @@
 import type { RouteDef } from '../http/route.ts';
 import { systemRoutes } from './system.ts';
 import { extractRoutes } from './extract.ts';
+import { scrapersRoutes } from './scrapers.ts';
+import { runsRoutes } from './runs.ts';
+import { catalogRoutes } from './catalog.ts';
 
 /** Every route of the API listener. */
 export function apiRoutes(): RouteDef[] {
-  return [...systemRoutes(), ...extractRoutes()];
+  return [...systemRoutes(), ...extractRoutes(), ...scrapersRoutes(), ...runsRoutes(), ...catalogRoutes()];
 }

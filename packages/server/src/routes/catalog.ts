@@ -1,0 +1,5 @@
+// PLACEHOLDER (replaced by the catalog work).
+import { defineRoutes } from '../http/route.ts';
+export function catalogRoutes() {
+  return defineRoutes([]);
+}

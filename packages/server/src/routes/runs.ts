@@ -1,0 +1,5 @@
+// PLACEHOLDER (replaced by the runs work).
+import { defineRoutes } from '../http/route.ts';
+export function runsRoutes() {
+  return defineRoutes([]);
+}
