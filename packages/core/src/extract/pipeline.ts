@@ -87,9 +87,18 @@ export async function runExtraction(ctx: OperationContext, target: ExtractTarget
       const limit = options.enablePagination ? options.maxPages : 1;
       while (next && pages.length < limit) {
         seen.add(next);
-        const page: PageSnapshot = await browser.goto(next);
+        let page: PageSnapshot = await browser.goto(next);
         seen.add(page.finalUrl);
-        const records = await extractPage(ctx, { html: page.html, url: page.finalUrl }, options, state, signal);
+        let records = await extractPage(ctx, { html: page.html, url: page.finalUrl }, options, state, signal);
+        if (!records.length && pages.length === 0) {
+          // Nothing on a plain-HTTP first page: the content may be rendered by JavaScript.
+          const rendered = await browser.escalate(next, 'empty extraction');
+          if (rendered) {
+            page = rendered;
+            if (options.mode === 'code') delete state.recipe; // the recipe was written for the unrendered page
+            records = await extractPage(ctx, { html: page.html, url: page.finalUrl }, options, state, signal);
+          }
+        }
         perPage.push(records);
         pages.push({ url: page.finalUrl, driver: page.driver, records: records.length });
         if (pages.length >= limit) break;
