@@ -18,3 +18,6 @@ export * from './extract/attributes.ts';
 export * from './callbacks/index.ts';
 export * from './recipes/index.ts';
 export * from './page/index.ts';
+export * from './browser/pool.ts';
+export * from './browser/page-scripts.ts';
+export * from './scrapers/index.ts';

@@ -1,5 +1,71 @@
-// PLACEHOLDER (replaced by the scrapers work).
-import { defineRoutes } from '../http/route.ts';
+import { defineRoutes, type RouteDef } from '../http/route.ts';
+import { ID_PARAMS } from './schemas.ts';
+import { AGENTIC_RESPONSE, DELETED_RESPONSE, EXTRACTOR_RESPONSE, GENERATE_BODY, GENERATING_RESPONSE, SCRAPER_LIST_RESPONSE, TEMPLATE_ID_RESPONSE } from './scraper-schemas.ts';
+
+type Kind = 'extractor' | 'agentic';
+
+/** new / get / delete of one kind of scraper (`/v1/extractor/...` or `/v1/agent/...`). */
+function kindRoutes(kind: Kind, prefix: string, tag: string): RouteDef[] {
+  const what = kind === 'extractor' ? 'classic scraper' : 'agentic scraper';
+  return [
+    {
+      method: 'post',
+      path: `${prefix}/new`,
+      summary: `Create an empty ${what}`,
+      tags: [tag],
+      auth: 'apiKey',
+      responses: { 200: { description: 'The new scraper\'s id', schema: TEMPLATE_ID_RESPONSE } },
+      handler: async (ctx) => ({ body: await ctx.engine.scrapers.create(ctx.owner!, { kind }) }),
+    },
+    {
+      method: 'get',
+      path: `${prefix}/:scraper_id`,
+      summary: `A ${what}: status, and once built its sample output`,
+      description: `404 for the other kind of scraper, another owner's scraper or an unknown id.`,
+      tags: [tag],
+      auth: 'apiKey',
+      params: ID_PARAMS('scraper_id'),
+      responses: { 200: { description: 'The scraper', schema: kind === 'extractor' ? EXTRACTOR_RESPONSE : AGENTIC_RESPONSE } },
+      handler: async (ctx, { params }) => ({ body: await ctx.engine.scrapers.get(ctx.owner!, params.scraper_id, kind) }),
+    },
+    {
+      method: 'delete',
+      path: `${prefix}/:scraper_id`,
+      summary: `Delete a ${what}`,
+      description: 'A build in progress finds the scraper gone and changes nothing. 404 for the other kind of scraper.',
+      tags: [tag],
+      auth: 'apiKey',
+      params: ID_PARAMS('scraper_id'),
+      responses: { 200: { description: 'Deleted', schema: DELETED_RESPONSE } },
+      handler: async (ctx, { params }) => ({ body: await ctx.engine.scrapers.remove(ctx.owner!, params.scraper_id, kind) }),
+    },
+  ];
+}
+
+/** Spec 4.1 items 6-9, 4.2 items 4, 6, 7 and 4.3 item 1. */
 export function scrapersRoutes() {
-  return defineRoutes([]);
+  return defineRoutes([
+    ...kindRoutes('extractor', '/v1/extractor', 'extractor'),
+    {
+      method: 'post',
+      path: '/v1/extractor/generate',
+      summary: 'Build a classic scraper (a recipe) from a sample URL or content, in the background',
+      description: 'Creates the scraper when template_id is omitted, else regenerates it (runs keep using its last recipe until the new one is accepted). Poll GET /v1/extractor/{scraper_id} until status is ready or failed.',
+      tags: ['extractor'],
+      auth: 'apiKey',
+      body: GENERATE_BODY,
+      responses: { 202: { description: 'Accepted', schema: GENERATING_RESPONSE } },
+      handler: async (ctx, { body }) => ({ status: 202, body: await ctx.engine.scrapers.generate(ctx.owner!, body) }),
+    },
+    ...kindRoutes('agentic', '/v1/agent', 'agent'),
+    {
+      method: 'get',
+      path: '/v1/scrapers',
+      summary: 'The caller\'s scrapers, both kinds, newest first',
+      tags: ['scrapers'],
+      auth: 'apiKey',
+      responses: { 200: { description: 'Scrapers', schema: SCRAPER_LIST_RESPONSE } },
+      handler: async (ctx) => ({ body: await ctx.engine.scrapers.list(ctx.owner!) }),
+    },
+  ]);
 }

@@ -1,0 +1,185 @@
+/**
+ * Scripts the browser drivers run inside the page, shared so that Playwright and Selenium outline,
+ * snapshot and scroll a page identically. Each script is a self-contained function (DOM APIs only,
+ * nothing from module scope); Node strips the TypeScript types at load time, so `fn.toString()` is
+ * valid JavaScript. Run them as:
+ *
+ * - Playwright: `page.evaluate(scriptCall('outline', opts))`, or `page.evaluate(outlinePage, opts)`.
+ * - Selenium: `driver.executeScript('return (' + PAGE_SCRIPTS.outline + ')(arguments[0])', opts)`.
+ *
+ * Addressing elements: an agent names an element by ref (`e7`, from `outlinePage`) or by CSS
+ * selector. A ref in the top document is `refSelector('e7')` = `[data-gleaner-ref="e7"]`; a ref may
+ * also live in a same-origin iframe, so drivers resolve refs with the `findRef` script, which returns
+ * a frame chain. A frame chain is `iframeSelector >>> ... >>> elementSelector` (the outline's
+ * selectors for elements in frames look the same); `splitFrameSelector` splits it, and the driver
+ * enters each frame in turn. ` >>> ` is Gleaner's notation, never handed to a selector engine as is.
+ */
+import { outlinePage } from './outline-script.ts';
+
+export { outlinePage } from './outline-script.ts';
+export type { OutlineScriptOptions } from './outline-script.ts';
+
+/** The separator between frame selectors in a frame chain. */
+export const FRAME_SEPARATOR = ' >>> ';
+
+/**
+ * IN-PAGE ONLY. The page as HTML: `<!DOCTYPE ...>` (when the page has one) plus the live
+ * `documentElement.outerHTML`, with each same-origin iframe (nested ones too) replaced, in a clone,
+ * by `<div data-gleaner-iframe="<frame URL>">` holding the frame body's content. Cross-origin
+ * iframes stay as they are. Gleaner's own `data-gleaner-ref`/`data-gleaner-frame` stamps are removed.
+ */
+export function snapshotHtml(): string {
+  function inline(doc: Document): HTMLElement {
+    const clone = doc.documentElement.cloneNode(true) as HTMLElement;
+    const originals = Array.from(doc.querySelectorAll('iframe'));
+    const copies = Array.from(clone.querySelectorAll('iframe'));
+    originals.forEach((frame, i) => {
+      let inner: Document | null = null;
+      try {
+        inner = frame.contentDocument;
+      } catch {
+        inner = null;
+      }
+      const copy = copies[i];
+      if (!inner?.documentElement || !copy) return;
+      const div = doc.createElement('div');
+      div.setAttribute('data-gleaner-iframe', inner.URL);
+      const body = inline(inner).querySelector('body');
+      while (body?.firstChild) div.appendChild(body.firstChild);
+      copy.replaceWith(div);
+    });
+    for (const el of Array.from(clone.querySelectorAll('[data-gleaner-ref], [data-gleaner-frame]'))) {
+      el.removeAttribute('data-gleaner-ref');
+      el.removeAttribute('data-gleaner-frame');
+    }
+    return clone;
+  }
+  const doctype = document.doctype ? new XMLSerializer().serializeToString(document.doctype) : '';
+  return doctype + inline(document).outerHTML;
+}
+
+/** What `scrollPage` reports. */
+export interface ScrollResult {
+  /** scrollHeight of the scrolled box before and right after scrolling (lazy content comes later). */
+  before: number;
+  after: number;
+  /** Scroll position afterwards, and whether it is at the bottom. */
+  y: number;
+  atBottom: boolean;
+  /** False when `selector` matched nothing (nothing was scrolled). */
+  found: boolean;
+}
+
+/**
+ * IN-PAGE ONLY. Scrolls an element into view (`selector`, a frame chain allowed), to the top or
+ * bottom, or by `pixels` (default: most of a viewport down). Pages whose document does not scroll
+ * (an app with its own scrolling box) scroll their largest scrollable box instead. The driver then
+ * waits, bounded, for lazy content (network idle, or `domSize()` growing).
+ */
+export function scrollPage(opts?: { to?: 'top' | 'bottom'; selector?: string; pixels?: number } | null): ScrollResult {
+  const o = opts ?? {};
+  let box: Element = document.scrollingElement ?? document.documentElement;
+  if (box.scrollHeight <= box.clientHeight + 1) {
+    let best = 0;
+    for (const el of Array.from(document.querySelectorAll('*'))) {
+      if (el.scrollHeight <= el.clientHeight + 1 || el.clientHeight < 50) continue;
+      const overflow = getComputedStyle(el).overflowY;
+      const area = el.clientHeight * el.clientWidth;
+      if ((overflow === 'auto' || overflow === 'scroll') && area > best) {
+        best = area;
+        box = el;
+      }
+    }
+  }
+  const before = box.scrollHeight;
+  let found = true;
+  if (o.selector) {
+    const parts = o.selector.split(/\s*>>>\s*/);
+    let doc: Document | null = document;
+    let target: Element | null = null;
+    for (let i = 0; i < parts.length && doc; i++) {
+      target = doc.querySelector(parts[i]);
+      doc = i < parts.length - 1 ? ((target as HTMLIFrameElement | null)?.contentDocument ?? null) : doc;
+    }
+    if (target && doc) target.scrollIntoView({ block: 'center', inline: 'nearest' });
+    else found = false;
+  } else if (o.to === 'top') {
+    box.scrollTop = 0;
+  } else if (o.to === 'bottom') {
+    box.scrollTop = box.scrollHeight;
+  } else {
+    box.scrollTop += o.pixels ?? Math.round(Math.min(box.clientHeight, window.innerHeight) * 0.9);
+  }
+  const y = Math.round(box.scrollTop);
+  return { before, after: box.scrollHeight, y, atBottom: y + box.clientHeight >= box.scrollHeight - 2, found };
+}
+
+/** IN-PAGE ONLY. Number of elements in the top document (to notice that content was added). */
+export function domSize(): number {
+  return document.getElementsByTagName('*').length;
+}
+
+/**
+ * IN-PAGE ONLY. Where ref `eN` lives: `[data-gleaner-ref="eN"]` in the top document, or a frame
+ * chain through same-origin iframes (each iframe stamped `data-gleaner-frame="fN"` to name it), or
+ * null when no element carries the ref.
+ */
+export function findRef(ref: string): string | null {
+  const own = `[data-gleaner-ref="${ref.replace(/[\\"]/g, '\\$&')}"]`;
+  const win = window as unknown as { __gleanerNextFrame?: number };
+  function search(doc: Document): string | null {
+    if (doc.querySelector(own)) return own;
+    for (const frame of Array.from(doc.querySelectorAll('iframe'))) {
+      let inner: Document | null = null;
+      try {
+        inner = frame.contentDocument;
+      } catch {
+        inner = null;
+      }
+      const found = inner ? search(inner) : null;
+      if (!found) continue;
+      let name = frame.getAttribute('data-gleaner-frame');
+      if (!name) {
+        win.__gleanerNextFrame = (win.__gleanerNextFrame ?? 0) + 1;
+        name = 'f' + win.__gleanerNextFrame;
+        frame.setAttribute('data-gleaner-frame', name);
+      }
+      return `iframe[data-gleaner-frame="${name}"] >>> ${found}`;
+    }
+    return null;
+  }
+  return search(document);
+}
+
+/** The in-page scripts as JavaScript source, for drivers that send source text. */
+export const PAGE_SCRIPTS = {
+  outline: outlinePage.toString(),
+  snapshotHtml: snapshotHtml.toString(),
+  scroll: scrollPage.toString(),
+  domSize: domSize.toString(),
+  findRef: findRef.toString(),
+} as const;
+
+export type PageScriptName = keyof typeof PAGE_SCRIPTS;
+
+/** A JavaScript expression calling script `name` with `arg` (JSON), e.g. for `page.evaluate(expr)`. */
+export function scriptCall(name: PageScriptName, arg?: unknown): string {
+  return `(${PAGE_SCRIPTS[name]})(${arg === undefined ? '' : JSON.stringify(arg)})`;
+}
+
+const REF = /^e\d+$/;
+
+/** True when `target` is an outline ref such as `e7`. */
+export function isRef(target: string): boolean {
+  return REF.test(target.trim());
+}
+
+/** A ref (`e7`) as the attribute selector `[data-gleaner-ref="e7"]` (top document); anything else as is. */
+export function refSelector(target: string): string {
+  return isRef(target) ? `[data-gleaner-ref="${target.trim()}"]` : target;
+}
+
+/** A frame chain (`iframe#f >>> button`) as its parts: the frame selectors, then the element's. */
+export function splitFrameSelector(selector: string): string[] {
+  return selector.split(FRAME_SEPARATOR.trim()).map((s) => s.trim()).filter((s) => s !== '');
+}

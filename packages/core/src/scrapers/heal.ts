@@ -1,0 +1,87 @@
+/**
+ * Self-healing: when a run finds a scraper's recipe no longer fits a page (layout drift), the
+ * recipe is rebuilt from that page exactly like a normal build (standard extraction of the page,
+ * then a recipe that must reproduce it) and saved as a new version with reason `healed: <why>`.
+ * One regeneration per scraper at a time: concurrent runs that drift on the same scraper wait for
+ * the first heal and reuse its version instead of paying for another.
+ */
+import type { ExtractedRecord } from '../extract/attributes.ts';
+import type { OperationContext } from '../extract/context.ts';
+import { creditsFor, recordUsage } from '../extract/credits.ts';
+import { addUsage, emptyUsage, requireModel, type ModelUsage } from '../extract/model-extract.ts';
+import { executeRecipe, type Recipe } from '../recipes/index.ts';
+import { buildRecipe, nothingFound, standardRecords } from './build.ts';
+import { withScraperLock } from './lock.ts';
+import { loadScraperById, saveRecipeVersion } from './store.ts';
+import type { ScraperRecord } from './types.ts';
+
+export type HealResult =
+  | {
+      healed: true;
+      version: number;
+      recipe: Recipe;
+      /** The recipe's records on the page given. */
+      records: ExtractedRecord[];
+      /** Model calls this heal made (0 when another heal had already produced a newer version). */
+      modelCalls: number;
+      /** Credits this heal cost (already recorded in the owner's usage; add, do not record again). */
+      credits: number;
+      usage: ModelUsage;
+    }
+  | { healed: false; reason: string; credits?: number };
+
+/**
+ * Regenerates the scraper's recipe from a page where it drifted, validated like a normal build
+ * (compared with standard extraction of that page); saves a new version with reason 'healed: ...'.
+ * At most one regeneration per scraper at a time (advisory lock): if the current version is already
+ * newer than `scraper.recipeVersion` once the lock is held, that version is returned without a model call.
+ *
+ * Returns `healed: false` when the page cannot be healed from (standard extraction finds nothing
+ * there, or no recipe reproduces it); throws the model's and database's errors (MODEL_UNAVAILABLE,
+ * MODEL_NOT_CONFIGURED, ...) so a job can retry. No transaction is open during model calls.
+ */
+export async function healScraper(
+  ctx: OperationContext,
+  scraper: ScraperRecord,
+  page: { html: string; url: string; driver: string },
+  reason: string,
+  signal?: AbortSignal,
+): Promise<HealResult> {
+  if (scraper.kind !== 'extractor') return { healed: false, reason: 'only classic (extractor) scrapers are healed automatically; regenerate this scraper' };
+  requireModel(ctx);
+  return withScraperLock(ctx.db, scraper.id, async () => {
+    const current = await loadScraperById(ctx.db, scraper.id);
+    if (!current) return { healed: false, reason: 'the scraper was deleted' };
+    const attributes = current.attributes.length ? current.attributes : undefined;
+    if (current.recipe && current.recipeVersion !== null && current.recipeVersion > (scraper.recipeVersion ?? 0)) {
+      const records = executeRecipe(current.recipe, page.html, { url: page.url, attributes });
+      ctx.logger.info({ scraperId: scraper.id, version: current.recipeVersion }, 'scraper already healed by another run; reusing its version');
+      return { healed: true, version: current.recipeVersion, recipe: current.recipe, records, modelCalls: 0, credits: 0, usage: emptyUsage() };
+    }
+
+    const usage = emptyUsage();
+    const std = await standardRecords(ctx, page, current.attributes, current.prompt, signal);
+    addUsage(usage, std.usage);
+    const build = std.records.length ? await buildRecipe(ctx, { page, expected: std.records, attributes: current.attributes, prompt: current.prompt, signal }) : null;
+    if (build) addUsage(usage, build.usage);
+    const accepted = build?.accepted === true;
+    const credits = creditsFor(ctx.config, { builds: accepted ? 1 : 0, usage });
+    const label = `healed: ${reason}`.slice(0, 500);
+    const version = await ctx.db.tx(async (tx) => {
+      await recordUsage(tx, { ownerId: current.ownerId, operation: 'scraper_heal', subject: `scraper:${scraper.id}`, pages: 1, usage, credits });
+      if (!build?.accepted) {
+        await tx.query('UPDATE scrapers SET credits_charged = credits_charged + $2 WHERE id = $1', [scraper.id, credits]);
+        return null;
+      }
+      return saveRecipeVersion(tx, {
+        scraperId: scraper.id, recipe: build.recipe, reason: label, sampleUrl: page.url, sampleData: build.records,
+        sampleDriver: page.driver, modelCalls: usage.modelCalls, credits, markReady: false,
+      });
+    });
+    ctx.logger.info({ scraperId: scraper.id, url: page.url, driver: page.driver, reason, healed: version !== null, version, credits, ...usage }, 'scraper heal finished');
+    if (!build) return { healed: false, reason: nothingFound(page), credits };
+    if (!build.accepted) return { healed: false, reason: build.reason, credits };
+    if (version === null) return { healed: false, reason: 'the scraper was deleted', credits };
+    return { healed: true, version, recipe: build.recipe, records: build.records, modelCalls: usage.modelCalls, credits, usage };
+  }, { signal });
+}

@@ -1,0 +1,147 @@
+/**
+ * The scraper operations of spec 4.1 items 6-9, 4.2 items 4, 6, 7 and 4.3 item 1: create an empty
+ * scraper, start a classic scraper's build, read, delete and list. Another owner's id and the other
+ * kind's id answer 404 like an unknown id.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Owner } from '../auth/owners.ts';
+import { GleanerError, validationFailed, type ValidationIssue } from '../errors.ts';
+import type { OperationContext } from '../extract/context.ts';
+import { requireModel } from '../extract/model-extract.ts';
+import { checkHttpUrl, normalizeExtractOptions } from '../extract/request.ts';
+import { SCRAPER_GENERATE_JOB } from './generate-job.ts';
+import { UNTITLED, defaultName, deleteScraper, insertScraper, listScrapers, loadScraper, type ScraperListItem } from './store.ts';
+import type { ScraperBuildRequest, ScraperKind, ScraperRecord } from './types.ts';
+
+export interface ScraperOperations {
+  /** POST /v1/extractor/new, /v1/agent/new: an empty scraper (status null). */
+  create(owner: Owner, input: { kind: ScraperKind; name?: string }): Promise<{ template_id: string }>;
+  /** Validates (422), creates the scraper when template_id is absent, 404 for unknown/other owner's/wrong-kind template_id; 202 body. */
+  generate(owner: Owner, body: Record<string, unknown>): Promise<{ template_id: string; status: 'generating' }>;
+  /** Spec 2.3 / 2.4 (+ error when failed); 404 for the wrong kind. */
+  get(owner: Owner, id: string, kind: ScraperKind): Promise<Record<string, unknown>>;
+  /** {"message": "Scraper <id> deleted"}; 404 for the wrong kind. */
+  remove(owner: Owner, id: string, kind: ScraperKind): Promise<{ message: string }>;
+  /** Spec 2.5 items of both kinds, newest first. */
+  list(owner: Owner): Promise<ScraperListItem[]>;
+}
+
+function notFound(id: string, kind: ScraperKind): GleanerError {
+  return new GleanerError('NOT_FOUND', `${kind === 'agentic' ? 'agentic' : 'classic (extractor)'} scraper ${id} not found`);
+}
+
+async function loadKind(ctx: OperationContext, owner: Owner, id: string, kind: ScraperKind): Promise<ScraperRecord> {
+  const s = await loadScraper(ctx.db, owner.id, id);
+  if (!s || s.kind !== kind) throw notFound(id, kind);
+  return s;
+}
+
+/** Spec 2.3 (classic) with the extra fields of docs/api-scrapers.md. */
+export function extractorBody(s: ScraperRecord): Record<string, unknown> {
+  const body: Record<string, unknown> = { template_id: s.id, type: 'extractor', name: s.name, mode: s.mode, url: s.url, status: s.status };
+  if (s.status === 'failed') body.error = s.error ?? 'the build failed';
+  Object.assign(body, {
+    attributes: s.attributes,
+    prompt: s.prompt,
+    recipe_version: s.recipeVersion,
+    recipe: s.recipe,
+    sample_data: s.sampleData,
+    credits_charged: s.creditsCharged,
+    drift: s.driftDetectedAt ? { detected_at: s.driftDetectedAt, reason: s.driftReason } : null,
+    created_at: s.createdAt,
+  });
+  return body;
+}
+
+/** Spec 2.4 (agentic): parameters_schema only when the scraper has one. */
+export function agenticBody(s: ScraperRecord): Record<string, unknown> {
+  const body: Record<string, unknown> = { template_id: s.id, type: 'agentic', status: s.status, name: s.name, url: s.url };
+  if (s.status === 'failed') body.error = s.error ?? 'the build failed';
+  body.sample_data = s.sampleData;
+  if (s.parametersSchema?.length) body.parameters_schema = s.parametersSchema;
+  body.credits_charged = s.creditsCharged;
+  body.created_at = s.createdAt;
+  return body;
+}
+
+interface GenerateInput {
+  templateId: string | null;
+  name: string | null;
+  url: string | null;
+  request: ScraperBuildRequest;
+  attributes: ScraperRecord['attributes'];
+  prompt: string;
+}
+
+/** The body of POST /v1/extractor/generate in normal form, or 422 with one issue per problem. */
+function normalizeGenerate(ctx: OperationContext, body: Record<string, any>): GenerateInput {
+  const issues: ValidationIssue[] = [];
+  const content = typeof body.content === 'string' && body.content.trim() ? body.content : null;
+  const hasUrl = body.url !== undefined && body.url !== null && body.url !== '';
+  let url: string | null = null;
+  if (hasUrl) url = checkHttpUrl(body.url, ['body', 'url'], issues);
+  else if (!content) issues.push({ loc: ['body', 'url'], msg: 'Give url (the sample page) or content (its HTML or text)', type: 'missing' });
+  const options = normalizeExtractOptions({ attributes: body.attributes, prompt: body.prompt, proxy_country: body.proxy_country, cookies: body.cookies }, ctx.config, url, issues);
+  const templateId = typeof body.template_id === 'string' && body.template_id.trim() ? body.template_id.trim() : null;
+  if (issues.length) throw validationFailed(issues);
+  return {
+    templateId,
+    name: typeof body.name === 'string' && body.name.trim() ? body.name.trim().slice(0, 200) : null,
+    url,
+    request: { url, content, proxyCountry: options.proxyCountry, cookies: options.cookies },
+    attributes: options.attributes,
+    prompt: options.prompt,
+  };
+}
+
+export function scraperOperations(ctx: OperationContext): ScraperOperations {
+  return {
+    async create(owner, input) {
+      const id = await insertScraper(ctx.db, { ownerId: owner.id, kind: input.kind, name: input.name });
+      return { template_id: id };
+    },
+
+    async generate(owner, body) {
+      const input = normalizeGenerate(ctx, body);
+      requireModel(ctx); // no model: answer now rather than fail in the background
+      const buildId = randomUUID();
+      const id = await ctx.db.tx(async (tx) => {
+        let scraperId: string;
+        if (input.templateId) {
+          // Regeneration: status goes back to generating; runs keep using the last accepted recipe meanwhile.
+          const { rows } = await tx.query<{ id: string }>(
+            `UPDATE scrapers SET status = 'generating', error = NULL, error_code = NULL, attributes = $4, prompt = $5, request = $6,
+               build_id = $7, url = coalesce($8, url), name = coalesce($9, CASE WHEN name = $10 AND $8::text IS NOT NULL THEN $11 ELSE name END),
+               updated_at = now()
+             WHERE id = $1 AND owner_id = $2 AND kind = $3 RETURNING id`,
+            [input.templateId, owner.id, 'extractor', JSON.stringify(input.attributes), input.prompt, JSON.stringify(input.request), buildId, input.url, input.name, UNTITLED, defaultName(input.url)],
+          );
+          if (!rows[0]) throw notFound(input.templateId, 'extractor');
+          scraperId = rows[0].id;
+        } else {
+          scraperId = await insertScraper(tx, {
+            ownerId: owner.id, kind: 'extractor', name: input.name ?? undefined, url: input.url, attributes: input.attributes,
+            prompt: input.prompt, status: 'generating', request: input.request, buildId,
+          });
+        }
+        await ctx.jobs.send(SCRAPER_GENERATE_JOB, { scraperId, buildId }, { db: tx });
+        return scraperId;
+      });
+      ctx.logger.info({ owner: owner.name, scraperId: id, regenerate: Boolean(input.templateId), url: input.url, content: input.request.content !== null }, 'scraper build queued');
+      return { template_id: id, status: 'generating' };
+    },
+
+    async get(owner, id, kind) {
+      const s = await loadKind(ctx, owner, id, kind);
+      return kind === 'extractor' ? extractorBody(s) : agenticBody(s);
+    },
+
+    async remove(owner, id, kind) {
+      // A build job still running finds the row gone and changes nothing.
+      if (!(await deleteScraper(ctx.db, owner.id, id, kind))) throw notFound(id, kind);
+      return { message: `Scraper ${id} deleted` };
+    },
+
+    list: (owner) => listScrapers(ctx.db, owner.id),
+  };
+}

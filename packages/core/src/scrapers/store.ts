@@ -1,0 +1,209 @@
+/**
+ * The scrapers' rows: reading (always with the current recipe), creating, versioning recipes,
+ * flagging drift, listing and deleting. Every caller-facing read filters by owner.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Attribute, ExtractedRecord } from '../extract/attributes.ts';
+import type { Recipe } from '../recipes/index.ts';
+import type { Queryable } from '../store/db.ts';
+import type { ParameterSpec, ScraperBuildRequest, ScraperKind, ScraperRecord } from './types.ts';
+
+interface ScraperRow {
+  id: string;
+  owner_id: string;
+  kind: ScraperKind;
+  name: string;
+  mode: string;
+  url: string | null;
+  status: ScraperRecord['status'];
+  error: string | null;
+  error_code: string | null;
+  attributes: Attribute[];
+  prompt: string;
+  request: ScraperBuildRequest | null;
+  build_id: string | null;
+  recipe_version: number | null;
+  sample_data: ExtractedRecord[] | null;
+  sample_driver: string | null;
+  script: unknown | null;
+  parameters_schema: ParameterSpec[] | null;
+  drift_detected_at: Date | null;
+  drift_reason: string | null;
+  credits_charged: string | number;
+  created_at: Date;
+  recipe: Recipe | null;
+}
+
+const SELECT = `SELECT s.*, r.recipe FROM scrapers s
+  LEFT JOIN scraper_recipes r ON r.scraper_id = s.id AND r.version = s.recipe_version`;
+
+function toRecord(row: ScraperRow): ScraperRecord {
+  return {
+    id: row.id,
+    ownerId: row.owner_id,
+    kind: row.kind,
+    name: row.name,
+    mode: row.mode,
+    url: row.url,
+    status: row.status,
+    error: row.error,
+    attributes: row.attributes ?? [],
+    prompt: row.prompt ?? '',
+    recipeVersion: row.recipe_version,
+    recipe: row.recipe ?? null,
+    sampleData: row.sample_data,
+    sampleDriver: row.sample_driver,
+    script: row.script,
+    parametersSchema: row.parameters_schema,
+    driftReason: row.drift_reason,
+    createdAt: row.created_at.toISOString(),
+    errorCode: row.error_code,
+    driftDetectedAt: row.drift_detected_at ? row.drift_detected_at.toISOString() : null,
+    creditsCharged: Number(row.credits_charged),
+    buildId: row.build_id,
+    request: row.request,
+  };
+}
+
+/** Owner-scoped read; null when absent or another owner's (callers answer 404). */
+export async function loadScraper(db: Queryable, ownerId: string, id: string): Promise<ScraperRecord | null> {
+  const { rows } = await db.query<ScraperRow>(`${SELECT} WHERE s.id = $1 AND s.owner_id = $2`, [id, ownerId]);
+  return rows[0] ? toRecord(rows[0]) : null;
+}
+
+/** Read by id alone, for jobs that carry only the id (never for answering a caller). */
+export async function loadScraperById(db: Queryable, id: string, opts: { forUpdate?: boolean } = {}): Promise<ScraperRecord | null> {
+  const lock = opts.forUpdate ? ' FOR UPDATE OF s' : '';
+  const { rows } = await db.query<ScraperRow>(`${SELECT} WHERE s.id = $1${lock}`, [id]);
+  return rows[0] ? toRecord(rows[0]) : null;
+}
+
+/** One stored version of a scraper's recipe, or null. */
+export async function loadRecipeVersion(db: Queryable, scraperId: string, version: number): Promise<Recipe | null> {
+  const { rows } = await db.query<{ recipe: Recipe }>('SELECT recipe FROM scraper_recipes WHERE scraper_id = $1 AND version = $2', [scraperId, version]);
+  return rows[0]?.recipe ?? null;
+}
+
+export interface InsertScraperInput {
+  ownerId: string;
+  kind: ScraperKind;
+  name?: string;
+  url?: string | null;
+  mode?: string;
+  attributes?: Attribute[];
+  prompt?: string;
+  status?: ScraperRecord['status'];
+  recipe?: Recipe | null;
+  sampleData?: ExtractedRecord[] | null;
+  sampleDriver?: string | null;
+  script?: unknown;
+  parametersSchema?: ParameterSpec[] | null;
+  /** Why recipe version 1 exists (default 'generated'; e.g. 'cloned from <slug>'). */
+  reason?: string;
+  /** Extras: the id to use, the build request and the build in progress. */
+  id?: string;
+  request?: ScraperBuildRequest | null;
+  buildId?: string | null;
+}
+
+export const UNTITLED = 'Untitled scraper';
+
+/** A readable default name: the sample URL's host and path, else "Untitled scraper". */
+export function defaultName(url: string | null | undefined): string {
+  if (!url) return UNTITLED;
+  try {
+    const u = new URL(url);
+    const path = u.pathname === '/' ? '' : u.pathname.replace(/\/$/, '');
+    return `${u.host.replace(/^www\./, '')}${path}`.slice(0, 200);
+  } catch {
+    return UNTITLED;
+  }
+}
+
+const json = (v: unknown): string | null => (v === undefined || v === null ? null : JSON.stringify(v));
+
+/** Creates a scraper row (and recipe version 1 when `recipe` is given) inside the caller's transaction. */
+export async function insertScraper(tx: Queryable, input: InsertScraperInput): Promise<string> {
+  const id = input.id ?? randomUUID();
+  const hasRecipe = Boolean(input.recipe);
+  await tx.query(
+    `INSERT INTO scrapers (id, owner_id, kind, name, mode, url, status, attributes, prompt, request, build_id,
+       recipe_version, sample_data, sample_driver, script, parameters_schema)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`,
+    [
+      id, input.ownerId, input.kind, input.name?.trim() || defaultName(input.url), input.mode ?? (input.kind === 'agentic' ? 'agent' : 'code'),
+      input.url ?? null, input.status ?? (hasRecipe || input.script ? 'ready' : null), JSON.stringify(input.attributes ?? []), input.prompt ?? '',
+      json(input.request), input.buildId ?? null, hasRecipe ? 1 : null, json(input.sampleData), input.sampleDriver ?? null,
+      json(input.script), json(input.parametersSchema),
+    ],
+  );
+  if (hasRecipe) {
+    await tx.query(
+      `INSERT INTO scraper_recipes (scraper_id, version, recipe, sample_url, sample_data, reason) VALUES ($1, 1, $2, $3, $4, $5)`,
+      [id, JSON.stringify(input.recipe), input.url ?? null, json(input.sampleData), input.reason ?? 'generated'],
+    );
+  }
+  return id;
+}
+
+/**
+ * Stores `recipe` as the scraper's next version and makes it current (sample data and driver,
+ * drift cleared, credits added). The scraper row is locked first, so concurrent builds number
+ * their versions one after the other. Returns the new version, or null when the scraper is gone.
+ */
+export async function saveRecipeVersion(
+  tx: Queryable,
+  input: {
+    scraperId: string; recipe: Recipe; reason: string; sampleUrl: string | null; sampleData: ExtractedRecord[];
+    sampleDriver: string; modelCalls: number; credits: number; markReady: boolean;
+  },
+): Promise<number | null> {
+  const locked = await tx.query('SELECT 1 FROM scrapers WHERE id = $1 FOR UPDATE', [input.scraperId]);
+  if (!locked.rowCount) return null;
+  const { rows } = await tx.query<{ version: number }>(
+    `INSERT INTO scraper_recipes (scraper_id, version, recipe, sample_url, sample_data, reason, model_calls)
+     SELECT $1, coalesce(max(version), 0) + 1, $2, $3, $4, $5, $6 FROM scraper_recipes WHERE scraper_id = $1
+     RETURNING version`,
+    [input.scraperId, JSON.stringify(input.recipe), input.sampleUrl, JSON.stringify(input.sampleData), input.reason, input.modelCalls],
+  );
+  const version = rows[0].version;
+  // A heal during a regeneration leaves the regeneration's status alone; otherwise the scraper is ready.
+  const status = input.markReady ? `'ready'` : `CASE WHEN status = 'generating' THEN status ELSE 'ready' END`;
+  const keep = (column: string): string => (input.markReady ? 'NULL' : `CASE WHEN status = 'generating' THEN ${column} ELSE NULL END`);
+  await tx.query(
+    `UPDATE scrapers SET recipe_version = $2, sample_data = $3, sample_driver = $4, drift_detected_at = NULL, drift_reason = NULL,
+       credits_charged = credits_charged + $5, status = ${status}, error = ${keep('error')}, error_code = ${keep('error_code')}, updated_at = now()
+     WHERE id = $1`,
+    [input.scraperId, version, JSON.stringify(input.sampleData), input.sampleDriver, input.credits],
+  );
+  return version;
+}
+
+/** Flags layout drift seen by a run (GET shows it; cleared by a successful heal or regeneration). */
+export async function markDrift(db: Queryable, scraperId: string, reason: string): Promise<void> {
+  await db.query('UPDATE scrapers SET drift_detected_at = now(), drift_reason = $2, updated_at = now() WHERE id = $1', [scraperId, reason.slice(0, 2000)]);
+}
+
+export interface ScraperListItem {
+  id: string;
+  name: string;
+  type: string;
+  status: string | null;
+  url: string | null;
+  created_at: string | null;
+}
+
+/** Spec 2.5 items of one owner, both kinds, newest first. */
+export async function listScrapers(db: Queryable, ownerId: string): Promise<ScraperListItem[]> {
+  const { rows } = await db.query<{ id: string; name: string; kind: string; status: string | null; url: string | null; created_at: Date }>(
+    'SELECT id, name, kind, status, url, created_at FROM scrapers WHERE owner_id = $1 ORDER BY created_at DESC, id DESC',
+    [ownerId],
+  );
+  return rows.map((r) => ({ id: r.id, name: r.name, type: r.kind, status: r.status, url: r.url, created_at: r.created_at.toISOString() }));
+}
+
+/** Deletes one scraper of the owner and kind (its recipes go with it); false when there is none. */
+export async function deleteScraper(db: Queryable, ownerId: string, id: string, kind: ScraperKind): Promise<boolean> {
+  const { rowCount } = await db.query('DELETE FROM scrapers WHERE id = $1 AND owner_id = $2 AND kind = $3', [id, ownerId, kind]);
+  return (rowCount ?? 0) > 0;
+}

@@ -1,0 +1,59 @@
+import type { Attribute, ExtractedRecord } from '../extract/attributes.ts';
+import type { Recipe } from '../recipes/index.ts';
+
+export type ScraperKind = 'extractor' | 'agentic';
+export type ScraperStatus = 'generating' | 'ready' | 'failed' | null;
+
+/** One custom parameter of an agentic scraper (spec 2.4); without `default` it is required. */
+export interface ParameterSpec {
+  name: string;
+  type: string;
+  description?: string;
+  default?: unknown;
+}
+
+/** What a build was asked to start from (stored with the scraper, read by the build job). */
+export interface ScraperBuildRequest {
+  /** The sample page; with `content`, only the base URL of relative links (may be null). */
+  url: string | null;
+  /** HTML or text given instead of fetching `url`. */
+  content: string | null;
+  /** Canonical proxy country, or null. */
+  proxyCountry: string | null;
+  /** Normalised cookies (net/cookies.ts `Cookie`). */
+  cookies: unknown[];
+}
+
+/**
+ * A scraper as operations and runs see it.
+ *
+ * `recipe` is the last accepted recipe (version `recipeVersion`) and stays usable while a
+ * regeneration is in progress (`status` `generating`) and after a regeneration failed (`status`
+ * `failed`, `error` says why): a scraper can run whenever `recipe` is not null.
+ */
+export interface ScraperRecord {
+  id: string;
+  ownerId: string;
+  kind: ScraperKind;
+  name: string;
+  mode: string;
+  url: string | null;
+  status: ScraperStatus;
+  error: string | null;
+  attributes: Attribute[];
+  prompt: string;
+  recipeVersion: number | null;
+  recipe: Recipe | null;
+  sampleData: ExtractedRecord[] | null;
+  sampleDriver: string | null;
+  script: unknown | null;
+  parametersSchema: ParameterSpec[] | null;
+  driftReason: string | null;
+  createdAt: string;
+  /** Extra fields (beyond the cross-helper contract). */
+  errorCode: string | null;
+  driftDetectedAt: string | null;
+  creditsCharged: number;
+  buildId: string | null;
+  request: ScraperBuildRequest | null;
+}

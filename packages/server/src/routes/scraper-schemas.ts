@@ -1,0 +1,94 @@
+// Request and response schemas of the scraper endpoints (spec 2.3-2.5, 4.1 items 6-9, 4.2 items
+// 4, 6, 7, 4.3 item 1). The cross-field rules (url or content, attributes or prompt, proxy country,
+// cookie shapes) are checked in core and reported with the same 422 body.
+import { ATTRIBUTES_REQUEST_SCHEMA } from '@gleaner/core';
+import { COOKIES_SCHEMA, PROXY_COUNTRY_SCHEMA } from './schemas.ts';
+
+export const GENERATE_BODY = {
+  type: 'object',
+  properties: {
+    template_id: { type: ['string', 'null'], maxLength: 200, description: 'The scraper to regenerate; omitted: a new scraper is created.' },
+    url: { type: ['string', 'null'], description: 'The sample page (absolute http(s) URL). With `content`, only the base for relative links.' },
+    content: { type: ['string', 'null'], description: 'Raw HTML or text of the sample page, instead of fetching `url`.' },
+    attributes: { ...ATTRIBUTES_REQUEST_SCHEMA, description: 'What to extract (spec 2.1). Either attributes or prompt is required.' },
+    prompt: { type: ['string', 'null'], default: '', description: 'Free-text instructions; enough on its own when attributes are omitted.' },
+    proxy_country: PROXY_COUNTRY_SCHEMA,
+    cookies: COOKIES_SCHEMA,
+    name: { type: ['string', 'null'], maxLength: 200, description: 'Gleaner extension: the scraper\'s name (default: the sample URL\'s host and path).' },
+  },
+};
+
+export const TEMPLATE_ID_RESPONSE = { type: 'object', required: ['template_id'], properties: { template_id: { type: 'string' } } };
+
+export const GENERATING_RESPONSE = {
+  type: 'object',
+  required: ['template_id', 'status'],
+  properties: { template_id: { type: 'string' }, status: { const: 'generating' } },
+};
+
+const STATUS = { enum: ['generating', 'ready', 'failed', null], description: 'null: created and never generated.' };
+
+export const EXTRACTOR_RESPONSE = {
+  type: 'object',
+  required: ['template_id', 'type', 'name', 'mode', 'url', 'status'],
+  properties: {
+    template_id: { type: 'string' },
+    type: { const: 'extractor' },
+    name: { type: 'string' },
+    mode: { type: 'string', description: 'code' },
+    url: { type: ['string', 'null'] },
+    status: STATUS,
+    error: { type: 'string', description: 'Why the last build failed (status failed only).' },
+    attributes: { type: 'array', items: { type: 'object' }, description: 'The attributes of the last build, in list form.' },
+    prompt: { type: 'string' },
+    recipe_version: { type: ['integer', 'null'], description: 'The recipe version runs use; null until a build succeeds.' },
+    recipe: { type: ['object', 'null'], description: 'That recipe (selectors, reads, transforms).' },
+    sample_data: { type: ['array', 'null'], items: { type: 'object' }, description: 'What the recipe produced on its sample page.' },
+    credits_charged: { type: 'number', description: 'Credits charged for this scraper\'s builds and heals so far.' },
+    drift: {
+      type: ['object', 'null'],
+      properties: { detected_at: { type: 'string' }, reason: { type: ['string', 'null'] } },
+      description: 'Layout drift a run found and no heal or regeneration has fixed yet.',
+    },
+    created_at: { type: 'string' },
+  },
+};
+
+export const AGENTIC_RESPONSE = {
+  type: 'object',
+  required: ['template_id', 'type', 'status', 'name', 'url'],
+  properties: {
+    template_id: { type: 'string' },
+    type: { const: 'agentic' },
+    status: STATUS,
+    name: { type: 'string' },
+    url: { type: ['string', 'null'] },
+    error: { type: 'string', description: 'Why the last build failed (status failed only).' },
+    sample_data: { type: ['array', 'null'], items: { type: 'object' } },
+    parameters_schema: {
+      type: 'array',
+      items: { type: 'object', required: ['name', 'type'], properties: { name: { type: 'string' }, type: { type: 'string' }, description: { type: 'string' }, default: {} } },
+      description: 'Present only when the scraper takes custom parameters; one without a default is required.',
+    },
+    credits_charged: { type: 'number' },
+    created_at: { type: 'string' },
+  },
+};
+
+export const DELETED_RESPONSE = { type: 'object', required: ['message'], properties: { message: { type: 'string' } } };
+
+export const SCRAPER_LIST_RESPONSE = {
+  type: 'array',
+  items: {
+    type: 'object',
+    required: ['id', 'name', 'type'],
+    properties: {
+      id: { type: 'string' },
+      name: { type: 'string' },
+      type: { enum: ['extractor', 'agentic'] },
+      status: STATUS,
+      url: { type: ['string', 'null'] },
+      created_at: { type: ['string', 'null'] },
+    },
+  },
+};
