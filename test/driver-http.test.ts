@@ -10,6 +10,8 @@ import { rejection } from './support/assert.ts';
 
 const LOOPBACK = ['127.0.0.0/8'];
 
+// The cases every driver shares (snapshot fields, redirects, cookies, proxy, limits, SSRF) run in
+// test/drivers.test.ts; these are the http driver's own: decoding, compression, CONNECT, CA, messages.
 describe('driver-http', () => {
   let site: FixtureSite;
   let driver: Driver;
@@ -29,40 +31,6 @@ describe('driver-http', () => {
   after(async () => {
     await driver.close();
     await site.close();
-  });
-
-  it('declares its name and no browser capabilities', () => {
-    expect(driver.name).to.equal('http');
-    expect(driver.capabilities).to.deep.equal({ javascript: false, interaction: false, proxy: true, cookies: true });
-  });
-
-  it('fetches a page with status, headers, content type and the user agent', async () => {
-    const page = await fetchPage('/page', { userAgent: 'GleanerTest/1.0' });
-    expect(page).to.include({ requestedUrl: `${site.url}/page`, finalUrl: `${site.url}/page`, status: 200, contentType: 'text/html', charset: 'utf-8', driver: 'http' });
-    expect(page.html).to.contain('<h1>A page</h1>');
-    expect(page.redirects).to.deep.equal([]);
-    expect(page.headers['content-type']).to.equal('text/html; charset=utf-8');
-    expect(site.requests.at(-1)?.headers['user-agent']).to.equal('GleanerTest/1.0');
-  });
-
-  it('returns error pages with their status rather than throwing', async () => {
-    const page = await fetchPage('/error');
-    expect(page.status).to.equal(500);
-    expect(page.html).to.contain('Something broke');
-  });
-
-  it('follows redirects to the final URL and lists the hops', async () => {
-    const inner = `/redirect?status=301&to=${encodeURIComponent('/page')}`;
-    const page = await fetchPage(`/redirect?to=${encodeURIComponent(inner)}`);
-    expect(page.finalUrl).to.equal(`${site.url}/page`);
-    expect(page.status).to.equal(200);
-    expect(page.redirects).to.deep.equal([`${site.url}/redirect?to=${encodeURIComponent(inner)}`, `${site.url}${inner}`]);
-  });
-
-  it('stops at maxRedirects', async () => {
-    const err = await rejection(fetchPage('/loop', { maxRedirects: 3 }));
-    expect(err.code).to.equal('TOO_MANY_REDIRECTS');
-    expect(err.message).to.contain('more than 3 redirects');
   });
 
   describe('decoding', () => {
@@ -104,7 +72,7 @@ describe('driver-http', () => {
       expect((await fetchPage('/xhtml')).contentType).to.equal('application/xhtml+xml');
     });
 
-    for (const path of ['/image.png', '/doc.pdf', '/bin', '/untyped-pdf']) {
+    for (const path of ['/bin', '/untyped-pdf']) {
       it(`refuses non-HTML content: ${path}`, async () => {
         const err = await rejection(fetchPage(path));
         expect(err.code).to.equal('UNSUPPORTED_CONTENT');
@@ -113,12 +81,6 @@ describe('driver-http', () => {
   });
 
   describe('limits', () => {
-    it('caps the body size while streaming', async () => {
-      const err = await rejection(fetchPage('/big?bytes=2000000', { maxBytes: 100_000 }));
-      expect(err.code).to.equal('FETCH_TOO_LARGE');
-      expect(err.message).to.contain('100000 bytes');
-    });
-
     it('counts decompressed bytes (a small gzip body that inflates past the cap)', async () => {
       const err = await rejection(fetchPage('/big?bytes=2000000&gzip=1', { maxBytes: 100_000 }));
       expect(err.code).to.equal('FETCH_TOO_LARGE');
@@ -131,54 +93,10 @@ describe('driver-http', () => {
       });
       expect((await rejection(fetchPage('/declared-big', { maxBytes: 10_000 }))).code).to.equal('FETCH_TOO_LARGE');
     });
-
-    it('times out waiting for headers', async () => {
-      const started = Date.now();
-      const err = await rejection(fetchPage('/slow?ms=3000', { timeouts: { totalMs: 300 } }));
-      expect(err.code).to.equal('FETCH_TIMEOUT');
-      expect(Date.now() - started).to.be.lessThan(2000);
-    });
-
-    it('times out while the body trickles', async () => {
-      const err = await rejection(fetchPage('/slow-body', { timeouts: { totalMs: 500 } }));
-      expect(err.code).to.equal('FETCH_TIMEOUT');
-      expect(err.message).to.contain('did not load within 500 ms');
-    });
-
-    it("stops when the caller's signal aborts", async () => {
-      const controller = new AbortController();
-      setTimeout(() => controller.abort(), 200);
-      const err = await rejection(fetchPage('/slow?ms=3000', { signal: controller.signal }));
-      expect(err.code).to.equal('FETCH_TIMEOUT');
-      expect(err.message).to.contain('aborted');
-    });
-
-    it('reports a refused connection as FETCH_FAILED', async () => {
-      const gone = await startFixtureSite();
-      const url = `${gone.url}/`;
-      await gone.close();
-      const session = await driver.openSession();
-      expect((await rejection(session.goto(url))).code).to.equal('FETCH_FAILED');
-    });
   });
 
   describe('cookies', () => {
     const cookieOf = (page: PageSnapshot) => /<pre id="cookie">(.*)<\/pre>/.exec(page.html)?.[1];
-
-    it('sends list-form cookies, scoped by domain and path', async () => {
-      const cookies = normalizeCookies(
-        [
-          { name: 'sid', value: 'abc' },
-          { name: 'scoped', value: 'yes', domain: '127.0.0.1', path: '/cookies' },
-          { name: 'elsewhere', value: 'no', path: '/other' },
-          { name: 'otherhost', value: 'no', domain: 'example.com' },
-          { name: 'secure', value: 'no', secure: true },
-          { name: 'expired', value: 'no', expires: 1000 },
-        ],
-        `${site.url}/cookies`,
-      );
-      expect(cookieOf(await fetchPage('/cookies', { cookies }))).to.equal('scoped=yes; sid=abc');
-    });
 
     it('sends flat-form cookies; attribute keys are not cookies', async () => {
       const cookies = normalizeCookies({ sid: 'abc', theme: 'dark', sameSite: 'None', path: '/' });
@@ -201,13 +119,6 @@ describe('driver-http', () => {
       const [c] = normalizeCookies([{ name: 'a', value: '1', url: 'https://shop.example.com/cart/view' }]);
       expect(c).to.include({ domain: 'shop.example.com', hostOnly: true, path: '/cart', secure: true });
     });
-
-    it('applies Set-Cookie from a redirect hop to the next hop', async () => {
-      const page = await fetchPage('/set-cookie-redirect', { cookies: normalizeCookies([{ name: 'gone', value: 'old' }], site.url) });
-      expect(page.finalUrl).to.equal(`${site.url}/cookies`);
-      expect(cookieOf(page)).to.equal('hop=1');
-      expect(page.cookies?.map((c) => c.name)).to.deep.equal(['hop', 'other']);
-    });
   });
 
   describe('proxies', () => {
@@ -220,14 +131,6 @@ describe('driver-http', () => {
     after(async () => {
       await proxy.close();
       await tlsSite.close();
-    });
-
-    it('sends http URLs to the proxy in absolute form', async () => {
-      const session = await driver.openSession({ proxy: proxy.url, cookies: normalizeCookies({ sid: 'p' }) });
-      const page = await session.goto(`${site.url}/cookies`);
-      await session.close();
-      expect(page.html).to.contain('sid=p');
-      expect(proxy.requests.at(-1)).to.include({ method: 'GET', target: `${site.url}/cookies` });
     });
 
     it('tunnels https URLs with CONNECT', async () => {

@@ -7,6 +7,7 @@ import { createEngine, silentLogger, type ConfigOptions, type Engine } from '@gl
 import { createApp } from '../../packages/server/src/http/app.ts';
 import { apiRoutes } from '../../packages/server/src/routes/index.ts';
 import { pluginWiring } from '../../packages/server/src/wiring.ts';
+import { startAgents, type Listener } from '../../packages/server/src/server.ts';
 import { testSchemas, type TestSchemas } from './db.ts';
 import { startModelServer, type ModelServer } from './model-server.ts';
 import { startFixtureSite, type FixtureSite } from './fixture-site.ts';
@@ -21,6 +22,10 @@ export interface Stack {
   schemas: TestSchemas;
   /** Calls the API with this stack's key. */
   api<T = any>(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<JsonResponse<T>>;
+  /** The legacy agents listener's URL (with `agents: true`; else empty). */
+  agentsUrl: string;
+  /** Calls the legacy agents listener with this stack's key (with `agents: true`). */
+  agents<T = any>(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<JsonResponse<T>>;
   close(): Promise<void>;
 }
 
@@ -28,6 +33,8 @@ export interface StackOptions {
   provider?: 'openai' | 'ollama';
   config?: ConfigOptions;
   worker?: boolean;
+  /** Also start the legacy agents listener (`s.agentsUrl`, `s.agents(...)`). */
+  agents?: boolean;
 }
 
 function merge(a: ConfigOptions, b: ConfigOptions): ConfigOptions {
@@ -58,6 +65,8 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   await new Promise((r) => server.once('listening', r));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const key = (await engine.createApiKey('alice')).key;
+  const agents: Listener | null = opts.agents ? await startAgents(engine, logger, { host: '127.0.0.1', port: 0, apiUrl: url }) : null;
+  const agentsUrl = agents?.url ?? '';
   return {
     url,
     key,
@@ -66,7 +75,16 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     site,
     schemas,
     api: (method, path, body, headers = {}) => request(url, method, path, { body, headers: { 'X-API-KEY': key, ...headers } }),
+    agentsUrl,
+    agents: (method, path, body, headers = {}) => {
+      if (!agents) throw new Error('start the stack with {agents: true} to call the legacy agents listener');
+      return request(agentsUrl, method, path, { body, headers: { 'X-API-KEY': key, ...headers } });
+    },
     async close() {
+      if (agents) {
+        agents.server.closeAllConnections();
+        await agents.close();
+      }
       server.closeAllConnections();
       await new Promise((r) => server.close(r));
       await engine.stop();

@@ -123,6 +123,8 @@ export function createEngine(opts: EngineOptions): Engine {
     ...runJobKinds(() => context),
     ...(opts.jobKinds ?? []),
   );
+  const scrapers = scraperOperations(context);
+  const runs = runOperations(context);
   let started = false;
 
   return {
@@ -171,8 +173,8 @@ export function createEngine(opts: EngineOptions): Engine {
     extractMarkdown: (owner, body, signal) => extractMarkdown(context, owner, body, signal),
     submitExtractTask: (owner, body) => submitExtractTask(context, owner, body),
     getExtractTask: (owner, taskId) => getTask(context, owner, taskId, 'extract'),
-    scrapers: scraperOperations(context),
-    runs: runOperations(context),
-    catalog: catalogOperations(context),
+    scrapers,
+    runs,
+    catalog: catalogOperations(context, { scrapers, runs }),
   };
 }

@@ -18,6 +18,8 @@ export * from './extract/attributes.ts';
 export * from './callbacks/index.ts';
 export * from './recipes/index.ts';
 export * from './page/index.ts';
+export * from './net/filter-proxy.ts';
 export * from './browser/pool.ts';
 export * from './browser/page-scripts.ts';
 export * from './scrapers/index.ts';
+export * from './runs/index.ts';

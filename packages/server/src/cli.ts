@@ -1,9 +1,9 @@
 #!/usr/bin/env node
-// The `gleaner` command: serve, worker, migrate, keys, tokens, webhooks.
+// The `gleaner` command: serve, worker, migrate, keys, tokens, webhooks, catalog.
 import { Command, InvalidArgumentError } from 'commander';
 import { createLogger, GleanerError, loadConfig, type ConfigOptions, type Logger } from '@gleaner/core';
 import { openRuntime, type Runtime } from './runtime.ts';
-import { startApi, type Listener } from './server.ts';
+import { startAgents, startApi, type Listener } from './server.ts';
 import { pluginWiring } from './wiring.ts';
 
 function int(name: string) {
@@ -69,12 +69,21 @@ program
     const { config, logger } = setup(options, false);
     const rt = await openRuntime({ config, logger, jobs: true }, pluginWiring(config, logger));
     let api: Listener | null = null;
+    let agents: Listener | null = null;
     onShutdown(logger, async () => {
-      await api?.close();
+      await Promise.all([api?.close(), agents?.close()]);
       await rt.close();
     });
     if (config.worker.enabled) await rt.engine.startWorker();
-    api = await startApi(rt.engine, logger, { host: config.server.host, port: config.server.port });
+    try {
+      api = await startApi(rt.engine, logger, { host: config.server.host, port: config.server.port });
+      agents = await startAgents(rt.engine, logger, { host: config.server.host, port: config.server.agentsPort, apiPort: api.port });
+    } catch (err) {
+      // e.g. a port in use: stop what started (the embedded Postgres included) before exiting.
+      await Promise.all([api?.close(), agents?.close()]);
+      await rt.close();
+      throw err;
+    }
   });
 
 program
@@ -130,6 +139,86 @@ program
   .description("print the owner's callback signing secret (whsec_...)")
   .requiredOption('--owner <name>', 'owner name')
   .action((o: { owner: string }) => withStore((rt) => rt.engine.signingSecret(o.owner)));
+
+/** A repeatable "A|B" option: split at the first '|'. */
+function pairs(option: string, parts: string) {
+  return (value: string, previous: string[][] | undefined): string[][] => {
+    const at = value.indexOf('|');
+    if (at <= 0 || at === value.length - 1) throw new InvalidArgumentError(`${option} takes "${parts}", two parts separated by '|'`);
+    return [...(previous ?? []), [value.slice(0, at).trim(), value.slice(at + 1).trim()]];
+  };
+}
+
+function jsonObject(value: string): Record<string, unknown> {
+  try {
+    const v = JSON.parse(value);
+    if (v && typeof v === 'object' && !Array.isArray(v)) return v;
+  } catch {
+    /* reported below */
+  }
+  throw new InvalidArgumentError('must be a JSON object, e.g. \'{"url": "https://example.com/"}\'');
+}
+
+interface PublishOptions {
+  scraper: string;
+  slug: string;
+  title: string;
+  description: string;
+  niche?: string;
+  useCase?: string;
+  longDescription?: string;
+  valueProposition?: string;
+  sampleUrl?: string;
+  sampleInput?: Record<string, unknown>;
+  faq?: string[][];
+  article?: string[][];
+}
+
+const catalog = program.command('catalog').description('the public catalog of scraper APIs (GET /v1/scraper-apis)');
+catalog
+  .command('publish')
+  .description("publish a ready scraper as a public scraper API (a snapshot of it); re-publishing a slug of the same owner updates it, keeping omitted optional fields")
+  .requiredOption('--scraper <id>', 'the scraper (template_id) to publish; it must be ready')
+  .requiredOption('--slug <slug>', 'URL-safe identifier: lower-case letters, digits and single hyphens')
+  .requiredOption('--title <text>', 'title')
+  .requiredOption('--description <text>', 'one-paragraph description')
+  .option('--niche <text>', 'niche (e.g. "E-commerce")')
+  .option('--use-case <text>', 'use case')
+  .option('--long-description <text>', 'long description')
+  .option('--value-proposition <text>', 'value proposition')
+  .option('--sample-url <url>', "sample page (default: the scraper's URL)")
+  .option('--sample-input <json>', 'sample run input (default: {"url": <sample url>})', jsonObject)
+  .option('--faq <question|answer>', 'a question and its answer (repeatable)', pairs('--faq', 'Question|Answer'))
+  .option('--article <url|title>', 'a related article (repeatable)', pairs('--article', 'URL|Title'))
+  .action((o: PublishOptions) =>
+    withStore(async (rt) => {
+      const r = await rt.engine.catalog.publish({
+        scraperId: o.scraper,
+        slug: o.slug,
+        title: o.title,
+        description: o.description,
+        niche: o.niche,
+        useCase: o.useCase,
+        longDescription: o.longDescription,
+        valueProposition: o.valueProposition,
+        sampleUrl: o.sampleUrl,
+        sampleInput: o.sampleInput,
+        faqs: o.faq?.map(([question, answer]) => ({ question, answer })),
+        articleLinks: o.article?.map(([url, title]) => ({ url, title })),
+      });
+      return `${r.created ? 'published' : 'updated'} ${r.slug} (scraper ${r.scraperId})`;
+    }),
+  );
+catalog
+  .command('unpublish')
+  .description('remove a public scraper API (clones already made stay)')
+  .argument('<slug>')
+  .action((slug: string) =>
+    withStore(async (rt) => {
+      await rt.engine.catalog.unpublish(slug);
+      return `unpublished ${slug}`;
+    }),
+  );
 
 program.parseAsync(process.argv).catch((err: unknown) => {
   const message = err instanceof GleanerError ? `${err.code}: ${err.message}` : (err as Error).message;

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { Engine, Logger } from '@gleaner/core';
 import { createApp } from './http/app.ts';
 import { apiRoutes } from './routes/index.ts';
+import { createLegacyApp } from './legacy/app.ts';
 
 export interface Listener {
   server: Server;
@@ -40,5 +41,17 @@ export async function startApi(engine: Engine, logger: Logger, opts: { host: str
   const app = createApp({ engine, logger, routes: apiRoutes(), bodyLimitBytes: config.server.bodyLimitBytes });
   const listener = await listen(app, opts.host, opts.port, config.server.requestTimeoutMs);
   logger.info({ url: listener.url }, 'API listening');
+  return listener;
+}
+
+/**
+ * Starts the deprecated legacy agents listener ({agents_url}, server.agentsPort). Its responses link
+ * to the current API: `apiUrl` when given, else the request's host on `apiPort` (default server.port).
+ */
+export async function startAgents(engine: Engine, logger: Logger, opts: { host: string; port: number; apiUrl?: string; apiPort?: number }): Promise<Listener> {
+  const { config } = engine;
+  const app = createLegacyApp({ engine, logger, bodyLimitBytes: config.server.bodyLimitBytes, apiUrl: opts.apiUrl, apiPort: opts.apiPort });
+  const listener = await listen(app, opts.host, opts.port, config.server.requestTimeoutMs);
+  logger.info({ url: listener.url }, 'legacy agents interface listening (deprecated)');
   return listener;
 }

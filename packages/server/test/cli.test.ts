@@ -55,7 +55,7 @@ describe('cli: gleaner commands against DATABASE_URL', () => {
 
   it('serve answers /readyz and stops cleanly on SIGTERM', async () => {
     const port = await freePort();
-    const child = startCli(['serve', '--port', String(port), '--host', '127.0.0.1'], env);
+    const child = startCli(['serve', '--port', String(port), '--agents-port', String(await freePort()), '--host', '127.0.0.1'], env);
     try {
       const res = await waitForHttp(`http://127.0.0.1:${port}/readyz`, 30_000, child);
       expect(await res.json()).to.deep.equal({ status: 'ok' });
@@ -79,7 +79,7 @@ describe('cli: the embedded Postgres default (no DATABASE_URL)', function () {
   it('serve starts it, keys create shares it, SIGTERM stops it', async () => {
     const [port, pgPort] = [await freePort(), await freePort()];
     const env = { DATABASE_URL: undefined, GLEANER_DATA_DIR: dataDir, GLEANER_EMBEDDED_PG_PORT: String(pgPort) };
-    const child = startCli(['serve', '--port', String(port), '--host', '127.0.0.1'], env);
+    const child = startCli(['serve', '--port', String(port), '--agents-port', String(await freePort()), '--host', '127.0.0.1'], env);
     try {
       await waitForHttp(`http://127.0.0.1:${port}/readyz`, 90_000, child);
       expect(existsSync(join(dataDir, 'postgres', 'PG_VERSION'))).to.equal(true);

@@ -124,6 +124,28 @@ export class JobQueue {
     }
   }
 
+  /**
+   * Validates every payload and enqueues them all in one statement (one round trip however many;
+   * e.g. the jobs of a 100-URL run inside the transaction that creates it).
+   */
+  async sendMany<P>(kindName: string, payloads: P[], opts: Pick<SendOptions, 'db'> = {}): Promise<void> {
+    const entry = this.#kinds.get(kindName);
+    if (!entry) throw new Error(`unknown job kind ${kindName}`);
+    for (const payload of payloads) {
+      if (!entry.validate(payload)) {
+        throw new GleanerError('JOB_PAYLOAD_INVALID', `job ${kindName}: ${ajv.errorsText(entry.validate.errors, { dataVar: 'payload' })}`);
+      }
+    }
+    if (!payloads.length) return;
+    const tx = opts.db;
+    const options = tx ? { db: { executeSql: (text: string, values?: unknown[]) => tx.query(text, values) } satisfies Db } : {};
+    try {
+      await this.boss.insert(kindName, payloads.map((data) => ({ data: data as object })), options);
+    } catch (err) {
+      throw new GleanerError('DATABASE_UNAVAILABLE', `could not enqueue ${payloads.length} ${kindName} jobs: ${(err as Error).message}`, { cause: err });
+    }
+  }
+
   /** Starts workers for every registered kind (and their dead-letter queues). */
   async work(): Promise<void> {
     if (this.#working) return;

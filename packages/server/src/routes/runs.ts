@@ -1,5 +1,55 @@
-// PLACEHOLDER (replaced by the runs work).
-import { defineRoutes } from '../http/route.ts';
+import { defineRoutes, type RouteContext } from '../http/route.ts';
+import { ID_PARAMS } from './schemas.ts';
+import { RUN_ACCEPTED_RESPONSE, RUN_ASYNC_BODY, RUN_BODY, RUN_RESULT_RESPONSE, RUN_STATUS_RESPONSE } from './run-schemas.ts';
+
+/** Aborted when the client goes away: a synchronous run stops waiting (the run itself goes on). */
+function clientSignal(ctx: RouteContext): AbortSignal {
+  const controller = new AbortController();
+  ctx.res.on('close', () => {
+    if (!ctx.res.writableFinished) controller.abort(new Error('client closed the connection'));
+  });
+  return controller.signal;
+}
+
+/** Spec 4.3 items 2-4: running scrapers, synchronously or in the background. */
 export function runsRoutes() {
-  return defineRoutes([]);
+  return defineRoutes([
+    {
+      method: 'post',
+      path: '/v1/scrapers/run',
+      summary: 'Run a scraper and wait for its records',
+      description: 'Waits up to runs.waitSeconds (GLEANER_RUN_WAIT_SECONDS, 300 by default); a run still going then answers 202 {run_id, status: "running"}: poll GET /v1/scrapers/run_async/{run_id}. 404 for an unknown or another owner\'s scraper, 409 SCRAPER_NOT_READY before its first build.',
+      tags: ['scrapers'],
+      auth: 'apiKey',
+      body: RUN_BODY,
+      responses: {
+        200: { description: 'The finished run', schema: RUN_RESULT_RESPONSE },
+        202: { description: 'Still running after the wait', schema: RUN_ACCEPTED_RESPONSE },
+      },
+      handler: async (ctx, { body }) => {
+        const result = await ctx.engine.runs.run(ctx.owner!, body, { signal: clientSignal(ctx) });
+        return { status: result.status, body: result.body };
+      },
+    },
+    {
+      method: 'post',
+      path: '/v1/scrapers/run_async',
+      summary: 'Run a scraper in the background (one job per URL)',
+      tags: ['scrapers'],
+      auth: 'apiKey',
+      body: RUN_ASYNC_BODY,
+      responses: { 202: { description: 'Accepted', schema: RUN_ACCEPTED_RESPONSE } },
+      handler: async (ctx, { body }) => ({ status: 202, body: await ctx.engine.runs.submit(ctx.owner!, body) }),
+    },
+    {
+      method: 'get',
+      path: '/v1/scrapers/run_async/:run_id',
+      summary: 'Progress of a run; once finished, its records per URL and errors',
+      tags: ['scrapers'],
+      auth: 'apiKey',
+      params: ID_PARAMS('run_id'),
+      responses: { 200: { description: 'Run status', schema: RUN_STATUS_RESPONSE } },
+      handler: async (ctx, { params }) => ({ body: await ctx.engine.runs.get(ctx.owner!, params.run_id) }),
+    },
+  ]);
 }

@@ -1,0 +1,169 @@
+/**
+ * The `run.item` job kind: one URL of a run. The handler is idempotent (a redelivered job finds its
+ * item recorded and stops; recording is guarded by the item's status), and the item's failure is
+ * recorded by onFailure once retries are spent — including when its worker died (dead letter).
+ */
+import { GleanerError, toGleanerError } from '../errors.ts';
+import { creditsFor } from '../extract/credits.ts';
+import type { OperationContext } from '../extract/context.ts';
+import { defineJob, type JobContext } from '../jobs/job-kind.ts';
+import { healScraper, loadScraper, markDrift, type ScraperRecord } from '../scrapers/index.ts';
+import { detectDrift } from './drift.ts';
+import { scrapeWithRecipe, type ScrapeResult } from './scrape.ts';
+import { claimItem, recordItem, RUN_ITEM_JOB, type ClaimedItem, type ItemOutcome } from './store.ts';
+
+export interface RunItemPayload {
+  runId: string;
+  position: number;
+}
+
+/** Job settings for run items: see docs/api-runs.md ("Workers and crashes"). */
+export const RUN_ITEM_POLICY = {
+  retryLimit: 2,
+  retryDelaySeconds: 1,
+  retryDelayMaxSeconds: 10,
+  // Bounds one URL: max_pages fetches plus, after drift, one regeneration. A worker that dies is
+  // noticed sooner, by its missed heartbeats (jobs.heartbeatSeconds).
+  expireInSeconds: 300,
+};
+
+function scrape(c: OperationContext, scraper: ScraperRecord, recipe: NonNullable<ScraperRecord['recipe']>, item: ClaimedItem, signal: AbortSignal): Promise<ScrapeResult> {
+  return scrapeWithRecipe(c, {
+    recipe,
+    attributes: scraper.attributes,
+    url: new URL(item.url).href,
+    preferBrowser: scraper.sampleDriver != null && scraper.sampleDriver !== 'http',
+    maxPages: item.options.maxPages,
+    proxyCountry: item.options.proxyCountry,
+    cookies: item.options.cookies,
+    signal,
+  });
+}
+
+/** What a failed item still records (carried in the error's details to onFailure). */
+interface FailureDetails {
+  driver?: string | null;
+  recipeVersion?: number | null;
+  healed?: boolean;
+  modelCalls?: number;
+  healCredits?: number;
+}
+
+function layoutChanged(message: string, result: ScrapeResult, d: FailureDetails): GleanerError {
+  return new GleanerError('LAYOUT_CHANGED', message, { details: { driver: result.driver, ...d } satisfies FailureDetails });
+}
+
+/** Runs one URL on the scraper's recipe; on drift, regenerates (when allowed) and tries once more. */
+export async function executeItem(c: OperationContext, scraper: ScraperRecord, item: ClaimedItem, job: Pick<JobContext, 'signal' | 'lastAttempt' | 'logger'>): Promise<ItemOutcome> {
+  const recipe = scraper.recipe!;
+  let result = await scrape(c, scraper, recipe, item, job.signal);
+  let version = scraper.recipeVersion;
+  const drift = detectDrift(result.firstRecords, scraper.sampleData, scraper.attributes, result.firstPage.url);
+  let healed = false;
+  let modelCalls = 0;
+  let healCredits = 0;
+  if (drift) {
+    if (!c.config.scrapers.selfHeal) {
+      await markDrift(c.db, scraper.id, drift);
+      throw layoutChanged(`${drift}. Regenerate the scraper (POST /v1/extractor/generate with template_id ${scraper.id}), or turn on scrapers.selfHeal.`, result, { recipeVersion: version });
+    }
+    // With self-healing, the scraper is flagged only when the heal fails: a successful heal clears
+    // the flag, and flagging first would race with another URL's heal finishing meanwhile.
+    job.logger.info({ scraperId: scraper.id, version, reason: drift }, 'layout drift: regenerating the scraper');
+    let heal: Awaited<ReturnType<typeof healScraper>>;
+    try {
+      heal = await healScraper(c, scraper, result.firstPage, drift, job.signal);
+    } catch (err) {
+      const e = toGleanerError(err);
+      // A model outage is worth the item's retry; the last attempt reports the drift with the cause.
+      if ((e.retryable && !job.lastAttempt) || e.code === 'JOB_ABORTED') throw e;
+      await markDrift(c.db, scraper.id, drift);
+      throw layoutChanged(`${drift}; regenerating the scraper from this page failed: ${e.message}`, result, { recipeVersion: version });
+    }
+    if (!heal.healed) {
+      await markDrift(c.db, scraper.id, drift);
+      throw layoutChanged(`${drift}; regenerating the scraper from this page failed: ${heal.reason}`, result, { recipeVersion: version, healCredits: heal.credits ?? 0 });
+    }
+    modelCalls = heal.modelCalls;
+    healCredits = heal.credits;
+    healed = true;
+    version = heal.version;
+    result = await scrape(c, scraper, heal.recipe, item, job.signal);
+    // The new version's records on this page are its sample here (a version another URL's heal made
+    // may find nothing on this page: then the old sample judges).
+    const again = detectDrift(result.firstRecords, heal.records.length ? heal.records : scraper.sampleData, scraper.attributes, result.firstPage.url);
+    if (again) {
+      await markDrift(c.db, scraper.id, again);
+      throw layoutChanged(`${again} (even with the regenerated version ${heal.version})`, result, { recipeVersion: version, healed, modelCalls, healCredits });
+    }
+  }
+  return {
+    status: 'completed',
+    records: result.records,
+    driver: result.driver,
+    recipeVersion: version,
+    healed,
+    pages: result.pages.length,
+    credits: creditsFor(c.config, { recipePages: result.pages.length }) + healCredits,
+    healCredits,
+    modelCalls,
+  };
+}
+
+/**
+ * The scrapers a worker has read, kept while their row is unchanged (`updated_at`, returned by the
+ * claim): the items of a run share one scraper, so it is read once per change, not once per URL.
+ */
+function scraperCache(max = 256) {
+  const entries = new Map<string, { changedAt: string; scraper: ScraperRecord }>();
+  return async (c: OperationContext, item: ClaimedItem): Promise<ScraperRecord | null> => {
+    if (!item.scraperChangedAt) return null; // deleted
+    const hit = entries.get(item.scraperId);
+    if (hit && hit.changedAt === item.scraperChangedAt) return hit.scraper;
+    const scraper = await loadScraper(c.db, item.ownerId, item.scraperId);
+    entries.delete(item.scraperId);
+    if (!scraper) return null;
+    if (entries.size >= max) entries.delete(entries.keys().next().value!);
+    entries.set(item.scraperId, { changedAt: item.scraperChangedAt, scraper });
+    return scraper;
+  };
+}
+
+export function runItemJob(ctx: () => OperationContext) {
+  const scraperFor = scraperCache();
+  return defineJob<RunItemPayload>({
+    name: RUN_ITEM_JOB,
+    payloadSchema: {
+      type: 'object',
+      required: ['runId', 'position'],
+      additionalProperties: false,
+      properties: { runId: { type: 'string', minLength: 1 }, position: { type: 'integer', minimum: 0 } },
+    },
+    policy: RUN_ITEM_POLICY,
+    // Items are short (loopback pages: milliseconds); a larger batch and more parallel fetch loops
+    // than the default keep a 100-URL run from waiting on polls (test/bench/runs.bench.ts).
+    batchSize: 10,
+    concurrency: 4,
+    handler: async ({ runId, position }, job) => {
+      const c = ctx();
+      const item = await claimItem(c.db, runId, position);
+      if (!item) return; // recorded already: a redelivered job
+      const scraper = await scraperFor(c, item);
+      if (!scraper) throw new GleanerError('NOT_FOUND', `Scraper ${item.scraperId} was deleted while the run was in progress`);
+      if (!scraper.recipe) throw new GleanerError('SCRAPER_NOT_READY', `Scraper ${item.scraperId} has no recipe any more (it is being regenerated or its build failed)`);
+      const outcome = await executeItem(c, scraper, item, job);
+      const recorded = await recordItem(c, runId, position, outcome, { hasCallback: item.hasCallback });
+      job.logger.debug({ runId, position, records: outcome.status === 'completed' ? outcome.records.length : 0, recorded }, 'run item done');
+    },
+    onFailure: async ({ runId, position }, error) => {
+      const c = ctx();
+      const { rows } = await c.db.query<{ has: boolean }>('SELECT callback_url IS NOT NULL AS has FROM runs WHERE id = $1', [runId]);
+      const d = (error.code === 'LAYOUT_CHANGED' && error.details && typeof error.details === 'object' ? error.details : {}) as FailureDetails;
+      await recordItem(c, runId, position, {
+        status: 'failed', error: error.message, code: error.code,
+        driver: d.driver ?? null, recipeVersion: d.recipeVersion ?? null, healed: d.healed ?? false,
+        modelCalls: d.modelCalls ?? 0, credits: d.healCredits ?? 0, healCredits: d.healCredits ?? 0,
+      }, { hasCallback: rows[0]?.has ?? false });
+    },
+  });
+}

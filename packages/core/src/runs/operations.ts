@@ -1,0 +1,59 @@
+/**
+ * Run operations (spec 4.3 items 2-4): POST /v1/scrapers/run (waits, then 202), POST
+ * /v1/scrapers/run_async (202 at once) and GET /v1/scrapers/run_async/{run_id}.
+ */
+import type { Owner } from '../auth/owners.ts';
+import { GleanerError } from '../errors.ts';
+import type { OperationContext } from '../extract/context.ts';
+import { normalizeRunRequest } from './request.ts';
+import { finishedBody, isFinished, progressBody, resultBody, type RunStatusBody } from './status.ts';
+import { createRun, finishedAmong, loadItems, loadRun, runChannel } from './store.ts';
+import { RunWaiter } from './waiter.ts';
+
+export interface RunOperations {
+  /**
+   * POST /v1/scrapers/run: waits up to opts.waitSeconds (default config runs.waitSeconds); 200 with
+   * the result or 202 {run_id, status: 'running'}.
+   */
+  run(owner: Owner, body: Record<string, unknown>, opts?: { waitSeconds?: number; signal?: AbortSignal }): Promise<{ status: 200 | 202; body: Record<string, unknown> }>;
+  /** POST /v1/scrapers/run_async: 202 {run_id, status: 'queued'}. */
+  submit(owner: Owner, body: Record<string, unknown>): Promise<{ run_id: string; status: 'queued' }>;
+  /** GET /v1/scrapers/run_async/{run_id}. */
+  get(owner: Owner, runId: string): Promise<RunStatusBody>;
+}
+
+export function runOperations(ctx: OperationContext): RunOperations {
+  let waiter: RunWaiter | null = null;
+  const waiterFor = () =>
+    (waiter ??= new RunWaiter({
+      url: ctx.db.url,
+      channel: runChannel(ctx.db.schema),
+      logger: ctx.logger,
+      finished: (ids) => finishedAmong(ctx.db, ids),
+    }));
+
+  async function submit(owner: Owner, body: Record<string, unknown>): Promise<{ run_id: string; status: 'queued' }> {
+    const req = await normalizeRunRequest(ctx, owner, body);
+    const runId = await createRun(ctx, owner.id, req);
+    ctx.logger.info({ runId, scraperId: req.scraper.id, urls: req.urls.length }, 'run queued');
+    return { run_id: runId, status: 'queued' };
+  }
+
+  return {
+    submit,
+    async run(owner, body, opts = {}) {
+      const { run_id: runId } = await submit(owner, body);
+      const waitMs = Math.max(0, opts.waitSeconds ?? ctx.config.runs.waitSeconds) * 1000;
+      await waiterFor().wait(runId, waitMs, opts.signal);
+      const run = await loadRun(ctx.db, owner.id, runId);
+      if (!run || !isFinished(run.status)) return { status: 202, body: { run_id: runId, status: 'running' } };
+      return { status: 200, body: resultBody(run, await loadItems(ctx.db, runId)) };
+    },
+    async get(owner, runId) {
+      const run = await loadRun(ctx.db, owner.id, runId);
+      if (!run) throw new GleanerError('NOT_FOUND', `Run ${runId} not found`);
+      if (!isFinished(run.status)) return progressBody(run);
+      return finishedBody(run, await loadItems(ctx.db, runId));
+    },
+  };
+}

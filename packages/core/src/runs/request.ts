@@ -1,0 +1,149 @@
+/**
+ * A run request in normal form (spec 4.3 items 2-3): which scraper, which URLs, which options.
+ * Shape problems are 422 issues; the scraper's own rules answer 404 (unknown or another owner's
+ * id), 400 (agentic parameter rules) and 409 (not ready).
+ */
+import { GleanerError, validationFailed, type ValidationIssue } from '../errors.ts';
+import type { Owner } from '../auth/owners.ts';
+import type { OperationContext } from '../extract/context.ts';
+import { checkHttpUrl, normalizeCookieInput, normalizeProxyCountry } from '../extract/request.ts';
+import type { Cookie } from '../net/cookies.ts';
+import { createSsrfGuard } from '../net/ssrf.ts';
+import { loadScraper, type ParameterSpec, type ScraperRecord } from '../scrapers/index.ts';
+import { checkCallbackUrl } from '../tasks/extract-task.ts';
+
+/** URLs per run (spec 8). */
+export const MAX_RUN_URLS = 100;
+
+/** What every item of the run needs, stored on the run row. */
+export interface RunOptions {
+  maxPages: number;
+  proxyCountry: string | null;
+  cookies: Cookie[];
+  /** Set: pagination is on for the run (see docs/api-runs.md). */
+  paginationDetectionUrl: string | null;
+  /** Agentic scrapers' custom parameters, after the spec 4.3 rules (a top-level url moved in). */
+  parameters: Record<string, unknown> | null;
+  source: string;
+}
+
+export interface RunRequest {
+  scraper: ScraperRecord;
+  /** The URLs as written by the caller (the keys of `data`), duplicates removed, in order. */
+  urls: string[];
+  urlForm: 'single' | 'list';
+  options: RunOptions;
+  callbackUrl: string | null;
+}
+
+/** Pages per URL when neither max_pages nor pagination_detection_url is given. */
+const DEFAULT_MAX_PAGES = 1;
+/** Pages per URL when pagination_detection_url turns pagination on without max_pages. */
+const DEFAULT_PAGINATED_MAX_PAGES = 2;
+
+function urlList(body: Record<string, any>, scraper: ScraperRecord, issues: ValidationIssue[]): { urls: string[]; form: 'single' | 'list' } {
+  const value = body.url;
+  if (value === null || value === undefined || value === '') {
+    if (!scraper.url) {
+      issues.push({ loc: ['body', 'url'], msg: 'Field required: this scraper was built from content and has no URL of its own', type: 'missing' });
+      return { urls: [], form: 'single' };
+    }
+    return { urls: [scraper.url], form: 'single' };
+  }
+  if (typeof value === 'string') {
+    checkHttpUrl(value, ['body', 'url'], issues);
+    return { urls: [value.trim()], form: 'single' };
+  }
+  if (!Array.isArray(value)) {
+    issues.push({ loc: ['body', 'url'], msg: 'Input should be a URL, a list of URLs or null', type: 'type_error' });
+    return { urls: [], form: 'single' };
+  }
+  if (value.length === 0) issues.push({ loc: ['body', 'url'], msg: 'List should have at least 1 item', type: 'too_short' });
+  if (value.length > MAX_RUN_URLS) issues.push({ loc: ['body', 'url'], msg: `List should have at most ${MAX_RUN_URLS} items (URLs per run)`, type: 'too_long' });
+  value.forEach((u, i) => checkHttpUrl(u, ['body', 'url', i], issues));
+  const urls = [...new Set(value.filter((u): u is string => typeof u === 'string').map((u) => u.trim()))];
+  return { urls, form: 'list' };
+}
+
+/** Spec 4.3's custom-parameter rules, for a scraper that declares a parameters_schema. */
+export function applyParameterRules(schema: ParameterSpec[] | null, body: Record<string, any>, url: string | null): Record<string, unknown> | null {
+  if (!schema?.length) return null; // parameters is ignored without a schema
+  const given = body.parameters;
+  if (given === null || given === undefined) throw new GleanerError('BAD_REQUEST', 'parameters is required for this scraper.');
+  const parameters: Record<string, unknown> = { ...given };
+  const urlParam = schema.find((p) => /^(url|uri)$/i.test(p.type));
+  if (urlParam && url && (parameters[urlParam.name] === undefined || parameters[urlParam.name] === null)) parameters[urlParam.name] = url;
+  const missing = schema.filter((p) => p.default === undefined && (parameters[p.name] === undefined || parameters[p.name] === null)).map((p) => p.name);
+  if (missing.length) throw new GleanerError('BAD_REQUEST', `Missing required parameters: ${missing.join(', ')}`);
+  for (const p of schema) if (parameters[p.name] === undefined && p.default !== undefined) parameters[p.name] = p.default;
+  return parameters;
+}
+
+function notReady(scraper: ScraperRecord): GleanerError {
+  const path = scraper.kind === 'agentic' ? '/v1/agent' : '/v1/extractor';
+  const id = scraper.id;
+  switch (scraper.status) {
+    case 'generating':
+      return new GleanerError('SCRAPER_NOT_READY', `Scraper ${id} is still being generated; poll GET ${path}/${id} until its status is ready, then run it.`);
+    case 'failed':
+      return new GleanerError('SCRAPER_NOT_READY', `Scraper ${id} failed to build${scraper.error ? ` (${scraper.error})` : ''}; generate it again with POST ${path}/generate and template_id ${id}.`);
+    default:
+      return new GleanerError('SCRAPER_NOT_READY', `Scraper ${id} has not been generated yet; POST ${path}/generate with template_id ${id} first.`);
+  }
+}
+
+/** Validates a run request and loads its scraper (see the module comment for the statuses). */
+export async function normalizeRunRequest(ctx: OperationContext, owner: Owner, body: Record<string, any>): Promise<RunRequest> {
+  const issues: ValidationIssue[] = [];
+  const id = body.template_id ?? body.scraper_id;
+  if (typeof id !== 'string' || !id.trim()) {
+    throw validationFailed([{ loc: ['body', 'template_id'], msg: 'Field required (template_id, or the legacy scraper_id)', type: 'missing' }]);
+  }
+  const scraper = await loadScraper(ctx.db, owner.id, id.trim());
+  if (!scraper) throw new GleanerError('NOT_FOUND', `Scraper ${id.trim()} not found`);
+
+  const { urls, form } = urlList(body, scraper, issues);
+  if (scraper.kind === 'agentic' && urls.length > 1) {
+    issues.push({ loc: ['body', 'url'], msg: 'An agentic scraper runs on one URL at a time; give one URL (or several runs)', type: 'too_long' });
+  }
+  const detection = body.pagination_detection_url === null || body.pagination_detection_url === undefined || body.pagination_detection_url === ''
+    ? null
+    : checkHttpUrl(body.pagination_detection_url, ['body', 'pagination_detection_url'], issues);
+  let maxPages = body.max_pages ?? (detection ? DEFAULT_PAGINATED_MAX_PAGES : DEFAULT_MAX_PAGES);
+  if (typeof maxPages !== 'number' || !Number.isInteger(maxPages) || maxPages < 1) {
+    issues.push({ loc: ['body', 'max_pages'], msg: 'Input should be an integer of at least 1', type: 'greater_than_equal' });
+    maxPages = DEFAULT_MAX_PAGES;
+  } else if (maxPages > ctx.config.extract.maxPagesLimit) {
+    issues.push({ loc: ['body', 'max_pages'], msg: `Input should be less than or equal to ${ctx.config.extract.maxPagesLimit}`, type: 'less_than_equal' });
+  }
+  // Agentic scrapers ignore proxy_country and cookies (spec 4.3).
+  const agentic = scraper.kind === 'agentic';
+  const proxyCountry = agentic ? null : normalizeProxyCountry(body.proxy_country, ctx.config, issues);
+  const cookies = agentic ? [] : normalizeCookieInput(body.cookies, null, issues);
+  const callbackUrl = checkCallbackUrl(body.callback_url, issues);
+  if (issues.length) throw validationFailed(issues);
+  // A literal private address fails now rather than after a day of retries.
+  if (callbackUrl) createSsrfGuard({ allowNetworks: ctx.config.network.allowNetworks }).checkUrl(callbackUrl);
+
+  const parameters = agentic ? applyParameterRules(scraper.parametersSchema, body, urls[0] ?? null) : null;
+  // A classic scraper runs whenever it has a recipe: a regeneration in progress (or failed) leaves
+  // the last accepted version in place.
+  if (agentic ? scraper.status !== 'ready' : !scraper.recipe) throw notReady(scraper);
+  if (agentic) {
+    throw new GleanerError('SCRAPER_NOT_READY', `Scraper ${scraper.id} is agentic; running agentic scrapers is not available in this version yet (it arrives with the agent). Its parameters were accepted.`);
+  }
+  return {
+    scraper,
+    urls,
+    urlForm: form,
+    options: {
+      maxPages,
+      proxyCountry,
+      cookies,
+      paginationDetectionUrl: detection,
+      parameters,
+      source: typeof body.source === 'string' && body.source ? body.source : 'api',
+    },
+    callbackUrl,
+  };
+}

@@ -1,0 +1,99 @@
+/**
+ * One URL of a scraper run: fetch the page (plain HTTP first, or the browser when the scraper's
+ * sample needed one), execute the recipe, follow next pages up to `maxPages`. No model call.
+ */
+import { mergeRecords, type Attribute, type ExtractedRecord } from '../extract/attributes.ts';
+import { openBrowser } from '../extract/acquire.ts';
+import type { OperationContext } from '../extract/context.ts';
+import { findNextPageUrl, linkPage } from '../extract/paginate.ts';
+import type { Cookie } from '../net/cookies.ts';
+import type { PageSnapshot } from '../plugins/driver.ts';
+import { runRecipe, type Recipe } from '../recipes/index.ts';
+
+export interface ScrapeInput {
+  recipe: Recipe;
+  attributes: Attribute[];
+  url: string;
+  /** Start on the browser driver (the scraper's sample page needed one). */
+  preferBrowser?: boolean;
+  /** Pages to read at most, the first included (default 1). */
+  maxPages?: number;
+  proxyCountry?: string | null;
+  cookies?: Cookie[];
+  signal?: AbortSignal;
+}
+
+export interface ScrapedPage {
+  html: string;
+  url: string;
+  driver: string;
+}
+
+export interface ScrapeResult {
+  /** Every page's records, merged (duplicates across pages dropped). */
+  records: ExtractedRecord[];
+  pages: Array<{ url: string; driver: string; records: number }>;
+  /** The first page's records: what layout drift is judged on (later pages may end a list). */
+  firstRecords: ExtractedRecord[];
+  /** The driver of the first page. */
+  driver: string;
+  /** The first page, as the recipe read it: what a regeneration starts from. */
+  firstPage: ScrapedPage;
+  /** The last page read. */
+  lastPage: ScrapedPage;
+}
+
+/** Fetches one URL (plus pagination) and executes a recipe on it, without any model call. */
+export async function scrapeWithRecipe(ctx: OperationContext, input: ScrapeInput): Promise<ScrapeResult> {
+  const limit = Math.max(1, input.maxPages ?? 1);
+  const browser = await openBrowser(ctx, {
+    proxyCountry: input.proxyCountry ?? null,
+    cookies: input.cookies ?? [],
+    preferBrowser: input.preferBrowser,
+    signal: input.signal,
+  });
+  try {
+    const pages: ScrapeResult['pages'] = [];
+    const perPage: ExtractedRecord[][] = [];
+    const seen = new Set<string>();
+    let escalated = false;
+    let first: ScrapedPage | null = null;
+    let last: ScrapedPage | null = null;
+    let next: string | null = input.url;
+    while (next && pages.length < limit) {
+      input.signal?.throwIfAborted();
+      seen.add(next);
+      let page: PageSnapshot = await browser.goto(next);
+      let run = runRecipe(input.recipe, page.html, { url: page.finalUrl, attributes: input.attributes });
+      if (!run.records.length && !escalated) {
+        // Nothing on a plain-HTTP page may mean the content needs JavaScript: one browser try
+        // before the caller calls it layout drift (null when already on a browser, or none is configured).
+        escalated = true;
+        const again = await browser.escalate(next, 'the scraper recipe found no records on the plain-HTTP page');
+        if (again) {
+          page = again;
+          run = runRecipe(input.recipe, page.html, { url: page.finalUrl, attributes: input.attributes });
+        }
+      }
+      seen.add(page.finalUrl);
+      last = { html: page.html, url: page.finalUrl, driver: page.driver };
+      first ??= last;
+      perPage.push(run.records);
+      pages.push({ url: page.finalUrl, driver: page.driver, records: run.records.length });
+      if (pages.length >= limit) break;
+      // The recipe's own rule when it has one (it was checked on the sample), else the page's markup.
+      const candidate = input.recipe.pagination?.next ? run.nextPageUrl : findNextPageUrl(linkPage(page.html, page.finalUrl));
+      next = candidate && !seen.has(candidate) ? candidate : null;
+    }
+    return {
+      records: mergeRecords(perPage),
+      pages,
+      firstRecords: perPage[0] ?? [],
+      driver: pages[0]?.driver ?? 'http',
+      firstPage: first!,
+      lastPage: last!,
+    };
+  } finally {
+    await browser.close();
+  }
+}

@@ -1,0 +1,71 @@
+/**
+ * Run bodies (spec 2.7, interface-decisions): the status of GET /v1/scrapers/run_async/{id} (also
+ * the callback body) and the result of POST /v1/scrapers/run.
+ */
+import type { ExtractedRecord } from '../extract/attributes.ts';
+
+export type RunStatus = 'queued' | 'running' | 'completed' | 'completed_partial' | 'failed';
+
+export interface RunRow {
+  id: string;
+  owner_id: string;
+  status: RunStatus;
+  url_form: 'single' | 'list';
+  completed: number;
+  total: number;
+  failed: number;
+  /** numeric: a string from pg. */
+  credits_charged: string | number;
+  heal_credits: string | number;
+  pages: number;
+  model_calls: number;
+  callback_url: string | null;
+}
+
+export interface RunItemRow {
+  url: string;
+  status: 'queued' | 'running' | 'completed' | 'failed';
+  records: ExtractedRecord[] | null;
+  error: string | null;
+}
+
+export interface RunStatusBody {
+  run_id: string;
+  status: RunStatus;
+  completed: number;
+  total: number;
+  credits_charged?: number;
+  /** URL -> records; a failed URL's entry is []. */
+  data?: Record<string, ExtractedRecord[]>;
+  /** URL -> why it failed (empty when none did). */
+  errors?: Record<string, string>;
+}
+
+export function isFinished(status: RunStatus): boolean {
+  return status === 'completed' || status === 'completed_partial' || status === 'failed';
+}
+
+export function progressBody(run: RunRow): RunStatusBody {
+  return { run_id: run.id, status: run.status, completed: run.completed, total: run.total };
+}
+
+/** The finished run's status body: progress plus credits, data and errors. */
+export function finishedBody(run: RunRow, items: RunItemRow[]): RunStatusBody {
+  const data: Record<string, ExtractedRecord[]> = {};
+  const errors: Record<string, string> = {};
+  for (const item of items) {
+    data[item.url] = item.status === 'completed' ? (item.records ?? []) : [];
+    if (item.status === 'failed') errors[item.url] = item.error ?? 'this URL failed';
+  }
+  return { ...progressBody(run), credits_charged: Number(run.credits_charged), data, errors };
+}
+
+/**
+ * POST /v1/scrapers/run's 200 body: `data` is the URL's records when `url` was one string (or
+ * omitted), the URL -> records map when it was a list.
+ */
+export function resultBody(run: RunRow, items: RunItemRow[]): Record<string, unknown> {
+  const full = finishedBody(run, items);
+  const data = run.url_form === 'single' ? (full.data![items[0]?.url] ?? []) : full.data;
+  return { run_id: run.id, status: run.status, credits_charged: full.credits_charged, data, errors: full.errors };
+}

@@ -1,0 +1,117 @@
+/**
+ * Waiting for runs to finish (POST /v1/scrapers/run): one LISTEN connection per process while
+ * anyone waits, woken by the NOTIFY that the finishing transaction sends; a slow backstop poll
+ * covers a lost connection or notification. The connection is closed when nobody waits.
+ */
+import pg from 'pg';
+import type { Logger } from '../log.ts';
+
+/** How often waiting runs are checked without a notification. */
+const BACKSTOP_MS = 2000;
+
+export interface RunWaiterOptions {
+  url: string;
+  channel: string;
+  logger: Logger;
+  /** Which of these runs are finished. */
+  finished(runIds: string[]): Promise<Set<string>>;
+}
+
+export class RunWaiter {
+  readonly #opts: RunWaiterOptions;
+  readonly #waiting = new Map<string, Set<() => void>>();
+  #client: Promise<pg.Client | null> | null = null;
+  #backstop: NodeJS.Timeout | null = null;
+
+  constructor(opts: RunWaiterOptions) {
+    this.#opts = opts;
+  }
+
+  /** Resolves true once the run is finished, false after `ms` or when `signal` aborts. */
+  async wait(runId: string, ms: number, signal?: AbortSignal): Promise<boolean> {
+    if (ms <= 0 || signal?.aborted) return (await this.#check([runId])).has(runId);
+    let wake!: () => void;
+    const woken = new Promise<void>((r) => (wake = r));
+    let set = this.#waiting.get(runId);
+    if (!set) this.#waiting.set(runId, (set = new Set()));
+    set.add(wake);
+    const timer = setTimeout(wake, ms);
+    signal?.addEventListener('abort', wake, { once: true });
+    try {
+      await this.#listen();
+      this.#startBackstop();
+      // It may have finished before the LISTEN took effect.
+      if ((await this.#check([runId])).has(runId)) return true;
+      await woken;
+      return (await this.#check([runId])).has(runId);
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', wake);
+      set.delete(wake);
+      if (!set.size) this.#waiting.delete(runId);
+      if (!this.#waiting.size) this.#release();
+    }
+  }
+
+  async #check(runIds: string[]): Promise<Set<string>> {
+    try {
+      return await this.#opts.finished(runIds);
+    } catch (err) {
+      this.#opts.logger.warn({ err: (err as Error).message }, 'could not read run status while waiting');
+      return new Set();
+    }
+  }
+
+  #wake(runId: string): void {
+    for (const w of this.#waiting.get(runId) ?? []) w();
+  }
+
+  #listen(): Promise<pg.Client | null> {
+    this.#client ??= (async () => {
+      const client = new pg.Client({ connectionString: this.#opts.url, application_name: 'gleaner-run-waiter' });
+      client.on('notification', (msg) => {
+        if (msg.channel === this.#opts.channel && msg.payload) this.#wake(msg.payload);
+      });
+      client.on('error', (err) => {
+        // The backstop poll carries on; the next wait reconnects.
+        this.#opts.logger.warn({ err: err.message }, 'run waiter connection lost');
+        this.#client = null;
+        client.end().catch(() => undefined);
+      });
+      try {
+        await client.connect();
+        await client.query(`LISTEN "${this.#opts.channel}"`);
+        return client;
+      } catch (err) {
+        this.#opts.logger.warn({ err: (err as Error).message }, 'run waiter could not LISTEN; polling instead');
+        this.#client = null;
+        client.end().catch(() => undefined);
+        return null;
+      }
+    })();
+    return this.#client;
+  }
+
+  #startBackstop(): void {
+    if (this.#backstop) return;
+    this.#backstop = setInterval(async () => {
+      const ids = [...this.#waiting.keys()];
+      if (!ids.length) return;
+      for (const id of await this.#check(ids)) this.#wake(id);
+    }, BACKSTOP_MS);
+    this.#backstop.unref();
+  }
+
+  #release(): void {
+    if (this.#backstop) clearInterval(this.#backstop);
+    this.#backstop = null;
+    const client = this.#client;
+    this.#client = null;
+    client?.then((c) => c?.end()).catch(() => undefined);
+  }
+
+  /** Closes the connection; waits in progress end at their timeout or backstop. */
+  close(): void {
+    this.#release();
+  }
+}

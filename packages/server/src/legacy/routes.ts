@@ -1,0 +1,94 @@
+// The deprecated legacy agents interface (spec 4.5), served on its own listener ({agents_url}).
+import { ATTRIBUTES_REQUEST_SCHEMA } from '@gleaner/core';
+import { defineRoutes, type RouteContext, type RouteDef } from '../http/route.ts';
+import { COOKIES_SCHEMA, PROXY_COUNTRY_SCHEMA, URL_SCHEMA } from '../routes/schemas.ts';
+import { systemRoutes } from '../routes/system.ts';
+
+const NAME = { type: 'string', minLength: 1, maxLength: 200, description: 'The agent name; `public/<slug>` addresses a public scraper API' };
+
+const GENERATE_BODY = {
+  type: 'object',
+  required: ['name', 'url'],
+  properties: {
+    name: NAME,
+    url: URL_SCHEMA,
+    prompt: { type: ['string', 'null'], default: '' },
+    attributes: { ...ATTRIBUTES_REQUEST_SCHEMA, description: 'A map name -> description or name -> {description, type} (the list form is accepted too).' },
+    proxy_country: PROXY_COUNTRY_SCHEMA,
+    cookies: COOKIES_SCHEMA,
+  },
+};
+
+const SCRAPE_BODY = {
+  type: 'object',
+  required: ['name'],
+  properties: { name: NAME, url: { type: ['string', 'null'], description: 'Default: the URL the agent was built on' }, proxy_country: PROXY_COUNTRY_SCHEMA, cookies: COOKIES_SCHEMA },
+};
+
+const REMOVE_BODY = { type: 'object', required: ['name'], properties: { name: NAME } };
+
+/** Aborted when the client goes away, so a long scrape stops. */
+function clientSignal(ctx: RouteContext): AbortSignal {
+  const controller = new AbortController();
+  ctx.res.on('close', () => {
+    if (!ctx.res.writableFinished) controller.abort(new Error('client closed the connection'));
+  });
+  return controller.signal;
+}
+
+const KEEP_SYSTEM = new Set(['/readyz', '/openapi.json', '/docs']);
+
+/** Every route of the legacy agents listener. */
+export function legacyRoutes(): RouteDef[] {
+  return [
+    ...systemRoutes().filter((r) => KEEP_SYSTEM.has(r.path)),
+    ...defineRoutes([
+      {
+        method: 'post',
+        path: '/v1/generate',
+        summary: 'Build (or rebuild) the agent `name`: a classic scraper of yours (deprecated: POST /v1/extractor/generate)',
+        tags: ['legacy agents'],
+        deprecated: true,
+        auth: 'apiKey',
+        body: GENERATE_BODY,
+        responses: { 202: { description: 'Build started', schema: { type: 'object', properties: { name: { type: 'string' }, status: { const: 'generating' } } } } },
+        handler: async ({ engine, owner }, { body }) => ({ status: 202, body: await engine.catalog.legacy.generate(owner!, body) }),
+      },
+      {
+        method: 'post',
+        path: '/v1/scrape',
+        summary: 'Run an agent, or a public one (`public/<slug>`) (deprecated: POST /v1/scrapers/run)',
+        tags: ['legacy agents'],
+        deprecated: true,
+        auth: 'apiKey',
+        body: SCRAPE_BODY,
+        responses: {
+          200: { description: 'Records', schema: { type: 'object', properties: { data: { type: 'array', items: { type: 'object' } } } } },
+          202: { description: 'Still running after the wait: poll GET /v1/scrapers/run_async/{run_id} on the current API' },
+        },
+        handler: async (ctx, { body }) => ctx.engine.catalog.legacy.scrape(ctx.owner!, body, clientSignal(ctx)),
+      },
+      {
+        method: 'get',
+        path: '/v1/list',
+        summary: 'Your agents and the public ones (deprecated: GET /v1/scrapers and GET /v1/scraper-apis)',
+        tags: ['legacy agents'],
+        deprecated: true,
+        auth: 'apiKey',
+        responses: { 200: { description: '{agents: {user: [{id, name, status}], public: [{id, name}]}}' } },
+        handler: async ({ engine, owner }) => ({ body: await engine.catalog.legacy.list(owner!) }),
+      },
+      {
+        method: 'post',
+        path: '/v1/remove',
+        summary: "Remove an agent and its scraper (deprecated: DELETE /v1/extractor/{template_id})",
+        tags: ['legacy agents'],
+        deprecated: true,
+        auth: 'apiKey',
+        body: REMOVE_BODY,
+        responses: { 200: { description: 'Removed', schema: { type: 'object', properties: { message: { type: 'string' } } } } },
+        handler: async ({ engine, owner }, { body }) => ({ body: await engine.catalog.legacy.remove(owner!, body) }),
+      },
+    ]),
+  ];
+}

@@ -1,0 +1,237 @@
+// The long-lived half of the Playwright driver: the browser pool (one browser per driver, launched on
+// the first session, retired after N pages, killed by process group when hung) and openSession, which
+// gives each job a fresh context behind its own filtering proxy.
+import type { Browser, BrowserContext, Route } from 'playwright-core';
+import { CONFIG_FIELDS, GleanerError, createBrowserPool, createSsrfGuard, isGleanerError, startFilterProxy } from '@gleaner/core';
+import type {
+  BlockedRequest, BrowserPoolStats, Driver, DriverCapabilities, DriverSession, DriverSessionOptions, FilterProxy, GleanerConfig, Logger, PageLease, Resolver, SsrfGuard,
+} from '@gleaner/core';
+import { abortError } from './errors.ts';
+import { launchBrowser } from './launcher.ts';
+import type { LaunchRecord } from './launcher.ts';
+import { PlaywrightSession } from './session.ts';
+
+export const PLAYWRIGHT_DRIVER_NAME = 'playwright';
+
+export interface PlaywrightDriverOptions {
+  /** The resolved configuration; `network.allowNetworks`, `fetch.*` and `browser.*` are read from it. */
+  config?: {
+    network?: Partial<GleanerConfig['network']>;
+    fetch?: Partial<GleanerConfig['fetch']>;
+    browser?: Partial<GleanerConfig['browser']>;
+  };
+  /** Overrides `network.allowNetworks`. */
+  allowNetworks?: readonly string[];
+  /** A guard to share (e.g. with another driver); built from allowNetworks/resolver otherwise. */
+  guard?: SsrfGuard;
+  /** Replaces the system DNS resolver (tests); the filtering proxy resolves through the guard. */
+  resolver?: Resolver;
+  logger?: Logger;
+  /** Overrides `browser.chromiumPath`. */
+  chromiumPath?: string;
+  /** Overrides `browser.wsEndpoint` (a Playwright ws:// endpoint or an http(s):// CDP URL). */
+  wsEndpoint?: string;
+  maxPages?: number;
+  retireAfterPages?: number;
+  launchTimeoutMs?: number;
+  closeTimeoutMs?: number;
+  timeoutMs?: number;
+  maxBytes?: number;
+  maxRedirects?: number;
+  userAgent?: string;
+  /** Accept any TLS certificate (tests with a self-signed fixture). */
+  ignoreHttpsErrors?: boolean;
+  /**
+   * After `load`, wait at most this long for requests still in flight (default 1000; 0: never).
+   * Pages with nothing in flight pay nothing.
+   */
+  settleMs?: number;
+  /** Check literal-address request URLs in a route handler too (default true; the proxy checks all). */
+  routeCheck?: boolean;
+}
+
+export interface PlaywrightDriverStats {
+  launches: number;
+  retired: number;
+  killed: number;
+  activePages: number;
+  waiting: number;
+  browsers: number;
+  /** The current local browser's pid (null: none running, or a remote browser). */
+  browserPid: number | null;
+  pids: number[];
+  /** How each browser was started, oldest first (executable, flags, or the endpoint). */
+  launchLog: LaunchRecord[];
+}
+
+export type PlaywrightDriver = Driver & { stats(): PlaywrightDriverStats };
+
+const CAPABILITIES: Readonly<DriverCapabilities> = Object.freeze({ javascript: true, interaction: true, proxy: true, cookies: true });
+
+function configDefault<T>(field: string): T {
+  return CONFIG_FIELDS[field].default as T;
+}
+
+// Literal IPv4 (WHATWG URLs normalise every IPv4 form to dotted decimal) or bracketed IPv6 hosts.
+const LITERAL_HOST = /^(?:https?|wss?):\/\/(?:[^/?#@]*@)?(?:\[[0-9a-fA-F:.]+\]|\d{1,3}(?:\.\d{1,3}){3})(?::\d+)?(?:[/?#]|$)/;
+
+/**
+ * The second layer behind the proxy: request URLs with a literal address are checked in the browser's
+ * own request pipeline, so even a request that somehow skipped the proxy cannot reach a blocked
+ * address. Only literal-address URLs are routed (host names are resolved and checked by the proxy),
+ * which keeps ordinary pages off the interception path.
+ */
+async function installRouteCheck(context: BrowserContext, guard: SsrfGuard, refused: BlockedRequest[]): Promise<void> {
+  await context.route(LITERAL_HOST, async (route: Route) => {
+    const url = route.request().url();
+    try {
+      guard.checkUrl(url.replace(/^ws/, 'http'));
+    } catch (err) {
+      if (isGleanerError(err) && err.code === 'URL_BLOCKED') {
+        refused.push({ url, reason: err.message, at: Date.now() });
+        await route.abort('blockedbyclient').catch(() => undefined);
+        return;
+      }
+    }
+    await route.fallback().catch(() => undefined);
+  });
+}
+
+/** Creates the Playwright driver (system Chromium, or a remote browser). */
+export function createPlaywrightDriver(opts: PlaywrightDriverOptions = {}): PlaywrightDriver {
+  const fetchCfg = opts.config?.fetch ?? {};
+  const browserCfg = opts.config?.browser ?? {};
+  const guard = opts.guard ?? createSsrfGuard({ allowNetworks: opts.allowNetworks ?? opts.config?.network?.allowNetworks ?? [], resolver: opts.resolver });
+  const pick = <T>(explicit: T | undefined, configured: T | undefined, field: string): T => explicit ?? configured ?? configDefault<T>(field);
+  const defaults = {
+    userAgent: pick(opts.userAgent, fetchCfg.userAgent, 'fetch.userAgent'),
+    timeoutMs: pick(opts.timeoutMs, fetchCfg.timeoutMs, 'fetch.timeoutMs'),
+    maxBytes: pick(opts.maxBytes, fetchCfg.maxBytes, 'fetch.maxBytes'),
+    maxRedirects: pick(opts.maxRedirects, fetchCfg.maxRedirects, 'fetch.maxRedirects'),
+  };
+  const closeTimeoutMs = pick(opts.closeTimeoutMs, browserCfg.closeTimeoutMs, 'browser.closeTimeoutMs');
+  const launchTimeoutMs = pick(opts.launchTimeoutMs, browserCfg.launchTimeoutMs, 'browser.launchTimeoutMs');
+  const launchSettings = {
+    chromiumPath: pick(opts.chromiumPath, browserCfg.chromiumPath, 'browser.chromiumPath'),
+    wsEndpoint: pick(opts.wsEndpoint, browserCfg.wsEndpoint, 'browser.wsEndpoint'),
+    timeoutMs: launchTimeoutMs,
+    logger: opts.logger,
+  };
+  const settleMs = opts.settleMs ?? 1000;
+  const routeCheck = opts.routeCheck ?? true;
+  const launchLog: LaunchRecord[] = [];
+  const pool = createBrowserPool<Browser>({
+    name: PLAYWRIGHT_DRIVER_NAME,
+    launch: (signal) => launchBrowser(launchSettings, signal, (r) => launchLog.push(r)),
+    maxPages: pick(opts.maxPages, browserCfg.maxPages, 'browser.maxPages'),
+    retireAfterPages: pick(opts.retireAfterPages, browserCfg.retireAfterPages, 'browser.retireAfterPages'),
+    launchTimeoutMs,
+    closeTimeoutMs,
+    logger: opts.logger,
+  });
+  const sessions = new Set<PlaywrightSession>();
+  let closed = false;
+  const unavailable = () => new GleanerError('DRIVER_UNAVAILABLE', 'the playwright driver is closed');
+
+  /** A context and page on the leased browser, behind a fresh filtering proxy. */
+  async function open(lease: PageLease<Browser>, sessionOpts: DriverSessionOptions): Promise<PlaywrightSession> {
+    const logger = sessionOpts.logger ?? opts.logger;
+    const upstream = sessionOpts.proxy || null;
+    let proxy: FilterProxy | undefined;
+    let context: BrowserContext | undefined;
+    try {
+      proxy = await startFilterProxy({ guard, upstream, logger });
+      context = await lease.browser.newContext({
+        // `<-loopback>` empties Chromium's implicit bypass list: loopback goes through the proxy too.
+        proxy: { server: proxy.url, bypass: '<-loopback>' },
+        serviceWorkers: 'block',
+        acceptDownloads: false,
+        userAgent: sessionOpts.userAgent || defaults.userAgent,
+        ignoreHTTPSErrors: opts.ignoreHttpsErrors ?? false,
+      });
+      const routeBlocked: BlockedRequest[] = [];
+      if (routeCheck) await installRouteCheck(context, guard, routeBlocked);
+      const page = await context.newPage();
+      const totalMs = sessionOpts.timeouts?.totalMs ?? defaults.timeoutMs;
+      const session: PlaywrightSession = new PlaywrightSession({
+        driverName: PLAYWRIGHT_DRIVER_NAME,
+        guard,
+        context,
+        page,
+        proxy,
+        routeBlocked,
+        viaUpstream: upstream !== null,
+        cookies: sessionOpts.cookies ?? [],
+        totalMs,
+        maxBytes: sessionOpts.maxBytes ?? defaults.maxBytes,
+        maxRedirects: sessionOpts.maxRedirects ?? defaults.maxRedirects,
+        settleMs,
+        closeTimeoutMs,
+        signal: sessionOpts.signal,
+        logger,
+        release: async (broken) => {
+          sessions.delete(session);
+          await lease.release({ broken });
+        },
+      });
+      return session;
+    } catch (err) {
+      await context?.close().catch(() => undefined);
+      await proxy?.close().catch(() => undefined);
+      await lease.release({ broken: true });
+      if (isGleanerError(err)) throw err;
+      throw new GleanerError('DRIVER_UNAVAILABLE', `the playwright browser could not open a page: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`, { cause: err });
+    }
+  }
+
+  return {
+    name: PLAYWRIGHT_DRIVER_NAME,
+    capabilities: CAPABILITIES,
+
+    async openSession(sessionOpts: DriverSessionOptions = {}): Promise<DriverSession> {
+      if (closed) throw unavailable();
+      const signal = sessionOpts.signal;
+      if (signal?.aborted) throw abortError(signal, 'a page');
+      let lease: PageLease<Browser>;
+      try {
+        lease = await pool.acquire(signal);
+      } catch (err) {
+        if (signal?.aborted) throw abortError(signal, 'a page');
+        throw err;
+      }
+      if (closed) {
+        await lease.release();
+        throw unavailable();
+      }
+      const session = await open(lease, sessionOpts);
+      sessions.add(session);
+      if (signal?.aborted) {
+        await session.close();
+        throw abortError(signal, 'a page');
+      }
+      return session;
+    },
+
+    async close(): Promise<void> {
+      if (closed) return;
+      closed = true;
+      await Promise.all([...sessions].map((s) => s.close()));
+      await pool.close();
+    },
+
+    stats(): PlaywrightDriverStats {
+      const s: BrowserPoolStats = pool.stats();
+      return {
+        launches: s.launches,
+        retired: s.retired,
+        killed: s.killed,
+        activePages: s.activePages,
+        waiting: s.waiting,
+        browsers: s.browsers,
+        browserPid: s.pids.at(-1) ?? null,
+        pids: s.pids,
+        launchLog: [...launchLog],
+      };
+    },
+  };
+}

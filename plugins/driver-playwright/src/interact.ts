@@ -1,0 +1,155 @@
+// The interaction half of a session: click, type, select, scroll, waitFor, outline. Targets are an
+// outline ref (`e7`) or a CSS selector, either possibly inside same-origin iframes (`iframe >>> a`).
+// The in-page work (outline, scroll, ref lookup) uses core's shared page scripts, so the Selenium
+// driver sees pages the same way.
+import type { FrameLocator, Locator, Page } from 'playwright-core';
+import { GleanerError, isRef, refSelector, scriptCall, splitFrameSelector } from '@gleaner/core';
+import type { ActionOptions, PageOutline, ScrollOptions, ScrollResult, WaitForOptions } from '@gleaner/core';
+import { actionError } from './errors.ts';
+import { evaluateStable } from './snapshot.ts';
+import type { NetworkTracker } from './tracker.ts';
+
+/** Lazy content after a scroll: how long to let handlers start requests, how quiet counts as done, the cap. */
+const SCROLL_KICKOFF_MS = 120;
+const SCROLL_QUIET_MS = 100;
+const SCROLL_MAX_WAIT_MS = 3000;
+/** Network idle for waitFor({networkIdle}): no request for this long (Playwright's own definition). */
+const IDLE_QUIET_MS = 500;
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+export interface InteractionSettings {
+  page: Page;
+  tracker: NetworkTracker;
+  defaultTimeoutMs: number;
+  /** The session's wrapper: refuses calls on a closed session and maps aborts. */
+  guardCall<T>(what: string, fn: () => Promise<T>): Promise<T>;
+}
+
+export class Interactions {
+  readonly #s: InteractionSettings;
+
+  constructor(settings: InteractionSettings) {
+    this.#s = settings;
+  }
+
+  /** A ref's frame chain (null when no element carries it), or the selector itself. */
+  async #chain(target: string): Promise<string | null> {
+    const t = target.trim();
+    if (!t) throw new GleanerError('BAD_REQUEST', 'an empty selector was given for a page action');
+    if (!isRef(t)) return t;
+    return evaluateStable<string | null>(this.#s.page, scriptCall('findRef', t));
+  }
+
+  /** A Playwright locator for a target, entering same-origin iframes along its frame chain. */
+  async #locate(target: string): Promise<Locator> {
+    const chain = await this.#chain(target);
+    // A ref nobody carries (the page changed since the outline) still makes a locator that waits.
+    const parts = splitFrameSelector(chain ?? refSelector(target));
+    let scope: Page | FrameLocator = this.#s.page;
+    for (const frame of parts.slice(0, -1)) scope = scope.frameLocator(frame);
+    return scope.locator(parts.at(-1) ?? target).first();
+  }
+
+  async #act(what: string, timeoutMs: number, fn: () => Promise<void>): Promise<void> {
+    await this.#s.guardCall(what, async () => {
+      try {
+        await fn();
+      } catch (err) {
+        throw actionError(err, what, timeoutMs);
+      }
+    });
+  }
+
+  #timeout(opts?: ActionOptions): number {
+    return opts?.timeoutMs ?? this.#s.defaultTimeoutMs;
+  }
+
+  click(target: string, opts?: ActionOptions): Promise<void> {
+    const timeout = this.#timeout(opts);
+    return this.#act(`clicking ${target}`, timeout, async () => {
+      await (await this.#locate(target)).click({ timeout });
+    });
+  }
+
+  type(target: string, text: string, opts?: ActionOptions & { clear?: boolean; pressEnter?: boolean }): Promise<void> {
+    const timeout = this.#timeout(opts);
+    return this.#act(`typing into ${target}`, timeout, async () => {
+      const el = await this.#locate(target);
+      if (opts?.clear) {
+        await el.fill('', { timeout });
+      } else {
+        await el.focus({ timeout });
+        // Keystrokes go after what the field holds (focus alone may leave the caret anywhere).
+        await el.evaluate((node) => {
+          const f = node as HTMLInputElement;
+          try {
+            if (typeof f.setSelectionRange === 'function' && typeof f.value === 'string') f.setSelectionRange(f.value.length, f.value.length);
+          } catch {
+            // input types without a selection (email, number) ignore this
+          }
+        });
+      }
+      // Real key events, so autocompletes and key handlers run; long text is filled at once.
+      if (text.length > 500) await el.fill(opts?.clear ? text : `${await el.inputValue({ timeout })}${text}`, { timeout });
+      else if (text) await el.pressSequentially(text, { timeout });
+      if (opts?.pressEnter) await el.press('Enter', { timeout });
+    });
+  }
+
+  select(target: string, values: string | string[], opts?: ActionOptions): Promise<void> {
+    const timeout = this.#timeout(opts);
+    const list = Array.isArray(values) ? values : [values];
+    return this.#act(`selecting ${JSON.stringify(list)} in ${target}`, timeout, async () => {
+      await (await this.#locate(target)).selectOption(list, { timeout });
+    });
+  }
+
+  scroll(opts: ScrollOptions): Promise<void> {
+    const what = opts.selector ? `scrolling to ${opts.selector}` : opts.to ? `scrolling to the ${opts.to}` : `scrolling by ${opts.pixels ?? 'a screen'}`;
+    return this.#act(what, SCROLL_MAX_WAIT_MS, async () => {
+      const page = this.#s.page;
+      let selector: string | undefined;
+      if (opts.selector) {
+        const chain = await this.#chain(opts.selector);
+        if (!chain) throw new GleanerError('BAD_REQUEST', `no element carries ref ${opts.selector} any more; take a new outline`);
+        selector = chain;
+      }
+      const result = await evaluateStable<ScrollResult>(page, scriptCall('scroll', { to: opts.to, selector, pixels: opts.pixels }));
+      if (!result.found) throw new GleanerError('BAD_REQUEST', `no element matches ${opts.selector} to scroll to`);
+      // Lazy loading: scroll handlers and observers start their requests within a frame or two;
+      // then wait, bounded, until the network is quiet again.
+      await sleep(SCROLL_KICKOFF_MS);
+      await this.#s.tracker.idle(SCROLL_QUIET_MS, SCROLL_MAX_WAIT_MS);
+    });
+  }
+
+  waitFor(opts: WaitForOptions): Promise<void> {
+    const timeout = opts.timeoutMs ?? this.#s.defaultTimeoutMs;
+    if (opts.selector) {
+      const state = opts.state ?? 'visible';
+      return this.#act(`waiting for ${opts.selector} to be ${state}`, timeout, async () => {
+        await (await this.#locate(opts.selector as string)).waitFor({ state, timeout });
+      });
+    }
+    if (opts.networkIdle) {
+      return this.#act('waiting for network idle', timeout, async () => {
+        if (!(await this.#s.tracker.idle(IDLE_QUIET_MS, timeout))) {
+          throw new GleanerError('FETCH_TIMEOUT', `timed out after ${timeout} ms waiting for network idle (${this.#s.tracker.inflight} requests still running)`);
+        }
+      });
+    }
+    const ms = Math.max(0, opts.ms ?? 0);
+    return this.#act(`waiting ${ms} ms`, ms, () => sleep(ms));
+  }
+
+  outline(): Promise<PageOutline> {
+    return this.#s.guardCall('outlining the page', async () => {
+      try {
+        return await evaluateStable<PageOutline>(this.#s.page, scriptCall('outline', {}));
+      } catch (err) {
+        throw actionError(err, 'outlining the page', this.#s.defaultTimeoutMs);
+      }
+    });
+  }
+}

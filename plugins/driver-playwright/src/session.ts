@@ -1,0 +1,229 @@
+// One Playwright "page" for one job: a fresh BrowserContext behind its own filtering proxy, the
+// navigation (goto) and the interactions. Closed in the job's finally; a context that will not close
+// marks the browser as hung for the pool.
+import type { BrowserContext, Page, Request, Response } from 'playwright-core';
+import { GleanerError } from '@gleaner/core';
+import type {
+  ActionOptions, BlockedRequest, Cookie, DriverSession, FilterProxy, GotoOptions, Logger, PageOutline, PageSnapshot, ScrollOptions, SsrfGuard, WaitForOptions,
+} from '@gleaner/core';
+import { addCookies } from './cookies.ts';
+import { abortError, closedError, isClosedError, toNavigationError, tooLarge, tooManyRedirects } from './errors.ts';
+import { Interactions } from './interact.ts';
+import { buildSnapshot, checkProxyAnswer } from './snapshot.ts';
+import { NetworkTracker } from './tracker.ts';
+
+export interface PlaywrightSessionSettings {
+  driverName: string;
+  guard: SsrfGuard;
+  context: BrowserContext;
+  page: Page;
+  proxy: FilterProxy;
+  /** Requests the route layer refused (literal addresses), next to the proxy's list. */
+  routeBlocked: BlockedRequest[];
+  viaUpstream: boolean;
+  cookies: readonly Cookie[];
+  totalMs: number;
+  maxBytes: number;
+  maxRedirects: number;
+  /** Longest wait for in-flight requests after `load` (0: none). */
+  settleMs: number;
+  closeTimeoutMs: number;
+  signal?: AbortSignal;
+  logger?: Logger;
+  /** Gives the page slot back; `broken` when the context would not close. */
+  release(broken: boolean): Promise<void>;
+}
+
+/** Resolves true when `p` settles (either way) within `ms`. */
+function settlesWithin(p: Promise<unknown>, ms: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(false), ms);
+    p.then(() => resolve(true), () => resolve(true)).finally(() => clearTimeout(timer));
+  });
+}
+
+export class PlaywrightSession implements DriverSession {
+  readonly #s: PlaywrightSessionSettings;
+  readonly #tracker: NetworkTracker;
+  readonly #ui: Interactions;
+  #closing: Promise<void> | null = null;
+  #navigated = false;
+  #requested = '';
+  #onSessionAbort: (() => void) | null = null;
+
+  constructor(settings: PlaywrightSessionSettings) {
+    this.#s = settings;
+    this.#tracker = new NetworkTracker(settings.page);
+    this.#ui = new Interactions({ page: settings.page, tracker: this.#tracker, defaultTimeoutMs: settings.totalMs, guardCall: (what, fn) => this.#call(what, fn) });
+    const signal = settings.signal;
+    if (signal) {
+      // The job's signal aborts whatever runs and closes the page.
+      this.#onSessionAbort = () => void this.close();
+      signal.addEventListener('abort', this.#onSessionAbort, { once: true });
+    }
+  }
+
+  get closed(): boolean {
+    return this.#closing !== null;
+  }
+
+  #blockedList(): BlockedRequest[] {
+    return this.#s.routeBlocked.length ? [...this.#s.proxy.blocked, ...this.#s.routeBlocked] : this.#s.proxy.blocked;
+  }
+
+  async goto(url: string, opts: GotoOptions = {}): Promise<PageSnapshot> {
+    const s = this.#s;
+    if (this.closed) throw s.signal?.aborted ? abortError(s.signal, url) : closedError(`asked to load ${url}`);
+    const target = s.guard.checkUrl(url); // URL_INVALID / URL_BLOCKED before the browser sees it
+    const requested = target.href;
+    this.#requested = requested;
+    const started = Date.now();
+    const signals = [s.signal, opts.signal].filter((x): x is AbortSignal => x !== undefined);
+    for (const sig of signals) if (sig.aborted) throw abortError(sig, requested);
+    if (!this.#navigated) {
+      this.#navigated = true;
+      await addCookies(s.context, s.cookies, target.hostname, s.logger);
+    }
+    const before = { blocked: s.proxy.blocked.length, route: s.routeBlocked.length, failures: s.proxy.failures.length };
+    let failedUrl: string | undefined;
+    let stop!: (err: GleanerError) => void;
+    const stopped = new Promise<never>((_, reject) => (stop = reject));
+    stopped.catch(() => undefined);
+    const aborters = signals.map((sig) => {
+      const fn = () => stop(abortError(sig, requested));
+      sig.addEventListener('abort', fn, { once: true });
+      return () => sig.removeEventListener('abort', fn);
+    });
+    this.#tracker.observer = {
+      onRequest: (_req: Request, redirects: string[]) => {
+        if (redirects.length > s.maxRedirects) stop(tooManyRedirects(s.maxRedirects, requested, redirects));
+      },
+      onResponse: (res: Response) => {
+        const h = res.headers();
+        if (h['x-gleaner-blocked'] || h['x-gleaner-proxy-error']) {
+          void checkProxyAnswer(res, h, this.#blockedList()).catch((err: GleanerError) => stop(err));
+        }
+        const length = Number(h['content-length']);
+        if ((!h['content-encoding'] || h['content-encoding'] === 'identity') && Number.isFinite(length) && length > s.maxBytes) stop(tooLarge(s.maxBytes, res.url()));
+      },
+      onFailed: (req: Request) => {
+        failedUrl = req.url();
+      },
+    };
+    const remaining = () => Math.max(1, s.totalMs - (Date.now() - started));
+    try {
+      const navigation = s.page.goto(requested, { timeout: s.totalMs, waitUntil: 'domcontentloaded', referer: opts.referer });
+      navigation.catch(() => undefined);
+      const response = await Promise.race([navigation, stopped]);
+      // The document is parsed; give its subresources until `load` (within the budget), then a
+      // short settle for requests still running (usually none, which costs nothing).
+      await Promise.race([s.page.waitForLoadState('load', { timeout: remaining() }).catch(() => undefined), stopped]);
+      if (s.settleMs > 0 && this.#tracker.inflight > 0) await Promise.race([this.#tracker.idle(0, Math.min(s.settleMs, remaining())), stopped]);
+      const main = response ?? this.#tracker.lastMain;
+      if (main && main.request().redirectedFrom()) {
+        // Also caught early by the tracker; this covers a chain the observer saw only in part.
+        let hops = 0;
+        for (let r = main.request().redirectedFrom(); r; r = r.redirectedFrom()) hops++;
+        if (hops > s.maxRedirects) throw tooManyRedirects(s.maxRedirects, requested, []);
+      }
+      return await Promise.race([
+        buildSnapshot({ driverName: s.driverName, page: s.page, context: s.context, response: main, requestedUrl: requested, maxBytes: s.maxBytes, blockedList: this.#blockedList(), withFrames: false }),
+        stopped,
+      ]);
+    } catch (err) {
+      const mapped = toNavigationError(err, {
+        url: requested,
+        totalMs: s.totalMs,
+        maxRedirects: s.maxRedirects,
+        failedUrl,
+        newlyBlocked: [...s.proxy.blocked.slice(before.blocked), ...s.routeBlocked.slice(before.route)],
+        newFailures: s.proxy.failures.slice(before.failures),
+        viaProxy: s.viaUpstream,
+        closed: this.closed,
+      });
+      if (!this.closed) await this.#cancelNavigation();
+      throw mapped;
+    } finally {
+      this.#tracker.observer = null;
+      for (const off of aborters) off();
+    }
+  }
+
+  /** Stops a navigation we gave up on, so the session stays usable for the next goto. */
+  async #cancelNavigation(): Promise<void> {
+    await this.#s.page.goto('about:blank', { timeout: Math.min(5000, this.#s.closeTimeoutMs) }).catch(() => undefined);
+  }
+
+  /** Runs an interaction: refused once closed, interrupted (with the signal's reason) when the job aborts. */
+  async #call<T>(what: string, fn: () => Promise<T>): Promise<T> {
+    const signal = this.#s.signal;
+    if (this.closed) throw signal?.aborted ? abortError(signal, this.#requested || what) : closedError(what);
+    try {
+      return await fn();
+    } catch (err) {
+      if (signal?.aborted) throw abortError(signal, this.#requested || what);
+      if (this.closed || isClosedError(err)) throw closedError(what);
+      throw err;
+    }
+  }
+
+  click(target: string, opts?: ActionOptions): Promise<void> {
+    return this.#ui.click(target, opts);
+  }
+
+  type(target: string, text: string, opts?: ActionOptions & { clear?: boolean; pressEnter?: boolean }): Promise<void> {
+    return this.#ui.type(target, text, opts);
+  }
+
+  select(target: string, values: string | string[], opts?: ActionOptions): Promise<void> {
+    return this.#ui.select(target, values, opts);
+  }
+
+  scroll(opts: ScrollOptions): Promise<void> {
+    return this.#ui.scroll(opts);
+  }
+
+  waitFor(opts: WaitForOptions): Promise<void> {
+    return this.#ui.waitFor(opts);
+  }
+
+  outline(): Promise<PageOutline> {
+    return this.#ui.outline();
+  }
+
+  snapshot(): Promise<PageSnapshot> {
+    const s = this.#s;
+    return this.#call('taking a snapshot', () =>
+      buildSnapshot({
+        driverName: s.driverName,
+        page: s.page,
+        context: s.context,
+        response: this.#tracker.lastMain,
+        requestedUrl: this.#requested || s.page.url(),
+        maxBytes: s.maxBytes,
+        blockedList: this.#blockedList(),
+        withFrames: true,
+      }),
+    );
+  }
+
+  /** Closes the context (bounded by closeTimeoutMs), the proxy, and gives the slot back; idempotent. */
+  close(): Promise<void> {
+    this.#closing ??= (async () => {
+      const s = this.#s;
+      if (this.#onSessionAbort) s.signal?.removeEventListener('abort', this.#onSessionAbort);
+      this.#tracker.detach();
+      let broken = false;
+      const closing = s.context.close();
+      closing.catch(() => undefined);
+      if (!(await settlesWithin(closing, s.closeTimeoutMs))) {
+        broken = true;
+        s.logger?.warn({ closeTimeoutMs: s.closeTimeoutMs }, 'playwright: the browser context did not close in time; retiring the browser');
+      }
+      await s.proxy.close().catch(() => undefined);
+      await s.release(broken);
+    })();
+    return this.#closing;
+  }
+}
+

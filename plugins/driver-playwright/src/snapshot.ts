@@ -1,0 +1,146 @@
+// Builds a PageSnapshot from the main response and the page as it is rendered now.
+import type { BrowserContext, Page, Response } from 'playwright-core';
+import { FILTER_PROXY_BLOCKED_HEADER, FILTER_PROXY_ERROR_HEADER, GleanerError, scriptCall } from '@gleaner/core';
+import type { BlockedRequest, PageSnapshot } from '@gleaner/core';
+import { fromPlaywrightCookie } from './cookies.ts';
+import { blocked, tooLarge, unsupported } from './errors.ts';
+import { redirectChain } from './tracker.ts';
+
+export interface MediaType {
+  type: string;
+  charset?: string;
+}
+
+export function parseContentType(header: string | undefined): MediaType {
+  if (!header) return { type: '' };
+  const [type, ...params] = header.split(';');
+  const out: MediaType = { type: type.trim().toLowerCase() };
+  for (const p of params) {
+    const m = /^\s*charset\s*=\s*"?([^";\s]+)"?/i.exec(p);
+    if (m) out.charset = m[1].toLowerCase();
+  }
+  return out;
+}
+
+/** As driver-http: HTML/XHTML are documents, other text passes through as text, the rest is refused. */
+export function classifyMediaType(type: string): 'html' | 'text' | 'unsupported' {
+  if (type === 'text/html' || type === 'application/xhtml+xml') return 'html';
+  if (type.startsWith('text/')) return 'text';
+  if (/^application\/(json|xml|javascript|x-javascript|ecmascript|x-www-form-urlencoded)$/.test(type)) return 'text';
+  if (/^application\/[\w.+-]+\+(json|xml)$/.test(type)) return 'text';
+  return 'unsupported';
+}
+
+const MAGIC: Array<[string, number[]]> = [
+  ['application/pdf', [0x25, 0x50, 0x44, 0x46]],
+  ['image/png', [0x89, 0x50, 0x4e, 0x47]],
+  ['image/jpeg', [0xff, 0xd8, 0xff]],
+  ['image/gif', [0x47, 0x49, 0x46, 0x38]],
+  ['application/zip', [0x50, 0x4b, 0x03, 0x04]],
+  ['application/gzip', [0x1f, 0x8b]],
+];
+
+/** For a response without Content-Type: a binary signature or NUL bytes mean "not a page". */
+export function sniffBinary(bytes: Uint8Array): string | undefined {
+  for (const [type, sig] of MAGIC) if (sig.every((b, i) => bytes[i] === b)) return type;
+  const bom = (bytes[0] === 0xfe && bytes[1] === 0xff) || (bytes[0] === 0xff && bytes[1] === 0xfe);
+  if (!bom && bytes.subarray(0, 1024).includes(0)) return 'application/octet-stream';
+  return undefined;
+}
+
+/**
+ * `page.evaluate` that survives a navigation in progress (a click that submitted a form): when the
+ * document goes away under it, it waits for the next one and tries once more.
+ */
+export async function evaluateStable<T>(page: Page, expression: string): Promise<T> {
+  try {
+    return (await page.evaluate(expression)) as T;
+  } catch (err) {
+    if (!/Execution context was destroyed|navigat/i.test(err instanceof Error ? err.message : '')) throw err;
+    await page.waitForLoadState('domcontentloaded').catch(() => undefined);
+    return (await page.evaluate(expression)) as T;
+  }
+}
+
+function decode(bytes: Uint8Array, charset: string | undefined): { text: string; charset: string } {
+  let decoder: TextDecoder;
+  try {
+    decoder = new TextDecoder(charset || 'utf-8');
+  } catch {
+    decoder = new TextDecoder('utf-8');
+  }
+  return { text: decoder.decode(bytes), charset: decoder.encoding };
+}
+
+export interface SnapshotInput {
+  driverName: string;
+  page: Page;
+  context: BrowserContext;
+  /** The main frame's navigation response (null: none yet, e.g. a same-document navigation). */
+  response: Response | null;
+  requestedUrl: string;
+  maxBytes: number;
+  /** What the filtering proxy refused, to name a blocked main document. */
+  blockedList: readonly BlockedRequest[];
+  /** Inline same-origin iframes (snapshot()), or the plain `page.content()` (goto). */
+  withFrames: boolean;
+}
+
+/** Throws URL_BLOCKED / FETCH_FAILED when the main response is the filtering proxy's own answer. */
+export async function checkProxyAnswer(res: Response, headers: Record<string, string>, list: readonly BlockedRequest[]): Promise<void> {
+  if (headers[FILTER_PROXY_BLOCKED_HEADER]) {
+    const url = res.url();
+    const hit = [...list].reverse().find((b) => b.url === url);
+    const reason = hit?.reason ?? (await res.text().catch(() => '')).trim();
+    throw blocked({ url, reason: reason || `blocked: ${url}`, at: Date.now() });
+  }
+  if (headers[FILTER_PROXY_ERROR_HEADER]) {
+    const text = (await res.text().catch(() => '')).trim();
+    throw new GleanerError('FETCH_FAILED', `could not fetch ${res.url()}: ${text || `the proxy answered ${res.status()}`}`);
+  }
+}
+
+export async function buildSnapshot(i: SnapshotInput): Promise<PageSnapshot> {
+  const res = i.response;
+  const headers = res ? await res.allHeaders() : {};
+  if (res) await checkProxyAnswer(res, headers, i.blockedList);
+  const media = parseContentType(headers['content-type']);
+  let kind = media.type ? classifyMediaType(media.type) : 'html';
+  const url = res?.url() ?? i.page.url();
+  if (kind === 'unsupported') throw unsupported(url, media.type);
+  let charset = media.charset;
+  let html: string;
+  if (kind === 'text' && res) {
+    const body = await res.body();
+    if (body.length > i.maxBytes) throw tooLarge(i.maxBytes, url);
+    ({ text: html, charset } = decode(body, media.charset));
+  } else {
+    if (!media.type && res) {
+      const binary = sniffBinary(await res.body().catch(() => Buffer.alloc(0)));
+      if (binary) throw unsupported(url, `${binary} (by its content)`);
+      kind = 'html';
+    }
+    html = i.withFrames ? await evaluateStable<string>(i.page, scriptCall('snapshotHtml')) : await i.page.content();
+    // The rendered DOM is what the caller gets; its UTF-8 size stands in for the body size.
+    if (Buffer.byteLength(html) > i.maxBytes) throw tooLarge(i.maxBytes, url);
+    charset ??= (await i.page.evaluate('document.characterSet').catch(() => undefined)) as string | undefined;
+    charset = charset?.toLowerCase();
+  }
+  const cookies = (await i.context.cookies()).map(fromPlaywrightCookie);
+  const pageUrl = i.page.url();
+  // Keep a fragment (or a pushState change) the page shows, when it is the same document.
+  const finalUrl = res && pageUrl.split('#')[0] !== res.url().split('#')[0] && !i.withFrames ? res.url() : pageUrl;
+  const snap: PageSnapshot = {
+    requestedUrl: i.requestedUrl,
+    finalUrl,
+    status: res?.status() ?? 200,
+    headers,
+    contentType: media.type,
+    html,
+    redirects: res ? redirectChain(res.request()) : [],
+    driver: i.driverName,
+    cookies,
+  };
+  if (charset) snap.charset = charset;
+  return snap;
+}

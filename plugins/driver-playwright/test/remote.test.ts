@@ -1,0 +1,60 @@
+// driver-playwright against a browser it did not launch (browser.wsEndpoint): a Playwright server
+// (ws://) and a Chromium DevTools endpoint (http:// CDP URL). Both run on this host, so the browser
+// can reach the per-session filtering proxy on 127.0.0.1.
+import { expect } from 'chai';
+import { chromium } from 'playwright-core';
+import { CHROMIUM_ARGS, createPlaywrightDriver } from '@gleaner/driver-playwright';
+import type { PlaywrightDriver } from '@gleaner/driver-playwright';
+import { startFixtureSite } from '../../../test/support/fixture-site.ts';
+import type { FixtureSite } from '../../../test/support/fixture-site.ts';
+import { freePort } from '../../../test/support/process.ts';
+import { rejection } from '../../../test/support/assert.ts';
+
+describe('driver-playwright: remote browser (wsEndpoint)', function () {
+  let site: FixtureSite;
+  before(async () => {
+    site = await startFixtureSite();
+  });
+  after(async () => {
+    await site.close();
+  });
+
+  async function exercise(d: PlaywrightDriver): Promise<void> {
+    const s = await d.openSession();
+    try {
+      const page = await s.goto(`${site.url}/page`);
+      expect(page.html).to.contain('<h1>A page</h1>');
+      // The SSRF path is the same: the session's filtering proxy refuses what the guard refuses.
+      expect((await rejection(s.goto(`http://localhost:${site.port}/`))).code).to.equal('URL_BLOCKED');
+    } finally {
+      await s.close();
+    }
+    expect(d.stats().browserPid).to.equal(null); // nothing local to kill
+  }
+
+  it('connects to a Playwright browser server by its ws:// endpoint', async () => {
+    const server = await chromium.launchServer({ executablePath: '/usr/bin/chromium', headless: true, args: [...CHROMIUM_ARGS] });
+    const d = createPlaywrightDriver({ allowNetworks: ['127.0.0.1/32'], resolver: async () => [{ address: '::1', family: 6 }], wsEndpoint: server.wsEndpoint(), timeoutMs: 15_000 });
+    try {
+      await exercise(d);
+      expect(d.stats().launchLog).to.deep.equal([{ mode: 'connect', endpoint: server.wsEndpoint() }]);
+    } finally {
+      await d.close();
+      await server.close();
+    }
+  });
+
+  it('connects over CDP to an http:// DevTools URL', async () => {
+    const port = await freePort();
+    const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: [...CHROMIUM_ARGS, `--remote-debugging-port=${port}`] });
+    const endpoint = `http://127.0.0.1:${port}`;
+    const d = createPlaywrightDriver({ allowNetworks: ['127.0.0.1/32'], resolver: async () => [{ address: '::1', family: 6 }], wsEndpoint: endpoint, timeoutMs: 15_000 });
+    try {
+      await exercise(d);
+      expect(d.stats().launchLog).to.deep.equal([{ mode: 'connectOverCDP', endpoint }]);
+    } finally {
+      await d.close();
+      await browser.close();
+    }
+  });
+});

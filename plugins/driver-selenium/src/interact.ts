@@ -1,0 +1,250 @@
+// The interaction capabilities over WebDriver. Elements are found by CSS selector or by outline ref
+// (`e7`, resolved in the page with the shared `findRef` script, frames included); the outline, the
+// snapshot and scrolling run the shared page scripts, so both browser drivers see pages alike.
+import { By, Key, error as wdError } from 'selenium-webdriver';
+import type { WebDriver, WebElement } from 'selenium-webdriver';
+import { GleanerError, PAGE_SCRIPTS, isGleanerError, isRef, splitFrameSelector } from '@gleaner/core';
+import type { ActionOptions, PageOutline, ScrollOptions, ScrollResult, WaitForOptions } from '@gleaner/core';
+import { actionError, actionTimeout } from './errors.ts';
+import type { PageContext } from './page-context.ts';
+import type { PageTracker } from './tracker.ts';
+
+export interface InteractionsSettings {
+  ctx: PageContext;
+  tracker: PageTracker;
+  /** Used when an action names no timeoutMs. */
+  defaultTimeoutMs: number;
+  signal?: AbortSignal;
+}
+
+/** What the page shows: for HTML the snapshot script's output, otherwise the visible text. */
+export interface PageInfo {
+  html?: string;
+  text?: string;
+  charset?: string;
+  url: string;
+}
+
+// Errors that mean "not actionable yet": retried until the action's deadline.
+const RETRYABLE = new Set(['ElementClickInterceptedError', 'ElementNotInteractableError', 'StaleElementReferenceError', 'NoSuchElementError', 'NoSuchFrameError']);
+/** Lazy content after a scroll (as the Playwright driver): let handlers start requests, then wait for quiet, bounded. */
+const SCROLL_KICKOFF_MS = 120;
+const SCROLL_QUIET_MS = 100;
+const SCROLL_MAX_WAIT_MS = 3_000;
+/** Playwright's definition of network idle: no request for 500 ms. */
+const NETWORK_IDLE_MS = 500;
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/** An element that exists but cannot take the action yet (disabled): retried like WebDriver's own. */
+function notYet(message: string): Error {
+  return Object.assign(new Error(message), { name: 'ElementNotInteractableError' });
+}
+
+const SELECT_OPTIONS = `return ((el, values) => {
+  if (!el || el.tagName !== 'SELECT') return { error: 'is a <' + (el ? el.tagName.toLowerCase() : '?') + '>, not a <select>' };
+  if (el.disabled) return { retry: 'is disabled' };
+  const options = Array.from(el.options);
+  const picked = [];
+  for (const v of values) {
+    const o = options.find((x) => x.value === v) || options.find((x) => x.label === v || x.text.trim() === v);
+    if (!o) return { error: 'has no option with the value or label ' + JSON.stringify(v) };
+    if (o.disabled) return { error: 'has option ' + JSON.stringify(v) + ' disabled' };
+    picked.push(o);
+  }
+  if (!el.multiple && picked.length > 1) return { error: 'accepts one value, not ' + picked.length };
+  for (const o of options) o.selected = picked.includes(o);
+  el.dispatchEvent(new Event('input', { bubbles: true }));
+  el.dispatchEvent(new Event('change', { bubbles: true }));
+  return { ok: true };
+})(arguments[0], arguments[1])`;
+
+const PAGE_INFO = `return ((withHtml) => ({
+  html: withHtml ? (${PAGE_SCRIPTS.snapshotHtml})() : null,
+  text: withHtml ? null : (document.body ? document.body.innerText : (document.documentElement ? document.documentElement.textContent : '')),
+  charset: document.characterSet ? document.characterSet.toLowerCase() : null,
+  url: location.href,
+}))(arguments[0])`;
+
+export class Interactions {
+  #s: InteractionsSettings;
+
+  constructor(settings: InteractionsSettings) {
+    this.#s = settings;
+  }
+
+  get #wd(): WebDriver {
+    return this.#s.ctx.wd;
+  }
+
+  /** Runs a shared page script (`PAGE_SCRIPTS.x`) in the top document with one argument. */
+  async #run<T>(source: string, arg: unknown = null): Promise<T> {
+    return (await this.#wd.executeScript(`return (${source})(arguments[0])`, arg)) as T;
+  }
+
+  /** Runs `fn` with the session's signal honoured, and the WebDriver session back in the top document after. */
+  async #act<T>(fn: () => Promise<T>): Promise<T> {
+    const signal = this.#s.signal;
+    signal?.throwIfAborted();
+    let onAbort: (() => void) | undefined;
+    const aborted = new Promise<never>((_, reject) => {
+      onAbort = () => reject(isGleanerError(signal?.reason) ? signal?.reason : new GleanerError('FETCH_TIMEOUT', 'the page action was aborted', { cause: signal?.reason }));
+      signal?.addEventListener('abort', onAbort, { once: true });
+    });
+    aborted.catch(() => undefined);
+    try {
+      return await Promise.race([fn(), aborted]);
+    } finally {
+      if (onAbort) signal?.removeEventListener('abort', onAbort);
+      await this.#wd.switchTo().defaultContent().catch(() => undefined);
+    }
+  }
+
+  #deadline(opts?: ActionOptions): { at: number; ms: number } {
+    const ms = opts?.timeoutMs ?? this.#s.defaultTimeoutMs;
+    return { at: Date.now() + ms, ms };
+  }
+
+  /** One attempt to find `target`; on success the session is switched into the element's frame. */
+  async #find(target: string): Promise<WebElement | null> {
+    const wd = this.#wd;
+    if (!target.trim()) throw actionError('an empty selector was given for a page action');
+    await wd.switchTo().defaultContent();
+    const chain = isRef(target) ? await this.#run<string | null>(PAGE_SCRIPTS.findRef, target.trim()) : target;
+    if (!chain) return null;
+    const parts = splitFrameSelector(chain);
+    try {
+      for (const frame of parts.slice(0, -1)) {
+        const [el] = await wd.findElements(By.css(frame));
+        if (!el) return null;
+        await wd.switchTo().frame(el);
+      }
+      const [el] = await wd.findElements(By.css(parts.at(-1) ?? chain));
+      return el ?? null;
+    } catch (err) {
+      if (err instanceof wdError.InvalidSelectorError) throw new GleanerError('BAD_REQUEST', `"${target}" is not a valid CSS selector or element ref`);
+      if (RETRYABLE.has((err as Error).name)) return null;
+      throw err;
+    }
+  }
+
+  /** Finds `target`, retrying until the deadline (the page may still be rendering it). */
+  async #locate(target: string, deadline: { at: number; ms: number }): Promise<WebElement> {
+    for (;;) {
+      this.#s.signal?.throwIfAborted();
+      const el = await this.#find(target);
+      if (el) return el;
+      if (Date.now() >= deadline.at) throw actionTimeout(`waiting for ${target}`, deadline.ms, 'no element matches it');
+      await sleep(100);
+    }
+  }
+
+  /** Retries `step` on a not-yet-actionable element until the deadline. */
+  async #retrying(target: string, what: string, deadline: { at: number; ms: number }, step: (el: WebElement) => Promise<void>): Promise<void> {
+    for (;;) {
+      const el = await this.#locate(target, deadline);
+      try {
+        await this.#wd.executeScript('arguments[0].scrollIntoView({block: "center", inline: "nearest"})', el);
+        await step(el);
+        return;
+      } catch (err) {
+        if (!RETRYABLE.has((err as Error).name)) throw err;
+        if (Date.now() >= deadline.at) {
+          throw actionTimeout(`${what} ${target}`, deadline.ms, (err as Error).message.split('\n')[0]);
+        }
+        await sleep(100);
+      }
+    }
+  }
+
+  click(target: string, opts?: ActionOptions): Promise<void> {
+    const deadline = this.#deadline(opts);
+    return this.#act(() =>
+      this.#retrying(target, 'clicking', deadline, async (el) => {
+        if (!(await el.isEnabled())) throw notYet(`${target} is disabled`);
+        await el.click();
+      }),
+    );
+  }
+
+  type(target: string, text: string, opts?: ActionOptions & { clear?: boolean; pressEnter?: boolean }): Promise<void> {
+    const deadline = this.#deadline(opts);
+    return this.#act(() =>
+      this.#retrying(target, 'typing into', deadline, async (el) => {
+        if (opts?.clear) await el.clear();
+        if (text) await el.sendKeys(text);
+        if (opts?.pressEnter) await el.sendKeys(Key.ENTER);
+      }),
+    );
+  }
+
+  select(target: string, values: string | string[], opts?: ActionOptions): Promise<void> {
+    const deadline = this.#deadline(opts);
+    const list = Array.isArray(values) ? values : [values];
+    return this.#act(() =>
+      this.#retrying(target, 'selecting in', deadline, async (el) => {
+        const r = (await this.#wd.executeScript(SELECT_OPTIONS, el, list)) as { ok?: boolean; error?: string; retry?: string };
+        if (r.retry) throw notYet(`${target} ${r.retry}`);
+        if (r.error) throw actionError(`${target} ${r.error}`);
+      }),
+    );
+  }
+
+  scroll(opts: ScrollOptions): Promise<void> {
+    return this.#act(async () => {
+      let selector = opts.selector;
+      if (selector && isRef(selector)) {
+        selector = (await this.#run<string | null>(PAGE_SCRIPTS.findRef, selector.trim())) ?? undefined;
+        if (!selector) throw actionError(`no element carries ref ${opts.selector} any more; take a new outline`);
+      }
+      const result = await this.#run<ScrollResult>(PAGE_SCRIPTS.scroll, { to: opts.to, selector, pixels: opts.pixels });
+      if (!result.found) throw actionError(`no element matches ${opts.selector} to scroll to`);
+      // Lazy loading: scroll handlers and observers start their requests within a frame or two;
+      // then wait, bounded, until the network is quiet again.
+      await sleep(SCROLL_KICKOFF_MS);
+      await this.#s.tracker.waitNetworkIdle(SCROLL_QUIET_MS, SCROLL_MAX_WAIT_MS, this.#s.signal);
+    });
+  }
+
+  waitFor(opts: WaitForOptions): Promise<void> {
+    const deadline = this.#deadline(opts);
+    return this.#act(async () => {
+      if (opts.selector) {
+        const state = opts.state ?? 'visible';
+        for (;;) {
+          this.#s.signal?.throwIfAborted();
+          const el = await this.#find(opts.selector);
+          let ok: boolean;
+          try {
+            const shown = el ? await el.isDisplayed() : false;
+            ok = state === 'attached' ? el !== null : state === 'detached' ? el === null : state === 'visible' ? shown : !shown;
+          } catch (err) {
+            if (!RETRYABLE.has((err as Error).name)) throw err;
+            ok = false;
+          }
+          if (ok) return;
+          if (Date.now() >= deadline.at) throw actionTimeout(`waiting for ${opts.selector} to be ${state}`, deadline.ms);
+          await this.#wd.switchTo().defaultContent();
+          await sleep(100);
+        }
+      }
+      if (opts.networkIdle) {
+        const idle = await this.#s.tracker.waitNetworkIdle(NETWORK_IDLE_MS, deadline.ms, this.#s.signal);
+        if (!idle) throw actionTimeout('waiting for network idle', deadline.ms, `${this.#s.tracker.inflight} requests still running`);
+        return;
+      }
+      if (opts.ms) await sleep(Math.max(0, opts.ms));
+    });
+  }
+
+  outline(): Promise<PageOutline> {
+    return this.#act(() => this.#run<PageOutline>(PAGE_SCRIPTS.outline));
+  }
+
+  /** The page as shown (top document); `withHtml` runs the snapshot script, else reads the text. */
+  async pageInfo(withHtml: boolean): Promise<PageInfo> {
+    await this.#wd.switchTo().defaultContent().catch(() => undefined);
+    const r = (await this.#wd.executeScript(PAGE_INFO, withHtml)) as { html: string | null; text: string | null; charset: string | null; url: string };
+    return { html: r.html ?? undefined, text: r.text ?? undefined, charset: r.charset ?? undefined, url: r.url };
+  }
+}

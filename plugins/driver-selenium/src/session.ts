@@ -1,0 +1,248 @@
+// One job's page on the Selenium driver: goto() through WebDriver, with DevTools filling in what
+// WebDriver does not report (status, headers, redirects, cookies, size), and the interactions.
+import { GleanerError } from '@gleaner/core';
+import type {
+  ActionOptions, Cookie, DriverSession, GotoOptions, Logger, PageOutline, PageSnapshot, ScrollOptions, SsrfGuard, WaitForOptions,
+} from '@gleaner/core';
+import { classifyMediaType, getCookies, parseContentType, setCookies } from './content.ts';
+import type { ContentKind } from './content.ts';
+import { abortError, blockedError, browserError, findBlocked, netError, timeoutError, tooLarge, webDriverErrorName } from './errors.ts';
+import { Interactions } from './interact.ts';
+import type { PageContext } from './page-context.ts';
+import type { DocResponse, Navigation, PageTracker } from './tracker.ts';
+
+export interface SeleniumSessionSettings {
+  driverName: string;
+  ctx: PageContext;
+  tracker: PageTracker;
+  guard: SsrfGuard;
+  cookies: readonly Cookie[];
+  totalMs: number;
+  maxBytes: number;
+  /** After load, the longest wait for requests still in flight (0: none). */
+  settleMs: number;
+  closeTimeoutMs: number;
+  /** True when the job goes through an upstream proxy (named in error messages). */
+  viaProxy: boolean;
+  signal?: AbortSignal;
+  logger?: Logger;
+  /** Returns the browser slot; `broken` when the page would not close cleanly. */
+  release(broken: boolean): Promise<void>;
+}
+
+/** The filtering proxy's own answers for a target it could not reach (not a site's 502/504). */
+const PROXY_FAILURE = /^(cannot reach |connecting to .* timed out)/;
+/** How long after a stopped navigation WebDriver may take to return before the page counts as hung. */
+const STOP_GRACE_MS = 5_000;
+
+interface PageRead {
+  html: string;
+  charset?: string;
+  url: string;
+}
+
+function bounded<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${what} did not finish within ${ms} ms`)), ms);
+    p.then(resolve, reject).finally(() => clearTimeout(timer));
+  });
+}
+
+export class SeleniumSession implements DriverSession {
+  #s: SeleniumSessionSettings;
+  #ui: Interactions;
+  #closed = false;
+  #cookiesSet = false;
+  #broken = false;
+
+  constructor(settings: SeleniumSessionSettings) {
+    this.#s = settings;
+    this.#ui = new Interactions({ ctx: settings.ctx, tracker: settings.tracker, defaultTimeoutMs: settings.totalMs, signal: settings.signal });
+  }
+
+  async goto(url: string, opts: GotoOptions = {}): Promise<PageSnapshot> {
+    if (this.#closed) throw new GleanerError('INTERNAL', 'goto() on a closed driver session');
+    const s = this.#s;
+    const target = s.guard.checkUrl(url);
+    const signals = [s.signal, opts.signal].filter((x): x is AbortSignal => x !== undefined);
+    for (const sig of signals) if (sig.aborted) throw abortError(sig, target.href);
+    const { ctx, tracker } = s;
+    if (!this.#cookiesSet) {
+      this.#cookiesSet = true;
+      // A cookie without a domain binds to the host of the first navigation.
+      const bound = s.cookies.map((c) => (c.domain ? c : { ...c, domain: target.hostname.replace(/^\[|\]$/g, '').toLowerCase() }));
+      const refused = await setCookies(ctx.cdp, ctx.browserContextId, bound).catch((err: unknown) => {
+        throw browserError('setting the cookies', err);
+      });
+      if (refused.length) s.logger?.warn({ cookies: refused }, 'selenium driver: the browser refused some cookies');
+    }
+    const since = Date.now();
+    let stopped: GleanerError | null = null;
+    let hung: (() => void) | null = null;
+    const hangs = new Promise<never>((_, reject) => {
+      hung = () => reject(new Error('the navigation did not stop'));
+    });
+    hangs.catch(() => undefined);
+    let graceTimer: NodeJS.Timeout | undefined;
+    const stop = (err: GleanerError) => {
+      if (stopped) return;
+      stopped = err;
+      ctx.cdp.send('Page.stopLoading', {}, ctx.sessionId).catch(() => undefined);
+      graceTimer = setTimeout(() => hung?.(), STOP_GRACE_MS);
+    };
+    const nav = tracker.begin(target.href, (n) => n.error && stop(n.error));
+    const onAbort = (ev: Event) => stop(abortError(ev.target as AbortSignal, target.href));
+    for (const sig of signals) sig.addEventListener('abort', onAbort, { once: true });
+    const deadline = setTimeout(() => stop(timeoutError(target.href, s.totalMs)), s.totalMs);
+    try {
+      // chromedriver's own page-load timeout is a backstop behind ours.
+      await ctx.wd.manage().setTimeouts({ pageLoad: s.totalMs + STOP_GRACE_MS });
+      await Promise.race([ctx.wd.get(target.href), hangs]);
+    } catch (err) {
+      if (stopped) {
+        if ((err as Error).message === 'the navigation did not stop') this.#broken = true;
+        throw stopped;
+      }
+      if (nav.error) throw nav.error;
+      if (webDriverErrorName(err) === 'TimeoutError') throw timeoutError(target.href, s.totalMs);
+      const text = err instanceof Error ? err.message : String(err);
+      const net = /net::ERR_[A-Z_]+/.exec(text);
+      if (!net) throw browserError(`loading ${target.href}`, err);
+      nav.failed ??= { errorText: net[0] };
+    } finally {
+      clearTimeout(deadline);
+      clearTimeout(graceTimer);
+      for (const sig of signals) sig.removeEventListener('abort', onAbort);
+      tracker.end();
+    }
+    await tracker.sync(nav);
+    // Requests still running after load (late XHRs filling the page) get a short, bounded settle.
+    const left = s.totalMs - (Date.now() - since);
+    if (!stopped && !nav.error && s.settleMs > 0 && tracker.inflight > 0 && left > 0) await tracker.waitNetworkIdle(0, Math.min(s.settleMs, left));
+    if (stopped) throw stopped;
+    if (nav.error) throw nav.error;
+    return this.#snapshotOf(nav, target.href, since);
+  }
+
+  async #snapshotOf(nav: Navigation, requestedUrl: string, since: number): Promise<PageSnapshot> {
+    const s = this.#s;
+    const { ctx, tracker } = s;
+    if (nav.failed && !nav.response) {
+      const hop = nav.url;
+      const blocked = findBlocked(tracker.routeBlocked, hop, since) ?? findBlocked(ctx.proxy.blocked, hop, since);
+      if (blocked) throw blockedError(blocked);
+      throw netError(nav.failed.errorText, hop, s.viaProxy);
+    }
+    const res = nav.response;
+    if (!res) throw new GleanerError('FETCH_FAILED', `${requestedUrl} sent no response the browser could show`);
+    const headers = tracker.headersOf(res);
+    if (headers['x-gleaner-blocked']) {
+      const blocked = findBlocked(ctx.proxy.blocked, res.url, since);
+      throw blocked ? blockedError(blocked) : new GleanerError('URL_BLOCKED', `blocked: ${res.url} was refused by the SSRF guard`);
+    }
+    const media = parseContentType(headers['content-type']);
+    const kind: ContentKind = classifyMediaType(media.type || res.mimeType || 'text/html');
+    if (kind === 'unsupported') {
+      const type = media.type || res.mimeType;
+      throw new GleanerError('UNSUPPORTED_CONTENT', `${res.url} is ${type}, not an HTML or text page`, { details: { contentType: type } });
+    }
+    const page = await this.#read(kind, res, media.charset);
+    if ((res.status === 502 || res.status === 504) && media.type === 'text/plain' && PROXY_FAILURE.test(page.html)) {
+      const code = res.status === 504 ? 'FETCH_TIMEOUT' : 'FETCH_FAILED';
+      throw new GleanerError(code, `could not fetch ${res.url}${s.viaProxy ? ' through the proxy' : ''}: ${page.html.trim()}`);
+    }
+    if (Buffer.byteLength(page.html) > s.maxBytes) throw tooLarge(s.maxBytes, res.url);
+    const cookies = await getCookies(ctx.cdp, ctx.browserContextId).catch((err: unknown) => {
+      throw browserError('reading the cookies', err);
+    });
+    return {
+      requestedUrl,
+      finalUrl: page.url || res.url,
+      status: res.status,
+      headers,
+      contentType: media.type,
+      ...(page.charset ? { charset: page.charset } : {}),
+      html: page.html,
+      redirects: [...nav.redirects],
+      driver: s.driverName,
+      cookies,
+    };
+  }
+
+  /** The document: the rendered DOM for HTML (same-origin iframes inlined), the body itself for text. */
+  async #read(kind: ContentKind, res: DocResponse, headerCharset: string | undefined): Promise<PageRead> {
+    const { ctx } = this.#s;
+    const info = await this.#ui.pageInfo(kind === 'html').catch((err: unknown) => {
+      throw browserError(`reading ${res.url}`, err);
+    });
+    if (kind === 'html') return { html: info.html ?? '', charset: info.charset, url: info.url };
+    try {
+      const body = await ctx.cdp.send<{ body: string; base64Encoded: boolean }>('Network.getResponseBody', { requestId: res.requestId }, ctx.sessionId);
+      if (!body.base64Encoded) return { html: body.body, charset: info.charset, url: info.url };
+      const label = headerCharset ?? info.charset ?? 'utf-8';
+      let text: string;
+      try {
+        text = new TextDecoder(label).decode(Buffer.from(body.body, 'base64'));
+      } catch {
+        text = Buffer.from(body.body, 'base64').toString('utf8');
+      }
+      return { html: text, charset: info.charset, url: info.url };
+    } catch {
+      // The body is gone from DevTools' buffer (a large or evicted response): the shown text then.
+      return { html: info.text ?? '', charset: info.charset, url: info.url };
+    }
+  }
+
+  // Interaction (capabilities.interaction): the shared page scripts make results match Playwright's.
+  click(selector: string, opts?: ActionOptions): Promise<void> {
+    return this.#ui.click(selector, opts);
+  }
+
+  type(selector: string, text: string, opts?: ActionOptions & { clear?: boolean; pressEnter?: boolean }): Promise<void> {
+    return this.#ui.type(selector, text, opts);
+  }
+
+  select(selector: string, values: string | string[], opts?: ActionOptions): Promise<void> {
+    return this.#ui.select(selector, values, opts);
+  }
+
+  scroll(opts: ScrollOptions): Promise<void> {
+    return this.#ui.scroll(opts);
+  }
+
+  waitFor(opts: WaitForOptions): Promise<void> {
+    return this.#ui.waitFor(opts);
+  }
+
+  outline(): Promise<PageOutline> {
+    return this.#ui.outline();
+  }
+
+  /** The current page after interactions, without navigating (status and headers of its last navigation). */
+  async snapshot(): Promise<PageSnapshot> {
+    if (this.#closed) throw new GleanerError('INTERNAL', 'snapshot() on a closed driver session');
+    const { tracker } = this.#s;
+    // The page may have navigated by itself (a click, a form) and its events may still be in flight.
+    await tracker.barrier();
+    const nav = tracker.current;
+    await tracker.sync(nav);
+    if (!nav.response && !nav.failed) throw new GleanerError('INTERNAL', 'snapshot() before any page was loaded');
+    return this.#snapshotOf(nav, nav.requestedUrl, 0);
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    const s = this.#s;
+    s.tracker.dispose();
+    let broken = this.#broken || s.tracker.disconnected;
+    try {
+      await bounded(s.ctx.dispose(), s.closeTimeoutMs, 'closing the page');
+    } catch (err) {
+      broken = true;
+      s.logger?.warn({ err: err instanceof Error ? err.message : String(err) }, 'selenium driver: the page did not close cleanly; retiring its browser');
+    }
+    await s.ctx.proxy.close();
+    await s.release(broken);
+  }
+}

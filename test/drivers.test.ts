@@ -1,0 +1,24 @@
+// The three drivers against one contract (test/support/driver-contract.ts), and the two browser
+// drivers against the interaction contract (test/support/interaction-contract.ts).
+import { createHttpDriver } from '@gleaner/driver-http';
+import { createPlaywrightDriver } from '@gleaner/driver-playwright';
+import { createSeleniumDriver } from '@gleaner/driver-selenium';
+import { FIXTURE_CA } from './support/fixture-site.ts';
+import { driverContract } from './support/driver-contract.ts';
+import type { ContractDriverOptions } from './support/driver-contract.ts';
+import { interactionContract } from './support/interaction-contract.ts';
+
+const BROWSER = { javascript: true, interaction: true, proxy: true, cookies: true };
+
+driverContract('http', (o) => createHttpDriver({ ...o, ca: FIXTURE_CA }), {
+  capabilities: { javascript: false, interaction: false, proxy: true, cookies: true },
+});
+
+// Two pages at once, as a worker runs them; self-signed fixture certificates accepted.
+const playwright = (o: ContractDriverOptions) => createPlaywrightDriver({ ...o, maxPages: 2, ignoreHttpsErrors: true });
+driverContract('playwright', playwright, { capabilities: BROWSER });
+interactionContract('playwright', playwright);
+
+const selenium = (o: ContractDriverOptions) => createSeleniumDriver({ ...o, maxPages: 2, ignoreHttpsErrors: true });
+driverContract('selenium', selenium, { capabilities: BROWSER });
+interactionContract('selenium', selenium);
