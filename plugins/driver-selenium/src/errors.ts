@@ -21,6 +21,13 @@ export function blockedError(b: BlockedRequest): GleanerError {
   return new GleanerError('URL_BLOCKED', b.reason, { details: { url: b.url } });
 }
 
+/** A target the filtering proxy could not reach (DNS, refused, timeout, the upstream proxy failing). */
+export function proxyFailure(f: BlockedRequest, url: string, viaProxy: boolean): GleanerError {
+  const timedOut = /timed out/.test(f.reason);
+  const via = viaProxy ? ' through the proxy' : '';
+  return new GleanerError(timedOut ? 'FETCH_TIMEOUT' : 'FETCH_FAILED', `could not fetch ${url}${via}: ${f.reason}`);
+}
+
 /** Chromium net error names that mean "could not connect" rather than "the page misbehaved". */
 const TIMEOUT_NET_ERRORS = new Set(['net::ERR_TIMED_OUT', 'net::ERR_CONNECTION_TIMED_OUT']);
 
@@ -45,6 +52,10 @@ export function timeoutError(url: string, totalMs: number): GleanerError {
 
 export function tooLarge(maxBytes: number, url: string): GleanerError {
   return new GleanerError('FETCH_TOO_LARGE', `the page is larger than fetch.maxBytes (${maxBytes} bytes): ${url}`, { details: { maxBytes } });
+}
+
+export function unsupported(url: string, type: string): GleanerError {
+  return new GleanerError('UNSUPPORTED_CONTENT', `${url} is ${type}, not an HTML or text page`, { details: { contentType: type } });
 }
 
 export function tooManyRedirects(maxRedirects: number, requested: string, redirects: string[]): GleanerError {

@@ -79,7 +79,24 @@ export class Interactions {
 
   /** Runs a shared page script (`PAGE_SCRIPTS.x`) in the top document with one argument. */
   async #run<T>(source: string, arg: unknown = null): Promise<T> {
-    return (await this.#wd.executeScript(`return (${source})(arguments[0])`, arg)) as T;
+    return this.#script<T>(`return (${source})(arguments[0])`, arg);
+  }
+
+  /**
+   * executeScript, retried briefly while the page is between documents (a navigation the page
+   * started itself destroys the context the script was sent to).
+   */
+  async #script<T>(script: string, ...args: unknown[]): Promise<T> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return (await this.#wd.executeScript(script, ...args)) as T;
+      } catch (err) {
+        const message = err instanceof Error ? err.message : '';
+        const between = err instanceof wdError.JavascriptError && /context was destroyed|Cannot find context|navigat/i.test(message);
+        if (!between || attempt >= 20) throw err;
+        await sleep(100);
+      }
+    }
   }
 
   /** Runs `fn` with the session's signal honoured, and the WebDriver session back in the top document after. */
@@ -244,7 +261,7 @@ export class Interactions {
   /** The page as shown (top document); `withHtml` runs the snapshot script, else reads the text. */
   async pageInfo(withHtml: boolean): Promise<PageInfo> {
     await this.#wd.switchTo().defaultContent().catch(() => undefined);
-    const r = (await this.#wd.executeScript(PAGE_INFO, withHtml)) as { html: string | null; text: string | null; charset: string | null; url: string };
+    const r = await this.#script<{ html: string | null; text: string | null; charset: string | null; url: string }>(PAGE_INFO, withHtml);
     return { html: r.html ?? undefined, text: r.text ?? undefined, charset: r.charset ?? undefined, url: r.url };
   }
 }

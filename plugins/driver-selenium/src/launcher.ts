@@ -54,12 +54,20 @@ export interface SeleniumBrowser {
   readonly cdp?: CdpConnection;
   /** chromedriver's pid (local), the leader of the process group. */
   readonly pid?: number;
+  /**
+   * Local: WebDriver sessions attached to this Chromium and free for the next job (attaching one
+   * costs a round of chromedriver work; a job's state lives in its context, not in the session).
+   */
+  readonly idleSessions: WebDriver[];
 }
 
-/** Chrome options shared by every session this driver creates. */
+/**
+ * Chrome options shared by every session this driver creates. The local Chromium path is named only
+ * for a local chromedriver: a Grid node knows where its own browser is.
+ */
 export function chromeOptions(s: LaunchSettings, proxyUrl: string | null): Options {
   const o = new Options();
-  if (s.chromiumPath) o.setChromeBinaryPath(s.chromiumPath);
+  if (s.chromiumPath && !s.seleniumUrl) o.setChromeBinaryPath(s.chromiumPath);
   o.addArguments(...CHROMIUM_FLAGS);
   if (proxyUrl) o.addArguments(`--proxy-server=${proxyUrl}`, `--proxy-bypass-list=${PROXY_BYPASS_LIST}`);
   o.setAlertBehavior('dismiss');
@@ -170,7 +178,7 @@ export function localLauncher(s: LaunchSettings): (signal?: AbortSignal) => Prom
       if (!debuggerAddress) throw new Error('chromedriver did not report Chromium\'s debuggerAddress');
       cdp = await CdpConnection.connect(await devtoolsSocketUrl(debuggerAddress, signal), { timeoutMs: 10_000, signal });
       if (s.ignoreHttpsErrors) await cdp.send('Security.setIgnoreCertificateErrors', { ignore: true });
-      const browser: SeleniumBrowser = { mode: 'local', serverUrl, debuggerAddress, cdp, pid: child.pid };
+      const browser: SeleniumBrowser = { mode: 'local', serverUrl, debuggerAddress, cdp, pid: child.pid, idleSessions: [] };
       const conn = cdp;
       const proxy = defaultProxy;
       const session = primary;
@@ -180,10 +188,14 @@ export function localLauncher(s: LaunchSettings): (signal?: AbortSignal) => Prom
         isAlive: () => child.exitCode === null && child.signalCode === null && !conn.closed,
         async close() {
           conn.close();
+          // Attached sessions end with chromedriver; quitting them first keeps its shutdown short.
+          await Promise.all(browser.idleSessions.splice(0).map((wd) => wd.quit().catch(() => undefined)));
           // quit() closes Chromium; chromedriver itself has no graceful stop worth waiting for.
           await session.quit().catch(() => undefined);
           await proxy.close();
-          if (child.pid) killProcessGroup(child.pid);
+          // Only while chromedriver runs or its group has members: an empty group's id could be reused.
+          const running = child.exitCode === null && child.signalCode === null;
+          if (child.pid && (running || processGroupMembers(child.pid).length)) killProcessGroup(child.pid);
           await exited;
           if (child.pid) await groupGone(child.pid, GROUP_EXIT_WAIT_MS);
         },
@@ -198,7 +210,7 @@ export function localLauncher(s: LaunchSettings): (signal?: AbortSignal) => Prom
 /** The `launch` of the browser pool in Grid mode: nothing to start, sessions are per job. */
 export function gridLauncher(s: LaunchSettings): () => Promise<LaunchedBrowser<SeleniumBrowser>> {
   return async () => ({
-    browser: { mode: 'grid', serverUrl: s.seleniumUrl },
+    browser: { mode: 'grid', serverUrl: s.seleniumUrl, idleSessions: [] },
     async close() {},
   });
 }

@@ -3,9 +3,10 @@
 //
 // WebDriver has no browser contexts, so the context comes from DevTools (`Target.createBrowserContext`,
 // what Playwright's newContext() does) and a second WebDriver session is attached to the running
-// Chromium (`debuggerAddress`, ~40 ms) and switched to the context's tab. Each job thus has its own
-// WebDriver session ("current window" is per session), jobs run side by side on one browser up to
-// `browser.maxPages`, and disposing the context drops everything the job left behind.
+// Chromium (`debuggerAddress`) and switched to the context's tab. Each job thus has a WebDriver
+// session to itself ("current window" is per session), jobs run side by side on one browser up to
+// `browser.maxPages`, and disposing the context drops everything the job left behind. The attached
+// sessions hold no job state and are reused by later jobs (see SeleniumBrowser.idleSessions).
 //
 // Every context gets its own filtering proxy, chained to the job's proxy (proxy_country) when it has
 // one: the context's `proxyServer` points at it with the bypass list `<-loopback>`.
@@ -49,9 +50,10 @@ function attachOptions(debuggerAddress: string): Options {
   return o;
 }
 
-async function openLocal(browser: SeleniumBrowser, s: LaunchSettings, proxy: FilterProxy, signal?: AbortSignal): Promise<PageContext> {
+async function openLocal(browser: SeleniumBrowser, proxy: FilterProxy, signal?: AbortSignal): Promise<PageContext> {
   const cdp = browser.cdp as CdpConnection;
-  const wdPromise = buildSession(browser.serverUrl, attachOptions(browser.debuggerAddress as string));
+  const reused = browser.idleSessions.pop();
+  const wdPromise = reused ? Promise.resolve(reused) : buildSession(browser.serverUrl, attachOptions(browser.debuggerAddress as string));
   wdPromise.catch(() => undefined);
   let browserContextId: string | undefined;
   let wd: WebDriver | undefined;
@@ -63,10 +65,14 @@ async function openLocal(browser: SeleniumBrowser, s: LaunchSettings, proxy: Fil
     }));
     await cdp.send('Browser.setDownloadBehavior', { behavior: 'deny', browserContextId });
     const { targetId } = await cdp.send<{ targetId: string }>('Target.createTarget', { url: 'about:blank', browserContextId, width: 1280, height: 720 });
-    const { sessionId } = await cdp.send<{ sessionId: string }>('Target.attachToTarget', { targetId, flatten: true });
-    wd = await raceSignal(wdPromise, signal);
-    await wd.switchTo().window(targetId);
-    const session = wd;
+    // chromedriver's switch to a new tab is the slow step (~tens of ms): attach DevTools meanwhile.
+    const switched = raceSignal(wdPromise, signal).then(async (d) => {
+      wd = d;
+      await d.switchTo().window(targetId);
+      return d;
+    });
+    switched.catch(() => undefined);
+    const [{ sessionId }, session] = await Promise.all([cdp.send<{ sessionId: string }>('Target.attachToTarget', { targetId, flatten: true }), switched]);
     const contextId = browserContextId;
     return {
       wd: session,
@@ -77,11 +83,13 @@ async function openLocal(browser: SeleniumBrowser, s: LaunchSettings, proxy: Fil
       proxy,
       async dispose() {
         try {
-          // Disposing the context closes its tab; the attached WebDriver session leaves Chromium running.
+          // Disposing the context closes its tab; the WebDriver session stays attached for the next job.
           await cdp.send('Target.disposeBrowserContext', { browserContextId: contextId });
-        } finally {
+        } catch (err) {
           await session.quit().catch(() => undefined);
+          throw err;
         }
+        browser.idleSessions.push(session);
       },
     };
   } catch (err) {
@@ -136,7 +144,7 @@ async function openGrid(browser: SeleniumBrowser, s: LaunchSettings, proxy: Filt
 export async function openPageContext(browser: SeleniumBrowser, s: LaunchSettings, opts: OpenPageOptions): Promise<PageContext> {
   const proxy = await startFilterProxy({ guard: s.guard, upstream: opts.upstream, logger: s.logger });
   try {
-    return browser.mode === 'local' ? await openLocal(browser, s, proxy, opts.signal) : await openGrid(browser, s, proxy, opts.signal);
+    return browser.mode === 'local' ? await openLocal(browser, proxy, opts.signal) : await openGrid(browser, s, proxy, opts.signal);
   } catch (err) {
     await proxy.close();
     throw err;

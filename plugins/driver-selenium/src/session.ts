@@ -1,12 +1,12 @@
 // One job's page on the Selenium driver: goto() through WebDriver, with DevTools filling in what
 // WebDriver does not report (status, headers, redirects, cookies, size), and the interactions.
-import { GleanerError } from '@gleaner/core';
+import { FILTER_PROXY_BLOCKED_HEADER, FILTER_PROXY_ERROR_HEADER, GleanerError, isGleanerError } from '@gleaner/core';
 import type {
   ActionOptions, Cookie, DriverSession, GotoOptions, Logger, PageOutline, PageSnapshot, ScrollOptions, SsrfGuard, WaitForOptions,
 } from '@gleaner/core';
 import { classifyMediaType, getCookies, parseContentType, setCookies } from './content.ts';
 import type { ContentKind } from './content.ts';
-import { abortError, blockedError, browserError, findBlocked, netError, timeoutError, tooLarge, webDriverErrorName } from './errors.ts';
+import { abortError, blockedError, browserError, findBlocked, netError, proxyFailure, timeoutError, tooLarge, unsupported, webDriverErrorName } from './errors.ts';
 import { Interactions } from './interact.ts';
 import type { PageContext } from './page-context.ts';
 import type { DocResponse, Navigation, PageTracker } from './tracker.ts';
@@ -30,8 +30,6 @@ export interface SeleniumSessionSettings {
   release(broken: boolean): Promise<void>;
 }
 
-/** The filtering proxy's own answers for a target it could not reach (not a site's 502/504). */
-const PROXY_FAILURE = /^(cannot reach |connecting to .* timed out)/;
 /** How long after a stopped navigation WebDriver may take to return before the page counts as hung. */
 const STOP_GRACE_MS = 5_000;
 
@@ -39,6 +37,18 @@ interface PageRead {
   html: string;
   charset?: string;
   url: string;
+}
+
+/** A text body as served: a BOM, else the header's charset, else UTF-8 (as the HTTP driver decodes). */
+function decodeText(bytes: Buffer, label: string | undefined): { html: string; charset: string } {
+  let decoder: TextDecoder;
+  const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 'utf-8' : bytes[0] === 0xfe && bytes[1] === 0xff ? 'utf-16be' : bytes[0] === 0xff && bytes[1] === 0xfe ? 'utf-16le' : undefined;
+  try {
+    decoder = new TextDecoder(bom ?? label ?? 'utf-8');
+  } catch {
+    decoder = new TextDecoder('utf-8');
+  }
+  return { html: decoder.decode(bytes), charset: decoder.encoding };
 }
 
 function bounded<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
@@ -90,7 +100,7 @@ export class SeleniumSession implements DriverSession {
       ctx.cdp.send('Page.stopLoading', {}, ctx.sessionId).catch(() => undefined);
       graceTimer = setTimeout(() => hung?.(), STOP_GRACE_MS);
     };
-    const nav = tracker.begin(target.href, (n) => n.error && stop(n.error));
+    const nav = tracker.begin(target.href, (n) => n.error && stop(n.error), opts.referer);
     const onAbort = (ev: Event) => stop(abortError(ev.target as AbortSignal, target.href));
     for (const sig of signals) sig.addEventListener('abort', onAbort, { once: true });
     const deadline = setTimeout(() => stop(timeoutError(target.href, s.totalMs)), s.totalMs);
@@ -118,7 +128,11 @@ export class SeleniumSession implements DriverSession {
     await tracker.sync(nav);
     // Requests still running after load (late XHRs filling the page) get a short, bounded settle.
     const left = s.totalMs - (Date.now() - since);
-    if (!stopped && !nav.error && s.settleMs > 0 && tracker.inflight > 0 && left > 0) await tracker.waitNetworkIdle(0, Math.min(s.settleMs, left));
+    if (!stopped && !nav.error && s.settleMs > 0 && tracker.inflight > 0 && left > 0) {
+      await tracker.waitNetworkIdle(0, Math.min(s.settleMs, left), AbortSignal.any(signals)).catch(() => undefined);
+      const aborted = signals.find((sig) => sig.aborted);
+      if (aborted) throw abortError(aborted, target.href);
+    }
     if (stopped) throw stopped;
     if (nav.error) throw nav.error;
     return this.#snapshotOf(nav, target.href, since);
@@ -127,30 +141,31 @@ export class SeleniumSession implements DriverSession {
   async #snapshotOf(nav: Navigation, requestedUrl: string, since: number): Promise<PageSnapshot> {
     const s = this.#s;
     const { ctx, tracker } = s;
+    if (nav.error) throw nav.error;
     if (nav.failed && !nav.response) {
       const hop = nav.url;
       const blocked = findBlocked(tracker.routeBlocked, hop, since) ?? findBlocked(ctx.proxy.blocked, hop, since);
       if (blocked) throw blockedError(blocked);
+      const failure = findBlocked(ctx.proxy.failures, hop, since);
+      if (failure) throw proxyFailure(failure, hop, s.viaProxy);
       throw netError(nav.failed.errorText, hop, s.viaProxy);
     }
     const res = nav.response;
     if (!res) throw new GleanerError('FETCH_FAILED', `${requestedUrl} sent no response the browser could show`);
     const headers = tracker.headersOf(res);
-    if (headers['x-gleaner-blocked']) {
+    if (headers[FILTER_PROXY_BLOCKED_HEADER]) {
       const blocked = findBlocked(ctx.proxy.blocked, res.url, since);
       throw blocked ? blockedError(blocked) : new GleanerError('URL_BLOCKED', `blocked: ${res.url} was refused by the SSRF guard`);
     }
+    if (headers[FILTER_PROXY_ERROR_HEADER]) {
+      // The filtering proxy's own answer: the target (or the upstream proxy) could not be reached.
+      const failure = findBlocked(ctx.proxy.failures, res.url, since) ?? { url: res.url, reason: `the proxy answered ${res.status}`, at: Date.now() };
+      throw proxyFailure(failure, res.url, s.viaProxy);
+    }
     const media = parseContentType(headers['content-type']);
     const kind: ContentKind = classifyMediaType(media.type || res.mimeType || 'text/html');
-    if (kind === 'unsupported') {
-      const type = media.type || res.mimeType;
-      throw new GleanerError('UNSUPPORTED_CONTENT', `${res.url} is ${type}, not an HTML or text page`, { details: { contentType: type } });
-    }
-    const page = await this.#read(kind, res, media.charset);
-    if ((res.status === 502 || res.status === 504) && media.type === 'text/plain' && PROXY_FAILURE.test(page.html)) {
-      const code = res.status === 504 ? 'FETCH_TIMEOUT' : 'FETCH_FAILED';
-      throw new GleanerError(code, `could not fetch ${res.url}${s.viaProxy ? ' through the proxy' : ''}: ${page.html.trim()}`);
-    }
+    if (kind === 'unsupported') throw unsupported(res.url, media.type || res.mimeType);
+    const page = await this.#read(kind, res, media.charset, nav.rawBody);
     if (Buffer.byteLength(page.html) > s.maxBytes) throw tooLarge(s.maxBytes, res.url);
     const cookies = await getCookies(ctx.cdp, ctx.browserContextId).catch((err: unknown) => {
       throw browserError('reading the cookies', err);
@@ -170,52 +185,60 @@ export class SeleniumSession implements DriverSession {
   }
 
   /** The document: the rendered DOM for HTML (same-origin iframes inlined), the body itself for text. */
-  async #read(kind: ContentKind, res: DocResponse, headerCharset: string | undefined): Promise<PageRead> {
+  async #read(kind: ContentKind, res: DocResponse, headerCharset: string | undefined, raw: Buffer | undefined): Promise<PageRead> {
     const { ctx } = this.#s;
     const info = await this.#ui.pageInfo(kind === 'html').catch((err: unknown) => {
       throw browserError(`reading ${res.url}`, err);
     });
     if (kind === 'html') return { html: info.html ?? '', charset: info.charset, url: info.url };
+    if (raw) return { ...decodeText(raw, headerCharset), url: info.url };
     try {
       const body = await ctx.cdp.send<{ body: string; base64Encoded: boolean }>('Network.getResponseBody', { requestId: res.requestId }, ctx.sessionId);
-      if (!body.base64Encoded) return { html: body.body, charset: info.charset, url: info.url };
-      const label = headerCharset ?? info.charset ?? 'utf-8';
-      let text: string;
-      try {
-        text = new TextDecoder(label).decode(Buffer.from(body.body, 'base64'));
-      } catch {
-        text = Buffer.from(body.body, 'base64').toString('utf8');
-      }
-      return { html: text, charset: info.charset, url: info.url };
+      if (body.base64Encoded) return { ...decodeText(Buffer.from(body.body, 'base64'), headerCharset), url: info.url };
+      return { html: body.body, charset: info.charset, url: info.url };
     } catch {
       // The body is gone from DevTools' buffer (a large or evicted response): the shown text then.
       return { html: info.text ?? '', charset: info.charset, url: info.url };
     }
   }
 
+  /** Interactions: refused on a closed session; WebDriver failures become GleanerErrors. */
+  async #interact<T>(what: string, fn: () => Promise<T>): Promise<T> {
+    if (this.#closed) throw new GleanerError('INTERNAL', `${what} on a closed driver session`);
+    try {
+      return await fn();
+    } catch (err) {
+      if (isGleanerError(err)) throw err;
+      // The browser went away under the page: retryable. Anything else is about the page or the action.
+      if (this.#s.tracker.disconnected || webDriverErrorName(err) === 'NoSuchWindowError' || webDriverErrorName(err) === 'NoSuchSessionError') throw browserError(what, err);
+      const message = err instanceof Error ? err.message.split('\n')[0] : String(err);
+      throw new GleanerError('BAD_REQUEST', `could not complete the page action (${what}): ${message}`, { cause: err });
+    }
+  }
+
   // Interaction (capabilities.interaction): the shared page scripts make results match Playwright's.
   click(selector: string, opts?: ActionOptions): Promise<void> {
-    return this.#ui.click(selector, opts);
+    return this.#interact(`clicking ${selector}`, () => this.#ui.click(selector, opts));
   }
 
   type(selector: string, text: string, opts?: ActionOptions & { clear?: boolean; pressEnter?: boolean }): Promise<void> {
-    return this.#ui.type(selector, text, opts);
+    return this.#interact(`typing into ${selector}`, () => this.#ui.type(selector, text, opts));
   }
 
   select(selector: string, values: string | string[], opts?: ActionOptions): Promise<void> {
-    return this.#ui.select(selector, values, opts);
+    return this.#interact(`selecting in ${selector}`, () => this.#ui.select(selector, values, opts));
   }
 
   scroll(opts: ScrollOptions): Promise<void> {
-    return this.#ui.scroll(opts);
+    return this.#interact('scrolling', () => this.#ui.scroll(opts));
   }
 
   waitFor(opts: WaitForOptions): Promise<void> {
-    return this.#ui.waitFor(opts);
+    return this.#interact('waiting', () => this.#ui.waitFor(opts));
   }
 
   outline(): Promise<PageOutline> {
-    return this.#ui.outline();
+    return this.#interact('outlining the page', () => this.#ui.outline());
   }
 
   /** The current page after interactions, without navigating (status and headers of its last navigation). */

@@ -3,7 +3,8 @@
 // redirect cap, in-flight requests for "network idle", and dialogs that would block WebDriver.
 import { isGleanerError } from '@gleaner/core';
 import type { BlockedRequest, GleanerError, Logger, SsrfGuard } from '@gleaner/core';
-import { tooLarge, tooManyRedirects } from './errors.ts';
+import { classifyMediaType, parseContentType } from './content.ts';
+import { tooLarge, tooManyRedirects, unsupported } from './errors.ts';
 import type { PageContext } from './page-context.ts';
 
 /** The main document's response as the browser received it. */
@@ -30,8 +31,12 @@ export interface Navigation {
   finished: boolean;
   /** Decoded bytes of the document received so far. */
   bytes: number;
-  /** Set when the navigation must be stopped (route block, redirect cap, size cap). */
+  /** Set when the navigation must be stopped (route block, redirect cap, size cap, content refused). */
   error?: GleanerError;
+  /** The raw body of a text (non-HTML) document, as served. */
+  rawBody?: Buffer;
+  /** Sent as Referer with the first request of a goto() (WebDriver's get() has no such option). */
+  referer?: string;
 }
 
 export interface TrackerSettings {
@@ -45,6 +50,8 @@ export interface TrackerSettings {
 }
 
 type Params = Record<string, any>; // DevTools events are untyped JSON
+
+const url = (p: Params): string => String(p.request?.url ?? '');
 
 // Service workers would let a page fetch outside this tab's routing; registering one is refused.
 // (Their traffic would still go through the context's filtering proxy.)
@@ -105,7 +112,12 @@ export class PageTracker {
       send('Page.enable'),
       // Documents are always intercepted: every redirect hop is checked and the redirect cap enforced
       // before the hop is requested. Other requests too with the route check on.
-      send('Fetch.enable', { patterns: this.#s.routeCheck ? [{ urlPattern: '*', requestStage: 'Request' }] : [{ urlPattern: '*', resourceType: 'Document', requestStage: 'Request' }] }),
+      send('Fetch.enable', {
+        patterns: [
+          this.#s.routeCheck ? { urlPattern: '*', requestStage: 'Request' } : { urlPattern: '*', resourceType: 'Document', requestStage: 'Request' },
+          { urlPattern: '*', resourceType: 'Document', requestStage: 'Response' },
+        ],
+      }),
       send('Network.setBypassServiceWorker', { bypass: true }),
       send('Page.addScriptToEvaluateOnNewDocument', { source: BLOCK_SERVICE_WORKERS }),
       send('Network.setUserAgentOverride', { userAgent: this.#s.userAgent }),
@@ -113,8 +125,8 @@ export class PageTracker {
   }
 
   /** Starts tracking a goto(); `onError` is called once if the navigation must be stopped. */
-  begin(url: string, onError: (nav: Navigation) => void): Navigation {
-    this.current = { requestedUrl: url, url, redirects: [], finished: false, bytes: 0 };
+  begin(url: string, onError: (nav: Navigation) => void, referer?: string): Navigation {
+    this.current = { requestedUrl: url, url, redirects: [], finished: false, bytes: 0, ...(referer ? { referer } : {}) };
     this.#onError = onError;
     return this.current;
   }
@@ -191,6 +203,8 @@ export class PageTracker {
         }
         return;
       case 'Network.responseReceivedExtraInfo': {
+        // Kept for main documents only (their request id is known from requestWillBeSent).
+        if (p.requestId !== this.current.requestId) return;
         const list = this.#extraInfo.get(p.requestId) ?? [];
         list.push({ status: p.statusCode, headers: p.headers ?? {} });
         if (list.length === 1) this.#extraInfo.set(p.requestId, list);
@@ -253,11 +267,12 @@ export class PageTracker {
   async #onRequestPaused(p: Params): Promise<void> {
     const url: string = p.request?.url ?? '';
     const isMainDoc = p.resourceType === 'Document' && p.frameId === this.#ctx.targetId;
+    if (p.responseStatusCode !== undefined) return this.#onDocumentResponse(p, isMainDoc);
     if (url.startsWith('http:') || url.startsWith('https:')) {
       try {
         this.#s.guard.checkUrl(url);
       } catch (err) {
-        if (isGleanerError(err)) {
+        if (isGleanerError(err) && err.code === 'URL_BLOCKED') {
           this.routeBlocked.push({ url, reason: err.message, at: Date.now() });
           this.#s.logger?.debug({ url, reason: err.message }, 'selenium driver: request refused by the route check');
           if (isMainDoc) this.#fail(this.current, err);
@@ -273,6 +288,50 @@ export class PageTracker {
       }
       hops.push(url);
       this.#hops.set(p.networkId, hops);
+      const nav = this.current;
+      if (nav.referer && !p.redirectedRequestId && !nav.finished && (nav.requestId === undefined || p.networkId === nav.requestId)) {
+        const headers = Object.entries((p.request?.headers ?? {}) as Record<string, string>)
+          .filter(([name]) => name.toLowerCase() !== 'referer')
+          .map(([name, value]) => ({ name, value }));
+        headers.push({ name: 'Referer', value: nav.referer });
+        return this.#send('Fetch.continueRequest', { requestId: p.requestId, headers });
+      }
+    }
+    this.#send('Fetch.continueRequest', { requestId: p.requestId });
+  }
+
+  /**
+   * A document's response headers, before the browser renders it. The main document is refused here
+   * when it is not HTML or text (no PDF viewer, no download), and a text document's raw bytes are
+   * kept, so it is decoded as served (Chromium guesses a legacy encoding when no charset is sent).
+   */
+  async #onDocumentResponse(p: Params, isMainDoc: boolean): Promise<void> {
+    const nav = this.current;
+    const status = Number(p.responseStatusCode);
+    if (!isMainDoc || (status >= 300 && status < 400) || p.networkId !== nav.requestId) {
+      return this.#send('Fetch.continueRequest', { requestId: p.requestId });
+    }
+    const headers: Record<string, string> = {};
+    for (const h of (p.responseHeaders ?? []) as Array<{ name: string; value: string }>) headers[h.name.toLowerCase()] = h.value;
+    const media = parseContentType(headers['content-type']);
+    const kind = media.type ? classifyMediaType(media.type) : 'html';
+    if (kind === 'unsupported') {
+      this.#fail(nav, unsupported(url(p), media.type));
+      return this.#send('Fetch.failRequest', { requestId: p.requestId, errorReason: 'BlockedByClient' });
+    }
+    if (kind === 'text') {
+      const length = Number(headers['content-length']);
+      const encoding = headers['content-encoding'];
+      if ((!encoding || encoding === 'identity') && Number.isFinite(length) && length > this.#s.maxBytes) {
+        this.#fail(nav, tooLarge(this.#s.maxBytes, url(p)));
+        return this.#send('Fetch.failRequest', { requestId: p.requestId, errorReason: 'Aborted' });
+      }
+      try {
+        const body = await this.#ctx.cdp.send<{ body: string; base64Encoded: boolean }>('Fetch.getResponseBody', { requestId: p.requestId }, this.#ctx.sessionId);
+        nav.rawBody = Buffer.from(body.body, body.base64Encoded ? 'base64' : 'utf8');
+      } catch {
+        // The body is then read from what the browser shows.
+      }
     }
     this.#send('Fetch.continueRequest', { requestId: p.requestId });
   }
