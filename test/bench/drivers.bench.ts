@@ -1,24 +1,16 @@
 // Driver throughput on loopback fixture pages: pages/s (and node CPU per page) of driver-http at
-// concurrency 1 and 4, and of the browser drivers (when their packages export a factory) at
-// concurrency 1 and 2. Every page is a fresh session, as a job would use it.
+// concurrency 1 and 4, and of the two browser drivers at concurrency 1 and 2 (the comparison with a
+// bare playwright-core loop is in playwright.bench.ts). Every page is a fresh session, as a job would use it.
+import { loadavg } from 'node:os';
 import type { Driver } from '@gleaner/core';
 import { createHttpDriver } from '@gleaner/driver-http';
+import { createPlaywrightDriver } from '@gleaner/driver-playwright';
+import { createSeleniumDriver } from '@gleaner/driver-selenium';
 import { startFixtureSite } from '../support/fixture-site.ts';
-
-type Factory = (opts: Record<string, unknown>) => Driver;
 
 const PAGE = (n: number) => `<!doctype html><html><head><title>Page ${n}</title></head><body><h1>Page ${n}</h1><ul>${
   Array.from({ length: 60 }, (_, i) => `<li class="item"><a href="/p?n=${n}&i=${i}">Item ${n}.${i}</a> <span>$${(i * 3.5).toFixed(2)}</span></li>`).join('')
 }</ul><script>document.title += ' (rendered)';</script></body></html>`; // ~6 KB
-
-async function factoryOf(pkg: string, name: string): Promise<Factory | undefined> {
-  try {
-    const mod = (await import(pkg)) as Record<string, unknown>;
-    return typeof mod[name] === 'function' ? (mod[name] as Factory) : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 /** Fetches `pages` pages with `concurrency` workers, one session per page; returns pages/s and CPU ms per page. */
 async function measure(driver: Driver, base: string, pages: number, concurrency: number): Promise<{ rate: number; cpuMs: number }> {
@@ -62,20 +54,14 @@ export async function run(): Promise<void> {
     res.end(PAGE(Number(url.searchParams.get('n') ?? 0)));
   });
   const opts = { allowNetworks: ['127.0.0.0/8'], timeoutMs: 20_000 };
+  // The machine may be shared: the load average says how far to trust the figures.
+  console.log(`load average at start: ${loadavg()[0].toFixed(1)}`);
   try {
     await bench('http', createHttpDriver(opts), site.url, 500, [1, 4], 50);
-    for (const [label, pkg, name] of [
-      ['playwright', '@gleaner/driver-playwright', 'createPlaywrightDriver'],
-      ['selenium', '@gleaner/driver-selenium', 'createSeleniumDriver'],
-    ] as const) {
-      const create = await factoryOf(pkg, name);
-      if (!create) {
-        console.log(`${label.padEnd(11)} skipped: ${pkg} exports no ${name}`);
-        continue;
-      }
-      await bench(label, create({ ...opts, maxPages: 2 }), site.url, 40, [1, 2], 3);
-    }
+    await bench('playwright', createPlaywrightDriver({ ...opts, maxPages: 2 }), site.url, 40, [1, 2], 3);
+    await bench('selenium', createSeleniumDriver({ ...opts, maxPages: 2 }), site.url, 40, [1, 2], 3);
   } finally {
     await site.close();
+    console.log(`load average at end: ${loadavg()[0].toFixed(1)}`);
   }
 }
