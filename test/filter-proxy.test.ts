@@ -16,6 +16,7 @@ const LOOPBACK = ['127.0.0.0/8'];
 const resolver: Resolver = async (name) => {
   if (name === 'fixture.test') return [{ address: '127.0.0.1', family: 4 }];
   if (name === 'metadata.test') return [{ address: '169.254.169.254', family: 4 }];
+  if (name === 'dual.test') return [{ address: '::1', family: 6 }, { address: '127.0.0.1', family: 4 }];
   if (name === 'mixed.test') return [{ address: '93.184.216.34', family: 4 }, { address: '127.0.0.1', family: 4 }];
   return [];
 };
@@ -151,6 +152,15 @@ describe('filter proxy', () => {
     const reply = await viaProxy(proxy, `http://fixture.test:${site.port}/page`);
     expect(reply.status).to.equal(200);
     expect(site.requests.at(-1)?.headers.host).to.equal(`fixture.test:${site.port}`);
+  });
+
+  it('tries each checked address of a name in turn (::1 refused, 127.0.0.1 listening)', async () => {
+    const proxy = await start(['127.0.0.0/8', '::1/128']);
+    const reply = await viaProxy(proxy, `http://dual.test:${site.port}/page`);
+    expect(reply.status).to.equal(200);
+    const tunnel = await connect(proxy, `dual.test:${tlsSite.port}`);
+    expect(tunnel.status).to.equal(200);
+    expect(await httpsOver(tunnel.socket, `dual.test:${tlsSite.port}`, '/page')).to.contain('<h1>A page</h1>');
   });
 
   it('answers 502 for an unknown name and 400 for a non-http target, and keeps serving', async () => {

@@ -1,13 +1,14 @@
 // The long-lived half of the Playwright driver: the browser pool (one browser per driver, launched on
 // the first session, retired after N pages, killed by process group when hung) and openSession, which
 // gives each job a fresh context behind its own filtering proxy.
-import type { Browser, BrowserContext, Route } from 'playwright-core';
+import type { Browser, BrowserContext } from 'playwright-core';
 import { CONFIG_FIELDS, GleanerError, createBrowserPool, createSsrfGuard, isGleanerError, startFilterProxy } from '@gleaner/core';
 import type {
   BlockedRequest, BrowserPoolStats, Driver, DriverCapabilities, DriverSession, DriverSessionOptions, FilterProxy, GleanerConfig, Logger, PageLease, Resolver, SsrfGuard,
 } from '@gleaner/core';
 import { abortError } from './errors.ts';
 import { launchBrowser } from './launcher.ts';
+import { installRouteCheck, routeCheckPattern } from './route-check.ts';
 import type { LaunchRecord } from './launcher.ts';
 import { PlaywrightSession } from './session.ts';
 
@@ -42,11 +43,11 @@ export interface PlaywrightDriverOptions {
   /** Accept any TLS certificate (tests with a self-signed fixture). */
   ignoreHttpsErrors?: boolean;
   /**
-   * After `load`, wait at most this long for requests still in flight (default 1000; 0: never).
+   * After `load`, wait at most this long for requests still in flight (default 500; 0: never).
    * Pages with nothing in flight pay nothing.
    */
   settleMs?: number;
-  /** Check literal-address request URLs in a route handler too (default true; the proxy checks all). */
+  /** Check literal-address request URLs in a route handler too (default true; the proxy checks everything). */
   routeCheck?: boolean;
 }
 
@@ -72,36 +73,12 @@ function configDefault<T>(field: string): T {
   return CONFIG_FIELDS[field].default as T;
 }
 
-// Literal IPv4 (WHATWG URLs normalise every IPv4 form to dotted decimal) or bracketed IPv6 hosts.
-const LITERAL_HOST = /^(?:https?|wss?):\/\/(?:[^/?#@]*@)?(?:\[[0-9a-fA-F:.]+\]|\d{1,3}(?:\.\d{1,3}){3})(?::\d+)?(?:[/?#]|$)/;
-
-/**
- * The second layer behind the proxy: request URLs with a literal address are checked in the browser's
- * own request pipeline, so even a request that somehow skipped the proxy cannot reach a blocked
- * address. Only literal-address URLs are routed (host names are resolved and checked by the proxy),
- * which keeps ordinary pages off the interception path.
- */
-async function installRouteCheck(context: BrowserContext, guard: SsrfGuard, refused: BlockedRequest[]): Promise<void> {
-  await context.route(LITERAL_HOST, async (route: Route) => {
-    const url = route.request().url();
-    try {
-      guard.checkUrl(url.replace(/^ws/, 'http'));
-    } catch (err) {
-      if (isGleanerError(err) && err.code === 'URL_BLOCKED') {
-        refused.push({ url, reason: err.message, at: Date.now() });
-        await route.abort('blockedbyclient').catch(() => undefined);
-        return;
-      }
-    }
-    await route.fallback().catch(() => undefined);
-  });
-}
-
 /** Creates the Playwright driver (system Chromium, or a remote browser). */
 export function createPlaywrightDriver(opts: PlaywrightDriverOptions = {}): PlaywrightDriver {
   const fetchCfg = opts.config?.fetch ?? {};
   const browserCfg = opts.config?.browser ?? {};
-  const guard = opts.guard ?? createSsrfGuard({ allowNetworks: opts.allowNetworks ?? opts.config?.network?.allowNetworks ?? [], resolver: opts.resolver });
+  const allowNetworks = opts.allowNetworks ?? opts.config?.network?.allowNetworks ?? (opts.guard ? undefined : []);
+  const guard = opts.guard ?? createSsrfGuard({ allowNetworks, resolver: opts.resolver });
   const pick = <T>(explicit: T | undefined, configured: T | undefined, field: string): T => explicit ?? configured ?? configDefault<T>(field);
   const defaults = {
     userAgent: pick(opts.userAgent, fetchCfg.userAgent, 'fetch.userAgent'),
@@ -117,8 +94,8 @@ export function createPlaywrightDriver(opts: PlaywrightDriverOptions = {}): Play
     timeoutMs: launchTimeoutMs,
     logger: opts.logger,
   };
-  const settleMs = opts.settleMs ?? 1000;
-  const routeCheck = opts.routeCheck ?? true;
+  const settleMs = opts.settleMs ?? 500;
+  const routePattern = opts.routeCheck === false ? null : routeCheckPattern(allowNetworks);
   const launchLog: LaunchRecord[] = [];
   const pool = createBrowserPool<Browser>({
     name: PLAYWRIGHT_DRIVER_NAME,
@@ -150,7 +127,7 @@ export function createPlaywrightDriver(opts: PlaywrightDriverOptions = {}): Play
         ignoreHTTPSErrors: opts.ignoreHttpsErrors ?? false,
       });
       const routeBlocked: BlockedRequest[] = [];
-      if (routeCheck) await installRouteCheck(context, guard, routeBlocked);
+      if (routePattern) await installRouteCheck(context, routePattern, guard, routeBlocked);
       const page = await context.newPage();
       const totalMs = sessionOpts.timeouts?.totalMs ?? defaults.timeoutMs;
       const session: PlaywrightSession = new PlaywrightSession({
@@ -205,6 +182,10 @@ export function createPlaywrightDriver(opts: PlaywrightDriverOptions = {}): Play
       }
       const session = await open(lease, sessionOpts);
       sessions.add(session);
+      if (closed) {
+        await session.close();
+        throw unavailable();
+      }
       if (signal?.aborted) {
         await session.close();
         throw abortError(signal, 'a page');

@@ -100,33 +100,37 @@ export async function checkProxyAnswer(res: Response, headers: Record<string, st
   }
 }
 
-export async function buildSnapshot(i: SnapshotInput): Promise<PageSnapshot> {
+/** The document itself: the text of a text response, or the rendered DOM of an HTML page. */
+async function readDocument(i: SnapshotInput, kind: 'html' | 'text', media: MediaType, url: string): Promise<{ html: string; charset?: string }> {
   const res = i.response;
-  const headers = res ? await res.allHeaders() : {};
-  if (res) await checkProxyAnswer(res, headers, i.blockedList);
-  const media = parseContentType(headers['content-type']);
-  let kind = media.type ? classifyMediaType(media.type) : 'html';
-  const url = res?.url() ?? i.page.url();
-  if (kind === 'unsupported') throw unsupported(url, media.type);
-  let charset = media.charset;
-  let html: string;
   if (kind === 'text' && res) {
     const body = await res.body();
     if (body.length > i.maxBytes) throw tooLarge(i.maxBytes, url);
-    ({ text: html, charset } = decode(body, media.charset));
-  } else {
-    if (!media.type && res) {
-      const binary = sniffBinary(await res.body().catch(() => Buffer.alloc(0)));
-      if (binary) throw unsupported(url, `${binary} (by its content)`);
-      kind = 'html';
-    }
-    html = i.withFrames ? await evaluateStable<string>(i.page, scriptCall('snapshotHtml')) : await i.page.content();
-    // The rendered DOM is what the caller gets; its UTF-8 size stands in for the body size.
-    if (Buffer.byteLength(html) > i.maxBytes) throw tooLarge(i.maxBytes, url);
-    charset ??= (await i.page.evaluate('document.characterSet').catch(() => undefined)) as string | undefined;
-    charset = charset?.toLowerCase();
+    const { text, charset } = decode(body, media.charset);
+    return { html: text, charset };
   }
-  const cookies = (await i.context.cookies()).map(fromPlaywrightCookie);
+  if (!media.type && res) {
+    const binary = sniffBinary(await res.body().catch(() => Buffer.alloc(0)));
+    if (binary) throw unsupported(url, `${binary} (by its content)`);
+  }
+  const html = i.withFrames ? await evaluateStable<string>(i.page, scriptCall('snapshotHtml')) : await i.page.content();
+  // The rendered DOM is what the caller gets; its UTF-8 size stands in for the body size.
+  if (Buffer.byteLength(html) > i.maxBytes) throw tooLarge(i.maxBytes, url);
+  const charset = media.charset ?? ((await i.page.evaluate('document.characterSet').catch(() => undefined)) as string | undefined);
+  return { html, charset: charset?.toLowerCase() };
+}
+
+export async function buildSnapshot(i: SnapshotInput): Promise<PageSnapshot> {
+  const res = i.response;
+  // headers() needs no round trip (it lacks only Set-Cookie and the like, fetched below).
+  const quick = res?.headers() ?? {};
+  if (res) await checkProxyAnswer(res, quick, i.blockedList);
+  const media = parseContentType(quick['content-type']);
+  const kind = media.type ? classifyMediaType(media.type) : 'html';
+  const url = res?.url() ?? i.page.url();
+  if (kind === 'unsupported') throw unsupported(url, media.type);
+  // Independent round trips to the browser, in parallel.
+  const [headers, doc, stored] = await Promise.all([res ? res.allHeaders() : Promise.resolve({}), readDocument(i, kind, media, url), i.context.cookies()]);
   const pageUrl = i.page.url();
   // Keep a fragment (or a pushState change) the page shows, when it is the same document.
   const finalUrl = res && pageUrl.split('#')[0] !== res.url().split('#')[0] && !i.withFrames ? res.url() : pageUrl;
@@ -136,11 +140,11 @@ export async function buildSnapshot(i: SnapshotInput): Promise<PageSnapshot> {
     status: res?.status() ?? 200,
     headers,
     contentType: media.type,
-    html,
+    html: doc.html,
     redirects: res ? redirectChain(res.request()) : [],
     driver: i.driverName,
-    cookies,
+    cookies: stored.map(fromPlaywrightCookie),
   };
-  if (charset) snap.charset = charset;
+  if (doc.charset) snap.charset = doc.charset;
   return snap;
 }

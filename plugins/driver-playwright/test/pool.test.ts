@@ -4,8 +4,8 @@ import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
 import { GleanerError } from '@gleaner/core';
 import type { DriverSession } from '@gleaner/core';
-import { CHROMIUM_ARGS, createPlaywrightDriver } from '@gleaner/driver-playwright';
-import type { PlaywrightDriver, PlaywrightDriverOptions } from '@gleaner/driver-playwright';
+import { CHROMIUM_ARGS, createPlaywrightDriver } from '../src/index.ts';
+import type { PlaywrightDriver, PlaywrightDriverOptions } from '../src/index.ts';
 import { startFixtureSite } from '../../../test/support/fixture-site.ts';
 import type { FixtureSite } from '../../../test/support/fixture-site.ts';
 import { rejection } from '../../../test/support/assert.ts';
@@ -161,11 +161,11 @@ describe('driver-playwright: browser pool', function () {
     await session.close();
   });
 
-  it('runs 30 pages through the pool and leaves no browser process behind after close', async () => {
-    const d = make({ retireAfterPages: 10, maxPages: 2 });
+  it('runs pages through retiring browsers two at a time and leaves no browser process behind after close', async () => {
+    const d = make({ retireAfterPages: 4, maxPages: 2 });
     const seen = new Set<number>();
     await Promise.all([0, 1].map(async () => {
-      for (let i = 0; i < 15; i++) {
+      for (let i = 0; i < 6; i++) {
         await visit(d);
         const pid = d.stats().browserPid;
         if (pid) seen.add(pid);

@@ -3,8 +3,9 @@
 // that only the proxy stands between the page and the canary.
 import { expect } from 'chai';
 import type { Resolver } from '@gleaner/core';
-import { createPlaywrightDriver } from '@gleaner/driver-playwright';
-import type { PlaywrightDriver, PlaywrightDriverOptions } from '@gleaner/driver-playwright';
+import { createPlaywrightDriver } from '../src/index.ts';
+import { routeCheckPattern } from '../src/route-check.ts';
+import type { PlaywrightDriver, PlaywrightDriverOptions } from '../src/index.ts';
 import { startFixtureSite } from '../../../test/support/fixture-site.ts';
 import type { FixtureSite } from '../../../test/support/fixture-site.ts';
 import { startForwardProxy } from '../../../test/support/forward-proxy.ts';
@@ -67,6 +68,8 @@ describe('driver-playwright: loopback through the filtering proxy', function () 
       expect(page.html).to.contain('<h1>Loopback</h1>');
       await s.waitFor?.({ selector: '#done', state: 'attached', timeoutMs: 10_000 });
       await s.waitFor?.({ networkIdle: true, timeoutMs: 5000 });
+      // The proxy answered both fetches itself (403, opaque to no-cors fetch: fulfilled).
+      expect((await s.snapshot?.())?.html).to.contain('<p id="done">fulfilled,fulfilled</p>');
     } finally {
       await s.close();
     }
@@ -91,16 +94,19 @@ describe('driver-playwright: loopback through the filtering proxy', function () 
     const upstream = await startForwardProxy();
     try {
       const d = make({ allowNetworks: ['127.0.0.1/32'] });
+      const before = canary.connections;
       const s = await d.openSession({ proxy: upstream.url });
       try {
         expect((await s.goto(`${site.url}/page`)).status).to.equal(200);
         const err = await rejection(s.goto(`http://127.0.0.2:${canary.port}/`));
         expect(err.code).to.equal('URL_BLOCKED');
+        // Chromium maps *.localhost to loopback itself; it must still ask the proxy (which cannot resolve it here).
         const viaName = await rejection(s.goto(`http://canary.localhost:${canary.port}/`));
-        expect(viaName.code).to.be.oneOf(['URL_BLOCKED', 'FETCH_FAILED']);
+        expect(viaName.code).to.equal('FETCH_FAILED');
       } finally {
         await s.close();
       }
+      expect(canary.connections).to.equal(before);
       expect(upstream.requests.map((r) => r.target)).to.include(`${site.url}/page`);
       expect(upstream.requests.some((r) => r.target.includes(String(canary.port)))).to.equal(false);
     } finally {
@@ -115,9 +121,28 @@ describe('driver-playwright: loopback through the filtering proxy', function () 
     try {
       await s.goto(`${site.url}/loopback`);
       await s.waitFor?.({ selector: '#done', state: 'attached', timeoutMs: 10_000 });
+      // The route layer aborted both fetches in the browser, before the proxy was asked.
+      expect((await s.snapshot?.())?.html).to.contain('<p id="done">rejected,rejected</p>');
     } finally {
       await s.close();
     }
     expect(canary.connections).to.equal(before);
+  });
+});
+
+describe('driver-playwright: the route check pattern', () => {
+  it('routes literal addresses that can be non-public, leaving names and whole allowed /8 blocks to the proxy', () => {
+    const narrow = routeCheckPattern(['127.0.0.1/32']) as RegExp;
+    for (const url of ['http://127.0.0.1:8080/', 'http://127.0.0.2/x', 'https://10.1.2.3/', 'http://169.254.169.254/latest', 'http://[::1]:9/', 'ws://192.168.1.1/s', 'http://user@172.16.0.1/']) {
+      expect(narrow.test(url), url).to.equal(true);
+    }
+    for (const url of ['http://localhost:8080/', 'https://example.com/', 'http://8.8.8.8/', 'http://127.0.0.1.nip.io/', 'http://x.test/?u=http://127.0.0.1/']) {
+      expect(narrow.test(url), url).to.equal(false);
+    }
+    const wide = routeCheckPattern(['127.0.0.0/8']) as RegExp;
+    expect(wide.test('http://127.0.0.1:8080/')).to.equal(false);
+    expect(wide.test('http://10.0.0.1/')).to.equal(true);
+    expect(routeCheckPattern(['0.0.0.0/0', '::/0'])).to.equal(null);
+    expect(routeCheckPattern(undefined)?.test('http://127.0.0.1/')).to.equal(true);
   });
 });

@@ -3,8 +3,8 @@
 // can reach the per-session filtering proxy on 127.0.0.1.
 import { expect } from 'chai';
 import { chromium } from 'playwright-core';
-import { CHROMIUM_ARGS, createPlaywrightDriver } from '@gleaner/driver-playwright';
-import type { PlaywrightDriver } from '@gleaner/driver-playwright';
+import { CHROMIUM_ARGS, createPlaywrightDriver } from '../src/index.ts';
+import type { PlaywrightDriver } from '../src/index.ts';
 import { startFixtureSite } from '../../../test/support/fixture-site.ts';
 import type { FixtureSite } from '../../../test/support/fixture-site.ts';
 import { freePort } from '../../../test/support/process.ts';

@@ -14,6 +14,8 @@ import http from 'node:http';
 import net from 'node:net';
 import tls from 'node:tls';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { LookupAddress } from 'node:dns';
+import type { LookupFunction } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { GleanerError, isGleanerError } from '../errors.ts';
 import type { Logger } from '../log.ts';
@@ -63,8 +65,22 @@ const HOP_BY_HOP = ['proxy-connection', 'proxy-authorization', 'connection', 'ke
 interface Target {
   host: string;
   port: number;
-  /** The checked address to connect to (direct mode). */
-  address: ResolvedAddress;
+  /** The checked addresses to connect to (direct mode), in resolver order. */
+  addresses: ResolvedAddress[];
+}
+
+/**
+ * A `lookup` that answers with addresses already checked (never resolving again), so `net.connect`
+ * with `autoSelectFamily` tries each of them in turn (a name with ::1 and 127.0.0.1, one refusing).
+ */
+function checkedLookup(addresses: ResolvedAddress[]): LookupFunction {
+  return (_hostname, options, callback) => {
+    const fam = options.family === 'IPv4' ? 4 : options.family === 'IPv6' ? 6 : Number(options.family ?? 0);
+    const list = fam === 4 || fam === 6 ? addresses.filter((a) => a.family === fam) : addresses;
+    if (!list.length) callback(Object.assign(new Error('no checked address of that family'), { code: 'ENOTFOUND' }), '');
+    else if (options.all) callback(null, list.map((a): LookupAddress => ({ address: a.address, family: a.family })));
+    else callback(null, list[0].address, list[0].family);
+  };
 }
 
 function hopless(headers: IncomingMessage['headers'], keepUpgrade = false): Record<string, string | string[]> {
@@ -141,9 +157,8 @@ export async function startFilterProxy(opts: FilterProxyOptions): Promise<Filter
   /** Checks the target: literal addresses directly, names resolved once; throws URL_BLOCKED. */
   async function check(host: string, port: number): Promise<Target> {
     const bare = unbracket(host);
-    if (isIpLiteral(bare)) return { host: bare, port, address: guard.checkAddress(bare) };
-    const all = await guard.resolve(bare);
-    return { host: bare, port, address: all[0] };
+    if (isIpLiteral(bare)) return { host: bare, port, addresses: [guard.checkAddress(bare)] };
+    return { host: bare, port, addresses: await guard.resolve(bare) };
   }
 
   function refuse(what: string, err: unknown): { status: number; text: string; blocked: boolean } {
@@ -169,10 +184,14 @@ export async function startFilterProxy(opts: FilterProxyOptions): Promise<Filter
     socket.end(Buffer.concat([Buffer.from(rawHead(lines)), body]));
   }
 
-  /** A TCP (or TLS, for an https upstream) connection, with a connect timeout. */
-  function dial(host: string, port: number, secure = false): Promise<net.Socket> {
+  /**
+   * A TCP (or TLS, for an https upstream) connection, with a connect timeout. With `addresses`, only
+   * those (already checked) are tried, in order.
+   */
+  function dial(host: string, port: number, secure = false, addresses?: ResolvedAddress[]): Promise<net.Socket> {
     return new Promise((resolve, reject) => {
-      const sock = secure ? tls.connect({ host, port, servername: isIpLiteral(host) ? undefined : host }) : net.connect({ host, port });
+      const where = addresses ? { host: isIpLiteral(host) ? addresses[0].address : host, lookup: checkedLookup(addresses), autoSelectFamily: true } : { host };
+      const sock = secure ? tls.connect({ ...where, port, servername: isIpLiteral(host) ? undefined : host }) : net.connect({ ...where, port });
       track(sock);
       const timer = setTimeout(() => {
         sock.destroy();
@@ -256,7 +275,7 @@ export async function startFilterProxy(opts: FilterProxyOptions): Promise<Filter
     if (client.destroyed) return;
     try {
       if (!upstream) {
-        const sock = await dial(target.address.address, target.port);
+        const sock = await dial(target.host, target.port, false, target.addresses);
         if (client.destroyed) return void sock.destroy();
         client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
         splice(client, sock, head);
@@ -319,7 +338,9 @@ export async function startFilterProxy(opts: FilterProxyOptions): Promise<Filter
         ...(u.protocol === 'https:' ? { createConnection: () => tls.connect({ host: unbracket(u.hostname), port: Number(u.port) || 443, servername: u.hostname }) } : {}),
       };
     } else {
-      options = { host: target.address.address, family: target.address.family, port: target.port, path: `${url.pathname}${url.search}`, method: req.method, headers, agent, setHost: false };
+      // The agent pools sockets per host name; each was connected to a checked address.
+      const host = isIpLiteral(target.host) ? target.addresses[0].address : target.host;
+      options = { host, port: target.port, lookup: checkedLookup(target.addresses), ...({ autoSelectFamily: true } as object), path: `${url.pathname}${url.search}`, method: req.method, headers, agent, setHost: false };
     }
     const out = http.request(options, (up) => {
       res.writeHead(up.statusCode ?? 502, up.statusMessage, hopless(up.headers));
@@ -351,7 +372,7 @@ export async function startFilterProxy(opts: FilterProxyOptions): Promise<Filter
       return rawRefusal(client, refuse(req.url ?? '', err));
     }
     try {
-      const sock = upstream ? await dialUpstream() : await dial(target.address.address, target.port);
+      const sock = upstream ? await dialUpstream() : await dial(target.host, target.port, false, target.addresses);
       if (client.destroyed) return void sock.destroy();
       const headers = hopless(req.headers, true);
       headers.host = url.host;
