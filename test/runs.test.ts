@@ -117,6 +117,13 @@ describe('scraper runs (HTTP API end to end)', () => {
     expect(s.model.chatRequests().length - calls).to.equal(0);
     const usage = await s.engine.db.query(`SELECT pages, model_calls, credits FROM usage_events WHERE subject = $1`, [`run:${submitted.body.run_id}`]);
     expect(usage.rows).to.deep.equal([{ pages: 3, model_calls: 0, credits: '0.6' }]);
+
+    // A redelivered item job (at-least-once delivery) finds its URL recorded and changes nothing.
+    const again = await s.engine.jobs.send('run.item', { runId: submitted.body.run_id, position: 1 });
+    await waitFor(async () => (await s.engine.jobs.boss.getJobById('run.item', again))?.state === 'completed', 10_000, 'the redelivered job');
+    expect((await items(s, submitted.body.run_id)).map((r) => r.attempts)).to.deep.equal([1, 1, 1]);
+    expect(await s.api('GET', `/v1/scrapers/run_async/${submitted.body.run_id}`).then((r) => r.body)).to.deep.equal(done);
+    expect((await s.engine.db.query('SELECT count(*)::int AS n FROM usage_events WHERE subject = $1', [`run:${submitted.body.run_id}`])).rows[0].n).to.equal(1);
   });
 
   it('accepts the legacy scraper_id, and runs the scraper\'s own URL when url is omitted', async () => {
@@ -243,6 +250,10 @@ describe('scraper runs (HTTP API end to end)', () => {
     expect(done.data).to.deep.equal(Object.fromEntries(urls.map((u, i) => [u, expectedRecords(i + 1)])));
     const rows = await items(s, submitted.body.run_id);
     expect(rows.map((r) => r.recipe_version)).to.deep.equal([2, 2, 2, 2]);
+    // The empty page was tried in a browser before it counted as drift, but the new version was
+    // built from the plain-HTTP page: it runs without a browser.
+    expect(rows.map((r) => r.driver)).to.deep.equal(['http', 'http', 'http', 'http']);
+    expect((await s.engine.db.query('SELECT sample_driver FROM scrapers WHERE id = $1', [id])).rows[0].sample_driver).to.equal('http');
     expect(rows.some((r) => r.healed)).to.equal(true);
     // One regeneration for the whole run: one standard extraction and one recipe.
     const healCalls = s.model.chatRequests().slice(calls);
@@ -283,12 +294,13 @@ describe('scraper runs: the synchronous wait and drift without self-healing', ()
     site.layout.drift = 'new';
     const calls = s.model.chatRequests().length;
     const url = `${s.site.url}/drift?page=5`;
-    const res = await s.api('POST', '/v1/scrapers/run', { template_id: id, url });
-    expect(res.status, res.text).to.equal(200);
-    expect(res.body).to.include({ status: 'failed', credits_charged: 0 });
-    expect(res.body.data).to.deep.equal([]);
-    expect(res.body.errors[url]).to.match(/^layout changed: the scraper found no records on /);
-    const [row] = await items(s, res.body.run_id);
+    // In the background: the empty page is tried once more in a browser before it counts as drift.
+    const submitted = await s.api('POST', '/v1/scrapers/run_async', { template_id: id, url });
+    const done = await untilFinished(s, submitted.body.run_id);
+    expect(done).to.include({ status: 'failed', credits_charged: 0 });
+    expect(done.data).to.deep.equal({ [url]: [] });
+    expect(done.errors[url]).to.match(/^layout changed: the scraper found no records on /);
+    const [row] = await items(s, submitted.body.run_id);
     expect(row).to.include({ error_code: 'LAYOUT_CHANGED', recipe_version: 1, driver: 'http', attempts: 1 });
     expect(s.model.chatRequests().length).to.equal(calls);
     const scraper = await s.api('GET', `/v1/extractor/${id}`);

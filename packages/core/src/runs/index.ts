@@ -12,7 +12,7 @@ export { applyParameterRules, MAX_RUN_URLS } from './request.ts';
 export type { RunOptions } from './request.ts';
 export type { RunStatus, RunStatusBody } from './status.ts';
 export { RUN_ITEM_JOB, runChannel } from './store.ts';
-export { RUN_ITEM_POLICY } from './item-job.ts';
+export { RUN_ITEM_BATCH_SIZE, RUN_ITEM_CONCURRENCY, RUN_ITEM_POLICY } from './item-job.ts';
 
 /** The job kinds of runs: `run.item` (one URL of a run). */
 export function runJobKinds(ctx: () => OperationContext): JobKind<any>[] {

@@ -56,7 +56,6 @@ export async function scrapeWithRecipe(ctx: OperationContext, input: ScrapeInput
     const pages: ScrapeResult['pages'] = [];
     const perPage: ExtractedRecord[][] = [];
     const seen = new Set<string>();
-    let escalated = false;
     let first: ScrapedPage | null = null;
     let last: ScrapedPage | null = null;
     let next: string | null = input.url;
@@ -65,14 +64,16 @@ export async function scrapeWithRecipe(ctx: OperationContext, input: ScrapeInput
       seen.add(next);
       let page: PageSnapshot = await browser.goto(next);
       let run = runRecipe(input.recipe, page.html, { url: page.finalUrl, attributes: input.attributes });
-      if (!run.records.length && !escalated) {
-        // Nothing on a plain-HTTP page may mean the content needs JavaScript: one browser try
-        // before the caller calls it layout drift (null when already on a browser, or none is configured).
-        escalated = true;
+      if (!run.records.length && pages.length === 0) {
+        // Nothing on the first page, fetched over plain HTTP, may mean it needs JavaScript: one
+        // browser try before the caller calls it layout drift (null when already on a browser, or
+        // none is configured). The browser's page counts only when the recipe finds records there;
+        // otherwise a regeneration starts from the plain page, so the new version needs no browser.
         const again = await browser.escalate(next, 'the scraper recipe found no records on the plain-HTTP page');
-        if (again) {
+        const rerun = again ? runRecipe(input.recipe, again.html, { url: again.finalUrl, attributes: input.attributes }) : null;
+        if (again && rerun?.records.length) {
           page = again;
-          run = runRecipe(input.recipe, page.html, { url: page.finalUrl, attributes: input.attributes });
+          run = rerun;
         }
       }
       seen.add(page.finalUrl);
