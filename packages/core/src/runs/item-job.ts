@@ -29,7 +29,7 @@ export interface RunItemPayload {
 export const RUN_ITEM_BATCH_SIZE = 15;
 export const RUN_ITEM_CONCURRENCY = 4;
 
-/** Job settings for run items: see docs/api-runs.md ("Workers and crashes"). */
+/** Job settings for run items: see docs/api.md, "Running scrapers" > "Workers and crashes". */
 export const RUN_ITEM_POLICY = {
   retryLimit: 2,
   retryDelaySeconds: 1,

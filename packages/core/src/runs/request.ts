@@ -20,7 +20,7 @@ export interface RunOptions {
   maxPages: number;
   proxyCountry: string | null;
   cookies: Cookie[];
-  /** Set: pagination is on for the run (see docs/api-runs.md). */
+  /** Set: pagination is on for the run (see "Running scrapers" in docs/api.md). */
   paginationDetectionUrl: string | null;
   /** Agentic scrapers' custom parameters, after the spec 4.3 rules (a top-level url moved in). */
   parameters: Record<string, unknown> | null;

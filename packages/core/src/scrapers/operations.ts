@@ -36,7 +36,7 @@ async function loadKind(ctx: OperationContext, owner: Owner, id: string, kind: S
   return s;
 }
 
-/** Spec 2.3 (classic) with the extra fields of docs/api-scrapers.md. */
+/** Spec 2.3 (classic) with the extra fields of docs/api.md ("Scrapers"). */
 export function extractorBody(s: ScraperRecord): Record<string, unknown> {
   const body: Record<string, unknown> = { template_id: s.id, type: 'extractor', name: s.name, mode: s.mode, url: s.url, status: s.status };
   if (s.status === 'failed') body.error = s.error ?? 'the build failed';

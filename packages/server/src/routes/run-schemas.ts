@@ -29,7 +29,7 @@ export const RUN_BODY = {
     ...commonRun,
     pagination_detection_url: {
       type: ['string', 'null'],
-      description: 'Turns pagination on for the run: each URL\'s next pages are followed up to max_pages (default 2 then). See docs/api-runs.md.',
+      description: 'Turns pagination on for the run: each URL\'s next pages are followed up to max_pages (default 2 then). See docs/api.md ("Running scrapers").',
     },
   },
 };
