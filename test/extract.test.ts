@@ -231,10 +231,12 @@ describe('extract API: pages, chunks, pagination, cookies, proxy, modes', () => 
   });
 
   it('returns an empty list with a message when nothing is found', async () => {
-    s.model.script([{ json: { records: [] } }]);
+    // Nothing on the plain-HTTP page, then nothing on the browser-rendered one either.
+    s.model.script([{ json: { records: [] } }, { json: { records: [] } }]);
     const res = await s.api('POST', '/v1/extract', { url: `${s.site.url}/laptops`, attributes: [{ name: 'author' }] });
-    expect(res.status).to.equal(200);
+    expect(res.status, res.text).to.equal(200);
     expect(res.body.data).to.deep.equal([]);
-    expect(res.body.message).to.match(/No records found/);
+    expect(res.body.message).to.equal('No records found on the page: the page may not contain what was asked.');
+    expect(s.model.chatRequests()).to.have.length(2);
   });
 });

@@ -2,6 +2,7 @@
 // the same cases on the loopback fixture site — snapshot fields, redirects, cookies, proxy, size and
 // time limits, aborts, and the SSRF table. Where a behaviour is legitimately driver-specific (a
 // browser's html is the rendered DOM), the case is parametrised by `features`, never loosened for all.
+import { createSocket } from 'node:dgram';
 import { lookup } from 'node:dns/promises';
 import { expect } from 'chai';
 import { GleanerError, normalizeCookies } from '@gleaner/core';
@@ -470,6 +471,38 @@ function ssrfContract(js: boolean, ctx: () => { site: FixtureSite; build: (o?: P
           await session.close();
         }
         expect(site.requests.some((r) => r.path.startsWith('/redirect?to='))).to.equal(true);
+        expect(canary.requests).to.deep.equal([]);
+        untouched();
+      });
+
+      it('sends no WebRTC (STUN/TURN over UDP) or WebSocket traffic to blocked addresses', async () => {
+        const { site } = ctx();
+        // UDP never passes an HTTP proxy: only a browser policy keeps WebRTC from sending it.
+        const udp = createSocket('udp4');
+        let packets = 0;
+        udp.on('message', () => packets++);
+        await new Promise<void>((r) => udp.bind(0, '127.0.0.2', () => r()));
+        const port = (udp.address() as { port: number }).port;
+        site.page('/ssrf-webrtc', `<!doctype html><html><body><p id="state">pending</p><script>
+          const done = (v) => { const p = document.getElementById('state'); p.textContent = v; p.className = 'done'; };
+          try {
+            const ws = new WebSocket('ws://127.0.0.2:${canary.port}/ws');
+            ws.onerror = () => {};
+            const pc = new RTCPeerConnection({ iceServers: [{ urls: 'stun:127.0.0.2:${port}' }, { urls: 'turn:127.0.0.2:${port}?transport=udp', username: 'u', credential: 'p' }] });
+            pc.createDataChannel('x');
+            pc.createOffer().then((o) => pc.setLocalDescription(o)).then(() => setTimeout(() => done('gathered'), 1500), (e) => done('error ' + e));
+          } catch (e) { done('error ' + e); }
+        </script></body></html>`);
+        const session = await narrow.openSession();
+        try {
+          await session.goto(`${site.url}/ssrf-webrtc`);
+          if (isInteractive(session)) await session.waitFor({ selector: '#state.done', state: 'attached', timeoutMs: 10_000 });
+          await new Promise((r) => setTimeout(r, 500));
+        } finally {
+          await session.close();
+          await new Promise<void>((r) => udp.close(() => r()));
+        }
+        expect(packets).to.equal(0);
         expect(canary.requests).to.deep.equal([]);
         untouched();
       });

@@ -34,4 +34,22 @@ describe('needs-browser heuristics', () => {
     expect(needsBrowser(page('{"items": []}', 'application/json'))).to.equal(null);
     expect(needsBrowser(page('<script></script>', 'text/plain'))).to.equal(null);
   });
+
+  it('stays linear on hostile markup (unclosed tags, thousands of noscript prompts), so a page cannot stall the process', function () {
+    // Each of these took minutes to hours with backtracking regular expressions over a 10 MB page.
+    this.timeout(20_000);
+    const big = 4 << 20;
+    const cases: Array<[string, RegExp | null]> = [
+      ['<noscript>enable javascript '.repeat(big / 28), /asks for JavaScript/],
+      [`<body>${'<script '.repeat(big / 8)}`, /app shell/],
+      [`<body>${'<div id="root" '.repeat(big / 15)}`, null],
+      [`<body>${'<!-- '.repeat(big / 5)}`, null],
+    ];
+    for (const [html, verdict] of cases) {
+      const got = needsBrowser(page(html));
+      if (verdict) expect(got).to.match(verdict);
+      else expect(got).to.equal(null);
+    }
+  });
 });
+

@@ -17,6 +17,9 @@ export const CHROMIUM_ARGS: readonly string[] = Object.freeze([
   '--disable-background-networking',
   '--disable-component-update',
   '--disable-sync',
+  // WebRTC sends STUN/TURN over UDP, which no HTTP proxy sees: only proxied (TCP) candidates are allowed.
+  '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
+  '--webrtc-ip-handling-policy=disable_non_proxied_udp',
 ]);
 
 export interface LaunchSettings {

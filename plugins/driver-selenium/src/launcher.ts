@@ -22,6 +22,9 @@ export const CHROMIUM_FLAGS: readonly string[] = Object.freeze([
   '--disable-background-networking',
   '--disable-component-update',
   '--disable-sync',
+  // WebRTC sends STUN/TURN over UDP, which no HTTP proxy sees: only proxied (TCP) candidates are allowed.
+  '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
+  '--webrtc-ip-handling-policy=disable_non_proxied_udp',
   '--disable-breakpad',
   '--disable-crash-reporter',
   '--window-size=1280,720',

@@ -34,6 +34,11 @@ export interface ExtractionResult {
 
 const CONTENT_BASE = 'https://content.invalid/';
 
+/** Whether the named driver runs JavaScript (the page was rendered). */
+function renderedBy(ctx: OperationContext, driver: string): boolean {
+  return ctx.drivers.some((d) => d.name === driver && d.capabilities.javascript);
+}
+
 function looksLikeHtml(s: string): boolean {
   return /<\s*(html|body|div|p|table|ul|ol|span|a|h[1-6]|section|article|main|head)\b/i.test(s);
 }
@@ -130,7 +135,7 @@ export async function runExtraction(ctx: OperationContext, target: ExtractTarget
   if (!records.length) {
     result.message = 'content' in target
       ? 'No records found in the content: it may not contain what was asked.'
-      : `No records found on ${pages.length === 1 ? 'the page' : `${pages.length} pages`}: the page may not contain what was asked, or may need JavaScript to render it.`;
+      : `No records found on ${pages.length === 1 ? 'the page' : `${pages.length} pages`}: the page may not contain what was asked${renderedBy(ctx, result.driver) ? '' : ', or may need JavaScript to render it'}.`;
   }
   return result;
 }
