@@ -345,6 +345,14 @@ for (const provider of ['openai', 'ollama'] as const) {
       expect(none.healed).to.equal(false);
       if (!none.healed) expect(none.reason).to.contain('standard extraction found no records');
       expect(recipeRequests()).to.have.length(0);
+      const callsAfterFirstFailure = s.model.chatRequests().length;
+      expect(callsAfterFirstFailure).to.equal(1); // the standard extraction of the maintenance page
+
+      // That failure is remembered for this version: the next drifting page costs no model call.
+      const again = await healScraper(s.engine.context, stale, { html: '<html><body><p>Closed for maintenance</p></body></html>', url: `${s.site.url}/laptops-other`, driver: 'http' }, 'no records');
+      expect(again.healed).to.equal(false);
+      if (!again.healed) expect(again.reason).to.match(/standard extraction found no records.*an earlier regeneration of this version failed/);
+      expect(s.model.chatRequests()).to.have.length(callsAfterFirstFailure);
     });
   });
 }

@@ -155,7 +155,8 @@ export function createPlaywrightDriver(opts: PlaywrightDriverOptions = {}): Play
     } catch (err) {
       await context?.close().catch(() => undefined);
       await proxy?.close().catch(() => undefined);
-      await lease.release({ broken: true });
+      // A bad session option (e.g. a proxy the filtering proxy cannot chain to) is not the browser's fault.
+      await lease.release({ broken: !(isGleanerError(err) && err.code === 'CONFIG_INVALID') });
       if (isGleanerError(err)) throw err;
       throw new GleanerError('DRIVER_UNAVAILABLE', `the playwright browser could not open a page: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`, { cause: err });
     }

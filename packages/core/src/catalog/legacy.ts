@@ -5,7 +5,7 @@
  * and run operations as the current interface, so a legacy agent is also visible (and runnable) by
  * its template_id.
  */
-import { ERROR_CODES, GleanerError, validationFailed, type ErrorCode, type ValidationIssue } from '../errors.ts';
+import { ERROR_CODES, GleanerError, isGleanerError, validationFailed, type ErrorCode, type ValidationIssue } from '../errors.ts';
 import type { Owner } from '../auth/owners.ts';
 import type { OperationContext } from '../extract/context.ts';
 import { checkHttpUrl, normalizeCookieInput, normalizeProxyCountry } from '../extract/request.ts';
@@ -52,10 +52,6 @@ function noAgent(name: string): GleanerError {
 }
 
 /** Serialises generate/remove of one name of one owner (a re-generate must not create a second scraper). */
-async function lockName(tx: Queryable, owner: Owner, name: string): Promise<void> {
-  await tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`legacy-agent:${owner.id}:${name}`]);
-}
-
 async function findAgent(db: Queryable, owner: Owner, name: string): Promise<{ scraperId: string; kind: 'extractor' | 'agentic' } | null> {
   const { rows } = await db.query<{ scraper_id: string; kind: 'extractor' | 'agentic' }>(
     'SELECT a.scraper_id, s.kind FROM legacy_agents a JOIN scrapers s ON s.id = a.scraper_id WHERE a.owner_id = $1 AND a.name = $2',
@@ -89,25 +85,21 @@ export function legacyAgents(ctx: OperationContext, deps: () => { scrapers: Lega
     const { scrapers } = deps();
     // Only the fields of spec 4.5 go on: the legacy body's own `name` is not a scraper field there.
     const request = { url: body.url, prompt: body.prompt ?? '', attributes: body.attributes, proxy_country: body.proxy_country, cookies: body.cookies };
-    let created: string | null = null;
-    try {
-      await ctx.db.tx(async (tx) => {
-        await lockName(tx, owner, name);
-        const existing = await findAgent(tx, owner, name);
-        if (existing) {
-          await scrapers.generate(owner, { ...request, template_id: existing.scraperId });
-          return;
-        }
-        // generate validates (422) before it creates anything; the new scraper carries the agent's name.
-        const id = (await scrapers.generate(owner, { ...request, name })).template_id;
-        created = id;
-        await tx.query('INSERT INTO legacy_agents (owner_id, name, scraper_id) VALUES ($1, $2, $3)', [owner.id, name, id]);
-      });
-    } catch (err) {
-      // The name was not bound (the transaction rolled back): the scraper made for it goes too.
-      const orphan = created as string | null;
-      if (orphan) await scrapers.remove(owner, orphan, 'extractor').catch(() => undefined);
-      throw err;
+    // No transaction is held across the scraper operations (they take their own connections): a
+    // new scraper is built first and the name bound after; a name bound meanwhile by a concurrent
+    // generate wins, and this request rebuilds that scraper instead.
+    const existing = await findAgent(ctx.db, owner, name);
+    if (existing) {
+      await scrapers.generate(owner, { ...request, template_id: existing.scraperId });
+      return { name, status: 'generating' };
+    }
+    // generate validates (422) before it creates anything; the new scraper carries the agent's name.
+    const id = (await scrapers.generate(owner, { ...request, name })).template_id;
+    const bound = await ctx.db.query('INSERT INTO legacy_agents (owner_id, name, scraper_id) VALUES ($1, $2, $3) ON CONFLICT (owner_id, name) DO NOTHING', [owner.id, name, id]);
+    if (bound.rowCount === 0) {
+      await scrapers.remove(owner, id, 'extractor').catch(() => undefined);
+      const winner = await findAgent(ctx.db, owner, name);
+      if (winner) await scrapers.generate(owner, { ...request, template_id: winner.scraperId });
     }
     return { name, status: 'generating' };
   }
@@ -170,11 +162,11 @@ export function legacyAgents(ctx: OperationContext, deps: () => { scrapers: Lega
     const name = agentName(body, issues);
     if (issues.length) throw validationFailed(issues);
     if (name.startsWith(PUBLIC_PREFIX)) throw new GleanerError('BAD_REQUEST', `public agent "${name}" cannot be removed; it belongs to the public catalog`);
-    await ctx.db.tx(async (tx) => {
-      await lockName(tx, owner, name);
-      const agent = await findAgent(tx, owner, name);
-      if (!agent) throw noAgent(name);
-      await deps().scrapers.remove(owner, agent.scraperId, agent.kind);
+    const agent = await findAgent(ctx.db, owner, name);
+    if (!agent) throw noAgent(name);
+    // Deleting the scraper drops the name (ON DELETE CASCADE); a concurrent remove makes this one a 404.
+    await deps().scrapers.remove(owner, agent.scraperId, agent.kind).catch((err: unknown) => {
+      throw isGleanerError(err) && err.code === 'NOT_FOUND' ? noAgent(name) : err;
     });
     return { message: `Agent ${name} removed` };
   }

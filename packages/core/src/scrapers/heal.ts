@@ -15,6 +15,18 @@ import { withScraperLock } from './lock.ts';
 import { loadScraperById, saveRecipeVersion } from './store.ts';
 import type { ScraperRecord } from './types.ts';
 
+/** How long a failed heal of a recipe version stands before a drifting page may try again. */
+const HEAL_RETRY_MINUTES = 10;
+
+/** The reason of a heal of this version that failed recently, if any. */
+async function recentHealFailure(ctx: OperationContext, scraperId: string, version: number | null): Promise<string | null> {
+  const { rows } = await ctx.db.query<{ heal_failed_reason: string }>(
+    `SELECT heal_failed_reason FROM scrapers WHERE id = $1 AND heal_failed_version IS NOT DISTINCT FROM $2 AND heal_failed_at > now() - make_interval(mins => $3)`,
+    [scraperId, version, HEAL_RETRY_MINUTES],
+  );
+  return rows[0]?.heal_failed_reason ?? null;
+}
+
 export type HealResult =
   | {
       healed: true;
@@ -59,6 +71,9 @@ export async function healScraper(
       return { healed: true, version: current.recipeVersion, recipe: current.recipe, records, modelCalls: 0, credits: 0, usage: emptyUsage() };
     }
 
+    const failed = await recentHealFailure(ctx, scraper.id, current.recipeVersion);
+    if (failed) return { healed: false, reason: `${failed} (an earlier regeneration of this version failed; the next try is after ${HEAL_RETRY_MINUTES} minutes)` };
+
     const usage = emptyUsage();
     const std = await standardRecords(ctx, page, current.attributes, current.prompt, signal);
     addUsage(usage, std.usage);
@@ -70,7 +85,11 @@ export async function healScraper(
     const version = await ctx.db.tx(async (tx) => {
       await recordUsage(tx, { ownerId: current.ownerId, operation: 'scraper_heal', subject: `scraper:${scraper.id}`, pages: 1, usage, credits });
       if (!build?.accepted) {
-        await tx.query('UPDATE scrapers SET credits_charged = credits_charged + $2 WHERE id = $1', [scraper.id, credits]);
+        const why = build ? build.reason : nothingFound(page);
+        await tx.query(
+          'UPDATE scrapers SET credits_charged = credits_charged + $2, heal_failed_version = $3, heal_failed_reason = $4, heal_failed_at = now() WHERE id = $1',
+          [scraper.id, credits, current.recipeVersion, why.slice(0, 2000)],
+        );
         return null;
       }
       return saveRecipeVersion(tx, {

@@ -32,6 +32,11 @@ CREATE TABLE scrapers (
   -- Layout drift seen by a run and not yet healed.
   drift_detected_at timestamptz,
   drift_reason text,
+  -- A self-heal that failed on this recipe version, and when: later drifts of the same version do not
+  -- pay for another regeneration for a while (a site serving a block page would cost one per URL).
+  heal_failed_version integer,
+  heal_failed_reason text,
+  heal_failed_at timestamptz,
   credits_charged numeric NOT NULL DEFAULT 0,
   created_at timestamptz NOT NULL DEFAULT now(),
   updated_at timestamptz NOT NULL DEFAULT now()
