@@ -3,7 +3,7 @@
 // The in-page work (outline, scroll, ref lookup) uses core's shared page scripts, so the Selenium
 // driver sees pages the same way.
 import type { FrameLocator, Locator, Page } from 'playwright-core';
-import { GleanerError, isRef, refSelector, scriptCall, splitFrameSelector } from '@gleaner/core';
+import { GleanerError, capOutline, isRef, refSelector, scriptCall, splitFrameSelector } from '@gleaner/core';
 import type { ActionOptions, PageOutline, ScrollOptions, ScrollResult, WaitForOptions } from '@gleaner/core';
 import { actionError } from './errors.ts';
 import { evaluateStable } from './snapshot.ts';
@@ -146,7 +146,7 @@ export class Interactions {
   outline(): Promise<PageOutline> {
     return this.#s.guardCall('outlining the page', async () => {
       try {
-        return await evaluateStable<PageOutline>(this.#s.page, scriptCall('outline', {}));
+        return capOutline(await evaluateStable<unknown>(this.#s.page, scriptCall('outline', {})));
       } catch (err) {
         throw actionError(err, 'outlining the page', this.#s.defaultTimeoutMs);
       }

@@ -3,7 +3,7 @@
 // snapshot and scrolling run the shared page scripts, so both browser drivers see pages alike.
 import { By, Key, error as wdError } from 'selenium-webdriver';
 import type { WebDriver, WebElement } from 'selenium-webdriver';
-import { GleanerError, PAGE_SCRIPTS, isGleanerError, isRef, splitFrameSelector } from '@gleaner/core';
+import { GleanerError, PAGE_SCRIPTS, capOutline, isGleanerError, isRef, splitFrameSelector } from '@gleaner/core';
 import type { ActionOptions, PageOutline, ScrollOptions, ScrollResult, WaitForOptions } from '@gleaner/core';
 import { actionError, actionTimeout } from './errors.ts';
 import type { PageContext } from './page-context.ts';
@@ -255,7 +255,7 @@ export class Interactions {
   }
 
   outline(): Promise<PageOutline> {
-    return this.#act(() => this.#run<PageOutline>(PAGE_SCRIPTS.outline));
+    return this.#act(async () => capOutline(await this.#run<unknown>(PAGE_SCRIPTS.outline)));
   }
 
   /** The page as shown (top document); `withHtml` runs the snapshot script, else reads the text. */

@@ -15,6 +15,7 @@
  * enters each frame in turn. ` >>> ` is Gleaner's notation, never handed to a selector engine as is.
  */
 import { outlinePage } from './outline-script.ts';
+import type { OutlineElement, PageOutline } from '../plugins/driver.ts';
 
 export { outlinePage } from './outline-script.ts';
 export type { OutlineScriptOptions } from './outline-script.ts';
@@ -182,4 +183,29 @@ export function refSelector(target: string): string {
 /** A frame chain (`iframe#f >>> button`) as its parts: the frame selectors, then the element's. */
 export function splitFrameSelector(selector: string): string[] {
   return selector.split(FRAME_SEPARATOR.trim()).map((s) => s.trim()).filter((s) => s !== '');
+}
+
+/** Node-side bounds of an outline: the page runs the outline script, so a hostile page can return anything. */
+export const OUTLINE_LIMITS = Object.freeze({ elements: 200, text: 6000, field: 500 });
+
+/**
+ * Re-checks an outline a page returned: keeps well-formed elements only, at most
+ * `OUTLINE_LIMITS.elements`, strings cut to their bounds. Drivers call it on every outline.
+ */
+export function capOutline(raw: unknown): PageOutline {
+  const o = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>;
+  const str = (v: unknown, max: number = OUTLINE_LIMITS.field) => (typeof v === 'string' ? v.slice(0, max) : '');
+  const elements = (Array.isArray(o.elements) ? o.elements : [])
+    .filter((e): e is Record<string, unknown> => !!e && typeof e === 'object' && typeof (e as Record<string, unknown>).ref === 'string')
+    .slice(0, OUTLINE_LIMITS.elements)
+    .map((e) => {
+      const el: OutlineElement = { ref: str(e.ref, 16), role: str(e.role, 40), name: str(e.name), selector: str(e.selector) };
+      if (typeof e.tag === 'string') el.tag = str(e.tag, 40);
+      if (typeof e.value === 'string') el.value = str(e.value);
+      if (typeof e.href === 'string') el.href = str(e.href, 2000);
+      return el;
+    });
+  const out: PageOutline = { url: str(o.url, 4000), title: str(o.title), elements };
+  if (typeof o.text === 'string') out.text = o.text.slice(0, OUTLINE_LIMITS.text);
+  return out;
 }
