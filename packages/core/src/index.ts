@@ -23,3 +23,5 @@ export * from './browser/pool.ts';
 export * from './browser/page-scripts.ts';
 export * from './scrapers/index.ts';
 export * from './runs/index.ts';
+export * from './net/content-type.ts';
+export * from './browser/chromium-flags.ts';

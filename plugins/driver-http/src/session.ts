@@ -4,7 +4,8 @@ import type { Dispatcher } from 'undici';
 import { CookieJar, GleanerError } from '@gleaner/core';
 import type { DriverSession, GotoOptions, Logger, PageSnapshot, SsrfGuard } from '@gleaner/core';
 import { readBody, tooLarge } from './body.ts';
-import { classifyMediaType, decodeBody, detectEncoding, parseContentType, sniffBinary } from './decode.ts';
+import { classifyMediaType, parseContentType, sniffBinary } from '@gleaner/core';
+import { decodeBody, detectEncoding } from './decode.ts';
 import { toFetchError } from './errors.ts';
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);

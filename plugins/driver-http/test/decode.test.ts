@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { classifyMediaType, detectEncoding, parseContentType, prescanCharset, sniffBinary } from '../src/decode.ts';
+import { classifyMediaType, parseContentType, sniffBinary } from '@gleaner/core';
+import { detectEncoding, prescanCharset } from '../src/decode.ts';
 
 const bytes = (s: string) => Buffer.from(s, 'latin1');
 

@@ -2,25 +2,11 @@
 // browser. A local browser's pid is read over CDP so a hung one can be killed by process group.
 import { chromium } from 'playwright-core';
 import type { Browser } from 'playwright-core';
+import { CHROMIUM_BASE_FLAGS } from '@gleaner/core';
 import type { LaunchedBrowser, Logger } from '@gleaner/core';
 
-/**
- * Flags every local launch gets. Without them Chromium in a container hangs (sandbox, GPU) or talks
- * to Google on its own (sync, component updates, background networking) — traffic that would also
- * bypass the filtering proxy's accounting.
- */
-export const CHROMIUM_ARGS: readonly string[] = Object.freeze([
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  // WebRTC sends STUN/TURN over UDP, which no HTTP proxy sees: only proxied (TCP) candidates are allowed.
-  '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
-  '--webrtc-ip-handling-policy=disable_non_proxied_udp',
-]);
+/** The flags of every local launch (core's CHROMIUM_BASE_FLAGS; Playwright adds --headless itself). */
+export const CHROMIUM_ARGS: readonly string[] = CHROMIUM_BASE_FLAGS;
 
 export interface LaunchSettings {
   /** Local Chromium executable (browser.chromiumPath). */

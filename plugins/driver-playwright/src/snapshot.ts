@@ -1,52 +1,10 @@
 // Builds a PageSnapshot from the main response and the page as it is rendered now.
 import type { BrowserContext, Page, Response } from 'playwright-core';
-import { FILTER_PROXY_BLOCKED_HEADER, FILTER_PROXY_ERROR_HEADER, GleanerError, scriptCall } from '@gleaner/core';
-import type { BlockedRequest, PageSnapshot } from '@gleaner/core';
+import { FILTER_PROXY_BLOCKED_HEADER, FILTER_PROXY_ERROR_HEADER, GleanerError, classifyMediaType, parseContentType, scriptCall, sniffBinary } from '@gleaner/core';
+import type { BlockedRequest, MediaType, PageSnapshot } from '@gleaner/core';
 import { fromPlaywrightCookie } from './cookies.ts';
 import { blocked, tooLarge, unsupported } from './errors.ts';
 import { redirectChain } from './tracker.ts';
-
-export interface MediaType {
-  type: string;
-  charset?: string;
-}
-
-export function parseContentType(header: string | undefined): MediaType {
-  if (!header) return { type: '' };
-  const [type, ...params] = header.split(';');
-  const out: MediaType = { type: type.trim().toLowerCase() };
-  for (const p of params) {
-    const m = /^\s*charset\s*=\s*"?([^";\s]+)"?/i.exec(p);
-    if (m) out.charset = m[1].toLowerCase();
-  }
-  return out;
-}
-
-/** As driver-http: HTML/XHTML are documents, other text passes through as text, the rest is refused. */
-export function classifyMediaType(type: string): 'html' | 'text' | 'unsupported' {
-  if (type === 'text/html' || type === 'application/xhtml+xml') return 'html';
-  if (type.startsWith('text/')) return 'text';
-  if (/^application\/(json|xml|javascript|x-javascript|ecmascript|x-www-form-urlencoded)$/.test(type)) return 'text';
-  if (/^application\/[\w.+-]+\+(json|xml)$/.test(type)) return 'text';
-  return 'unsupported';
-}
-
-const MAGIC: Array<[string, number[]]> = [
-  ['application/pdf', [0x25, 0x50, 0x44, 0x46]],
-  ['image/png', [0x89, 0x50, 0x4e, 0x47]],
-  ['image/jpeg', [0xff, 0xd8, 0xff]],
-  ['image/gif', [0x47, 0x49, 0x46, 0x38]],
-  ['application/zip', [0x50, 0x4b, 0x03, 0x04]],
-  ['application/gzip', [0x1f, 0x8b]],
-];
-
-/** For a response without Content-Type: a binary signature or NUL bytes mean "not a page". */
-export function sniffBinary(bytes: Uint8Array): string | undefined {
-  for (const [type, sig] of MAGIC) if (sig.every((b, i) => bytes[i] === b)) return type;
-  const bom = (bytes[0] === 0xfe && bytes[1] === 0xff) || (bytes[0] === 0xff && bytes[1] === 0xfe);
-  if (!bom && bytes.subarray(0, 1024).includes(0)) return 'application/octet-stream';
-  return undefined;
-}
 
 /**
  * `page.evaluate` that survives a navigation in progress (a click that submitted a form): when the

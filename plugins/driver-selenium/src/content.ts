@@ -1,30 +1,6 @@
-// What the loaded document is (HTML, other text, or something refused), and the session's cookies
-// between core's Cookie shape and DevTools' (per browser context).
+// The session's cookies between core's Cookie shape and DevTools' (per browser context).
 import type { Cookie, SameSite } from '@gleaner/core';
 import type { CdpConnection } from './cdp.ts';
-
-export type ContentKind = 'html' | 'text' | 'unsupported';
-
-/** Splits a Content-Type header into its lower-case media type and charset parameter. */
-export function parseContentType(header: string | undefined): { type: string; charset?: string } {
-  if (!header) return { type: '' };
-  const [type, ...params] = header.split(';');
-  const out: { type: string; charset?: string } = { type: type.trim().toLowerCase() };
-  for (const p of params) {
-    const m = /^\s*charset\s*=\s*"?([^";\s]+)"?/i.exec(p);
-    if (m) out.charset = m[1];
-  }
-  return out;
-}
-
-/** HTML and XHTML are documents; other text passes through as text; the rest is refused (as driver-http). */
-export function classifyMediaType(type: string): ContentKind {
-  if (type === 'text/html' || type === 'application/xhtml+xml') return 'html';
-  if (type.startsWith('text/')) return 'text';
-  if (/^application\/(json|xml|javascript|x-javascript|ecmascript|x-www-form-urlencoded)$/.test(type)) return 'text';
-  if (/^application\/[\w.+-]+\+(json|xml)$/.test(type)) return 'text';
-  return 'unsupported';
-}
 
 /** DevTools' cookie shape (Network.Cookie / Network.CookieParam, the fields used here). */
 interface CdpCookie {

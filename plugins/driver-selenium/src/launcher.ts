@@ -8,23 +8,14 @@ import type { ChildProcess } from 'node:child_process';
 import { Builder } from 'selenium-webdriver';
 import type { WebDriver } from 'selenium-webdriver';
 import { Options } from 'selenium-webdriver/chrome.js';
-import { killProcessGroup, startFilterProxy } from '@gleaner/core';
+import { CHROMIUM_BASE_FLAGS, abortable, killProcessGroup, startFilterProxy } from '@gleaner/core';
 import type { FilterProxy, LaunchedBrowser, Logger, SsrfGuard } from '@gleaner/core';
 import { CdpConnection } from './cdp.ts';
 
-/** Flags without which headless Chromium hangs or phones home here. */
+/** Core's CHROMIUM_BASE_FLAGS plus what chromedriver's Chromium needs here (headless, no crash reporting, a window size). */
 export const CHROMIUM_FLAGS: readonly string[] = Object.freeze([
+  ...CHROMIUM_BASE_FLAGS,
   '--headless=new',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  // WebRTC sends STUN/TURN over UDP, which no HTTP proxy sees: only proxied (TCP) candidates are allowed.
-  '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
-  '--webrtc-ip-handling-policy=disable_non_proxied_udp',
   '--disable-breakpad',
   '--disable-crash-reporter',
   '--window-size=1280,720',
@@ -83,16 +74,6 @@ export function buildSession(serverUrl: string, options: Options): Promise<WebDr
   return new Builder().disableEnvironmentOverrides().forBrowser('chrome').setChromeOptions(options).usingServer(serverUrl).build();
 }
 
-/** Rejects with the signal's reason once it aborts (the launch timeout or pool close). */
-function raceSignal<T>(p: Promise<T>, signal?: AbortSignal): Promise<T> {
-  if (!signal) return p;
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    p.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
-}
 
 /** Spawns chromedriver on a port it picks itself and resolves its URL once it listens. */
 function spawnChromedriver(path: string): { child: ChildProcess; ready: Promise<string> } {
@@ -172,10 +153,10 @@ export function localLauncher(s: LaunchSettings): (signal?: AbortSignal) => Prom
       if (child.pid) killProcessGroup(child.pid);
     };
     try {
-      const serverUrl = await raceSignal(ready, signal);
+      const serverUrl = await abortable(ready, signal);
       // The default context only ever shows about:blank; its traffic is filtered all the same.
       defaultProxy = await startFilterProxy({ guard: s.guard, logger: s.logger });
-      primary = await raceSignal(buildSession(serverUrl, chromeOptions(s, defaultProxy.url)), signal);
+      primary = await abortable(buildSession(serverUrl, chromeOptions(s, defaultProxy.url)), signal);
       const caps = await primary.getCapabilities();
       const debuggerAddress = (caps.get('goog:chromeOptions') as { debuggerAddress?: string } | undefined)?.debuggerAddress;
       if (!debuggerAddress) throw new Error('chromedriver did not report Chromium\'s debuggerAddress');
@@ -218,4 +199,4 @@ export function gridLauncher(s: LaunchSettings): () => Promise<LaunchedBrowser<S
   });
 }
 
-export { devtoolsSocketUrl, raceSignal };
+export { devtoolsSocketUrl };

@@ -15,10 +15,10 @@
 // browser, fresh by construction) started with the filtering proxy as its `--proxy-server`.
 import type { WebDriver } from 'selenium-webdriver';
 import { Options } from 'selenium-webdriver/chrome.js';
-import { startFilterProxy } from '@gleaner/core';
+import { abortable, startFilterProxy } from '@gleaner/core';
 import type { FilterProxy } from '@gleaner/core';
 import { CdpConnection } from './cdp.ts';
-import { PROXY_BYPASS_LIST, buildSession, chromeOptions, devtoolsSocketUrl, raceSignal } from './launcher.ts';
+import { PROXY_BYPASS_LIST, buildSession, chromeOptions, devtoolsSocketUrl } from './launcher.ts';
 import type { LaunchSettings, SeleniumBrowser } from './launcher.ts';
 
 export interface PageContext {
@@ -66,7 +66,7 @@ async function openLocal(browser: SeleniumBrowser, proxy: FilterProxy, signal?: 
     await cdp.send('Browser.setDownloadBehavior', { behavior: 'deny', browserContextId });
     const { targetId } = await cdp.send<{ targetId: string }>('Target.createTarget', { url: 'about:blank', browserContextId, width: 1280, height: 720 });
     // chromedriver's switch to a new tab is the slow step (~tens of ms): attach DevTools meanwhile.
-    const switched = raceSignal(wdPromise, signal).then(async (d) => {
+    const switched = abortable(wdPromise, signal).then(async (d) => {
       wd = d;
       await d.switchTo().window(targetId);
       return d;
@@ -106,7 +106,7 @@ async function openGrid(browser: SeleniumBrowser, s: LaunchSettings, proxy: Filt
   let wd: WebDriver | undefined;
   let cdp: CdpConnection | undefined;
   try {
-    wd = await raceSignal(wdPromise, signal);
+    wd = await abortable(wdPromise, signal);
     const caps = await wd.getCapabilities();
     // Selenium Grid 4 relays DevTools at `se:cdp`; a plain remote chromedriver names Chromium's port.
     let socket = caps.get('se:cdp') as string | undefined;

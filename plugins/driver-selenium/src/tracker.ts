@@ -1,9 +1,9 @@
 // Watches one tab over DevTools: what WebDriver cannot tell — the main document's status, headers,
 // redirects and size — plus the route check (a second SSRF layer behind the filtering proxy), the
 // redirect cap, in-flight requests for "network idle", and dialogs that would block WebDriver.
-import { isGleanerError } from '@gleaner/core';
+import { classifyMediaType, isGleanerError, parseContentType } from '@gleaner/core';
 import type { BlockedRequest, GleanerError, Logger, SsrfGuard } from '@gleaner/core';
-import { classifyMediaType, parseContentType } from './content.ts';
+
 import { tooLarge, tooManyRedirects, unsupported } from './errors.ts';
 import type { PageContext } from './page-context.ts';
 

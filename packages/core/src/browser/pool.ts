@@ -112,7 +112,7 @@ export function killProcessGroup(pid: number): boolean {
 }
 
 /** Settles like `p`, or rejects with the signal's reason as soon as it aborts. */
-function abortable<T>(p: Promise<T>, signal?: AbortSignal): Promise<T> {
+export function abortable<T>(p: Promise<T>, signal?: AbortSignal): Promise<T> {
   if (!signal) return p;
   if (signal.aborted) return Promise.reject(signal.reason);
   return new Promise<T>((resolve, reject) => {
