@@ -24,9 +24,10 @@ export interface RunItemPayload {
  * the items of a batch share their claim and record statements, while a batch settles only when
  * its slowest page does, so a few loops keep a slow page from idling the rest. Measured with
  * test/bench/runs.bench.ts: 10x4 gave 0.68-0.76x the bare loop's pages/s, 15x4 0.74-0.85x,
- * 25x2 0.80-0.90x (but 25 pages waiting on the slowest), 25x4 0.79-0.90x.
+ * 25x2 0.80-0.90x (but 25 pages waiting on the slowest), 25x4 0.79-0.90x; on a quiet machine 15x4
+ * gave a median of 0.70x and 25x4 0.81x, so 25x4 (a worker has up to 100 URLs in flight).
  */
-export const RUN_ITEM_BATCH_SIZE = 15;
+export const RUN_ITEM_BATCH_SIZE = 25;
 export const RUN_ITEM_CONCURRENCY = 4;
 
 /** Job settings for run items: see docs/api.md, "Running scrapers" > "Workers and crashes". */
