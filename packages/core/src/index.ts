@@ -25,3 +25,4 @@ export * from './scrapers/index.ts';
 export * from './runs/index.ts';
 export * from './net/content-type.ts';
 export * from './browser/chromium-flags.ts';
+export * from './browser/driver-options.ts';

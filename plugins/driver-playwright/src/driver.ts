@@ -2,9 +2,9 @@
 // the first session, retired after N pages, killed by process group when hung) and openSession, which
 // gives each job a fresh context behind its own filtering proxy.
 import type { Browser, BrowserContext } from 'playwright-core';
-import { CONFIG_FIELDS, GleanerError, createBrowserPool, createSsrfGuard, isGleanerError, startFilterProxy } from '@gleaner/core';
+import { GleanerError, createBrowserPool, isGleanerError, pickOption, resolveBrowserOptions, startFilterProxy } from '@gleaner/core';
 import type {
-  BlockedRequest, BrowserPoolStats, Driver, DriverCapabilities, DriverSession, DriverSessionOptions, FilterProxy, GleanerConfig, Logger, PageLease, Resolver, SsrfGuard,
+  BlockedRequest, BrowserDriverOptions, BrowserPoolStats, Driver, DriverCapabilities, DriverSession, DriverSessionOptions, FilterProxy, PageLease,
 } from '@gleaner/core';
 import { abortError } from './errors.ts';
 import { launchBrowser } from './launcher.ts';
@@ -14,41 +14,9 @@ import { PlaywrightSession } from './session.ts';
 
 export const PLAYWRIGHT_DRIVER_NAME = 'playwright';
 
-export interface PlaywrightDriverOptions {
-  /** The resolved configuration; `network.allowNetworks`, `fetch.*` and `browser.*` are read from it. */
-  config?: {
-    network?: Partial<GleanerConfig['network']>;
-    fetch?: Partial<GleanerConfig['fetch']>;
-    browser?: Partial<GleanerConfig['browser']>;
-  };
-  /** Overrides `network.allowNetworks`. */
-  allowNetworks?: readonly string[];
-  /** A guard to share (e.g. with another driver); built from allowNetworks/resolver otherwise. */
-  guard?: SsrfGuard;
-  /** Replaces the system DNS resolver (tests); the filtering proxy resolves through the guard. */
-  resolver?: Resolver;
-  logger?: Logger;
-  /** Overrides `browser.chromiumPath`. */
-  chromiumPath?: string;
+export interface PlaywrightDriverOptions extends BrowserDriverOptions {
   /** Overrides `browser.wsEndpoint` (a Playwright ws:// endpoint or an http(s):// CDP URL). */
   wsEndpoint?: string;
-  maxPages?: number;
-  retireAfterPages?: number;
-  launchTimeoutMs?: number;
-  closeTimeoutMs?: number;
-  timeoutMs?: number;
-  maxBytes?: number;
-  maxRedirects?: number;
-  userAgent?: string;
-  /** Accept any TLS certificate (tests with a self-signed fixture). */
-  ignoreHttpsErrors?: boolean;
-  /**
-   * After `load`, wait at most this long for requests still in flight (default 500; 0: never).
-   * Pages with nothing in flight pay nothing.
-   */
-  settleMs?: number;
-  /** Check literal-address request URLs in a route handler too (default true; the proxy checks everything). */
-  routeCheck?: boolean;
 }
 
 export interface PlaywrightDriverStats {
@@ -69,39 +37,26 @@ export type PlaywrightDriver = Driver & { stats(): PlaywrightDriverStats };
 
 const CAPABILITIES: Readonly<DriverCapabilities> = Object.freeze({ javascript: true, interaction: true, proxy: true, cookies: true });
 
-function configDefault<T>(field: string): T {
-  return CONFIG_FIELDS[field].default as T;
-}
-
 /** Creates the Playwright driver (system Chromium, or a remote browser). */
 export function createPlaywrightDriver(opts: PlaywrightDriverOptions = {}): PlaywrightDriver {
-  const fetchCfg = opts.config?.fetch ?? {};
-  const browserCfg = opts.config?.browser ?? {};
-  const allowNetworks = opts.allowNetworks ?? opts.config?.network?.allowNetworks ?? (opts.guard ? undefined : []);
-  const guard = opts.guard ?? createSsrfGuard({ allowNetworks, resolver: opts.resolver });
-  const pick = <T>(explicit: T | undefined, configured: T | undefined, field: string): T => explicit ?? configured ?? configDefault<T>(field);
-  const defaults = {
-    userAgent: pick(opts.userAgent, fetchCfg.userAgent, 'fetch.userAgent'),
-    timeoutMs: pick(opts.timeoutMs, fetchCfg.timeoutMs, 'fetch.timeoutMs'),
-    maxBytes: pick(opts.maxBytes, fetchCfg.maxBytes, 'fetch.maxBytes'),
-    maxRedirects: pick(opts.maxRedirects, fetchCfg.maxRedirects, 'fetch.maxRedirects'),
-  };
-  const closeTimeoutMs = pick(opts.closeTimeoutMs, browserCfg.closeTimeoutMs, 'browser.closeTimeoutMs');
-  const launchTimeoutMs = pick(opts.launchTimeoutMs, browserCfg.launchTimeoutMs, 'browser.launchTimeoutMs');
+  const o = resolveBrowserOptions(opts);
+  const { guard, allowNetworks, closeTimeoutMs, launchTimeoutMs } = o;
+  const defaults = { userAgent: o.userAgent, timeoutMs: o.timeoutMs, maxBytes: o.maxBytes, maxRedirects: o.maxRedirects };
   const launchSettings = {
-    chromiumPath: pick(opts.chromiumPath, browserCfg.chromiumPath, 'browser.chromiumPath'),
-    wsEndpoint: pick(opts.wsEndpoint, browserCfg.wsEndpoint, 'browser.wsEndpoint'),
+    chromiumPath: o.chromiumPath,
+    wsEndpoint: pickOption(opts.wsEndpoint, opts.config?.browser?.wsEndpoint, 'browser.wsEndpoint'),
     timeoutMs: launchTimeoutMs,
     logger: opts.logger,
   };
+  // After `load`, at most this long for requests still in flight.
   const settleMs = opts.settleMs ?? 500;
   const routePattern = opts.routeCheck === false ? null : routeCheckPattern(allowNetworks);
   const launchLog: LaunchRecord[] = [];
   const pool = createBrowserPool<Browser>({
     name: PLAYWRIGHT_DRIVER_NAME,
     launch: (signal) => launchBrowser(launchSettings, signal, (r) => launchLog.push(r)),
-    maxPages: pick(opts.maxPages, browserCfg.maxPages, 'browser.maxPages'),
-    retireAfterPages: pick(opts.retireAfterPages, browserCfg.retireAfterPages, 'browser.retireAfterPages'),
+    maxPages: o.maxPages,
+    retireAfterPages: o.retireAfterPages,
     launchTimeoutMs,
     closeTimeoutMs,
     logger: opts.logger,

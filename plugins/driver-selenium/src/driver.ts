@@ -1,7 +1,7 @@
 // The long-lived half of the Selenium driver: the browser pool and the per-job page factory.
-import { CONFIG_FIELDS, GleanerError, createBrowserPool, createSsrfGuard, isGleanerError } from '@gleaner/core';
+import { GleanerError, createBrowserPool, isGleanerError, pickOption, resolveBrowserOptions } from '@gleaner/core';
 import type {
-  BrowserPoolStats, Driver, DriverCapabilities, DriverSession, DriverSessionOptions, GleanerConfig, Logger, Resolver, SsrfGuard,
+  BrowserDriverOptions, BrowserPoolStats, Driver, DriverCapabilities, DriverSession, DriverSessionOptions,
 } from '@gleaner/core';
 import { browserError } from './errors.ts';
 import { gridLauncher, localLauncher } from './launcher.ts';
@@ -12,54 +12,11 @@ import { PageTracker } from './tracker.ts';
 
 export const SELENIUM_DRIVER_NAME = 'selenium';
 
-export interface SeleniumDriverOptions {
-  /** The resolved configuration; `network.allowNetworks`, `fetch.*` and `browser.*` are read from it. */
-  config?: {
-    network?: Partial<GleanerConfig['network']>;
-    fetch?: Partial<GleanerConfig['fetch']>;
-    browser?: Partial<GleanerConfig['browser']>;
-  };
-  /** Overrides `network.allowNetworks`. */
-  allowNetworks?: readonly string[];
-  /** A guard to share (e.g. with the HTTP driver); built from allowNetworks/resolver otherwise. */
-  guard?: SsrfGuard;
-  /** Replaces the system DNS resolver (tests). */
-  resolver?: Resolver;
-  logger?: Logger;
+export interface SeleniumDriverOptions extends BrowserDriverOptions {
   /** Overrides `browser.chromedriverPath`. */
   chromedriverPath?: string;
-  /** Overrides `browser.chromiumPath`. */
-  chromiumPath?: string;
   /** Overrides `browser.seleniumUrl`: a Selenium Grid (or remote WebDriver) instead of a local chromedriver. */
   seleniumUrl?: string;
-  /** Overrides `browser.maxPages`: pages (jobs) open at once on the browser. */
-  maxPages?: number;
-  /** Overrides `browser.retireAfterPages`. */
-  retireAfterPages?: number;
-  /** Overrides `browser.launchTimeoutMs`. */
-  launchTimeoutMs?: number;
-  /** Overrides `browser.closeTimeoutMs`. */
-  closeTimeoutMs?: number;
-  /** Overrides `fetch.timeoutMs`. */
-  timeoutMs?: number;
-  /** Overrides `fetch.maxBytes`. */
-  maxBytes?: number;
-  /** Overrides `fetch.maxRedirects`. */
-  maxRedirects?: number;
-  /** Overrides `fetch.userAgent`. */
-  userAgent?: string;
-  /** Accept invalid or self-signed TLS certificates (tests, internal sites). */
-  ignoreHttpsErrors?: boolean;
-  /**
-   * After `load`, wait at most this long for requests still in flight (default 1000; 0: never).
-   * Pages with nothing in flight pay nothing.
-   */
-  settleMs?: number;
-  /**
-   * Check every request URL in DevTools request interception too (default true; the filtering proxy
-   * checks all of them anyway). Documents are intercepted either way (redirect hops, the redirect cap).
-   */
-  routeCheck?: boolean;
 }
 
 /** The Selenium driver, with its pool's figures. */
@@ -68,10 +25,6 @@ export interface SeleniumDriver extends Driver {
 }
 
 const CAPABILITIES: Readonly<DriverCapabilities> = Object.freeze({ javascript: true, interaction: true, proxy: true, cookies: true });
-
-function configDefault<T>(field: string): T {
-  return CONFIG_FIELDS[field].default as T;
-}
 
 /**
  * Creates the Selenium driver: Chromium driven through WebDriver (selenium-webdriver), with a local
@@ -89,21 +42,13 @@ function configDefault<T>(field: string): T {
  * redirects past `maxRedirects`. Service worker registration is refused.
  */
 export function createSeleniumDriver(opts: SeleniumDriverOptions = {}): SeleniumDriver {
-  const fetchCfg = opts.config?.fetch ?? {};
-  const browserCfg = opts.config?.browser ?? {};
-  const guard = opts.guard ?? createSsrfGuard({ allowNetworks: opts.allowNetworks ?? opts.config?.network?.allowNetworks ?? [], resolver: opts.resolver });
-  const pick = <T>(own: T | undefined, cfg: T | undefined, field: string): T => own ?? cfg ?? configDefault<T>(field);
-  const defaults = {
-    userAgent: pick(opts.userAgent, fetchCfg.userAgent, 'fetch.userAgent'),
-    timeoutMs: pick(opts.timeoutMs, fetchCfg.timeoutMs, 'fetch.timeoutMs'),
-    maxBytes: pick(opts.maxBytes, fetchCfg.maxBytes, 'fetch.maxBytes'),
-    maxRedirects: pick(opts.maxRedirects, fetchCfg.maxRedirects, 'fetch.maxRedirects'),
-    closeTimeoutMs: pick(opts.closeTimeoutMs, browserCfg.closeTimeoutMs, 'browser.closeTimeoutMs'),
-  };
+  const o = resolveBrowserOptions(opts);
+  const { guard } = o;
+  const defaults = { userAgent: o.userAgent, timeoutMs: o.timeoutMs, maxBytes: o.maxBytes, maxRedirects: o.maxRedirects, closeTimeoutMs: o.closeTimeoutMs };
   const launch: LaunchSettings = {
-    chromedriverPath: pick(opts.chromedriverPath, browserCfg.chromedriverPath, 'browser.chromedriverPath'),
-    chromiumPath: pick(opts.chromiumPath, browserCfg.chromiumPath, 'browser.chromiumPath'),
-    seleniumUrl: pick(opts.seleniumUrl, browserCfg.seleniumUrl, 'browser.seleniumUrl'),
+    chromedriverPath: pickOption(opts.chromedriverPath, opts.config?.browser?.chromedriverPath, 'browser.chromedriverPath'),
+    chromiumPath: o.chromiumPath,
+    seleniumUrl: pickOption(opts.seleniumUrl, opts.config?.browser?.seleniumUrl, 'browser.seleniumUrl'),
     ignoreHttpsErrors: opts.ignoreHttpsErrors ?? false,
     guard,
     logger: opts.logger,
@@ -111,10 +56,10 @@ export function createSeleniumDriver(opts: SeleniumDriverOptions = {}): Selenium
   const pool = createBrowserPool<SeleniumBrowser>({
     name: SELENIUM_DRIVER_NAME,
     launch: launch.seleniumUrl ? gridLauncher(launch) : localLauncher(launch),
-    maxPages: pick(opts.maxPages, browserCfg.maxPages, 'browser.maxPages'),
-    retireAfterPages: pick(opts.retireAfterPages, browserCfg.retireAfterPages, 'browser.retireAfterPages'),
-    launchTimeoutMs: pick(opts.launchTimeoutMs, browserCfg.launchTimeoutMs, 'browser.launchTimeoutMs'),
-    closeTimeoutMs: defaults.closeTimeoutMs,
+    maxPages: o.maxPages,
+    retireAfterPages: o.retireAfterPages,
+    launchTimeoutMs: o.launchTimeoutMs,
+    closeTimeoutMs: o.closeTimeoutMs,
     logger: opts.logger,
   });
   const sessions = new Set<SeleniumSession>();

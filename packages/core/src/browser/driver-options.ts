@@ -1,0 +1,88 @@
+/**
+ * The options every browser driver factory accepts, and their resolution against the configuration
+ * (explicit option > `config` > the schema's default), so both browser drivers read them alike.
+ */
+import { CONFIG_FIELDS } from '../config/load.ts';
+import type { GleanerConfig } from '../config/types.ts';
+import type { Logger } from '../log.ts';
+import { createSsrfGuard, type Resolver, type SsrfGuard } from '../net/ssrf.ts';
+
+export interface BrowserDriverOptions {
+  /** The resolved configuration; `network.allowNetworks`, `fetch.*` and `browser.*` are read from it. */
+  config?: {
+    network?: Partial<GleanerConfig['network']>;
+    fetch?: Partial<GleanerConfig['fetch']>;
+    browser?: Partial<GleanerConfig['browser']>;
+  };
+  /** Overrides `network.allowNetworks`. */
+  allowNetworks?: readonly string[];
+  /** A guard to share (e.g. with the HTTP driver); built from allowNetworks/resolver otherwise. */
+  guard?: SsrfGuard;
+  /** Replaces the system DNS resolver (tests); the filtering proxy resolves through the guard. */
+  resolver?: Resolver;
+  logger?: Logger;
+  /** Overrides `browser.chromiumPath`. */
+  chromiumPath?: string;
+  /** Overrides `browser.maxPages`: pages (jobs) open at once on the browser. */
+  maxPages?: number;
+  /** Overrides `browser.retireAfterPages`. */
+  retireAfterPages?: number;
+  /** Overrides `browser.launchTimeoutMs`. */
+  launchTimeoutMs?: number;
+  /** Overrides `browser.closeTimeoutMs`. */
+  closeTimeoutMs?: number;
+  /** Overrides `fetch.timeoutMs`. */
+  timeoutMs?: number;
+  /** Overrides `fetch.maxBytes`. */
+  maxBytes?: number;
+  /** Overrides `fetch.maxRedirects`. */
+  maxRedirects?: number;
+  /** Overrides `fetch.userAgent`. */
+  userAgent?: string;
+  /** Accept invalid or self-signed TLS certificates (tests, internal sites). */
+  ignoreHttpsErrors?: boolean;
+  /** After `load`, wait at most this long for requests still in flight (0: never). Pages with nothing in flight pay nothing. */
+  settleMs?: number;
+  /** Check request URLs inside the browser too, as a second layer behind the filtering proxy (default true). */
+  routeCheck?: boolean;
+}
+
+export interface ResolvedBrowserOptions {
+  guard: SsrfGuard;
+  /** undefined when a shared guard of unknown configuration was given. */
+  allowNetworks: readonly string[] | undefined;
+  chromiumPath: string;
+  userAgent: string;
+  timeoutMs: number;
+  maxBytes: number;
+  maxRedirects: number;
+  maxPages: number;
+  retireAfterPages: number;
+  launchTimeoutMs: number;
+  closeTimeoutMs: number;
+}
+
+/** An explicit option, else the configured value, else the schema's default of `field`. */
+export function pickOption<T>(explicit: T | undefined, configured: T | undefined, field: string): T {
+  return explicit ?? configured ?? (CONFIG_FIELDS[field].default as T);
+}
+
+/** Resolves the options both browser drivers share. */
+export function resolveBrowserOptions(opts: BrowserDriverOptions): ResolvedBrowserOptions {
+  const f = opts.config?.fetch ?? {};
+  const b = opts.config?.browser ?? {};
+  const allowNetworks = opts.allowNetworks ?? opts.config?.network?.allowNetworks ?? (opts.guard ? undefined : []);
+  return {
+    guard: opts.guard ?? createSsrfGuard({ allowNetworks, resolver: opts.resolver }),
+    allowNetworks,
+    chromiumPath: pickOption(opts.chromiumPath, b.chromiumPath, 'browser.chromiumPath'),
+    userAgent: pickOption(opts.userAgent, f.userAgent, 'fetch.userAgent'),
+    timeoutMs: pickOption(opts.timeoutMs, f.timeoutMs, 'fetch.timeoutMs'),
+    maxBytes: pickOption(opts.maxBytes, f.maxBytes, 'fetch.maxBytes'),
+    maxRedirects: pickOption(opts.maxRedirects, f.maxRedirects, 'fetch.maxRedirects'),
+    maxPages: pickOption(opts.maxPages, b.maxPages, 'browser.maxPages'),
+    retireAfterPages: pickOption(opts.retireAfterPages, b.retireAfterPages, 'browser.retireAfterPages'),
+    launchTimeoutMs: pickOption(opts.launchTimeoutMs, b.launchTimeoutMs, 'browser.launchTimeoutMs'),
+    closeTimeoutMs: pickOption(opts.closeTimeoutMs, b.closeTimeoutMs, 'browser.closeTimeoutMs'),
+  };
+}
