@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { startStack, waitFor, type Stack } from './support/stack.ts';
 import { request } from './support/http.ts';
-import { productsPage } from './support/pages.ts';
+import { BUILT_PRODUCTS, productBuildAnswers, productsPage } from './support/pages.ts';
 import { runCli } from './support/process.ts';
 import { rejection } from './support/assert.ts';
 import { TEST_DATABASE_URL } from './support/db.ts';
@@ -11,24 +11,9 @@ const ATTRIBUTES = [
   { name: 'price', description: 'price in dollars', type: 'number' },
 ];
 
-/** The scripted model's two answers of a build: standard extraction of the sample, then the recipe. */
-function buildAnswers() {
-  const field = (selector: string) => ({ selector, read: 'text', attr: null, name: null, path: null, value: null, all: false, transforms: [], fallback: null });
-  return [
-    { json: { records: [{ name: 'Alpha Book', price: '$1,299.00' }, { name: 'Beta Pad', price: '$899.50' }, { name: 'Gamma Pro', price: '$2,450.00' }] } },
-    { json: { container: { selector: 'div.card' }, fields: { name: field('h2'), price: field('.price') }, pagination: null } },
-  ];
-}
-
-const EXPECTED = [
-  { name: 'Alpha Book', price: 1299 },
-  { name: 'Beta Pad', price: 899.5 },
-  { name: 'Gamma Pro', price: 2450 },
-];
-
 /** Builds a classic scraper of the stack's owner on /laptops through the API; its template_id once ready. */
 async function buildScraper(s: Stack): Promise<string> {
-  s.model.script(buildAnswers());
+  s.model.script(productBuildAnswers());
   const gen = await s.api('POST', '/v1/extractor/generate', { url: `${s.site.url}/laptops`, attributes: ATTRIBUTES });
   expect(gen.status, gen.text).to.equal(202);
   const id: string = gen.body.template_id;
@@ -74,7 +59,7 @@ describe('public scraper APIs: publish, list, detail, clone', () => {
       use_case: null,
       sample_url: `${s.site.url}/laptops`,
       sample_input: { url: `${s.site.url}/laptops` },
-      sample_output: EXPECTED,
+      sample_output: BUILT_PRODUCTS,
       faqs: [{ question: 'How fresh?', answer: 'Live.' }],
       article_links: [],
       input_schema: null,
@@ -100,7 +85,7 @@ describe('public scraper APIs: publish, list, detail, clone', () => {
     s.site.page('/laptops-2', productsPage().replace('Alpha Book', 'Alpha Book 2'));
     const run = await s.api('POST', '/v1/scrapers/run', { template_id: clone.body.template_id, url: `${s.site.url}/laptops-2` }, { 'X-API-KEY': bobKey });
     expect(run.status, run.text).to.equal(200);
-    expect(run.body.data).to.deep.equal([{ name: 'Alpha Book 2', price: 1299 }, ...EXPECTED.slice(1)]);
+    expect(run.body.data).to.deep.equal([{ name: 'Alpha Book 2', price: 1299 }, ...BUILT_PRODUCTS.slice(1)]);
     expect(s.model.chatRequests()).to.have.length(0);
     // Only bob sees his clone; alice's scraper is untouched.
     expect((await s.api('GET', `/v1/extractor/${clone.body.template_id}`)).status).to.equal(404);
@@ -149,7 +134,7 @@ describe('public scraper APIs: publish, list, detail, clone', () => {
 
     // Alice rebuilds her scraper with one more attribute and re-publishes: new snapshot, niche and FAQs kept.
     s.model.script([
-      { json: { records: EXPECTED.map((r) => ({ ...r, price: String(r.price), currency: 'USD' })) } },
+      { json: { records: BUILT_PRODUCTS.map((r) => ({ ...r, price: String(r.price), currency: 'USD' })) } },
       { json: { container: { selector: 'div.card' }, fields: { name: f('h2'), price: f('.price'), currency: { ...f(null), read: 'const', value: 'USD' } }, pagination: null } },
     ]);
     const regen = await s.api('POST', '/v1/extractor/generate', { template_id: scraperId, url: `${s.site.url}/laptops`, attributes: [...ATTRIBUTES, { name: 'currency', type: 'string' }] });

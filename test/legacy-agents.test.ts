@@ -1,25 +1,9 @@
 import { expect } from 'chai';
 import { startStack, waitFor, type Stack } from './support/stack.ts';
 import { request, type JsonResponse } from './support/http.ts';
-import { productsPage } from './support/pages.ts';
+import { BUILT_PRODUCTS, productBuildAnswers, productsPage, recipeTextField } from './support/pages.ts';
 import { freePort, startCli, waitForExit, waitForHttp } from './support/process.ts';
 import { TEST_DATABASE_URL, dropSchemas } from './support/db.ts';
-
-const field = (selector: string) => ({ selector, read: 'text', attr: null, name: null, path: null, value: null, all: false, transforms: [], fallback: null });
-
-/** The scripted model's two answers of a build: standard extraction of the sample, then the recipe. */
-function buildAnswers() {
-  return [
-    { json: { records: [{ name: 'Alpha Book', price: '$1,299.00' }, { name: 'Beta Pad', price: '$899.50' }, { name: 'Gamma Pro', price: '$2,450.00' }] } },
-    { json: { container: { selector: 'div.card' }, fields: { name: field('h2'), price: field('.price') }, pagination: null } },
-  ];
-}
-
-const EXPECTED = [
-  { name: 'Alpha Book', price: 1299 },
-  { name: 'Beta Pad', price: 899.5 },
-  { name: 'Gamma Pro', price: 2450 },
-];
 
 // The legacy map form of attributes: name -> description, and name -> {description, type}.
 const MAP_ATTRIBUTES = { name: 'product name', price: { description: 'price in dollars', type: 'number' } };
@@ -46,7 +30,7 @@ describe('legacy agents interface (deprecated, its own listener)', () => {
   beforeEach(() => s.model.reset());
 
   it('generate -> list (status) -> scrape -> remove -> scrape 404; the agent is a scraper of the current API meanwhile', async () => {
-    s.model.script(buildAnswers());
+    s.model.script(productBuildAnswers());
     const gen = await s.agents('POST', '/v1/generate', { name: 'laptops', url: `${s.site.url}/laptops`, attributes: MAP_ATTRIBUTES });
     expect(gen.status, gen.text).to.equal(202);
     expect(gen.body).to.deep.equal({ name: 'laptops', status: 'generating' });
@@ -67,11 +51,11 @@ describe('legacy agents interface (deprecated, its own listener)', () => {
     ]);
     const run = await s.api('POST', '/v1/scrapers/run', { template_id: agent.id });
     expect(run.status, run.text).to.equal(200);
-    expect(run.body.data).to.deep.equal(EXPECTED);
+    expect(run.body.data).to.deep.equal(BUILT_PRODUCTS);
 
     const scraped = await s.agents('POST', '/v1/scrape', { name: 'laptops', url: `${s.site.url}/laptops` });
     expect(scraped.status, scraped.text).to.equal(200);
-    expect(scraped.body).to.deep.equal({ data: EXPECTED });
+    expect(scraped.body).to.deep.equal({ data: BUILT_PRODUCTS });
     expectDeprecated(scraped, `${s.url}/v1/scrapers/run`);
     expect(s.model.chatRequests()).to.have.length(2); // the build only
     // A page that cannot be read is an error answer, as on the current extract endpoints.
@@ -97,10 +81,10 @@ describe('legacy agents interface (deprecated, its own listener)', () => {
 
   it('re-generating a name rebuilds its scraper; deleting the scraper on the current API drops the name', async () => {
     const namesOnly = [
-      { json: { records: EXPECTED.map((r) => ({ name: r.name })) } },
-      { json: { container: { selector: 'div.card' }, fields: { name: field('h2') }, pagination: null } },
+      { json: { records: BUILT_PRODUCTS.map((r) => ({ name: r.name })) } },
+      { json: { container: { selector: 'div.card' }, fields: { name: recipeTextField('h2') }, pagination: null } },
     ];
-    s.model.script([...namesOnly, ...buildAnswers()]);
+    s.model.script([...namesOnly, ...productBuildAnswers()]);
     const first = await s.agents('POST', '/v1/generate', { name: 'shop', url: `${s.site.url}/laptops`, prompt: 'laptops', attributes: { name: 'product name' } });
     expect(first.status, first.text).to.equal(202);
     await waitFor(async () => (await agentStatus(s, 'shop')) !== 'generating', 30_000, 'first build');
@@ -124,7 +108,7 @@ describe('legacy agents interface (deprecated, its own listener)', () => {
   });
 
   it('scrapes public/<slug> from the catalog snapshot without creating anything for the caller', async () => {
-    s.model.script(buildAnswers());
+    s.model.script(productBuildAnswers());
     const gen = await s.api('POST', '/v1/extractor/generate', { url: `${s.site.url}/laptops`, attributes: MAP_ATTRIBUTES });
     await waitFor(async () => (await s.api('GET', `/v1/extractor/${gen.body.template_id}`)).body.status === 'ready', 30_000, 'build');
     await s.engine.catalog.publish({ scraperId: gen.body.template_id, slug: 'laptop-shop', title: 'Laptop shop', description: 'Laptops and prices' });
@@ -137,11 +121,11 @@ describe('legacy agents interface (deprecated, its own listener)', () => {
     s.site.page('/laptops-today', productsPage().replace('$899.50', '$799.00'));
     const scraped = await s.agents('POST', '/v1/scrape', { name: 'public/laptop-shop', url: `${s.site.url}/laptops-today` }, asErin);
     expect(scraped.status, scraped.text).to.equal(200);
-    expect(scraped.body.data).to.deep.equal([EXPECTED[0], { name: 'Beta Pad', price: 799 }, EXPECTED[2]]);
+    expect(scraped.body.data).to.deep.equal([BUILT_PRODUCTS[0], { name: 'Beta Pad', price: 799 }, BUILT_PRODUCTS[2]]);
     expectDeprecated(scraped);
     // Without url: the entry's sample page.
     const sample = await s.agents('POST', '/v1/scrape', { name: 'public/laptop-shop' }, asErin);
-    expect(sample.body.data).to.deep.equal(EXPECTED);
+    expect(sample.body.data).to.deep.equal(BUILT_PRODUCTS);
     expect((await s.api('GET', '/v1/scrapers', undefined, asErin)).body).to.deep.equal([]);
     expect(s.model.chatRequests()).to.have.length(2); // the build only
 

@@ -8,41 +8,13 @@ import { createPlaywrightDriver, CHROMIUM_ARGS } from '@gleaner/driver-playwrigh
 import type { PlaywrightDriverOptions } from '@gleaner/driver-playwright';
 import { CONFIG_FIELDS } from '@gleaner/core';
 import { startFixtureSite } from '../support/fixture-site.ts';
-import type { FixtureSite } from '../support/fixture-site.ts';
+import { browserBenchPages, timedPages } from './browser-pages.ts';
 
 // Short rounds, many of them, in rotating order: on a shared, busy machine the load changes by the
 // minute, and both sides of the ratio must see the same load.
 const PAGES = 8;
 const ROUNDS = 6;
 const CHROMIUM = String(CONFIG_FIELDS['browser.chromiumPath'].default);
-
-function fixturePages(site: FixtureSite, host: string): string[] {
-  const paragraphs = Array.from({ length: 60 }, (_, i) => `<p>Paragraph ${i}: some ordinary article text, a <a href="/a/${i}">link</a> and <em>emphasis</em>.</p>`).join('\n');
-  site.route('/bench/style.css', (_q, res) => void res.writeHead(200, { 'content-type': 'text/css' }).end('body { font-family: sans-serif } p { margin: 4px }'));
-  site.route('/bench/pixel.gif', (_q, res) =>
-    void res.writeHead(200, { 'content-type': 'image/gif' }).end(Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64')),
-  );
-  const urls: string[] = [];
-  for (let i = 0; i < 10; i++) {
-    site.page(`/bench/${i}`, `<!doctype html><html><head><title>Bench ${i}</title><link rel="stylesheet" href="/bench/style.css"></head><body>
-      <h1>Bench page ${i}</h1><img src="/bench/pixel.gif" alt="">${paragraphs}
-      <script>document.body.insertAdjacentHTML('beforeend', '<p id="js">rendered ' + ${i} + '</p>');</script></body></html>`);
-    urls.push(`http://${host}:${site.port}/bench/${i}`);
-  }
-  return urls;
-}
-
-/** Runs `n` pages over `concurrency` workers; returns pages/s. */
-async function timed(n: number, concurrency: number, onePage: (url: string) => Promise<void>, urls: string[]): Promise<number> {
-  let next = 0;
-  const t0 = performance.now();
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      for (let i = next++; i < n; i = next++) await onePage(urls[i % urls.length]);
-    }),
-  );
-  return n / ((performance.now() - t0) / 1000);
-}
 
 async function barePage(browser: Browser, url: string): Promise<void> {
   const context = await browser.newContext();
@@ -69,7 +41,7 @@ export async function run(): Promise<void> {
 async function runHost(host: string): Promise<void> {
   console.log(`-- pages on http://${host}:<port>/`);
   const site = await startFixtureSite({ host: '::' }); // dual-stack: localhost may resolve to ::1 or 127.0.0.1
-  const urls = fixturePages(site, host);
+  const urls = browserBenchPages(site, host);
   const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: [...CHROMIUM_ARGS] });
   const variants: Array<[string, PlaywrightDriverOptions]> = [
     ['driver', {}],
@@ -97,12 +69,12 @@ async function runHost(host: string): Promise<void> {
         })),
       ];
       // Warm-up: the driver's lazy launch and first pages are not measured.
-      for (const side of sides) await timed(4, concurrency, side.onePage, urls);
+      for (const side of sides) await timedPages(4, concurrency, side.onePage, urls);
       const seconds = new Map<string, number>(sides.map((x) => [x.label, 0]));
       for (let round = 0; round < ROUNDS; round++) {
         for (let k = 0; k < sides.length; k++) {
           const side = sides[(round + k) % sides.length];
-          const rate = await timed(PAGES, concurrency, side.onePage, urls);
+          const rate = await timedPages(PAGES, concurrency, side.onePage, urls);
           seconds.set(side.label, (seconds.get(side.label) ?? 0) + PAGES / rate);
         }
       }

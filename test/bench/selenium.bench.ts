@@ -10,40 +10,12 @@ import { CONFIG_FIELDS } from '@gleaner/core';
 import { CHROMIUM_FLAGS, createSeleniumDriver } from '@gleaner/driver-selenium';
 import type { SeleniumDriverOptions } from '@gleaner/driver-selenium';
 import { startFixtureSite } from '../support/fixture-site.ts';
-import type { FixtureSite } from '../support/fixture-site.ts';
+import { browserBenchPages, timedPages } from './browser-pages.ts';
 
 const PAGES = 20;
 const ROUNDS = 3;
 const CHROMIUM = String(CONFIG_FIELDS['browser.chromiumPath'].default);
 const CHROMEDRIVER = String(CONFIG_FIELDS['browser.chromedriverPath'].default);
-
-function fixturePages(site: FixtureSite): string[] {
-  const paragraphs = Array.from({ length: 60 }, (_, i) => `<p>Paragraph ${i}: some ordinary article text, a <a href="/a/${i}">link</a> and <em>emphasis</em>.</p>`).join('\n');
-  site.route('/bench/style.css', (_q, res) => void res.writeHead(200, { 'content-type': 'text/css' }).end('body { font-family: sans-serif } p { margin: 4px }'));
-  site.route('/bench/pixel.gif', (_q, res) =>
-    void res.writeHead(200, { 'content-type': 'image/gif' }).end(Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64')),
-  );
-  const urls: string[] = [];
-  for (let i = 0; i < 10; i++) {
-    site.page(`/bench/${i}`, `<!doctype html><html><head><title>Bench ${i}</title><link rel="stylesheet" href="/bench/style.css"></head><body>
-      <h1>Bench page ${i}</h1><img src="/bench/pixel.gif" alt="">${paragraphs}
-      <script>document.body.insertAdjacentHTML('beforeend', '<p id="js">rendered ' + ${i} + '</p>');</script></body></html>`);
-    urls.push(`${site.url}/bench/${i}`);
-  }
-  return urls;
-}
-
-/** Runs `n` pages over `concurrency` workers (worker index given); returns pages/s. */
-async function timed(n: number, concurrency: number, onePage: (url: string, worker: number) => Promise<void>, urls: string[]): Promise<number> {
-  let next = 0;
-  const t0 = performance.now();
-  await Promise.all(
-    Array.from({ length: concurrency }, async (_, w) => {
-      for (let i = next++; i < n; i = next++) await onePage(urls[i % urls.length], w);
-    }),
-  );
-  return n / ((performance.now() - t0) / 1000);
-}
 
 function bareSession(): Promise<WebDriver> {
   const o = new Options();
@@ -61,7 +33,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 
 export async function run(): Promise<void> {
   const site = await startFixtureSite();
-  const urls = fixturePages(site);
+  const urls = browserBenchPages(site);
   const variants: Array<[string, SeleniumDriverOptions]> = [
     ['driver', {}],
     ['driver, no route check', { routeCheck: false }],
@@ -96,11 +68,11 @@ export async function run(): Promise<void> {
         }
       };
       // Warm-up: launches and first pages are not measured.
-      await timed(4, concurrency, (u, w) => barePage(bare[w], u), urls);
-      for (const d of drivers) await timed(4, concurrency, driverPage(d), urls);
+      await timedPages(4, concurrency, (u, w) => barePage(bare[w], u), urls);
+      for (const d of drivers) await timedPages(4, concurrency, driverPage(d), urls);
       for (let round = 0; round < ROUNDS; round++) {
-        rates.get('bare, one session per worker')!.push(await timed(PAGES, concurrency, (u, w) => barePage(bare[w], u), urls));
-        rates.get('bare, new session per page')!.push(await timed(Math.max(4, PAGES / 4), concurrency, async (u) => {
+        rates.get('bare, one session per worker')!.push(await timedPages(PAGES, concurrency, (u, w) => barePage(bare[w], u), urls));
+        rates.get('bare, new session per page')!.push(await timedPages(Math.max(4, PAGES / 4), concurrency, async (u) => {
           const wd = await bareSession();
           try {
             await barePage(wd, u);
@@ -108,7 +80,7 @@ export async function run(): Promise<void> {
             await wd.quit();
           }
         }, urls));
-        for (const d of drivers) rates.get(d.label)!.push(await timed(PAGES, concurrency, driverPage(d), urls));
+        for (const d of drivers) rates.get(d.label)!.push(await timedPages(PAGES, concurrency, driverPage(d), urls));
       }
       const base = median(rates.get('bare, one session per worker')!);
       for (const [label, xs] of rates) {

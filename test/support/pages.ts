@@ -63,3 +63,21 @@ export function answerItems(req: { api: string; body: any }, input: string): { j
   if (schema?.properties?.next_url) return { json: { next_url: null } };
   return { json: itemsFromInput(input) };
 }
+
+/** A recipe field reading an element's text (the shape the recipe schema asks the model for). */
+export const recipeTextField = (selector: string) => ({ selector, read: 'text', attr: null, name: null, path: null, value: null, all: false, transforms: [], fallback: null });
+
+/** The scripted model's two answers of a scraper build on productsPage(): standard extraction, then the recipe. */
+export function productBuildAnswers() {
+  return [
+    { json: { records: [{ name: 'Alpha Book', price: '$1,299.00' }, { name: 'Beta Pad', price: '$899.50' }, { name: 'Gamma Pro', price: '$2,450.00' }] } },
+    { json: { container: { selector: 'div.card' }, fields: { name: recipeTextField('h2'), price: recipeTextField('.price') }, pagination: null } },
+  ];
+}
+
+/** What that build's recipe extracts from productsPage() with name (string) and price (number) attributes. */
+export const BUILT_PRODUCTS = [
+  { name: 'Alpha Book', price: 1299 },
+  { name: 'Beta Pad', price: 899.5 },
+  { name: 'Gamma Pro', price: 2450 },
+];

@@ -6,13 +6,13 @@ import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
 import { killProcessGroup, normalizeCookies } from '@gleaner/core';
-import type { PageSnapshot } from '@gleaner/core';
 import { createSeleniumDriver } from '../src/index.ts';
 import type { SeleniumDriver } from '../src/index.ts';
 import { processGroupMembers } from '../src/launcher.ts';
 import { startFixtureSite } from '../../../test/support/fixture-site.ts';
 import type { FixtureSite } from '../../../test/support/fixture-site.ts';
 import { waitFor } from '../../../test/support/wait.ts';
+import { visit } from '../../../test/support/driver-contract.ts';
 
 const cmdline = (pid: number): string[] => {
   try {
@@ -28,15 +28,6 @@ function browserProcess(pgid: number): number | undefined {
     const args = cmdline(pid);
     return args.some((a) => a.startsWith('--remote-debugging-port')) && !args.some((a) => a.startsWith('--type='));
   });
-}
-
-async function visit(driver: SeleniumDriver, url: string, opts: Parameters<SeleniumDriver['openSession']>[0] = {}): Promise<PageSnapshot> {
-  const session = await driver.openSession(opts);
-  try {
-    return await session.goto(url);
-  } finally {
-    await session.close();
-  }
 }
 
 describe('driver-selenium: browser lifecycle', function () {

@@ -12,6 +12,7 @@ import { startFixtureSite } from '../../../test/support/fixture-site.ts';
 import type { FixtureSite } from '../../../test/support/fixture-site.ts';
 import { startForwardProxy } from '../../../test/support/forward-proxy.ts';
 import { rejection } from '../../../test/support/assert.ts';
+import { visit } from '../../../test/support/driver-contract.ts';
 
 const cmdline = (pid: number): string[] => {
   try {
@@ -22,15 +23,6 @@ const cmdline = (pid: number): string[] => {
 };
 
 const echoed = (page: PageSnapshot) => /<pre id="cookie">(.*?)<\/pre>/s.exec(page.html)?.[1] ?? null;
-
-async function visit(driver: SeleniumDriver, url: string, opts: Parameters<SeleniumDriver['openSession']>[0] = {}): Promise<PageSnapshot> {
-  const session = await driver.openSession(opts);
-  try {
-    return await session.goto(url);
-  } finally {
-    await session.close();
-  }
-}
 
 describe('driver-selenium: local chromedriver, contexts, proxies', function () {
   this.timeout(120_000);

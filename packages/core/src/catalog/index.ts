@@ -34,7 +34,7 @@ export interface CatalogOperations {
 
 /** The catalog operations; legacy agents go through the engine's scraper and run operations. */
 export function catalogOperations(ctx: OperationContext, deps: { scrapers: LegacyScraperOps; runs: LegacyRunOps }): CatalogOperations {
-  const legacy = legacyAgents(ctx, () => deps);
+  const legacy = legacyAgents(ctx, deps);
   return {
     list: () => listEntries(ctx.db),
     detail: (slug) => entryDetail(ctx.db, slug),

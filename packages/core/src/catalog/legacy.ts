@@ -75,14 +75,14 @@ async function runFailure(db: Queryable, runId: string): Promise<GleanerError> {
 }
 
 /** The legacy operations, over the engine's scraper and run operations. */
-export function legacyAgents(ctx: OperationContext, deps: () => { scrapers: LegacyScraperOps; runs: LegacyRunOps }) {
+export function legacyAgents(ctx: OperationContext, deps: { scrapers: LegacyScraperOps; runs: LegacyRunOps }) {
   /** POST /v1/generate: builds (or rebuilds) the classic scraper bound to `name`. */
   async function generate(owner: Owner, body: Record<string, unknown>): Promise<{ name: string; status: 'generating' }> {
     const issues: ValidationIssue[] = [];
     const name = agentName(body, issues);
     if (name.startsWith(PUBLIC_PREFIX)) issues.push({ loc: ['body', 'name'], msg: `names starting with "${PUBLIC_PREFIX}" are reserved for public agents`, type: 'value_error' });
     if (issues.length) throw validationFailed(issues);
-    const { scrapers } = deps();
+    const { scrapers } = deps;
     // Only the fields of spec 4.5 go on: the legacy body's own `name` is not a scraper field there.
     const request = { url: body.url, prompt: body.prompt ?? '', attributes: body.attributes, proxy_country: body.proxy_country, cookies: body.cookies };
     // No transaction is held across the scraper operations (they take their own connections): a
@@ -112,7 +112,7 @@ export function legacyAgents(ctx: OperationContext, deps: () => { scrapers: Lega
       if (issues.length) throw validationFailed(issues);
       const agent = await findAgent(ctx.db, owner, name);
       if (!agent) throw noAgent(name);
-      const run = await deps().runs.run(owner, { template_id: agent.scraperId, url: body.url, proxy_country: body.proxy_country, cookies: body.cookies }, { signal });
+      const run = await deps.runs.run(owner, { template_id: agent.scraperId, url: body.url, proxy_country: body.proxy_country, cookies: body.cookies }, { signal });
       if (run.status === 202) return run; // still running: {run_id, status}, polled on the current interface
       if (run.body.status === 'failed') throw await runFailure(ctx.db, String(run.body.run_id));
       return { status: 200, body: { data: run.body.data ?? [] } };
@@ -165,7 +165,7 @@ export function legacyAgents(ctx: OperationContext, deps: () => { scrapers: Lega
     const agent = await findAgent(ctx.db, owner, name);
     if (!agent) throw noAgent(name);
     // Deleting the scraper drops the name (ON DELETE CASCADE); a concurrent remove makes this one a 404.
-    await deps().scrapers.remove(owner, agent.scraperId, agent.kind).catch((err: unknown) => {
+    await deps.scrapers.remove(owner, agent.scraperId, agent.kind).catch((err: unknown) => {
       throw isGleanerError(err) && err.code === 'NOT_FOUND' ? noAgent(name) : err;
     });
     return { message: `Agent ${name} removed` };

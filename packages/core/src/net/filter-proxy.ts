@@ -301,11 +301,13 @@ export async function startFilterProxy(opts: FilterProxyOptions): Promise<Filter
     }
   }
 
-  function parseAbsolute(raw: string | undefined): URL {
+  /** The absolute http:// URL of a forwarded request and its checked target. */
+  async function checkAbsolute(raw: string | undefined): Promise<{ url: URL; target: Target }> {
     const url = guard.checkUrl(raw ?? '');
     if (url.protocol !== 'http:') throw new GleanerError('URL_INVALID', `this proxy forwards absolute http:// requests only (https goes through CONNECT): ${url.href.slice(0, 200)}`);
-    return url;
+    return { url, target: await check(url.hostname, Number(url.port) || 80) };
   }
+
 
   async function onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const reply = (r: { status: number; text: string; blocked: boolean }) => {
@@ -316,8 +318,7 @@ export async function startFilterProxy(opts: FilterProxyOptions): Promise<Filter
     let url: URL;
     let target: Target;
     try {
-      url = parseAbsolute(req.url);
-      target = await check(url.hostname, Number(url.port) || 80);
+      ({ url, target } = await checkAbsolute(req.url));
     } catch (err) {
       req.resume();
       return reply(refuse(req.url ?? '', err));
@@ -366,8 +367,7 @@ export async function startFilterProxy(opts: FilterProxyOptions): Promise<Filter
     let url: URL;
     let target: Target;
     try {
-      url = parseAbsolute(req.url);
-      target = await check(url.hostname, Number(url.port) || 80);
+      ({ url, target } = await checkAbsolute(req.url));
     } catch (err) {
       return rawRefusal(client, refuse(req.url ?? '', err));
     }
