@@ -13,7 +13,7 @@ import { browserBenchPages, timedPages } from './browser-pages.ts';
 // Short rounds, many of them, in rotating order: on a shared, busy machine the load changes by the
 // minute, and both sides of the ratio must see the same load.
 const PAGES = 8;
-const ROUNDS = 6;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 10);
 const CHROMIUM = String(CONFIG_FIELDS['browser.chromiumPath'].default);
 
 async function barePage(browser: Browser, url: string): Promise<void> {

@@ -26,3 +26,4 @@ export * from './runs/index.ts';
 export * from './net/content-type.ts';
 export * from './browser/chromium-flags.ts';
 export * from './browser/driver-options.ts';
+export * from './browser/request-check.ts';

@@ -2,13 +2,13 @@
 // the first session, retired after N pages, killed by process group when hung) and openSession, which
 // gives each job a fresh context behind its own filtering proxy.
 import type { Browser, BrowserContext } from 'playwright-core';
-import { GleanerError, createBrowserPool, isGleanerError, pickOption, resolveBrowserOptions, startFilterProxy } from '@gleaner/core';
+import { GleanerError, RefusalLog, createBrowserPool, isGleanerError, literalAddressScope, pickOption, resolveBrowserOptions, startFilterProxy } from '@gleaner/core';
 import type {
-  BlockedRequest, BrowserDriverOptions, BrowserPoolStats, Driver, DriverCapabilities, DriverSession, DriverSessionOptions, FilterProxy, PageLease,
+  BrowserDriverOptions, BrowserPoolStats, Driver, DriverCapabilities, DriverSession, DriverSessionOptions, FilterProxy, PageLease,
 } from '@gleaner/core';
 import { abortError } from './errors.ts';
 import { launchBrowser } from './launcher.ts';
-import { installRouteCheck, routeCheckPattern } from './route-check.ts';
+import { installBrowserRequestCheck, installRouteCheck } from './route-check.ts';
 import type { LaunchRecord } from './launcher.ts';
 import { PlaywrightSession } from './session.ts';
 
@@ -31,6 +31,12 @@ export interface PlaywrightDriverStats {
   pids: number[];
   /** How each browser was started, oldest first (executable, flags, or the endpoint). */
   launchLog: LaunchRecord[];
+  /**
+   * Where the current browser's request check (the second SSRF layer) runs: `browser` (one
+   * browser-wide interception narrowed to literal addresses), `context` (a route per context, the
+   * fallback), or `off` (disabled, or every literal range allowed); null before the first launch.
+   */
+  requestCheck: 'browser' | 'context' | 'off' | null;
 }
 
 export type PlaywrightDriver = Driver & { stats(): PlaywrightDriverStats };
@@ -50,11 +56,21 @@ export function createPlaywrightDriver(opts: PlaywrightDriverOptions = {}): Play
   };
   // After `load`, at most this long for requests still in flight.
   const settleMs = opts.settleMs ?? 500;
-  const routePattern = opts.routeCheck === false ? null : routeCheckPattern(allowNetworks);
+  // The second SSRF layer (route-check.ts): what it checks, what it refused, and the browsers that
+  // have it browser-wide (the others get it per context).
+  const checkScope = opts.routeCheck === false ? null : literalAddressScope(allowNetworks);
+  const refusals = new RefusalLog();
+  const checkedBrowsers = new WeakSet<Browser>();
+  let requestCheck: PlaywrightDriverStats['requestCheck'] = null;
   const launchLog: LaunchRecord[] = [];
   const pool = createBrowserPool<Browser>({
     name: PLAYWRIGHT_DRIVER_NAME,
-    launch: (signal) => launchBrowser(launchSettings, signal, (r) => launchLog.push(r)),
+    launch: async (signal) => {
+      const launched = await launchBrowser(launchSettings, signal, (r) => launchLog.push(r));
+      if (checkScope && (await installBrowserRequestCheck(launched.browser, checkScope, guard, refusals, opts.logger))) checkedBrowsers.add(launched.browser);
+      requestCheck = !checkScope ? 'off' : checkedBrowsers.has(launched.browser) ? 'browser' : 'context';
+      return launched;
+    },
     maxPages: o.maxPages,
     retireAfterPages: o.retireAfterPages,
     launchTimeoutMs,
@@ -81,8 +97,7 @@ export function createPlaywrightDriver(opts: PlaywrightDriverOptions = {}): Play
         userAgent: sessionOpts.userAgent || defaults.userAgent,
         ignoreHTTPSErrors: opts.ignoreHttpsErrors ?? false,
       });
-      const routeBlocked: BlockedRequest[] = [];
-      if (routePattern) await installRouteCheck(context, routePattern, guard, routeBlocked);
+      if (checkScope && !checkedBrowsers.has(lease.browser)) await installRouteCheck(context, checkScope, guard, refusals);
       const page = await context.newPage();
       const totalMs = sessionOpts.timeouts?.totalMs ?? defaults.timeoutMs;
       const session: PlaywrightSession = new PlaywrightSession({
@@ -91,7 +106,7 @@ export function createPlaywrightDriver(opts: PlaywrightDriverOptions = {}): Play
         context,
         page,
         proxy,
-        routeBlocked,
+        refusals,
         viaUpstream: upstream !== null,
         cookies: sessionOpts.cookies ?? [],
         totalMs,
@@ -168,6 +183,7 @@ export function createPlaywrightDriver(opts: PlaywrightDriverOptions = {}): Play
         browserPid: s.pids.at(-1) ?? null,
         pids: s.pids,
         launchLog: [...launchLog],
+        requestCheck,
       };
     },
   };

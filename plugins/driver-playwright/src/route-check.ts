@@ -1,50 +1,61 @@
-// The second SSRF layer behind the filtering proxy: request URLs with a literal address are checked
-// in the browser's own request pipeline (a context route), so even a request that somehow went around
-// the proxy could not reach a blocked address. Host names are left to the proxy, which resolves and
-// checks them. Playwright matches the route's regular expression in its server, so only URLs the
-// expression matches cost a round trip to our handler; the expression is kept to literal addresses
-// that can be non-public, minus whole /8 blocks the operator allowed (they would pass anyway).
-import type { BrowserContext, Route } from 'playwright-core';
-import { isGleanerError, parseAllowNetworks } from '@gleaner/core';
-import type { BlockedRequest, SsrfGuard } from '@gleaner/core';
+// The second SSRF layer behind the filtering proxy (core browser/request-check.ts): request URLs with a
+// literal, possibly non-public address are checked inside the browser, so even a request that somehow
+// went around the proxy could not reach a blocked address.
+//
+// It is installed once per browser, on a browser-wide DevTools session: `Fetch.enable` there pauses
+// matching requests of every context, page, out-of-process iframe, worker and redirect hop, and
+// Chromium itself matches the URL patterns, so requests for host names are never paused. (A Playwright
+// `context.route` would turn on interception for every request of the context, and Playwright does
+// not show it redirect hops.) Where no browser-wide session can be had, a context route with the same
+// scope is the fallback.
+import type { Browser, BrowserContext, CDPSession, Route } from 'playwright-core';
+import { literalAddressRegExp, literalAddressUrlPatterns, refusedRequest } from '@gleaner/core';
+import type { LiteralAddressScope, Logger, RefusalLog, SsrfGuard } from '@gleaner/core';
 
-/** First octets under which ipaddr.js has a non-unicast range (0/8, 10/8, 100.64/10, 127/8, 169.254/16, ...). */
-const SPECIAL_FIRST_OCTETS = [0, 10, 100, 127, 169, 172, 192, 198, 203, ...Array.from({ length: 32 }, (_, i) => 224 + i)];
-
-function coveredBy(allowed: ReturnType<typeof parseAllowNetworks>, cidr: string): boolean {
-  const [[net, bits]] = parseAllowNetworks([cidr]);
-  return allowed.some(([n, b]) => n.kind() === net.kind() && b <= bits && net.match(n, b));
+interface RequestPaused {
+  requestId: string;
+  request: { url: string };
 }
 
 /**
- * The URL pattern of the route check, or null when nothing is left to check. `allowNetworks`
- * undefined (a shared guard of unknown configuration) keeps every alternative.
+ * Installs the check on the whole browser; refused requests fail with `BlockedByClient` and are
+ * recorded in `refusals`. Resolves false (nothing installed) when the browser offers no DevTools session.
  */
-export function routeCheckPattern(allowNetworks?: readonly string[]): RegExp | null {
-  const allowed = allowNetworks ? parseAllowNetworks(allowNetworks) : [];
-  const octets = SPECIAL_FIRST_OCTETS.filter((o) => !coveredBy(allowed, `${o}.0.0.0/8`));
-  const hosts: string[] = [];
-  if (!coveredBy(allowed, '::/0')) hosts.push('\\[[0-9a-fA-F:.]+\\]');
-  // WHATWG URLs write every IPv4 form (127.1, 0x7f.1, 2130706433) as dotted decimal.
-  if (octets.length) hosts.push(`(?:${octets.join('|')})(?:\\.\\d{1,3}){3}`);
-  if (!hosts.length) return null;
-  return new RegExp(`^(?:https?|wss?)://(?:[^/?#@]*@)?(?:${hosts.join('|')})(?::\\d+)?(?:[/?#]|$)`);
+export async function installBrowserRequestCheck(
+  browser: Browser, scope: LiteralAddressScope, guard: SsrfGuard, refusals: RefusalLog, logger?: Logger,
+): Promise<boolean> {
+  let cdp: CDPSession | undefined;
+  try {
+    cdp = await browser.newBrowserCDPSession();
+    listen(cdp, guard, refusals);
+    await cdp.send('Fetch.enable', { patterns: literalAddressUrlPatterns(scope).map((urlPattern) => ({ urlPattern, requestStage: 'Request' as const })) });
+    return true;
+  } catch (err) {
+    await cdp?.detach().catch(() => undefined);
+    logger?.warn({ err: err instanceof Error ? err.message : String(err) }, 'playwright: no browser-wide request interception; the request check falls back to context routes');
+    return false;
+  }
 }
 
-/** Installs the route check on a context; refused requests are aborted and recorded in `refused`. */
-export async function installRouteCheck(context: BrowserContext, pattern: RegExp, guard: SsrfGuard, refused: BlockedRequest[]): Promise<void> {
-  await context.route(pattern, async (route: Route) => {
-    const url = route.request().url();
-    try {
-      guard.checkUrl(url.replace(/^ws/, 'http'));
-    } catch (err) {
-      if (isGleanerError(err) && err.code === 'URL_BLOCKED') {
-        refused.push({ url, reason: err.message, at: Date.now() });
-        if (refused.length > 1000) refused.splice(0, refused.length - 1000);
-        await route.abort('blockedbyclient').catch(() => undefined);
-        return;
-      }
-    }
-    await route.fallback().catch(() => undefined);
+function listen(cdp: CDPSession, guard: SsrfGuard, refusals: RefusalLog): void {
+  cdp.on('Fetch.requestPaused', (e: RequestPaused) => {
+    const refused = refusedRequest(guard, e.request.url);
+    // Recorded before the request fails, so the page's `requestfailed` finds it.
+    if (refused) refusals.add(refused);
+    const answer = refused
+      ? cdp.send('Fetch.failRequest', { requestId: e.requestId, errorReason: 'BlockedByClient' })
+      : cdp.send('Fetch.continueRequest', { requestId: e.requestId });
+    // A request of a context closed meanwhile is gone: nothing left to answer.
+    answer.catch(() => undefined);
+  });
+}
+
+/** The fallback: the same check as a route on one context (Playwright matches the expression). */
+export async function installRouteCheck(context: BrowserContext, scope: LiteralAddressScope, guard: SsrfGuard, refusals: RefusalLog): Promise<void> {
+  await context.route(literalAddressRegExp(scope), async (route: Route) => {
+    const refused = refusedRequest(guard, route.request().url());
+    if (!refused) return route.fallback().catch(() => undefined);
+    refusals.add(refused);
+    await route.abort('blockedbyclient').catch(() => undefined);
   });
 }

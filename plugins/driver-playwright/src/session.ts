@@ -4,7 +4,7 @@
 import type { BrowserContext, Page, Request, Response } from 'playwright-core';
 import { GleanerError } from '@gleaner/core';
 import type {
-  ActionOptions, BlockedRequest, Cookie, DriverSession, FilterProxy, GotoOptions, Logger, PageOutline, PageSnapshot, ScrollOptions, SsrfGuard, WaitForOptions,
+  ActionOptions, BlockedRequest, Cookie, DriverSession, FilterProxy, GotoOptions, Logger, PageOutline, PageSnapshot, RefusalLog, ScrollOptions, SsrfGuard, WaitForOptions,
 } from '@gleaner/core';
 import { addCookies } from './cookies.ts';
 import { abortError, closedError, isClosedError, toNavigationError, tooLarge, tooManyRedirects } from './errors.ts';
@@ -18,8 +18,8 @@ export interface PlaywrightSessionSettings {
   context: BrowserContext;
   page: Page;
   proxy: FilterProxy;
-  /** Requests the route layer refused (literal addresses), next to the proxy's list. */
-  routeBlocked: BlockedRequest[];
+  /** What the request check (route-check.ts) refused, browser-wide; this page's share is kept below. */
+  refusals: RefusalLog;
   viaUpstream: boolean;
   cookies: readonly Cookie[];
   totalMs: number;
@@ -50,10 +50,17 @@ export class PlaywrightSession implements DriverSession {
   #navigated = false;
   #requested = '';
   #onSessionAbort: (() => void) | null = null;
+  /** Requests of this page the request check refused (literal addresses), next to the proxy's list. */
+  readonly #routeBlocked: BlockedRequest[] = [];
 
   constructor(settings: PlaywrightSessionSettings) {
     this.#s = settings;
     this.#tracker = new NetworkTracker(settings.page);
+    settings.page.on('requestfailed', (req: Request) => {
+      if (!req.failure()?.errorText.includes('ERR_BLOCKED_BY_CLIENT')) return;
+      const refused = settings.refusals.get(req.url());
+      if (refused && this.#routeBlocked.length < 1000) this.#routeBlocked.push(refused);
+    });
     this.#ui = new Interactions({ page: settings.page, tracker: this.#tracker, defaultTimeoutMs: settings.totalMs, guardCall: (what, fn) => this.#call(what, fn) });
     const signal = settings.signal;
     if (signal) {
@@ -68,7 +75,7 @@ export class PlaywrightSession implements DriverSession {
   }
 
   #blockedList(): BlockedRequest[] {
-    return this.#s.routeBlocked.length ? [...this.#s.proxy.blocked, ...this.#s.routeBlocked] : this.#s.proxy.blocked;
+    return this.#routeBlocked.length ? [...this.#s.proxy.blocked, ...this.#routeBlocked] : this.#s.proxy.blocked;
   }
 
   async goto(url: string, opts: GotoOptions = {}): Promise<PageSnapshot> {
@@ -84,7 +91,7 @@ export class PlaywrightSession implements DriverSession {
       this.#navigated = true;
       await addCookies(s.context, s.cookies, target.hostname, s.logger);
     }
-    const before = { blocked: s.proxy.blocked.length, route: s.routeBlocked.length, failures: s.proxy.failures.length };
+    const before = { blocked: s.proxy.blocked.length, route: this.#routeBlocked.length, failures: s.proxy.failures.length };
     let failedUrl: string | undefined;
     let stop!: (err: GleanerError) => void;
     const stopped = new Promise<never>((_, reject) => (stop = reject));
@@ -136,7 +143,7 @@ export class PlaywrightSession implements DriverSession {
         totalMs: s.totalMs,
         maxRedirects: s.maxRedirects,
         failedUrl,
-        newlyBlocked: [...s.proxy.blocked.slice(before.blocked), ...s.routeBlocked.slice(before.route)],
+        newlyBlocked: [...s.proxy.blocked.slice(before.blocked), ...this.#routeBlocked.slice(before.route)],
         newFailures: s.proxy.failures.slice(before.failures),
         viaProxy: s.viaUpstream,
         closed: this.closed,

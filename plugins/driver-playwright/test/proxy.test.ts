@@ -4,7 +4,11 @@
 import { expect } from 'chai';
 import type { Resolver } from '@gleaner/core';
 import { createPlaywrightDriver } from '../src/index.ts';
-import { routeCheckPattern } from '../src/route-check.ts';
+import { chromium } from 'playwright-core';
+import { RefusalLog, createSsrfGuard, literalAddressRegExp, literalAddressScope, literalAddressUrlPatterns, refusedRequest } from '@gleaner/core';
+import type { LiteralAddressScope } from '@gleaner/core';
+import { installRouteCheck } from '../src/route-check.ts';
+import { CHROMIUM_ARGS } from '../src/launcher.ts';
 import type { PlaywrightDriver, PlaywrightDriverOptions } from '../src/index.ts';
 import { startFixtureSite } from '../../../test/support/fixture-site.ts';
 import type { FixtureSite } from '../../../test/support/fixture-site.ts';
@@ -114,35 +118,84 @@ describe('driver-playwright: loopback through the filtering proxy', function () 
     }
   });
 
-  it('with the route check on, a literal blocked address is refused by the route layer as well', async () => {
+  it('with the request check on, literal blocked addresses are refused inside the browser, redirect hops included', async () => {
     const d = make({ allowNetworks: ['127.0.0.1/32'], routeCheck: true });
     const before = canary.connections;
     const s = await d.openSession();
     try {
       await s.goto(`${site.url}/loopback`);
       await s.waitFor?.({ selector: '#done', state: 'attached', timeoutMs: 10_000 });
-      // The route layer aborted both fetches in the browser, before the proxy was asked.
+      // The browser-wide check failed both fetches in the browser, before the proxy was asked
+      // (the proxy answers 403, which a no-cors fetch sees as fulfilled).
       expect((await s.snapshot?.())?.html).to.contain('<p id="done">rejected,rejected</p>');
+      expect(d.stats().requestCheck).to.equal('browser');
+      const hop = await rejection(s.goto(`${site.url}/redirect?to=${encodeURIComponent(`http://127.0.0.9:${canary.port}/x`)}`));
+      expect(hop).to.include({ code: 'URL_BLOCKED', message: 'blocked: 127.0.0.9 is a loopback address' });
     } finally {
       await s.close();
     }
     expect(canary.connections).to.equal(before);
   });
+
+  it('the context-route fallback refuses the same requests', async () => {
+    const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: [...CHROMIUM_ARGS] });
+    try {
+      const context = await browser.newContext();
+      const refusals = new RefusalLog();
+      await installRouteCheck(context, literalAddressScope(['127.0.0.1/32']) as LiteralAddressScope, createSsrfGuard({ allowNetworks: ['127.0.0.1/32'] }), refusals);
+      const page = await context.newPage();
+      await page.goto(`${site.url}/loopback`);
+      await page.waitForSelector('#done', { state: 'attached', timeout: 10_000 });
+      expect(await page.textContent('#done')).to.equal('rejected,rejected');
+      expect(refusals.get(`http://127.0.0.2:${canary.port}/fetch`)?.reason).to.equal('blocked: 127.0.0.2 is a loopback address');
+      await context.close();
+    } finally {
+      await browser.close();
+    }
+  });
 });
 
-describe('driver-playwright: the route check pattern', () => {
-  it('routes literal addresses that can be non-public, leaving names and whole allowed /8 blocks to the proxy', () => {
-    const narrow = routeCheckPattern(['127.0.0.1/32']) as RegExp;
-    for (const url of ['http://127.0.0.1:8080/', 'http://127.0.0.2/x', 'https://10.1.2.3/', 'http://169.254.169.254/latest', 'http://[::1]:9/', 'ws://192.168.1.1/s', 'http://user@172.16.0.1/']) {
-      expect(narrow.test(url), url).to.equal(true);
+/** Chromium's `Fetch.enable` pattern matching: `*` any run of characters, `?` one character, a backslash escapes. */
+function wildcard(pattern: string): RegExp {
+  const escape = (c: string) => c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const body = pattern.replace(/\\(.)|([*?])|([^*?\\])/g, (_m, esc?: string, wild?: string, lit?: string) => (wild ? (wild === '*' ? '.*' : '.') : escape(esc ?? lit ?? '')));
+  return new RegExp(`^${body}$`, 's');
+}
+
+describe('driver-playwright: the request check scope', () => {
+  it('covers literal addresses that can be non-public, leaving names and whole allowed /8 blocks to the proxy', () => {
+    const narrow = literalAddressScope(['127.0.0.1/32']) as LiteralAddressScope;
+    const regexp = literalAddressRegExp(narrow);
+    const patterns = literalAddressUrlPatterns(narrow).map(wildcard);
+    const byPattern = (url: string) => patterns.some((p) => p.test(url));
+    for (const url of ['http://127.0.0.1:8080/', 'http://127.0.0.2/x', 'https://10.1.2.3/', 'http://169.254.169.254/latest', 'http://[::1]:9/', 'ws://192.168.1.1/s', 'http://user@172.16.0.1/', 'http://[::ffff:7f00:1]/']) {
+      expect(regexp.test(url), url).to.equal(true);
+      expect(byPattern(url), url).to.equal(true);
     }
-    for (const url of ['http://localhost:8080/', 'https://example.com/', 'http://8.8.8.8/', 'http://127.0.0.1.nip.io/', 'http://x.test/?u=http://127.0.0.1/']) {
-      expect(narrow.test(url), url).to.equal(false);
+    // Names are the proxy's: the expression leaves them out exactly; the browser patterns may over-match
+    // (the handler then lets them go), but never ordinary names.
+    for (const url of ['http://localhost:8080/', 'https://example.com/', 'http://8.8.8.8/', 'http://x.test/?u=http://127.0.0.1/']) {
+      expect(regexp.test(url), url).to.equal(false);
     }
-    const wide = routeCheckPattern(['127.0.0.0/8']) as RegExp;
-    expect(wide.test('http://127.0.0.1:8080/')).to.equal(false);
-    expect(wide.test('http://10.0.0.1/')).to.equal(true);
-    expect(routeCheckPattern(['0.0.0.0/0', '::/0'])).to.equal(null);
-    expect(routeCheckPattern(undefined)?.test('http://127.0.0.1/')).to.equal(true);
+    for (const url of ['http://localhost:8080/', 'https://example.com/a/b.png', 'http://8.8.8.8/', 'https://cdn.example.org/10.png']) {
+      expect(byPattern(url), url).to.equal(false);
+    }
+    const wide = literalAddressScope(['127.0.0.0/8']) as LiteralAddressScope;
+    expect(literalAddressRegExp(wide).test('http://127.0.0.1:8080/')).to.equal(false);
+    expect(literalAddressUrlPatterns(wide).map(wildcard).some((p) => p.test('http://127.0.0.1:8080/'))).to.equal(false);
+    expect(literalAddressRegExp(wide).test('http://10.0.0.1/')).to.equal(true);
+    expect(literalAddressScope(['0.0.0.0/0', '::/0'])).to.equal(null);
+    expect(literalAddressScope(undefined)?.ipv4FirstOctets).to.include(127);
+  });
+
+  it('a refusal names the address; other schemes and allowed addresses pass', () => {
+    const guard = createSsrfGuard({ allowNetworks: ['127.0.0.1/32'] });
+    expect(refusedRequest(guard, 'http://127.0.0.2/')?.reason).to.equal('blocked: 127.0.0.2 is a loopback address');
+    expect(refusedRequest(guard, 'wss://[::1]/s')?.reason).to.equal('blocked: ::1 is a loopback address');
+    expect(refusedRequest(guard, 'http://127.0.0.1/')).to.equal(null);
+    expect(refusedRequest(guard, 'blob:http://127.0.0.2/x')).to.equal(null);
+    const log = new RefusalLog(2);
+    for (const u of ['a', 'b', 'c']) log.add({ url: u, reason: u, at: 0 });
+    expect([log.get('a'), log.get('c')?.reason]).to.deep.equal([undefined, 'c']);
   });
 });

@@ -26,6 +26,10 @@ describe('driver-playwright: remote browser (wsEndpoint)', function () {
       expect(page.html).to.contain('<h1>A page</h1>');
       // The SSRF path is the same: the session's filtering proxy refuses what the guard refuses.
       expect((await rejection(s.goto(`http://localhost:${site.port}/`))).code).to.equal('URL_BLOCKED');
+      // So is the request check inside the browser, browser-wide on the remote browser as well.
+      const hop = await rejection(s.goto(`${site.url}/redirect?to=${encodeURIComponent(`http://127.0.0.2:${site.port}/`)}`));
+      expect(hop).to.include({ code: 'URL_BLOCKED', message: 'blocked: 127.0.0.2 is a loopback address' });
+      expect(d.stats().requestCheck).to.equal('browser');
     } finally {
       await s.close();
     }

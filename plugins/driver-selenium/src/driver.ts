@@ -1,5 +1,5 @@
 // The long-lived half of the Selenium driver: the browser pool and the per-job page factory.
-import { GleanerError, createBrowserPool, isGleanerError, pickOption, resolveBrowserOptions } from '@gleaner/core';
+import { GleanerError, createBrowserPool, isGleanerError, literalAddressScope, literalAddressUrlPatterns, pickOption, resolveBrowserOptions } from '@gleaner/core';
 import type {
   BrowserDriverOptions, BrowserPoolStats, Driver, DriverCapabilities, DriverSession, DriverSessionOptions,
 } from '@gleaner/core';
@@ -43,6 +43,9 @@ const CAPABILITIES: Readonly<DriverCapabilities> = Object.freeze({ javascript: t
  */
 export function createSeleniumDriver(opts: SeleniumDriverOptions = {}): SeleniumDriver {
   const o = resolveBrowserOptions(opts);
+  // The second SSRF layer (core browser/request-check.ts): the literal-address requests to pause and judge.
+  const checkScope = opts.routeCheck === false ? null : literalAddressScope(o.allowNetworks);
+  const checkPatterns = checkScope ? literalAddressUrlPatterns(checkScope) : [];
   const { guard } = o;
   const defaults = { userAgent: o.userAgent, timeoutMs: o.timeoutMs, maxBytes: o.maxBytes, maxRedirects: o.maxRedirects, closeTimeoutMs: o.closeTimeoutMs };
   const launch: LaunchSettings = {
@@ -90,7 +93,7 @@ export function createSeleniumDriver(opts: SeleniumDriverOptions = {}): Selenium
         maxRedirects: sessionOpts.maxRedirects ?? defaults.maxRedirects,
         maxBytes: sessionOpts.maxBytes ?? defaults.maxBytes,
         userAgent: sessionOpts.userAgent || defaults.userAgent,
-        routeCheck: opts.routeCheck ?? true,
+        checkPatterns,
         logger,
       });
       const session: SeleniumSession = new SeleniumSession({

@@ -44,8 +44,11 @@ export interface TrackerSettings {
   maxRedirects: number;
   maxBytes: number;
   userAgent: string;
-  /** Intercept every request for the route check; false: documents only (redirect hops and frames). */
-  routeCheck: boolean;
+  /**
+   * The request check's URL patterns (core `literalAddressUrlPatterns`): requests they match are
+   * paused and judged by the guard as well; empty: documents only (redirect hops and frames).
+   */
+  checkPatterns: readonly string[];
   logger?: Logger;
 }
 
@@ -111,10 +114,12 @@ export class PageTracker {
       send('Network.enable', { maxPostDataSize: 0 }),
       send('Page.enable'),
       // Documents are always intercepted: every redirect hop is checked and the redirect cap enforced
-      // before the hop is requested. Other requests too with the route check on.
+      // before the hop is requested. Other requests when their host is a literal address the request
+      // check covers (Chromium matches the patterns, so requests for names are never paused).
       send('Fetch.enable', {
         patterns: [
-          this.#s.routeCheck ? { urlPattern: '*', requestStage: 'Request' } : { urlPattern: '*', resourceType: 'Document', requestStage: 'Request' },
+          { urlPattern: '*', resourceType: 'Document', requestStage: 'Request' },
+          ...this.#s.checkPatterns.map((urlPattern) => ({ urlPattern, requestStage: 'Request' })),
           { urlPattern: '*', resourceType: 'Document', requestStage: 'Response' },
         ],
       }),

@@ -125,6 +125,24 @@ describe('driver-selenium: local chromedriver, contexts, proxies', function () {
     expect(served.map((r) => r.headers.referer)).to.deep.equal(['https://referrer.example/start']);
   });
 
+  it('fails fetch() to literal blocked addresses inside the browser (the request check), before the proxy is asked', async () => {
+    const canary = await startFixtureSite({ host: '::' });
+    site.page('/literal-fetch', `<!doctype html><title>Literal</title><p id="r">pending</p><script>
+      Promise.allSettled([fetch('http://127.0.0.2:${canary.port}/a', { mode: 'no-cors' }), fetch('http://[::1]:${canary.port}/b', { mode: 'no-cors' })])
+        .then((r) => { const p = document.getElementById('r'); p.textContent = r.map((x) => x.status).join(','); p.className = 'done'; });</script>`);
+    const session = await driver.openSession();
+    try {
+      await session.goto(`${site.url}/literal-fetch`);
+      if (isInteractive(session)) await session.waitFor({ selector: '#r.done', state: 'attached', timeoutMs: 10_000 });
+      // The proxy would have answered 403 (a no-cors fetch sees that as fulfilled); the check fails them.
+      expect((await session.snapshot?.())?.html).to.contain('<p id="r" class="done">rejected,rejected</p>');
+    } finally {
+      await session.close();
+      await canary.close();
+    }
+    expect(canary.connections).to.equal(0);
+  });
+
   it('refuses service worker registration', async () => {
     const session = await driver.openSession();
     try {
