@@ -71,10 +71,13 @@ async function readDocument(i: SnapshotInput, kind: 'html' | 'text', media: Medi
     const binary = sniffBinary(await res.body().catch(() => Buffer.alloc(0)));
     if (binary) throw unsupported(url, `${binary} (by its content)`);
   }
-  const html = i.withFrames ? await evaluateStable<string>(i.page, scriptCall('snapshotHtml')) : await i.page.content();
+  // The document and (when the headers name none) its charset, in parallel.
+  const [html, charset] = await Promise.all([
+    i.withFrames ? evaluateStable<string>(i.page, scriptCall('snapshotHtml')) : i.page.content(),
+    media.charset ?? (i.page.evaluate('document.characterSet').catch(() => undefined) as Promise<string | undefined>),
+  ]);
   // The rendered DOM is what the caller gets; its UTF-8 size stands in for the body size.
   if (Buffer.byteLength(html) > i.maxBytes) throw tooLarge(i.maxBytes, url);
-  const charset = media.charset ?? ((await i.page.evaluate('document.characterSet').catch(() => undefined)) as string | undefined);
   return { html, charset: charset?.toLowerCase() };
 }
 
