@@ -36,7 +36,7 @@ export async function run(): Promise<void> {
   const urls = browserBenchPages(site);
   const variants: Array<[string, SeleniumDriverOptions]> = [
     ['driver', {}],
-    ['driver, no route check', { routeCheck: false }],
+    ['driver, no request check', { routeCheck: false }],
   ];
   const drivers = variants.map(([label, o]) => ({
     label,

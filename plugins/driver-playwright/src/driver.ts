@@ -2,7 +2,7 @@
 // the first session, retired after N pages, killed by process group when hung) and openSession, which
 // gives each job a fresh context behind its own filtering proxy.
 import type { Browser, BrowserContext } from 'playwright-core';
-import { GleanerError, RefusalLog, createBrowserPool, isGleanerError, literalAddressScope, pickOption, resolveBrowserOptions, startFilterProxy } from '@gleaner/core';
+import { GleanerError, createBrowserPool, isGleanerError, literalAddressScope, pickOption, resolveBrowserOptions, startFilterProxy } from '@gleaner/core';
 import type {
   BrowserDriverOptions, BrowserPoolStats, Driver, DriverCapabilities, DriverSession, DriverSessionOptions, FilterProxy, PageLease,
 } from '@gleaner/core';
@@ -34,7 +34,7 @@ export interface PlaywrightDriverStats {
   /**
    * Where the current browser's request check (the second SSRF layer) runs: `browser` (one
    * browser-wide interception narrowed to literal addresses), `context` (a route per context, the
-   * fallback), or `off` (disabled, or every literal range allowed); null before the first launch.
+   * fallback), or `off` (disabled, or every literal range allowed), as of the latest session; null before the first.
    */
   requestCheck: 'browser' | 'context' | 'off' | null;
 }
@@ -56,10 +56,9 @@ export function createPlaywrightDriver(opts: PlaywrightDriverOptions = {}): Play
   };
   // After `load`, at most this long for requests still in flight.
   const settleMs = opts.settleMs ?? 500;
-  // The second SSRF layer (route-check.ts): what it checks, what it refused, and the browsers that
-  // have it browser-wide (the others get it per context).
+  // The second SSRF layer (route-check.ts): what it checks, and the browsers that have it
+  // browser-wide (the others get it per context).
   const checkScope = opts.routeCheck === false ? null : literalAddressScope(allowNetworks);
-  const refusals = new RefusalLog();
   const checkedBrowsers = new WeakSet<Browser>();
   let requestCheck: PlaywrightDriverStats['requestCheck'] = null;
   const launchLog: LaunchRecord[] = [];
@@ -67,8 +66,9 @@ export function createPlaywrightDriver(opts: PlaywrightDriverOptions = {}): Play
     name: PLAYWRIGHT_DRIVER_NAME,
     launch: async (signal) => {
       const launched = await launchBrowser(launchSettings, signal, (r) => launchLog.push(r));
-      if (checkScope && (await installBrowserRequestCheck(launched.browser, checkScope, guard, refusals, opts.logger))) checkedBrowsers.add(launched.browser);
-      requestCheck = !checkScope ? 'off' : checkedBrowsers.has(launched.browser) ? 'browser' : 'context';
+      const browser = launched.browser;
+      const onLost = () => void checkedBrowsers.delete(browser);
+      if (checkScope && (await installBrowserRequestCheck(browser, { scope: checkScope, guard, timeoutMs: launchTimeoutMs, onLost, logger: opts.logger }))) checkedBrowsers.add(browser);
       return launched;
     },
     maxPages: o.maxPages,
@@ -97,7 +97,8 @@ export function createPlaywrightDriver(opts: PlaywrightDriverOptions = {}): Play
         userAgent: sessionOpts.userAgent || defaults.userAgent,
         ignoreHTTPSErrors: opts.ignoreHttpsErrors ?? false,
       });
-      if (checkScope && !checkedBrowsers.has(lease.browser)) await installRouteCheck(context, checkScope, guard, refusals);
+      requestCheck = !checkScope ? 'off' : checkedBrowsers.has(lease.browser) ? 'browser' : 'context';
+      if (checkScope && requestCheck === 'context') await installRouteCheck(context, checkScope, guard);
       const page = await context.newPage();
       const totalMs = sessionOpts.timeouts?.totalMs ?? defaults.timeoutMs;
       const session: PlaywrightSession = new PlaywrightSession({
@@ -106,7 +107,6 @@ export function createPlaywrightDriver(opts: PlaywrightDriverOptions = {}): Play
         context,
         page,
         proxy,
-        refusals,
         viaUpstream: upstream !== null,
         cookies: sessionOpts.cookies ?? [],
         totalMs,

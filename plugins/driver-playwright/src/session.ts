@@ -2,9 +2,9 @@
 // navigation (goto) and the interactions. Closed in the job's finally; a context that will not close
 // marks the browser as hung for the pool.
 import type { BrowserContext, Page, Request, Response } from 'playwright-core';
-import { GleanerError } from '@gleaner/core';
+import { GleanerError, refusedRequest } from '@gleaner/core';
 import type {
-  ActionOptions, BlockedRequest, Cookie, DriverSession, FilterProxy, GotoOptions, Logger, PageOutline, PageSnapshot, RefusalLog, ScrollOptions, SsrfGuard, WaitForOptions,
+  ActionOptions, BlockedRequest, Cookie, DriverSession, FilterProxy, GotoOptions, Logger, PageOutline, PageSnapshot, ScrollOptions, SsrfGuard, WaitForOptions,
 } from '@gleaner/core';
 import { addCookies } from './cookies.ts';
 import { abortError, closedError, isClosedError, toNavigationError, tooLarge, tooManyRedirects } from './errors.ts';
@@ -18,8 +18,6 @@ export interface PlaywrightSessionSettings {
   context: BrowserContext;
   page: Page;
   proxy: FilterProxy;
-  /** What the request check (route-check.ts) refused, browser-wide; this page's share is kept below. */
-  refusals: RefusalLog;
   viaUpstream: boolean;
   cookies: readonly Cookie[];
   totalMs: number;
@@ -56,9 +54,11 @@ export class PlaywrightSession implements DriverSession {
   constructor(settings: PlaywrightSessionSettings) {
     this.#s = settings;
     this.#tracker = new NetworkTracker(settings.page);
+    // The request check (route-check.ts) fails what it refuses with ERR_BLOCKED_BY_CLIENT; the same
+    // guard names the address again here (its verdict on a literal address depends on the URL alone).
     settings.page.on('requestfailed', (req: Request) => {
       if (!req.failure()?.errorText.includes('ERR_BLOCKED_BY_CLIENT')) return;
-      const refused = settings.refusals.get(req.url());
+      const refused = refusedRequest(settings.guard, req.url());
       if (refused && this.#routeBlocked.length < 1000) this.#routeBlocked.push(refused);
     });
     this.#ui = new Interactions({ page: settings.page, tracker: this.#tracker, defaultTimeoutMs: settings.totalMs, guardCall: (what, fn) => this.#call(what, fn) });

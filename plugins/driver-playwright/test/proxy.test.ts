@@ -5,9 +5,10 @@ import { expect } from 'chai';
 import type { Resolver } from '@gleaner/core';
 import { createPlaywrightDriver } from '../src/index.ts';
 import { chromium } from 'playwright-core';
-import { RefusalLog, createSsrfGuard, literalAddressRegExp, literalAddressScope, literalAddressUrlPatterns, refusedRequest } from '@gleaner/core';
+import type { Browser, BrowserContext } from 'playwright-core';
+import { createSsrfGuard, literalAddressRegExp, literalAddressScope, literalAddressUrlPatterns, refusedRequest } from '@gleaner/core';
 import type { LiteralAddressScope } from '@gleaner/core';
-import { installRouteCheck } from '../src/route-check.ts';
+import { installBrowserRequestCheck, installRouteCheck } from '../src/route-check.ts';
 import { CHROMIUM_ARGS } from '../src/launcher.ts';
 import type { PlaywrightDriver, PlaywrightDriverOptions } from '../src/index.ts';
 import { startFixtureSite } from '../../../test/support/fixture-site.ts';
@@ -129,6 +130,7 @@ describe('driver-playwright: loopback through the filtering proxy', function () 
       // (the proxy answers 403, which a no-cors fetch sees as fulfilled).
       expect((await s.snapshot?.())?.html).to.contain('<p id="done">rejected,rejected</p>');
       expect(d.stats().requestCheck).to.equal('browser');
+      // Whichever layer stops a redirect hop, the error names the address (the check alone: below).
       const hop = await rejection(s.goto(`${site.url}/redirect?to=${encodeURIComponent(`http://127.0.0.9:${canary.port}/x`)}`));
       expect(hop).to.include({ code: 'URL_BLOCKED', message: 'blocked: 127.0.0.9 is a loopback address' });
     } finally {
@@ -137,21 +139,44 @@ describe('driver-playwright: loopback through the filtering proxy', function () 
     expect(canary.connections).to.equal(before);
   });
 
-  it('the context-route fallback refuses the same requests', async () => {
+  // The two layers apart: a plain Chromium without the proxy, only the request check in front of the canary.
+  async function checkedAlone(install: (browser: Browser, context: BrowserContext) => Promise<void>): Promise<{ fetches: string; hop: string }> {
     const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: [...CHROMIUM_ARGS] });
     try {
       const context = await browser.newContext();
-      const refusals = new RefusalLog();
-      await installRouteCheck(context, literalAddressScope(['127.0.0.1/32']) as LiteralAddressScope, createSsrfGuard({ allowNetworks: ['127.0.0.1/32'] }), refusals);
+      await install(browser, context);
       const page = await context.newPage();
       await page.goto(`${site.url}/loopback`);
       await page.waitForSelector('#done', { state: 'attached', timeout: 10_000 });
-      expect(await page.textContent('#done')).to.equal('rejected,rejected');
-      expect(refusals.get(`http://127.0.0.2:${canary.port}/fetch`)?.reason).to.equal('blocked: 127.0.0.2 is a loopback address');
+      const fetches = (await page.textContent('#done')) ?? '';
+      const hop = await page.goto(`${site.url}/redirect?to=${encodeURIComponent(`http://127.0.0.9:${canary.port}/x`)}`).then(() => 'loaded', (e: Error) => e.message.split('\n')[0]);
       await context.close();
+      return { fetches, hop };
     } finally {
       await browser.close();
     }
+  }
+  const guard = () => createSsrfGuard({ allowNetworks: ['127.0.0.1/32'] });
+  const scope = () => literalAddressScope(['127.0.0.1/32']) as LiteralAddressScope;
+
+  // Without the proxy Chromium may still open a speculative TCP connection (a preconnect, no request):
+  // the check works on requests, so what it must keep from the canary is every request.
+  it('the browser-wide check alone keeps every request for a literal blocked address from the canary: subresources, iframes, redirect hops', async () => {
+    const seen = canary.requests.length;
+    const r = await checkedAlone(async (browser) => {
+      expect(await installBrowserRequestCheck(browser, { scope: scope(), guard: guard(), timeoutMs: 10_000, onLost: () => undefined })).to.equal(true);
+    });
+    expect(r.fetches).to.equal('rejected,rejected');
+    expect(r.hop).to.contain('net::ERR_BLOCKED_BY_CLIENT');
+    expect(canary.requests.slice(seen)).to.deep.equal([]);
+  });
+
+  it('the context-route fallback alone refuses the same subresources (Playwright does not route redirect hops)', async () => {
+    const seen = canary.requests.length;
+    const r = await checkedAlone((_b, context) => installRouteCheck(context, scope(), guard()));
+    expect(r.fetches).to.equal('rejected,rejected');
+    // Only the hop got through to the canary: the proxy is what stops it in the driver.
+    expect(canary.requests.slice(seen).map((q) => q.path)).to.deep.equal(['/x']);
   });
 });
 
@@ -168,7 +193,7 @@ describe('driver-playwright: the request check scope', () => {
     const regexp = literalAddressRegExp(narrow);
     const patterns = literalAddressUrlPatterns(narrow).map(wildcard);
     const byPattern = (url: string) => patterns.some((p) => p.test(url));
-    for (const url of ['http://127.0.0.1:8080/', 'http://127.0.0.2/x', 'https://10.1.2.3/', 'http://169.254.169.254/latest', 'http://[::1]:9/', 'ws://192.168.1.1/s', 'http://user@172.16.0.1/', 'http://[::ffff:7f00:1]/']) {
+    for (const url of ['http://127.0.0.1:8080/', 'http://127.0.0.2/x', 'https://10.1.2.3/', 'http://169.254.169.254/latest', 'http://[::1]:9/', 'https://192.168.1.1/s', 'http://user@172.16.0.1/', 'http://[::ffff:7f00:1]/']) {
       expect(regexp.test(url), url).to.equal(true);
       expect(byPattern(url), url).to.equal(true);
     }
@@ -185,17 +210,26 @@ describe('driver-playwright: the request check scope', () => {
     expect(literalAddressUrlPatterns(wide).map(wildcard).some((p) => p.test('http://127.0.0.1:8080/'))).to.equal(false);
     expect(literalAddressRegExp(wide).test('http://10.0.0.1/')).to.equal(true);
     expect(literalAddressScope(['0.0.0.0/0', '::/0'])).to.equal(null);
+    // With all of IPv6 allowed, IPv4-mapped literals are still judged as the IPv4 address inside.
+    const v6 = literalAddressScope(['::/0']) as LiteralAddressScope;
+    const v6patterns = literalAddressUrlPatterns(v6).map(wildcard);
+    for (const url of ['http://[::ffff:7f00:1]/', 'http://u@[::ffff:a00:1]:8080/']) {
+      expect(literalAddressRegExp(v6).test(url), url).to.equal(true);
+      expect(v6patterns.some((p) => p.test(url)), url).to.equal(true);
+    }
+    expect(literalAddressRegExp(v6).test('http://[::1]/')).to.equal(false);
+    expect(v6patterns.some((p) => p.test('http://[::1]/'))).to.equal(false);
+    expect(refusedRequest(createSsrfGuard({ allowNetworks: ['::/0'] }), 'http://[::ffff:7f00:1]/')?.reason).to.match(/loopback/);
     expect(literalAddressScope(undefined)?.ipv4FirstOctets).to.include(127);
   });
 
   it('a refusal names the address; other schemes and allowed addresses pass', () => {
     const guard = createSsrfGuard({ allowNetworks: ['127.0.0.1/32'] });
     expect(refusedRequest(guard, 'http://127.0.0.2/')?.reason).to.equal('blocked: 127.0.0.2 is a loopback address');
-    expect(refusedRequest(guard, 'wss://[::1]/s')?.reason).to.equal('blocked: ::1 is a loopback address');
+    expect(refusedRequest(guard, 'https://[::1]/s')?.reason).to.equal('blocked: ::1 is a loopback address');
     expect(refusedRequest(guard, 'http://127.0.0.1/')).to.equal(null);
     expect(refusedRequest(guard, 'blob:http://127.0.0.2/x')).to.equal(null);
-    const log = new RefusalLog(2);
-    for (const u of ['a', 'b', 'c']) log.add({ url: u, reason: u, at: 0 });
-    expect([log.get('a'), log.get('c')?.reason]).to.deep.equal([undefined, 'c']);
+    // An http(s) URL the guard cannot check is refused, not let through.
+    expect(refusedRequest(guard, 'http://%/')?.reason).to.match(/^blocked: http:\/\/%\/ could not be checked/);
   });
 });

@@ -18,7 +18,13 @@ const SPECIAL_FIRST_OCTETS = [0, 10, 100, 127, 169, 172, 192, 198, 203, ...Array
 /** Which literal hosts the check must see: IPv4 first octets, and whether IPv6 literals. */
 export interface LiteralAddressScope {
   ipv4FirstOctets: number[];
+  /** Every IPv6 literal. */
   ipv6: boolean;
+  /**
+   * IPv4-mapped IPv6 literals (`[::ffff:7f00:1]`) only: the guard judges them as the IPv4 address
+   * inside, so they stay in scope while any IPv4 range does, even with all of IPv6 allowed.
+   */
+  ipv4Mapped: boolean;
 }
 
 function coveredBy(allowed: ReturnType<typeof parseAllowNetworks>, cidr: string): boolean {
@@ -35,7 +41,8 @@ export function literalAddressScope(allowNetworks?: readonly string[]): LiteralA
   const allowed = allowNetworks ? parseAllowNetworks(allowNetworks) : [];
   const ipv4FirstOctets = SPECIAL_FIRST_OCTETS.filter((o) => !coveredBy(allowed, `${o}.0.0.0/8`));
   const ipv6 = !coveredBy(allowed, '::/0');
-  return ipv4FirstOctets.length || ipv6 ? { ipv4FirstOctets, ipv6 } : null;
+  const ipv4Mapped = !ipv6 && ipv4FirstOctets.length > 0;
+  return ipv4FirstOctets.length || ipv6 ? { ipv4FirstOctets, ipv6, ipv4Mapped } : null;
 }
 
 /**
@@ -44,45 +51,34 @@ export function literalAddressScope(allowNetworks?: readonly string[]): LiteralA
  * `0x7f.1`, `2130706433`) as dotted decimal and IPv6 in brackets, so these forms are all there is.
  */
 export function literalAddressUrlPatterns(scope: LiteralAddressScope): string[] {
-  const hosts = [...scope.ipv4FirstOctets.map((o) => `${o}.`), ...(scope.ipv6 ? ['['] : [])];
+  const hosts = [...scope.ipv4FirstOctets.map((o) => `${o}.`), ...(scope.ipv6 ? ['['] : scope.ipv4Mapped ? ['[::ffff:'] : [])];
   return hosts.flatMap((h) => [`*://${h}*`, `*@${h}*`]);
 }
 
-/** The same scope as one regular expression over a URL (for Playwright's `context.route`). */
+/**
+ * The same scope as one regular expression over a URL (for Playwright's `context.route`). Neither form
+ * sees WebSockets (DevTools interception and routes do not pause them): those rely on the proxy alone.
+ */
 export function literalAddressRegExp(scope: LiteralAddressScope): RegExp {
   const hosts: string[] = [];
   if (scope.ipv6) hosts.push('\\[[0-9a-fA-F:.]+\\]');
+  else if (scope.ipv4Mapped) hosts.push('\\[::ffff:[0-9a-fA-F:.]+\\]');
   if (scope.ipv4FirstOctets.length) hosts.push(`(?:${scope.ipv4FirstOctets.join('|')})(?:\\.\\d{1,3}){3}`);
-  return new RegExp(`^(?:https?|wss?)://(?:[^/?#@]*@)?(?:${hosts.join('|')})(?::\\d+)?(?:[/?#]|$)`);
+  return new RegExp(`^https?://(?:[^/?#@]*@)?(?:${hosts.join('|')})(?::\\d+)?(?:[/?#]|$)`, 'i');
 }
 
-/** The guard's verdict on a request URL the browser paused: null to let it go, else why it is refused. */
+/**
+ * The guard's verdict on a request URL the browser paused: null to let it go, else why it is refused.
+ * Only http(s) URLs are network requests this layer judges (data:, blob: ... pass); one of those the
+ * guard cannot check is refused too (fail closed).
+ */
 export function refusedRequest(guard: SsrfGuard, url: string): BlockedRequest | null {
+  if (!/^https?:/i.test(url)) return null;
   try {
-    guard.checkUrl(url.replace(/^ws/i, 'http'));
+    guard.checkUrl(url);
     return null;
   } catch (err) {
-    if (isGleanerError(err) && err.code === 'URL_BLOCKED') return { url, reason: err.message, at: Date.now() };
-    return null; // not http(s) (data:, blob:, ...): not a network address this layer judges
-  }
-}
-
-/** A bounded record of refused requests, looked up by URL to name what a navigation ran into. */
-export class RefusalLog {
-  readonly #byUrl = new Map<string, BlockedRequest>();
-  readonly #limit: number;
-
-  constructor(limit = 1000) {
-    this.#limit = limit;
-  }
-
-  add(b: BlockedRequest): void {
-    this.#byUrl.delete(b.url);
-    this.#byUrl.set(b.url, b);
-    if (this.#byUrl.size > this.#limit) this.#byUrl.delete(this.#byUrl.keys().next().value as string);
-  }
-
-  get(url: string): BlockedRequest | undefined {
-    return this.#byUrl.get(url);
+    const reason = isGleanerError(err) && err.code === 'URL_BLOCKED' ? err.message : `blocked: ${url.slice(0, 200)} could not be checked (${err instanceof Error ? err.message : String(err)})`;
+    return { url, reason, at: Date.now() };
   }
 }
