@@ -5,6 +5,7 @@ import { createBrowserPool } from '../src/browser/pool.ts';
 import type { BrowserPool, BrowserPoolOptions, LaunchedBrowser, PageLease } from '../src/browser/pool.ts';
 import { GleanerError } from '../src/errors.ts';
 import { waitFor } from '../../../test/support/wait.ts';
+import { rejection } from '../../../test/support/assert.ts';
 
 // The pool is generic over the browser, so most tests launch plain objects; the process-group kill
 // is proven against real processes. The drivers' own tests run the pool with real Chromium.
@@ -37,17 +38,6 @@ function fakeLauncher() {
 
 function pool(launch: BrowserPoolOptions<Fake>['launch'], over: Partial<BrowserPoolOptions<Fake>> = {}): BrowserPool<Fake> {
   return createBrowserPool<Fake>({ name: 'fake', launch, maxPages: 2, retireAfterPages: 100, launchTimeoutMs: 2000, closeTimeoutMs: 2000, ...over });
-}
-
-// Like test/support/assert.ts, without loading all of core's index.
-async function rejection(p: Promise<unknown>): Promise<GleanerError> {
-  try {
-    await p;
-  } catch (err) {
-    expect(err).to.be.instanceOf(GleanerError);
-    return err as GleanerError;
-  }
-  throw new Error('expected a rejection');
 }
 
 const tick = () => new Promise((r) => setImmediate(r));

@@ -1,10 +1,10 @@
 // Watches one tab over DevTools: what WebDriver cannot tell — the main document's status, headers,
 // redirects and size — plus the route check (a second SSRF layer behind the filtering proxy), the
 // redirect cap, in-flight requests for "network idle", and dialogs that would block WebDriver.
-import { classifyMediaType, isGleanerError, parseContentType } from '@gleaner/core';
+import { classifyMediaType, parseContentType, refusedRequest } from '@gleaner/core';
 import type { BlockedRequest, GleanerError, Logger, SsrfGuard } from '@gleaner/core';
 
-import { tooLarge, tooManyRedirects, unsupported } from './errors.ts';
+import { blockedError, tooLarge, tooManyRedirects, unsupported } from './errors.ts';
 import type { PageContext } from './page-context.ts';
 
 /** The main document's response as the browser received it. */
@@ -273,17 +273,12 @@ export class PageTracker {
     const url: string = p.request?.url ?? '';
     const isMainDoc = p.resourceType === 'Document' && p.frameId === this.#ctx.targetId;
     if (p.responseStatusCode !== undefined) return this.#onDocumentResponse(p, isMainDoc);
-    if (url.startsWith('http:') || url.startsWith('https:')) {
-      try {
-        this.#s.guard.checkUrl(url);
-      } catch (err) {
-        if (isGleanerError(err) && err.code === 'URL_BLOCKED') {
-          this.routeBlocked.push({ url, reason: err.message, at: Date.now() });
-          this.#s.logger?.debug({ url, reason: err.message }, 'selenium driver: request refused by the route check');
-          if (isMainDoc) this.#fail(this.current, err);
-          return this.#send('Fetch.failRequest', { requestId: p.requestId, errorReason: 'BlockedByClient' });
-        }
-      }
+    const refused = refusedRequest(this.#s.guard, url);
+    if (refused) {
+      this.routeBlocked.push(refused);
+      this.#s.logger?.debug({ url, reason: refused.reason }, 'selenium driver: request refused by the request check');
+      if (isMainDoc) this.#fail(this.current, blockedError(refused));
+      return this.#send('Fetch.failRequest', { requestId: p.requestId, errorReason: 'BlockedByClient' });
     }
     if (isMainDoc && p.networkId) {
       const hops = this.#hops.get(p.networkId) ?? [];

@@ -18,14 +18,15 @@ const SPECIAL_FIRST_OCTETS = [0, 10, 100, 127, 169, 172, 192, 198, 203, ...Array
 /** Which literal hosts the check must see: IPv4 first octets, and whether IPv6 literals. */
 export interface LiteralAddressScope {
   ipv4FirstOctets: number[];
-  /** Every IPv6 literal. */
-  ipv6: boolean;
   /**
-   * IPv4-mapped IPv6 literals (`[::ffff:7f00:1]`) only: the guard judges them as the IPv4 address
-   * inside, so they stay in scope while any IPv4 range does, even with all of IPv6 allowed.
+   * Every IPv6 literal; when false, IPv4-mapped ones (`[::ffff:7f00:1]`) still while any IPv4 range is
+   * in scope: the guard judges them as the IPv4 address inside, even with all of IPv6 allowed.
    */
-  ipv4Mapped: boolean;
+  ipv6: boolean;
 }
+
+/** IPv4-mapped IPv6 literals only (all of IPv6 allowed, some IPv4 range not). */
+const mappedOnly = (scope: LiteralAddressScope): boolean => !scope.ipv6 && scope.ipv4FirstOctets.length > 0;
 
 function coveredBy(allowed: ReturnType<typeof parseAllowNetworks>, cidr: string): boolean {
   const [[net, bits]] = parseAllowNetworks([cidr]);
@@ -41,8 +42,7 @@ export function literalAddressScope(allowNetworks?: readonly string[]): LiteralA
   const allowed = allowNetworks ? parseAllowNetworks(allowNetworks) : [];
   const ipv4FirstOctets = SPECIAL_FIRST_OCTETS.filter((o) => !coveredBy(allowed, `${o}.0.0.0/8`));
   const ipv6 = !coveredBy(allowed, '::/0');
-  const ipv4Mapped = !ipv6 && ipv4FirstOctets.length > 0;
-  return ipv4FirstOctets.length || ipv6 ? { ipv4FirstOctets, ipv6, ipv4Mapped } : null;
+  return ipv4FirstOctets.length || ipv6 ? { ipv4FirstOctets, ipv6 } : null;
 }
 
 /**
@@ -51,7 +51,7 @@ export function literalAddressScope(allowNetworks?: readonly string[]): LiteralA
  * `0x7f.1`, `2130706433`) as dotted decimal and IPv6 in brackets, so these forms are all there is.
  */
 export function literalAddressUrlPatterns(scope: LiteralAddressScope): string[] {
-  const hosts = [...scope.ipv4FirstOctets.map((o) => `${o}.`), ...(scope.ipv6 ? ['['] : scope.ipv4Mapped ? ['[::ffff:'] : [])];
+  const hosts = [...scope.ipv4FirstOctets.map((o) => `${o}.`), ...(scope.ipv6 ? ['['] : mappedOnly(scope) ? ['[::ffff:'] : [])];
   return hosts.flatMap((h) => [`*://${h}*`, `*@${h}*`]);
 }
 
@@ -62,7 +62,7 @@ export function literalAddressUrlPatterns(scope: LiteralAddressScope): string[] 
 export function literalAddressRegExp(scope: LiteralAddressScope): RegExp {
   const hosts: string[] = [];
   if (scope.ipv6) hosts.push('\\[[0-9a-fA-F:.]+\\]');
-  else if (scope.ipv4Mapped) hosts.push('\\[::ffff:[0-9a-fA-F:.]+\\]');
+  else if (mappedOnly(scope)) hosts.push('\\[::ffff:[0-9a-fA-F:.]+\\]');
   if (scope.ipv4FirstOctets.length) hosts.push(`(?:${scope.ipv4FirstOctets.join('|')})(?:\\.\\d{1,3}){3}`);
   return new RegExp(`^https?://(?:[^/?#@]*@)?(?:${hosts.join('|')})(?::\\d+)?(?:[/?#]|$)`, 'i');
 }
