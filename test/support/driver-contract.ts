@@ -285,6 +285,15 @@ export function driverContract(name: string, make: (opts: ContractDriverOptions)
         expect(err.message).to.contain('600 ms');
       });
 
+      if (js) {
+        it('times out with FETCH_TIMEOUT when the page script spins after load (reading the page is in the budget)', async () => {
+          site.page('/spins', "<!doctype html><title>Spins</title><p>loaded</p><script>addEventListener('load', () => setTimeout(() => { for (;;) {} }, 0));</script>");
+          const err = await rejection(fetchPage('/spins', { timeouts: { totalMs: 1500 } }));
+          expect(err.code).to.equal('FETCH_TIMEOUT');
+          expect(err.message).to.contain('1500 ms');
+        });
+      }
+
       it("stops when the session's signal aborts; a GleanerError reason is rethrown as is", async () => {
         const controller = new AbortController();
         setTimeout(() => controller.abort(), 300);

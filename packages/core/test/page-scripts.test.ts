@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { chromium } from 'playwright-core';
 import type { Browser, Page } from 'playwright-core';
-import { outlinePage, PAGE_SCRIPTS, refSelector, scriptCall, splitFrameSelector, isRef } from '../src/browser/page-scripts.ts';
-import type { ScrollResult } from '../src/browser/page-scripts.ts';
+import { documentCall, outlinePage, PAGE_SCRIPTS, refSelector, scriptCall, splitFrameSelector, isRef } from '../src/browser/page-scripts.ts';
+import type { PageDocument, ScrollResult } from '../src/browser/page-scripts.ts';
 import type { PageOutline } from '../src/plugins/driver.ts';
 import { startFixtureSite } from '../../../test/support/fixture-site.ts';
 import type { FixtureSite } from '../../../test/support/fixture-site.ts';
@@ -218,6 +218,28 @@ describe('page scripts', function () {
       expect(await page.locator('iframe').count()).to.equal(2);
       expect(await refOf('#top')).to.equal('e1');
     });
+
+    it('documentCall(false) reads the document as page.content() does, frames as they are, stamps dropped, with its charset', async () => {
+      await openFramed();
+      const plain = (await page.evaluate(documentCall(false))) as PageDocument;
+      expect(plain.html).to.equal(await page.content());
+      expect(plain.html).to.match(/<iframe[^>]*src="\/inner"/);
+      expect(plain.charset).to.equal('utf-8');
+      await outline();
+      const stamped = (await page.evaluate(documentCall(false))) as PageDocument;
+      expect(stamped.html).to.not.contain('data-gleaner-ref').and.not.contain('data-gleaner-frame');
+      expect(stamped.html).to.equal(plain.html);
+      const inlined = (await page.evaluate(documentCall(true))) as PageDocument;
+      expect(inlined.html).to.equal(await page.evaluate(scriptCall('snapshotHtml')));
+    });
+  });
+
+  it('documentCall reports the charset the document was decoded with', async () => {
+    site.route('/latin1', (_q, res) => void res.writeHead(200, { 'content-type': 'text/html' }).end(Buffer.from('<!doctype html><meta charset="iso-8859-1"><p>caf\xe9</p>', 'latin1')));
+    await page.goto(`${site.url}/latin1`);
+    const doc = (await page.evaluate(documentCall(false))) as PageDocument;
+    expect(doc.charset).to.equal('windows-1252');
+    expect(doc.html).to.contain('<p>café</p>');
   });
 
   it('snapshotHtml has no doctype prefix when the page has none', async () => {

@@ -48,6 +48,8 @@ export class PlaywrightSession implements DriverSession {
   #navigated = false;
   #requested = '';
   #onSessionAbort: (() => void) | null = null;
+  /** A failed navigation being stopped (about:blank); later calls wait for it. */
+  #cancelling: Promise<void> | null = null;
   /** Requests of this page the request check refused (literal addresses), next to the proxy's list. */
   readonly #routeBlocked: BlockedRequest[] = [];
 
@@ -82,6 +84,7 @@ export class PlaywrightSession implements DriverSession {
     const s = this.#s;
     if (this.closed) throw s.signal?.aborted ? abortError(s.signal, url) : closedError(`asked to load ${url}`);
     const target = s.guard.checkUrl(url); // URL_INVALID / URL_BLOCKED before the browser sees it
+    await this.#cancelling;
     const requested = target.href;
     this.#requested = requested;
     const started = Date.now();
@@ -96,6 +99,9 @@ export class PlaywrightSession implements DriverSession {
     let stop!: (err: GleanerError) => void;
     const stopped = new Promise<never>((_, reject) => (stop = reject));
     stopped.catch(() => undefined);
+    // One budget for all of it: the navigation, `load`, the settle and reading the page (a page
+    // whose script spins after `load` would otherwise hold the read forever).
+    const budget = setTimeout(() => stop(new GleanerError('FETCH_TIMEOUT', `${requested} did not load within ${s.totalMs} ms (fetch.timeoutMs)`)), s.totalMs);
     const aborters = signals.map((sig) => {
       const fn = () => stop(abortError(sig, requested));
       sig.addEventListener('abort', fn, { once: true });
@@ -148,9 +154,12 @@ export class PlaywrightSession implements DriverSession {
         viaProxy: s.viaUpstream,
         closed: this.closed,
       });
-      if (!this.closed) await this.#cancelNavigation();
+      // Stopped in the background (a page that spins holds it until its timeout): the error is
+      // reported now, and the next call on this session waits for the stop.
+      if (!this.closed) this.#cancelling = this.#cancelNavigation();
       throw mapped;
     } finally {
+      clearTimeout(budget);
       this.#tracker.observer = null;
       for (const off of aborters) off();
     }
@@ -158,6 +167,7 @@ export class PlaywrightSession implements DriverSession {
 
   /** Stops a navigation we gave up on, so the session stays usable for the next goto. */
   async #cancelNavigation(): Promise<void> {
+    await this.#cancelling;
     await this.#s.page.goto('about:blank', { timeout: Math.min(5000, this.#s.closeTimeoutMs) }).catch(() => undefined);
   }
 
@@ -166,6 +176,7 @@ export class PlaywrightSession implements DriverSession {
     const signal = this.#s.signal;
     if (this.closed) throw signal?.aborted ? abortError(signal, this.#requested || what) : closedError(what);
     try {
+      await this.#cancelling;
       return await fn();
     } catch (err) {
       if (signal?.aborted) throw abortError(signal, this.#requested || what);

@@ -1,9 +1,9 @@
 // Builds a PageSnapshot from the main response and the page as it is rendered now.
 import type { BrowserContext, Page, Response } from 'playwright-core';
-import { FILTER_PROXY_BLOCKED_HEADER, FILTER_PROXY_ERROR_HEADER, GleanerError, classifyMediaType, parseContentType, scriptCall, sniffBinary } from '@gleaner/core';
-import type { BlockedRequest, MediaType, PageSnapshot } from '@gleaner/core';
+import { FILTER_PROXY_BLOCKED_HEADER, FILTER_PROXY_ERROR_HEADER, GleanerError, classifyMediaType, documentCall, parseContentType, sniffBinary } from '@gleaner/core';
+import type { BlockedRequest, MediaType, PageDocument, PageSnapshot } from '@gleaner/core';
 import { fromPlaywrightCookie } from './cookies.ts';
-import { blocked, tooLarge, unsupported } from './errors.ts';
+import { blocked, isClosedError, tooLarge, unsupported } from './errors.ts';
 import { redirectChain } from './tracker.ts';
 
 /**
@@ -40,7 +40,7 @@ export interface SnapshotInput {
   maxBytes: number;
   /** What the filtering proxy refused, to name a blocked main document. */
   blockedList: readonly BlockedRequest[];
-  /** Inline same-origin iframes (snapshot()), or the plain `page.content()` (goto). */
+  /** Inline same-origin iframes (snapshot()), or the document as it is (goto). */
   withFrames: boolean;
 }
 
@@ -71,14 +71,18 @@ async function readDocument(i: SnapshotInput, kind: 'html' | 'text', media: Medi
     const binary = sniffBinary(await res.body().catch(() => Buffer.alloc(0)));
     if (binary) throw unsupported(url, `${binary} (by its content)`);
   }
-  // The document and (when the headers name none) its charset, in parallel.
-  const [html, charset] = await Promise.all([
-    i.withFrames ? evaluateStable<string>(i.page, scriptCall('snapshotHtml')) : i.page.content(),
-    media.charset ?? (i.page.evaluate('document.characterSet').catch(() => undefined) as Promise<string | undefined>),
-  ]);
+  // The document and its charset in one main-world evaluation (no injected script, see documentCall).
+  let doc: PageDocument | undefined;
+  try {
+    doc = await evaluateStable<PageDocument>(i.page, documentCall(i.withFrames));
+  } catch (err) {
+    if (isClosedError(err)) throw err;
+  }
+  // A page that broke the main world's built-ins for itself: Playwright's own serializer instead.
+  if (typeof doc?.html !== 'string') doc = { html: await i.page.content(), charset: '' };
   // The rendered DOM is what the caller gets; its UTF-8 size stands in for the body size.
-  if (Buffer.byteLength(html) > i.maxBytes) throw tooLarge(i.maxBytes, url);
-  return { html, charset: charset?.toLowerCase() };
+  if (Buffer.byteLength(doc.html) > i.maxBytes) throw tooLarge(i.maxBytes, url);
+  return { html: doc.html, charset: media.charset?.toLowerCase() ?? (doc.charset || undefined) };
 }
 
 export async function buildSnapshot(i: SnapshotInput): Promise<PageSnapshot> {

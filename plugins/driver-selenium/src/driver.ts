@@ -3,7 +3,7 @@ import { GleanerError, createBrowserPool, isGleanerError, literalAddressScope, l
 import type {
   BrowserDriverOptions, BrowserPoolStats, Driver, DriverCapabilities, DriverSession, DriverSessionOptions,
 } from '@gleaner/core';
-import { browserError } from './errors.ts';
+import { abortError, browserError } from './errors.ts';
 import { gridLauncher, localLauncher } from './launcher.ts';
 import type { LaunchSettings, SeleniumBrowser } from './launcher.ts';
 import { openPageContext } from './page-context.ts';
@@ -76,7 +76,14 @@ export function createSeleniumDriver(opts: SeleniumDriverOptions = {}): Selenium
       if (closed) throw new GleanerError('DRIVER_UNAVAILABLE', 'the selenium driver is closed');
       const signal = sessionOpts.signal;
       const logger = sessionOpts.logger ?? opts.logger;
-      const lease = await pool.acquire(signal);
+      let lease;
+      try {
+        lease = await pool.acquire(signal);
+      } catch (err) {
+        // Aborted while waiting for a page slot (or for the browser to start): the signal's reason.
+        if (signal?.aborted) throw abortError(signal, 'a page');
+        throw err;
+      }
       let ctx;
       try {
         ctx = await openPageContext(lease.browser, { ...launch, logger }, { upstream: sessionOpts.proxy || null, signal });
@@ -85,7 +92,7 @@ export function createSeleniumDriver(opts: SeleniumDriverOptions = {}): Selenium
         // A refused proxy URL is the caller's; anything else means the browser misbehaved.
         const callers = aborted || (isGleanerError(err) && err.code === 'CONFIG_INVALID');
         await lease.release({ broken: !callers });
-        if (aborted) throw isGleanerError(signal?.reason) ? signal?.reason : new GleanerError('FETCH_TIMEOUT', 'opening the page was aborted', { cause: err });
+        if (aborted) throw abortError(signal as AbortSignal, 'a page');
         throw browserError('opening a page', err);
       }
       const tracker = new PageTracker(ctx, {

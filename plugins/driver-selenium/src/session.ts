@@ -135,7 +135,32 @@ export class SeleniumSession implements DriverSession {
     }
     if (stopped) throw stopped;
     if (nav.error) throw nav.error;
-    return this.#snapshotOf(nav, target.href, since);
+    return this.#withinBudget(this.#snapshotOf(nav, target.href, since), s.totalMs - (Date.now() - since), target.href, signals);
+  }
+
+  /**
+   * Reading the page counts against the navigation's budget: a page whose script spins after load
+   * would hold the WebDriver call (and every later one on this browser) until chromedriver's script
+   * timeout, so the session gives up at the deadline and its browser is retired on close.
+   */
+  async #withinBudget<T>(work: Promise<T>, leftMs: number, url: string, signals: AbortSignal[]): Promise<T> {
+    work.catch(() => undefined);
+    let timer: NodeJS.Timeout | undefined;
+    let onAbort: ((ev: Event) => void) | undefined;
+    const cut = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        this.#broken = true;
+        reject(timeoutError(url, this.#s.totalMs));
+      }, Math.max(1, leftMs));
+      onAbort = (ev: Event) => reject(abortError(ev.target as AbortSignal, url));
+      for (const sig of signals) sig.addEventListener('abort', onAbort, { once: true });
+    });
+    try {
+      return await Promise.race([work, cut]);
+    } finally {
+      clearTimeout(timer);
+      for (const sig of signals) if (onAbort) sig.removeEventListener('abort', onAbort);
+    }
   }
 
   async #snapshotOf(nav: Navigation, requestedUrl: string, since: number): Promise<PageSnapshot> {

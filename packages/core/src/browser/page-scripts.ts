@@ -26,13 +26,20 @@ export const FRAME_SEPARATOR = ' >>> ';
 /**
  * IN-PAGE ONLY. The page as HTML: `<!DOCTYPE ...>` (when the page has one) plus the live
  * `documentElement.outerHTML`, with each same-origin iframe (nested ones too) replaced, in a clone,
- * by `<div data-gleaner-iframe="<frame URL>">` holding the frame body's content. Cross-origin
- * iframes stay as they are. Gleaner's own `data-gleaner-ref`/`data-gleaner-frame` stamps are removed.
+ * by `<div data-gleaner-iframe="<frame URL>">` holding the frame body's content (unless
+ * `inlineFrames` is false). Cross-origin iframes stay as they are. Gleaner's own
+ * `data-gleaner-ref`/`data-gleaner-frame` stamps are removed. With `inlineFrames` false and no
+ * stamps on the page, this is the document serialized as it is (what Playwright's `page.content()`
+ * returns, without loading Playwright's injected script into the page).
  */
-export function snapshotHtml(): string {
+export function snapshotHtml(inlineFrames = true): string {
+  const doctype = document.doctype ? new XMLSerializer().serializeToString(document.doctype) : '';
+  const root = document.documentElement;
+  if (!root) return doctype;
+  if (!inlineFrames && !document.querySelector('[data-gleaner-ref], [data-gleaner-frame]')) return doctype + root.outerHTML;
   function inline(doc: Document): HTMLElement {
     const clone = doc.documentElement.cloneNode(true) as HTMLElement;
-    const originals = Array.from(doc.querySelectorAll('iframe'));
+    const originals = inlineFrames ? Array.from(doc.querySelectorAll('iframe')) : [];
     const copies = Array.from(clone.querySelectorAll('iframe'));
     originals.forEach((frame, i) => {
       let inner: Document | null = null;
@@ -55,7 +62,6 @@ export function snapshotHtml(): string {
     }
     return clone;
   }
-  const doctype = document.doctype ? new XMLSerializer().serializeToString(document.doctype) : '';
   return doctype + inline(document).outerHTML;
 }
 
@@ -166,6 +172,23 @@ export type PageScriptName = keyof typeof PAGE_SCRIPTS;
 /** A JavaScript expression calling script `name` with `arg` (JSON), e.g. for `page.evaluate(expr)`. */
 export function scriptCall(name: PageScriptName, arg?: unknown): string {
   return `(${PAGE_SCRIPTS[name]})(${arg === undefined ? '' : JSON.stringify(arg)})`;
+}
+
+/** What `documentCall` evaluates to. */
+export interface PageDocument {
+  /** `snapshotHtml(inlineFrames)`. */
+  html: string;
+  /** `document.characterSet`, lower-cased. */
+  charset: string;
+}
+
+/**
+ * One expression reading the document and its charset in a single round trip (a `PageDocument`).
+ * The drivers read the page this way rather than through Playwright's `page.content()`, which first
+ * compiles Playwright's whole injected script in a fresh isolated world of every new page.
+ */
+export function documentCall(inlineFrames: boolean): string {
+  return `({ html: ${scriptCall('snapshotHtml', inlineFrames)}, charset: String(document.characterSet || '').toLowerCase() })`;
 }
 
 const REF = /^e\d+$/;
