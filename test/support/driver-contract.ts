@@ -286,11 +286,39 @@ export function driverContract(name: string, make: (opts: ContractDriverOptions)
       });
 
       if (js) {
+        it('returns the page as it is when a subresource never finishes (load never fires within the budget)', async () => {
+          site.page('/stalled', '<!doctype html><title>Stalled</title><p id="text">the article</p><img src="/slow?ms=20000">' +
+            "<script>document.body.insertAdjacentHTML('beforeend', '<p id=\"by-js\">rendered</p>')</script>");
+          const page = await fetchPage('/stalled', { timeouts: { totalMs: 2500 } });
+          expect(page.status).to.equal(200);
+          expect(page.html).to.contain('the article').and.contain('id="by-js"');
+        });
+
+        it('describes the page it returns when the page navigated by itself after load (status, headers, URL match the HTML)', async () => {
+          // A request still running after load keeps the settle going while a script replaces the page.
+          site.page('/hops-away', "<!doctype html><title>First</title><p>first page</p><script>fetch('/slow?ms=4000').catch(() => {});" +
+            "addEventListener('load', () => setTimeout(() => location.replace('/landed'), 50));</script>", { headers: { 'x-which': 'first' } });
+          site.page('/landed', '<!doctype html><title>Landed</title><p>landed page</p>', { status: 203, headers: { 'x-which': 'landed' } });
+          const page = await fetchPage('/hops-away', { timeouts: { totalMs: 8000 } });
+          const landed = page.html.includes('landed page');
+          expect(page.headers['x-which']).to.equal(landed ? 'landed' : 'first');
+          expect(page.status).to.equal(landed ? 203 : 200);
+          expect(page.finalUrl).to.equal(`${site.url}${landed ? '/landed' : '/hops-away'}`);
+        });
+
         it('times out with FETCH_TIMEOUT when the page script spins after load (reading the page is in the budget)', async () => {
           site.page('/spins', "<!doctype html><title>Spins</title><p>loaded</p><script>addEventListener('load', () => setTimeout(() => { for (;;) {} }, 0));</script>");
-          const err = await rejection(fetchPage('/spins', { timeouts: { totalMs: 1500 } }));
-          expect(err.code).to.equal('FETCH_TIMEOUT');
-          expect(err.message).to.contain('1500 ms');
+          const session = await driver.openSession({ timeouts: { totalMs: 1500 } });
+          try {
+            const err = await rejection(session.goto(`${site.url}/spins`));
+            expect(err.code).to.equal('FETCH_TIMEOUT');
+            expect(err.message).to.contain('1500 ms');
+            // The session then loads the next page or refuses plainly; it never hangs on the stuck page.
+            const next = await session.goto(`${site.url}/scripted`).then((p) => p.status, (e: GleanerError) => e.code);
+            expect(next).to.be.oneOf([200, 'DRIVER_UNAVAILABLE', 'FETCH_TIMEOUT']);
+          } finally {
+            await session.close();
+          }
         });
       }
 

@@ -2,7 +2,7 @@
 // navigation (goto) and the interactions. Closed in the job's finally; a context that will not close
 // marks the browser as hung for the pool.
 import type { BrowserContext, Page, Request, Response } from 'playwright-core';
-import { GleanerError, refusedRequest } from '@gleaner/core';
+import { GleanerError, isGleanerError, readReserveMs, refusedRequest, settlesWithin } from '@gleaner/core';
 import type {
   ActionOptions, BlockedRequest, Cookie, DriverSession, FilterProxy, GotoOptions, Logger, PageOutline, PageSnapshot, ScrollOptions, SsrfGuard, WaitForOptions,
 } from '@gleaner/core';
@@ -30,14 +30,6 @@ export interface PlaywrightSessionSettings {
   logger?: Logger;
   /** Gives the page slot back; `broken` when the context would not close. */
   release(broken: boolean): Promise<void>;
-}
-
-/** Resolves true when `p` settles (either way) within `ms`. */
-function settlesWithin(p: Promise<unknown>, ms: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => resolve(false), ms);
-    p.then(() => resolve(true), () => resolve(true)).finally(() => clearTimeout(timer));
-  });
 }
 
 export class PlaywrightSession implements DriverSession {
@@ -84,7 +76,6 @@ export class PlaywrightSession implements DriverSession {
     const s = this.#s;
     if (this.closed) throw s.signal?.aborted ? abortError(s.signal, url) : closedError(`asked to load ${url}`);
     const target = s.guard.checkUrl(url); // URL_INVALID / URL_BLOCKED before the browser sees it
-    await this.#cancelling;
     const requested = target.href;
     this.#requested = requested;
     const started = Date.now();
@@ -99,9 +90,7 @@ export class PlaywrightSession implements DriverSession {
     let stop!: (err: GleanerError) => void;
     const stopped = new Promise<never>((_, reject) => (stop = reject));
     stopped.catch(() => undefined);
-    // One budget for all of it: the navigation, `load`, the settle and reading the page (a page
-    // whose script spins after `load` would otherwise hold the read forever).
-    const budget = setTimeout(() => stop(new GleanerError('FETCH_TIMEOUT', `${requested} did not load within ${s.totalMs} ms (fetch.timeoutMs)`)), s.totalMs);
+    let readTimer: NodeJS.Timeout | undefined;
     const aborters = signals.map((sig) => {
       const fn = () => stop(abortError(sig, requested));
       sig.addEventListener('abort', fn, { once: true });
@@ -124,14 +113,18 @@ export class PlaywrightSession implements DriverSession {
       },
     };
     const remaining = () => Math.max(1, s.totalMs - (Date.now() - started));
+    const reserve = readReserveMs(s.totalMs);
+    const beforeRead = () => Math.max(1, remaining() - reserve);
     try {
+      // A failed navigation of this session may still be being stopped.
+      if (this.#cancelling) await Promise.race([this.#cancelling, stopped]);
       const navigation = s.page.goto(requested, { timeout: s.totalMs, waitUntil: 'domcontentloaded', referer: opts.referer });
       navigation.catch(() => undefined);
       const response = await Promise.race([navigation, stopped]);
-      // The document is parsed; give its subresources until `load` (within the budget), then a
-      // short settle for requests still running (usually none, which costs nothing).
-      await Promise.race([s.page.waitForLoadState('load', { timeout: remaining() }).catch(() => undefined), stopped]);
-      if (s.settleMs > 0 && this.#tracker.inflight > 0) await Promise.race([this.#tracker.idle(0, Math.min(s.settleMs, remaining())), stopped]);
+      // The document is parsed; give its subresources until `load` (within the budget, less the
+      // read's reserve), then a short settle for requests still running (usually none: free).
+      await Promise.race([s.page.waitForLoadState('load', { timeout: beforeRead() }).catch(() => undefined), stopped]);
+      if (s.settleMs > 0 && this.#tracker.inflight > 0) await Promise.race([this.#tracker.idle(0, Math.min(s.settleMs, beforeRead())), stopped]);
       const main = response ?? this.#tracker.lastMain;
       if (main && main.request().redirectedFrom()) {
         // Also caught early by the tracker; this covers a chain the observer saw only in part.
@@ -139,8 +132,14 @@ export class PlaywrightSession implements DriverSession {
         for (let r = main.request().redirectedFrom(); r; r = r.redirectedFrom()) hops++;
         if (hops > s.maxRedirects) throw tooManyRedirects(s.maxRedirects, requested, []);
       }
+      // Reading the page has what is left of the budget, and at least the reserve (a page whose
+      // script spins after `load` would otherwise hold the read forever).
+      readTimer = setTimeout(() => stop(new GleanerError('FETCH_TIMEOUT', `${requested} did not load within ${s.totalMs} ms (fetch.timeoutMs): reading the page did not finish`)), Math.max(remaining(), reserve));
       return await Promise.race([
-        buildSnapshot({ driverName: s.driverName, page: s.page, context: s.context, response: main, requestedUrl: requested, maxBytes: s.maxBytes, blockedList: this.#blockedList(), withFrames: false }),
+        buildSnapshot({
+          driverName: s.driverName, page: s.page, context: s.context, response: main, latest: () => this.#tracker.lastMain,
+          requestedUrl: requested, maxBytes: s.maxBytes, blockedList: this.#blockedList(), withFrames: false,
+        }),
         stopped,
       ]);
     } catch (err) {
@@ -159,7 +158,7 @@ export class PlaywrightSession implements DriverSession {
       if (!this.closed) this.#cancelling = this.#cancelNavigation();
       throw mapped;
     } finally {
-      clearTimeout(budget);
+      clearTimeout(readTimer);
       this.#tracker.observer = null;
       for (const off of aborters) off();
     }
@@ -211,18 +210,32 @@ export class PlaywrightSession implements DriverSession {
 
   snapshot(): Promise<PageSnapshot> {
     const s = this.#s;
-    return this.#call('taking a snapshot', () =>
-      buildSnapshot({
+    return this.#call('taking a snapshot', async () => {
+      const work = buildSnapshot({
         driverName: s.driverName,
         page: s.page,
         context: s.context,
         response: this.#tracker.lastMain,
+        latest: () => this.#tracker.lastMain,
         requestedUrl: this.#requested || s.page.url(),
         maxBytes: s.maxBytes,
         blockedList: this.#blockedList(),
         withFrames: true,
-      }),
-    );
+      });
+      work.catch(() => undefined);
+      let timer: NodeJS.Timeout | undefined;
+      const deadline = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new GleanerError('FETCH_TIMEOUT', `reading the page took longer than ${s.totalMs} ms (fetch.timeoutMs)`)), s.totalMs);
+      });
+      try {
+        return await Promise.race([work, deadline]);
+      } catch (err) {
+        if (isGleanerError(err) || isClosedError(err)) throw err;
+        throw new GleanerError('FETCH_FAILED', `could not read the page: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`, { cause: err });
+      } finally {
+        clearTimeout(timer);
+      }
+    });
   }
 
   /** Closes the context (bounded by closeTimeoutMs), the proxy, and gives the slot back; idempotent. */

@@ -1,6 +1,6 @@
 // Builds a PageSnapshot from the main response and the page as it is rendered now.
 import type { BrowserContext, Page, Response } from 'playwright-core';
-import { FILTER_PROXY_BLOCKED_HEADER, FILTER_PROXY_ERROR_HEADER, GleanerError, classifyMediaType, documentCall, parseContentType, sniffBinary } from '@gleaner/core';
+import { FILTER_PROXY_BLOCKED_HEADER, FILTER_PROXY_ERROR_HEADER, GleanerError, charsetLabel, classifyMediaType, documentCall, parseContentType, sniffBinary } from '@gleaner/core';
 import type { BlockedRequest, MediaType, PageDocument, PageSnapshot } from '@gleaner/core';
 import { fromPlaywrightCookie } from './cookies.ts';
 import { blocked, isClosedError, tooLarge, unsupported } from './errors.ts';
@@ -36,6 +36,12 @@ export interface SnapshotInput {
   context: BrowserContext;
   /** The main frame's navigation response (null: none yet, e.g. a same-document navigation). */
   response: Response | null;
+  /**
+   * The main frame's latest navigation response now. When the page navigated by itself before or
+   * while it was read (a script or meta refresh), the snapshot is taken again with that response,
+   * so the status, headers and URL describe the HTML returned.
+   */
+  latest?: () => Response | null;
   requestedUrl: string;
   maxBytes: number;
   /** What the filtering proxy refused, to name a blocked main document. */
@@ -82,10 +88,10 @@ async function readDocument(i: SnapshotInput, kind: 'html' | 'text', media: Medi
   if (typeof doc?.html !== 'string') doc = { html: await i.page.content(), charset: '' };
   // The rendered DOM is what the caller gets; its UTF-8 size stands in for the body size.
   if (Buffer.byteLength(doc.html) > i.maxBytes) throw tooLarge(i.maxBytes, url);
-  return { html: doc.html, charset: media.charset?.toLowerCase() ?? (doc.charset || undefined) };
+  return { html: doc.html, charset: media.charset?.toLowerCase() ?? charsetLabel(doc.charset) };
 }
 
-export async function buildSnapshot(i: SnapshotInput): Promise<PageSnapshot> {
+export async function buildSnapshot(i: SnapshotInput, again = 1): Promise<PageSnapshot> {
   const res = i.response;
   // headers() needs no round trip (it lacks only Set-Cookie and the like, fetched below).
   const quick = res?.headers() ?? {};
@@ -96,6 +102,8 @@ export async function buildSnapshot(i: SnapshotInput): Promise<PageSnapshot> {
   if (kind === 'unsupported') throw unsupported(url, media.type);
   // Independent round trips to the browser, in parallel.
   const [headers, doc, stored] = await Promise.all([res ? res.allHeaders() : Promise.resolve({}), readDocument(i, kind, media, url), i.context.cookies()]);
+  const now = i.latest?.() ?? null;
+  if (now && now !== res && again > 0) return buildSnapshot({ ...i, response: now }, again - 1);
   const pageUrl = i.page.url();
   // Keep a fragment (or a pushState change) the page shows, when it is the same document.
   const finalUrl = res && pageUrl.split('#')[0] !== res.url().split('#')[0] && !i.withFrames ? res.url() : pageUrl;

@@ -1,6 +1,6 @@
 // One job's page on the Selenium driver: goto() through WebDriver, with DevTools filling in what
 // WebDriver does not report (status, headers, redirects, cookies, size), and the interactions.
-import { FILTER_PROXY_BLOCKED_HEADER, FILTER_PROXY_ERROR_HEADER, GleanerError, classifyMediaType, isGleanerError, parseContentType } from '@gleaner/core';
+import { FILTER_PROXY_BLOCKED_HEADER, FILTER_PROXY_ERROR_HEADER, GleanerError, classifyMediaType, isGleanerError, parseContentType, readReserveMs, charsetLabel, settlesWithin } from '@gleaner/core';
 import type {
   ActionOptions, Cookie, DriverSession, GotoOptions, Logger, PageOutline, PageSnapshot, ScrollOptions, SsrfGuard, WaitForOptions,
 } from '@gleaner/core';
@@ -30,7 +30,7 @@ export interface SeleniumSessionSettings {
   release(broken: boolean): Promise<void>;
 }
 
-/** How long after a stopped navigation WebDriver may take to return before the page counts as hung. */
+/** How long a stopped navigation or cut-off read may take to return in WebDriver before the page counts as hung. */
 const STOP_GRACE_MS = 5_000;
 
 interface PageRead {
@@ -64,6 +64,8 @@ export class SeleniumSession implements DriverSession {
   #closed = false;
   #cookiesSet = false;
   #broken = false;
+  /** A navigation stopped or a page read cut off whose WebDriver call may still be running. */
+  #stuck: Promise<unknown> | null = null;
 
   constructor(settings: SeleniumSessionSettings) {
     this.#s = settings;
@@ -72,6 +74,7 @@ export class SeleniumSession implements DriverSession {
 
   async goto(url: string, opts: GotoOptions = {}): Promise<PageSnapshot> {
     if (this.#closed) throw new GleanerError('INTERNAL', 'goto() on a closed driver session');
+    await this.#notStuck();
     const s = this.#s;
     const target = s.guard.checkUrl(url);
     const signals = [s.signal, opts.signal].filter((x): x is AbortSignal => x !== undefined);
@@ -98,21 +101,35 @@ export class SeleniumSession implements DriverSession {
       if (stopped) return;
       stopped = err;
       ctx.cdp.send('Page.stopLoading', {}, ctx.sessionId).catch(() => undefined);
-      graceTimer = setTimeout(() => hung?.(), STOP_GRACE_MS);
+      // Reported at once; WebDriver's get() may return later (the next call waits for it, briefly).
+      hung?.();
     };
     const nav = tracker.begin(target.href, (n) => n.error && stop(n.error), opts.referer);
     const onAbort = (ev: Event) => stop(abortError(ev.target as AbortSignal, target.href));
     for (const sig of signals) sig.addEventListener('abort', onAbort, { once: true });
     const deadline = setTimeout(() => stop(timeoutError(target.href, s.totalMs)), s.totalMs);
+    // The document came in full but `load` has not (a subresource that never finishes): at the read's
+    // reserve, loading stops and the page is read as it is, as driver-playwright does.
+    const reserve = readReserveMs(s.totalMs);
+    const loadCut = setTimeout(() => {
+      if (stopped || !nav.response || !nav.finished || nav.failed || nav.error) return;
+      ctx.cdp.send('Page.stopLoading', {}, ctx.sessionId).catch(() => undefined);
+      graceTimer ??= setTimeout(() => hung?.(), STOP_GRACE_MS);
+    }, Math.max(1, s.totalMs - reserve));
+    let getting: Promise<void> | undefined;
     try {
       // chromedriver's own page-load timeout is a backstop behind ours.
       await ctx.wd.manage().setTimeouts({ pageLoad: s.totalMs + STOP_GRACE_MS });
-      await Promise.race([ctx.wd.get(target.href), hangs]);
+      if (stopped) throw stopped;
+      getting = ctx.wd.get(target.href);
+      getting.catch(() => undefined);
+      await Promise.race([getting, hangs]);
     } catch (err) {
-      if (stopped) {
-        if ((err as Error).message === 'the navigation did not stop') this.#broken = true;
-        throw stopped;
+      if ((err as Error).message === 'the navigation did not stop') {
+        if (getting) this.#stuck = getting;
+        throw stopped ?? timeoutError(target.href, s.totalMs);
       }
+      if (stopped) throw stopped;
       if (nav.error) throw nav.error;
       if (webDriverErrorName(err) === 'TimeoutError') throw timeoutError(target.href, s.totalMs);
       const text = err instanceof Error ? err.message : String(err);
@@ -121,38 +138,51 @@ export class SeleniumSession implements DriverSession {
       nav.failed ??= { errorText: net[0] };
     } finally {
       clearTimeout(deadline);
+      clearTimeout(loadCut);
       clearTimeout(graceTimer);
       for (const sig of signals) sig.removeEventListener('abort', onAbort);
       tracker.end();
     }
     await tracker.sync(nav);
-    // Requests still running after load (late XHRs filling the page) get a short, bounded settle.
-    const left = s.totalMs - (Date.now() - since);
-    if (!stopped && !nav.error && s.settleMs > 0 && tracker.inflight > 0 && left > 0) {
-      await tracker.waitNetworkIdle(0, Math.min(s.settleMs, left), AbortSignal.any(signals)).catch(() => undefined);
+    // Requests still running after load (late XHRs filling the page) get a short, bounded settle,
+    // ending the read's reserve before the deadline.
+    const left = () => s.totalMs - (Date.now() - since);
+    if (!stopped && !nav.error && s.settleMs > 0 && tracker.inflight > 0 && left() - reserve > 0) {
+      await tracker.waitNetworkIdle(0, Math.min(s.settleMs, left() - reserve), AbortSignal.any(signals)).catch(() => undefined);
       const aborted = signals.find((sig) => sig.aborted);
       if (aborted) throw abortError(aborted, target.href);
     }
     if (stopped) throw stopped;
     if (nav.error) throw nav.error;
-    return this.#withinBudget(this.#snapshotOf(nav, target.href, since), s.totalMs - (Date.now() - since), target.href, signals);
+    // The page may have replaced itself after load (a script, a meta refresh): describe the
+    // document that is shown, not the one first asked for.
+    await tracker.barrier();
+    const latest = tracker.current;
+    const shown = latest !== nav && latest.response && !latest.failed && !latest.error ? latest : nav;
+    return this.#withinBudget(this.#snapshotOf(shown, target.href, since), Math.max(left(), reserve), target.href, signals);
   }
 
   /**
-   * Reading the page counts against the navigation's budget: a page whose script spins after load
-   * would hold the WebDriver call (and every later one on this browser) until chromedriver's script
-   * timeout, so the session gives up at the deadline and its browser is retired on close.
+   * Reading the page has a deadline: a page whose script spins after load would hold the WebDriver
+   * call (and every later one on this browser, chromedriver runs one at a time) until chromedriver's
+   * script timeout. The session gives up at the deadline; while the cut-off call still runs, the
+   * session refuses further calls, and closing it then retires the browser.
    */
   async #withinBudget<T>(work: Promise<T>, leftMs: number, url: string, signals: AbortSignal[]): Promise<T> {
     work.catch(() => undefined);
+    const aborted = signals.find((sig) => sig.aborted);
+    if (aborted) throw abortError(aborted, url);
     let timer: NodeJS.Timeout | undefined;
     let onAbort: ((ev: Event) => void) | undefined;
     const cut = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
-        this.#broken = true;
+        this.#stuck = work;
         reject(timeoutError(url, this.#s.totalMs));
       }, Math.max(1, leftMs));
-      onAbort = (ev: Event) => reject(abortError(ev.target as AbortSignal, url));
+      onAbort = (ev: Event) => {
+        this.#stuck = work;
+        reject(abortError(ev.target as AbortSignal, url));
+      };
       for (const sig of signals) sig.addEventListener('abort', onAbort, { once: true });
     });
     try {
@@ -160,6 +190,24 @@ export class SeleniumSession implements DriverSession {
     } finally {
       clearTimeout(timer);
       for (const sig of signals) if (onAbort) sig.removeEventListener('abort', onAbort);
+    }
+  }
+
+  /** True when a stopped navigation or cut-off read still holds WebDriver after STOP_GRACE_MS. */
+  async #stillStuck(): Promise<boolean> {
+    const stuck = this.#stuck;
+    if (!stuck) return false;
+    const done = await settlesWithin(stuck, STOP_GRACE_MS);
+    this.#stuck = null;
+    // Held past the grace: WebDriver is stuck on this page for good (the browser is retired on close).
+    if (!done) this.#broken = true;
+    return !done;
+  }
+
+  /** Refuses calls once WebDriver is held by a page that stopped answering (they would queue behind it). */
+  async #notStuck(): Promise<void> {
+    if (this.#broken || (await this.#stillStuck())) {
+      throw new GleanerError('DRIVER_UNAVAILABLE', 'the page stopped answering (a script that does not return); this session cannot go on, open a new one');
     }
   }
 
@@ -215,7 +263,7 @@ export class SeleniumSession implements DriverSession {
     const info = await this.#ui.pageInfo(kind === 'html').catch((err: unknown) => {
       throw browserError(`reading ${res.url}`, err);
     });
-    if (kind === 'html') return { html: info.html ?? '', charset: info.charset, url: info.url };
+    if (kind === 'html') return { html: info.html ?? '', charset: charsetLabel(info.charset), url: info.url };
     if (raw) return { ...decodeText(raw, headerCharset), url: info.url };
     try {
       const body = await ctx.cdp.send<{ body: string; base64Encoded: boolean }>('Network.getResponseBody', { requestId: res.requestId }, ctx.sessionId);
@@ -231,6 +279,7 @@ export class SeleniumSession implements DriverSession {
   async #interact<T>(what: string, fn: () => Promise<T>): Promise<T> {
     if (this.#closed) throw new GleanerError('INTERNAL', `${what} on a closed driver session`);
     try {
+      await this.#notStuck();
       return await fn();
     } catch (err) {
       if (isGleanerError(err)) throw err;
@@ -269,13 +318,15 @@ export class SeleniumSession implements DriverSession {
   /** The current page after interactions, without navigating (status and headers of its last navigation). */
   async snapshot(): Promise<PageSnapshot> {
     if (this.#closed) throw new GleanerError('INTERNAL', 'snapshot() on a closed driver session');
+    await this.#notStuck();
     const { tracker } = this.#s;
     // The page may have navigated by itself (a click, a form) and its events may still be in flight.
     await tracker.barrier();
     const nav = tracker.current;
     await tracker.sync(nav);
     if (!nav.response && !nav.failed) throw new GleanerError('INTERNAL', 'snapshot() before any page was loaded');
-    return this.#snapshotOf(nav, nav.requestedUrl, 0);
+    const signals = this.#s.signal ? [this.#s.signal] : [];
+    return this.#withinBudget(this.#snapshotOf(nav, nav.requestedUrl, 0), this.#s.totalMs, nav.url || nav.requestedUrl, signals);
   }
 
   async close(): Promise<void> {
@@ -283,7 +334,7 @@ export class SeleniumSession implements DriverSession {
     this.#closed = true;
     const s = this.#s;
     s.tracker.dispose();
-    let broken = this.#broken || s.tracker.disconnected;
+    let broken = (await this.#stillStuck()) || this.#broken || s.tracker.disconnected;
     try {
       await bounded(s.ctx.dispose(), s.closeTimeoutMs, 'closing the page');
     } catch (err) {

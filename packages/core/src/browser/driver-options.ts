@@ -86,3 +86,25 @@ export function resolveBrowserOptions(opts: BrowserDriverOptions): ResolvedBrows
     closeTimeoutMs: pickOption(opts.closeTimeoutMs, b.closeTimeoutMs, 'browser.closeTimeoutMs'),
   };
 }
+
+/**
+ * The part of a page's `timeouts.totalMs` kept for reading the page: waiting for `load` and the
+ * settle end this much before the deadline, and the read gets at least this much even when the
+ * navigation used the whole budget (a page whose `load` never fires is still returned as it is).
+ */
+export function readReserveMs(totalMs: number): number {
+  return Math.min(2000, Math.max(50, Math.floor(totalMs / 5)));
+}
+
+/** A charset name a page reported, if it looks like one (lower-cased); anything else is dropped. */
+export function charsetLabel(value: unknown): string | undefined {
+  return typeof value === 'string' && /^[a-z0-9._:-]{1,40}$/i.test(value) ? value.toLowerCase() : undefined;
+}
+
+/** Resolves true when `p` settles (either way) within `ms`, false when the time runs out first. */
+export function settlesWithin(p: Promise<unknown>, ms: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(false), ms);
+    p.then(() => resolve(true), () => resolve(true)).finally(() => clearTimeout(timer));
+  });
+}
