@@ -118,7 +118,7 @@ export class PlaywrightSession implements DriverSession {
     try {
       // A failed navigation of this session may still be being stopped.
       if (this.#cancelling) await Promise.race([this.#cancelling, stopped]);
-      const navigation = s.page.goto(requested, { timeout: s.totalMs, waitUntil: 'domcontentloaded', referer: opts.referer });
+      const navigation = s.page.goto(requested, { timeout: remaining(), waitUntil: 'domcontentloaded', referer: opts.referer });
       navigation.catch(() => undefined);
       const response = await Promise.race([navigation, stopped]);
       // The document is parsed; give its subresources until `load` (within the budget, less the

@@ -91,6 +91,17 @@ async function readDocument(i: SnapshotInput, kind: 'html' | 'text', media: Medi
   return { html: doc.html, charset: media.charset?.toLowerCase() ?? charsetLabel(doc.charset) };
 }
 
+/**
+ * True when the page now shows the document of `res`: not a redirect hop, a 204/205 (which leave
+ * the page as it was), a failed or abandoned navigation, or a download (the page's URL is not its).
+ */
+function shows(page: Page, res: Response): boolean {
+  const status = res.status();
+  if ((status >= 300 && status < 400) || status === 204 || status === 205) return false;
+  if (res.request().failure()) return false;
+  return page.url().split('#')[0] === res.url().split('#')[0];
+}
+
 export async function buildSnapshot(i: SnapshotInput, again = 1): Promise<PageSnapshot> {
   const res = i.response;
   // headers() needs no round trip (it lacks only Set-Cookie and the like, fetched below).
@@ -103,7 +114,7 @@ export async function buildSnapshot(i: SnapshotInput, again = 1): Promise<PageSn
   // Independent round trips to the browser, in parallel.
   const [headers, doc, stored] = await Promise.all([res ? res.allHeaders() : Promise.resolve({}), readDocument(i, kind, media, url), i.context.cookies()]);
   const now = i.latest?.() ?? null;
-  if (now && now !== res && again > 0) return buildSnapshot({ ...i, response: now }, again - 1);
+  if (now && now !== res && again > 0 && shows(i.page, now)) return buildSnapshot({ ...i, response: now }, again - 1);
   const pageUrl = i.page.url();
   // Keep a fragment (or a pushState change) the page shows, when it is the same document.
   const finalUrl = res && pageUrl.split('#')[0] !== res.url().split('#')[0] && !i.withFrames ? res.url() : pageUrl;

@@ -32,8 +32,11 @@ export interface PageContext {
   browserContextId?: string;
   /** The filtering proxy every request of this context goes through. */
   proxy: FilterProxy;
-  /** Closes the tab, the context, the WebDriver session and the proxy; throws if the browser would not. */
-  dispose(): Promise<void>;
+  /**
+   * Closes the tab and the context; the WebDriver session goes back to the browser's idle list when
+   * `reuse` (default), else it is quit. Throws if the browser would not.
+   */
+  dispose(reuse?: boolean): Promise<void>;
 }
 
 export interface OpenPageOptions {
@@ -81,7 +84,7 @@ async function openLocal(browser: SeleniumBrowser, proxy: FilterProxy, signal?: 
       targetId,
       browserContextId,
       proxy,
-      async dispose() {
+      async dispose(reuse = true) {
         try {
           // Disposing the context closes its tab; the WebDriver session stays attached for the next job.
           await cdp.send('Target.disposeBrowserContext', { browserContextId: contextId });
@@ -89,7 +92,9 @@ async function openLocal(browser: SeleniumBrowser, proxy: FilterProxy, signal?: 
           await session.quit().catch(() => undefined);
           throw err;
         }
-        browser.idleSessions.push(session);
+        // A session a stuck page held is not handed to the next job (it could still be busy).
+        if (reuse) browser.idleSessions.push(session);
+        else void session.quit().catch(() => undefined);
       },
     };
   } catch (err) {

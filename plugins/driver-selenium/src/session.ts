@@ -74,11 +74,11 @@ export class SeleniumSession implements DriverSession {
 
   async goto(url: string, opts: GotoOptions = {}): Promise<PageSnapshot> {
     if (this.#closed) throw new GleanerError('INTERNAL', 'goto() on a closed driver session');
-    await this.#notStuck();
     const s = this.#s;
     const target = s.guard.checkUrl(url);
     const signals = [s.signal, opts.signal].filter((x): x is AbortSignal => x !== undefined);
     for (const sig of signals) if (sig.aborted) throw abortError(sig, target.href);
+    await this.#notStuck();
     const { ctx, tracker } = s;
     if (!this.#cookiesSet) {
       this.#cookiesSet = true;
@@ -96,7 +96,6 @@ export class SeleniumSession implements DriverSession {
       hung = () => reject(new Error('the navigation did not stop'));
     });
     hangs.catch(() => undefined);
-    let graceTimer: NodeJS.Timeout | undefined;
     const stop = (err: GleanerError) => {
       if (stopped) return;
       stopped = err;
@@ -107,14 +106,17 @@ export class SeleniumSession implements DriverSession {
     const nav = tracker.begin(target.href, (n) => n.error && stop(n.error), opts.referer);
     const onAbort = (ev: Event) => stop(abortError(ev.target as AbortSignal, target.href));
     for (const sig of signals) sig.addEventListener('abort', onAbort, { once: true });
-    const deadline = setTimeout(() => stop(timeoutError(target.href, s.totalMs)), s.totalMs);
+    const timedOut = () => stop(timeoutError(target.href, s.totalMs));
+    let deadline = setTimeout(timedOut, s.totalMs);
     // The document came in full but `load` has not (a subresource that never finishes): at the read's
-    // reserve, loading stops and the page is read as it is, as driver-playwright does.
+    // reserve, loading stops and the page is read as it is, as driver-playwright does. get() then has
+    // the reserve to return before the deadline stops it.
     const reserve = readReserveMs(s.totalMs);
     const loadCut = setTimeout(() => {
-      if (stopped || !nav.response || !nav.finished || nav.failed || nav.error) return;
+      if (stopped || !nav.response || !nav.finished || nav.loaded || nav.failed || nav.error) return;
       ctx.cdp.send('Page.stopLoading', {}, ctx.sessionId).catch(() => undefined);
-      graceTimer ??= setTimeout(() => hung?.(), STOP_GRACE_MS);
+      clearTimeout(deadline);
+      deadline = setTimeout(timedOut, reserve);
     }, Math.max(1, s.totalMs - reserve));
     let getting: Promise<void> | undefined;
     try {
@@ -139,7 +141,6 @@ export class SeleniumSession implements DriverSession {
     } finally {
       clearTimeout(deadline);
       clearTimeout(loadCut);
-      clearTimeout(graceTimer);
       for (const sig of signals) sig.removeEventListener('abort', onAbort);
       tracker.end();
     }
@@ -154,12 +155,23 @@ export class SeleniumSession implements DriverSession {
     }
     if (stopped) throw stopped;
     if (nav.error) throw nav.error;
-    // The page may have replaced itself after load (a script, a meta refresh): describe the
-    // document that is shown, not the one first asked for.
+    return this.#withinBudget(this.#shownSnapshot(nav, target.href, since), Math.max(left(), reserve), target.href, signals);
+  }
+
+  /**
+   * The snapshot of `nav`, unless the page replaced itself after load (a script, a meta refresh):
+   * then of the navigation whose document the page shows, so status, headers and URL match the HTML.
+   */
+  async #shownSnapshot(nav: Navigation, requestedUrl: string, since: number): Promise<PageSnapshot> {
+    const { tracker } = this.#s;
+    const first = await this.#snapshotOf(nav, requestedUrl, since);
     await tracker.barrier();
     const latest = tracker.current;
-    const shown = latest !== nav && latest.response && !latest.failed && !latest.error ? latest : nav;
-    return this.#withinBudget(this.#snapshotOf(shown, target.href, since), Math.max(left(), reserve), target.href, signals);
+    const res = latest.response;
+    if (latest === nav || !res || latest.failed || latest.error) return first;
+    if ((res.status >= 300 && res.status < 400) || res.status === 204 || res.status === 205) return first;
+    if (first.finalUrl.split('#')[0] !== res.url.split('#')[0]) return first;
+    return this.#snapshotOf(latest, requestedUrl, since);
   }
 
   /**
@@ -171,7 +183,10 @@ export class SeleniumSession implements DriverSession {
   async #withinBudget<T>(work: Promise<T>, leftMs: number, url: string, signals: AbortSignal[]): Promise<T> {
     work.catch(() => undefined);
     const aborted = signals.find((sig) => sig.aborted);
-    if (aborted) throw abortError(aborted, url);
+    if (aborted) {
+      this.#stuck = work;
+      throw abortError(aborted, url);
+    }
     let timer: NodeJS.Timeout | undefined;
     let onAbort: ((ev: Event) => void) | undefined;
     const cut = new Promise<never>((_, reject) => {
@@ -336,7 +351,7 @@ export class SeleniumSession implements DriverSession {
     s.tracker.dispose();
     let broken = (await this.#stillStuck()) || this.#broken || s.tracker.disconnected;
     try {
-      await bounded(s.ctx.dispose(), s.closeTimeoutMs, 'closing the page');
+      await bounded(s.ctx.dispose(!broken), s.closeTimeoutMs, 'closing the page');
     } catch (err) {
       broken = true;
       s.logger?.warn({ err: err instanceof Error ? err.message : String(err) }, 'selenium driver: the page did not close cleanly; retiring its browser');

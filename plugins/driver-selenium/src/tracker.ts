@@ -29,6 +29,8 @@ export interface Navigation {
   response?: DocResponse;
   failed?: { errorText: string; blockedReason?: string };
   finished: boolean;
+  /** The main frame's `load` fired (after this navigation began). */
+  loaded?: boolean;
   /** Decoded bytes of the document received so far. */
   bytes: number;
   /** Set when the navigation must be stopped (route block, redirect cap, size cap, content refused). */
@@ -149,8 +151,9 @@ export class PageTracker {
   }
 
   /** Resolves after every DevTools event the tab sent before now has been handled. */
-  async barrier(): Promise<void> {
-    await this.#ctx.cdp.send('Runtime.evaluate', { expression: '0' }, this.#ctx.sessionId).catch(() => undefined);
+  async barrier(timeoutMs = 2_000): Promise<void> {
+    // Bounded: the evaluation needs the page's main thread, which a spinning script holds.
+    await this.#ctx.cdp.send('Runtime.evaluate', { expression: '0' }, this.#ctx.sessionId, timeoutMs).catch(() => undefined);
   }
 
   /**
@@ -230,6 +233,9 @@ export class PageTracker {
           this.current.finished = true;
         }
         return this.#settled(p.requestId);
+      case 'Page.loadEventFired':
+        this.current.loaded = true;
+        return;
       case 'Page.javascriptDialogOpening':
         // An open alert blocks every WebDriver command; beforeunload is accepted so navigation goes on.
         this.#send('Page.handleJavaScriptDialog', { accept: p.type === 'beforeunload' });
