@@ -1,6 +1,6 @@
 // Builds a PageSnapshot from the main response and the page as it is rendered now.
 import type { BrowserContext, Page, Response } from 'playwright-core';
-import { FILTER_PROXY_BLOCKED_HEADER, FILTER_PROXY_ERROR_HEADER, GleanerError, charsetLabel, classifyMediaType, documentCall, parseContentType, sniffBinary } from '@gleaner/core';
+import { FILTER_PROXY_BLOCKED_HEADER, FILTER_PROXY_ERROR_HEADER, GleanerError, charsetLabel, classifyMediaType, documentCall, parseContentType, showsDocument, sniffBinary } from '@gleaner/core';
 import type { BlockedRequest, MediaType, PageDocument, PageSnapshot } from '@gleaner/core';
 import { fromPlaywrightCookie } from './cookies.ts';
 import { blocked, isClosedError, tooLarge, unsupported } from './errors.ts';
@@ -96,10 +96,7 @@ async function readDocument(i: SnapshotInput, kind: 'html' | 'text', media: Medi
  * the page as it was), a failed or abandoned navigation, or a download (the page's URL is not its).
  */
 function shows(page: Page, res: Response): boolean {
-  const status = res.status();
-  if ((status >= 300 && status < 400) || status === 204 || status === 205) return false;
-  if (res.request().failure()) return false;
-  return page.url().split('#')[0] === res.url().split('#')[0];
+  return !res.request().failure() && showsDocument(res.status(), res.url(), page.url());
 }
 
 export async function buildSnapshot(i: SnapshotInput, again = 1): Promise<PageSnapshot> {

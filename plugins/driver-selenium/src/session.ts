@@ -1,6 +1,6 @@
 // One job's page on the Selenium driver: goto() through WebDriver, with DevTools filling in what
 // WebDriver does not report (status, headers, redirects, cookies, size), and the interactions.
-import { FILTER_PROXY_BLOCKED_HEADER, FILTER_PROXY_ERROR_HEADER, GleanerError, classifyMediaType, isGleanerError, parseContentType, readReserveMs, charsetLabel, settlesWithin } from '@gleaner/core';
+import { FILTER_PROXY_BLOCKED_HEADER, FILTER_PROXY_ERROR_HEADER, GleanerError, classifyMediaType, isGleanerError, parseContentType, readReserveMs, charsetLabel, settlesWithin, showsDocument } from '@gleaner/core';
 import type {
   ActionOptions, Cookie, DriverSession, GotoOptions, Logger, PageOutline, PageSnapshot, ScrollOptions, SsrfGuard, WaitForOptions,
 } from '@gleaner/core';
@@ -168,9 +168,7 @@ export class SeleniumSession implements DriverSession {
     await tracker.barrier();
     const latest = tracker.current;
     const res = latest.response;
-    if (latest === nav || !res || latest.failed || latest.error) return first;
-    if ((res.status >= 300 && res.status < 400) || res.status === 204 || res.status === 205) return first;
-    if (first.finalUrl.split('#')[0] !== res.url.split('#')[0]) return first;
+    if (latest === nav || !res || latest.failed || latest.error || !showsDocument(res.status, res.url, first.finalUrl)) return first;
     return this.#snapshotOf(latest, requestedUrl, since);
   }
 

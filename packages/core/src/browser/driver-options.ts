@@ -108,3 +108,12 @@ export function settlesWithin(p: Promise<unknown>, ms: number): Promise<boolean>
     p.then(() => resolve(true), () => resolve(true)).finally(() => clearTimeout(timer));
   });
 }
+
+/**
+ * True when a main-frame response is the document a page at `pageUrl` now shows: not a redirect
+ * hop or a 204/205 (which leave the page as it was), and the page's URL is its URL (fragments aside).
+ */
+export function showsDocument(status: number, responseUrl: string, pageUrl: string): boolean {
+  if ((status >= 300 && status < 400) || status === 204 || status === 205) return false;
+  return pageUrl.split('#')[0] === responseUrl.split('#')[0];
+}
