@@ -1,0 +1,120 @@
+/**
+ * The browsing agent's shared types: what one run of the agent is asked (a goal on a start URL),
+ * what it records (every action on a stable target, never an outline ref) and what it returns. The
+ * one-shot agent task stores the recording as its `steps`; an agentic scraper's build turns it into
+ * a replayable script.
+ */
+import type { Attribute, ExtractedRecord } from '../extract/attributes.ts';
+import type { Cookie } from '../net/cookies.ts';
+import type { ScrollOptions } from '../plugins/driver.ts';
+import type { ModelUsage } from '../extract/model-extract.ts';
+
+/** The tools the model may call (one per turn). */
+export type AgentActionName = 'navigate' | 'click' | 'type' | 'select' | 'scroll' | 'wait' | 'back' | 'extract' | 'finish';
+
+/**
+ * How to find an element again, computed from the outline at the moment the action ran. A replay
+ * tries `selector` first (unique when recorded: a stable id, test id, name, aria-label, href,
+ * placeholder or title, else a short CSS path), then the element whose role and accessible name
+ * equal `role` and `name` (see `resolveTarget`).
+ */
+export interface StableTarget {
+  selector: string;
+  role: string;
+  /** Accessible name (label, text, aria-label), as the outline gave it. */
+  name: string;
+  tag?: string;
+  href?: string;
+}
+
+/** One action the agent took, as recorded (also the `steps` summary of a task, trimmed). */
+export interface RecordedAction {
+  action: AgentActionName;
+  /** click, type, select, and scroll to an element. */
+  target?: StableTarget;
+  /** The text typed (type) or the values chosen (select). */
+  value?: string | string[];
+  /** type: Enter was pressed after typing. */
+  pressEnter?: boolean;
+  /** navigate: the URL asked for. */
+  url?: string;
+  /** scroll: what was asked (`selector` is then the target's selector). */
+  scroll?: ScrollOptions;
+  /** wait: milliseconds. */
+  ms?: number;
+  /** extract: records this page gave (before de-duplication). */
+  records?: number;
+  /** finish: the model's closing words. */
+  message?: string;
+  /** The page's URL before and after the action. */
+  urlBefore: string;
+  urlAfter: string;
+  /** False when the action failed (the error was reported back to the model). */
+  ok: boolean;
+  error?: string;
+  /** What changed, as told to the model ("URL changed", "5 new elements", "nothing changed"). */
+  effect?: string;
+  /** The driver the action ran on. */
+  driver: string;
+  durationMs: number;
+  /** Model tokens of the turn that decided this action. */
+  inputTokens: number;
+  outputTokens: number;
+}
+
+/** What the agent is asked to do. */
+export interface AgentGoal {
+  prompt: string;
+  /** The attributes each record carries (may be empty: the prompt then says what to return). */
+  attributes: Attribute[];
+}
+
+export interface AgentBudgets {
+  maxSteps: number;
+  /** Input + output tokens of every model call of the run (decisions and extractions). */
+  maxTokens: number;
+  wallTimeMs: number;
+}
+
+/** A page the agent extracted from, kept in memory for the caller (a scraper build makes a recipe of it). */
+export interface AgentExtraction {
+  /** Index of the extract action in `steps`. */
+  step: number;
+  url: string;
+  html: string;
+  driver: string;
+  records: ExtractedRecord[];
+}
+
+export type AgentOutcome = 'finished' | 'budget' | 'loop';
+
+export interface AgentRunResult {
+  /** Records gathered across pages, de-duplicated. */
+  records: ExtractedRecord[];
+  steps: RecordedAction[];
+  extractions: AgentExtraction[];
+  usage: ModelUsage;
+  /** How the run ended: the model called finish, a budget ran out, or a loop was detected twice. */
+  outcome: AgentOutcome;
+  /** Set when the run did not end with finish, or when nothing was found: says why. */
+  message?: string;
+  /** The driver the run ended on (`http` when it never needed a browser). */
+  driver: string;
+  /** The URL the run ended on. */
+  finalUrl: string;
+}
+
+export interface AgentRunInput {
+  url: string;
+  goal: AgentGoal;
+  proxyCountry?: string | null;
+  cookies?: Cookie[];
+  /** Overrides config agent.* budgets. */
+  budgets?: Partial<AgentBudgets>;
+  /** Stops the browser, the model call in flight and the loop at once. */
+  signal?: AbortSignal;
+  /** Start on the browser driver (skip the plain-HTTP interaction path). */
+  preferBrowser?: boolean;
+  /** Called after every recorded action (progress, persistence). */
+  onStep?: (step: RecordedAction, index: number) => void | Promise<void>;
+}
