@@ -62,6 +62,7 @@ export interface GleanerConfig {
     launchTimeoutMs: number;
     closeTimeoutMs: number;
   };
+  agent: { maxSteps: number; maxTokens: number; timeoutMs: number; actionTimeoutMs: number };
   runs: { waitSeconds: number };
   scrapers: { selfHeal: boolean; generateRounds: number };
   extract: { maxPagesLimit: number; chunkTokens: number; maxChunks: number };
