@@ -10,6 +10,9 @@ import { addAgentPages, PRODUCTS } from './support/agent-site.ts';
 import { agentScript, call, refOf, type PlanStep } from './support/agent-script.ts';
 import { startWebhookReceiver } from './support/webhook-receiver.ts';
 import { request } from './support/http.ts';
+import { testSchemas } from './support/db.ts';
+import { rejection } from './support/assert.ts';
+import { createEngine, silentLogger } from '@gleaner/core';
 
 const ATTRIBUTES = [{ name: 'name', type: 'string', description: 'product name' }, { name: 'price', type: 'number' }];
 const names = (data: Array<{ name: string }>) => data.map((r) => r.name).sort();
@@ -177,7 +180,7 @@ describe('agent tasks: lifecycle, budgets and failures (playwright)', function (
   });
 
   it('fails with a message when the step budget runs out before any record', async () => {
-    const script = agentScript(Array.from({ length: 10 }, () => () => [call.scroll('down')]));
+    const script = agentScript(Array.from({ length: 10 }, () => () => [{ name: 'wait', arguments: { seconds: 0 } }]));
     s.model.script(script.script);
     const local = await startStack({ provider: 'openai', config: { browser: { driver: 'playwright' }, agent: { maxSteps: 3 } } });
     try {
@@ -301,13 +304,18 @@ describe('agent tasks: the JSON-in-prompt fallback for models without tool calls
 
 describe('agent tasks without a model or a browser', function () {
   this.timeout(60_000);
-  it('answers MODEL_NOT_CONFIGURED at once when no model is configured', async () => {
-    const s = await startStack({ config: { llm: { provider: '' as any } } });
+  it('answers MODEL_NOT_CONFIGURED at once when no model is configured (nothing is queued)', async () => {
+    const schemas = testSchemas();
+    const engine = createEngine({ config: schemas.config, logger: silentLogger(), drivers: [], llm: null });
     try {
-      const r = await s.api('POST', '/v1/agent/extract', { url: `${s.site.url}/`, prompt: 'p' });
-      expect(r.body.code, r.text).to.equal('MODEL_NOT_CONFIGURED');
+      await engine.start();
+      const owner = (await engine.createApiKey('carol')).owner;
+      const err = await rejection(engine.agent.submit(owner, { url: 'https://example.com/', prompt: 'p' }));
+      expect(err).to.include({ code: 'MODEL_NOT_CONFIGURED' });
+      expect((await engine.db.query('SELECT count(*)::int AS n FROM tasks')).rows[0].n).to.equal(0);
     } finally {
-      await s.close();
+      await engine.stop();
+      await schemas.drop();
     }
   });
   it('answers DRIVER_UNAVAILABLE when no driver can interact (escalation never, plain HTTP only)', async () => {
