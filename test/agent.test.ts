@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { startStack, waitFor, type Stack, type StackOptions } from './support/stack.ts';
 import { addAgentPages, PRODUCTS } from './support/agent-site.ts';
 import { agentScript, call, refOf, type PlanStep } from './support/agent-script.ts';
+import { SCENARIOS } from './support/agent-scenarios.ts';
 import { startWebhookReceiver } from './support/webhook-receiver.ts';
 import { request } from './support/http.ts';
 import { testSchemas } from './support/db.ts';
@@ -28,45 +29,6 @@ async function runTask(s: Stack, body: Record<string, unknown>, ms = 60_000): Pr
     return TERMINAL.includes(r.body.status) ? r.body : undefined;
   }, ms, 'the agent task to end', 100);
 }
-
-/** The interactive scenarios: plan (decisions) and the products expected back. */
-const SCENARIOS: Array<{ title: string; path: string; prompt: string; plan: PlanStep[]; expect: typeof PRODUCTS }> = [
-  {
-    title: 'searches with a form: results appear only after typing and submitting',
-    path: '/shop',
-    prompt: 'Search the shop for kettles and return every result',
-    plan: [(o) => [call.type(refOf(o, /searchbox|textbox/), 'kettle', true)], () => [call.extract()], () => [call.finish('all results extracted')]],
-    expect: PRODUCTS.filter((p) => p.name.includes('Kettle')),
-  },
-  {
-    title: 'clicks "Load more" until every product is shown',
-    path: '/catalog',
-    prompt: 'Return every product of the catalog',
-    plan: [(o) => [call.click(refOf(o, /button "Load more"/))], (o) => [call.click(refOf(o, /button "Load more"/))], () => [call.extract()], () => [call.finish()]],
-    expect: PRODUCTS.slice(0, 9),
-  },
-  {
-    title: 'opens a tab to reach the products behind it',
-    path: '/tabs',
-    prompt: 'Return the teapots',
-    plan: [(o) => [call.click(refOf(o, /tab "Teapots"/))], () => [call.extract()], () => [call.finish()]],
-    expect: PRODUCTS.filter((p) => p.name.includes('Teapot')),
-  },
-  {
-    title: 'pages through results by clicking Next, extracting each page',
-    path: '/list?page=1',
-    prompt: 'Return all products from every page',
-    plan: [() => [call.extract()], (o) => [call.click(refOf(o, /link "Next page"/))], () => [call.extract()], (o) => [call.click(refOf(o, /link "Next page"/))], () => [call.extract()], () => [call.finish()]],
-    expect: PRODUCTS.slice(0, 9),
-  },
-  {
-    title: 'accepts a cookie banner that hides the deals',
-    path: '/banner',
-    prompt: "Return today's deals",
-    plan: [(o) => [call.click(refOf(o, /button "Accept all"/))], () => [call.extract()], () => [call.finish()]],
-    expect: PRODUCTS.slice(3, 5),
-  },
-];
 
 function scenarioSuite(label: string, opts: StackOptions, only?: string[]): void {
   describe(`agent scenarios: ${label}`, function () {
