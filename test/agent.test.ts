@@ -172,6 +172,37 @@ describe('agent tasks: lifecycle, budgets and failures (playwright)', function (
     }
   });
 
+  it('ends on the token budget: every model call counts', async () => {
+    const local = await startStack({ provider: 'openai', config: { browser: { driver: 'playwright' }, agent: { maxTokens: 5000 } } });
+    try {
+      addAgentPages(local.site);
+      const heavy = (o: string) => ({ toolCalls: [call.click(refOf(o, /link "Next page"/))], usage: { inputTokens: 3000, outputTokens: 10 } });
+      local.model.script(agentScript([heavy, heavy, heavy, heavy]).script);
+      const done = await runTask(local, { url: `${local.site.url}/list?page=1`, prompt: 'all' });
+      expect(done.status).to.equal('failed');
+      expect(done.error).to.match(/6020 model tokens, its budget is 5000 \(agent.maxTokens\)/);
+      expect(done.steps).to.have.length(2);
+    } finally {
+      await local.close();
+    }
+  });
+
+  it('ends on the wall-time budget without waiting for the model call in flight', async () => {
+    const local = await startStack({ provider: 'openai', config: { browser: { driver: 'playwright' }, agent: { timeoutMs: 3000 } } });
+    try {
+      addAgentPages(local.site);
+      local.model.script(agentScript([() => [call.extract()]], { decisionDelayMs: 30_000 }).script);
+      const started = Date.now();
+      const done = await runTask(local, { url: `${local.site.url}/list?page=1`, prompt: 'all' });
+      expect(done.status).to.equal('failed');
+      expect(done.error).to.match(/ran out of wall time \(agent.timeoutMs, 3000 ms\)/);
+      expect(Date.now() - started).to.be.below(20_000);
+      await waitFor(() => local.model.inFlight === 0, 5000, 'the model call to be abandoned');
+    } finally {
+      await local.close();
+    }
+  });
+
   it('detects a loop (the same action on an unchanged page), warns the model once, then stops', async () => {
     const script = agentScript(Array.from({ length: 10 }, () => (o: string) => [call.click(refOf(o, /button "Try again"/))]));
     s.model.script(script.script);
