@@ -59,6 +59,50 @@ function scenarioSuite(label: string, opts: StackOptions, only?: string[]): void
 scenarioSuite('playwright + openai tools', { provider: 'openai', config: { browser: { driver: 'playwright' } } });
 scenarioSuite('selenium + ollama tools', { provider: 'ollama', config: { browser: { driver: 'selenium' } } }, ['/catalog', '/shop', '/banner']);
 
+describe('agent on plain HTML without a browser (driver-http interaction), escalating when a page needs JavaScript', function () {
+  this.timeout(180_000);
+  let s: Stack;
+  before(async function () {
+    const stack = await startStack({ provider: 'openai', config: { browser: { driver: 'playwright' } } });
+    if (!stack.engine.context.drivers.some((d) => d.name === 'http' && d.capabilities.interaction)) {
+      await stack.close();
+      this.skip(); // this build's http driver has no interaction
+    }
+    s = stack;
+    addAgentPages(s.site);
+  });
+  after(() => s?.close());
+
+  const driverOf = async (taskId: string) => (await s.engine.db.query<{ driver: string; steps: any[] }>('SELECT driver, steps FROM tasks WHERE id = $1', [taskId])).rows[0];
+
+  for (const sc of SCENARIOS.filter((x) => x.plainHtml)) {
+    it(`${sc.title}, on the http driver only`, async () => {
+      s.model.reset();
+      const script = agentScript(sc.plan);
+      s.model.script(script.script);
+      const done = await runTask(s, { url: `${s.site.url}${sc.path}`, prompt: sc.prompt });
+      expect(done.status, JSON.stringify(done)).to.equal('completed');
+      expect(names(done.data)).to.deep.equal(expected(...sc.expect));
+      const row = await driverOf(done.task_id);
+      expect(row.driver).to.equal('http');
+      expect(row.steps.every((st) => st.driver === 'http')).to.equal(true);
+    });
+  }
+
+  it('moves to the browser when a click needs JavaScript, and clicks the same target there', async () => {
+    s.model.reset();
+    const sc = SCENARIOS.find((x) => x.path === '/catalog')!;
+    s.model.script(agentScript(sc.plan).script);
+    const done = await runTask(s, { url: `${s.site.url}${sc.path}`, prompt: sc.prompt });
+    expect(done.status, JSON.stringify(done)).to.equal('completed');
+    expect(names(done.data)).to.deep.equal(expected(...sc.expect));
+    const row = await driverOf(done.task_id);
+    expect(row.driver).to.equal('playwright');
+    expect(row.steps[0]).to.include({ action: 'click', driver: 'playwright', ok: true });
+    expect(row.steps[0].target.name).to.equal('Load more');
+  });
+});
+
 describe('agent tasks: lifecycle, budgets and failures (playwright)', function () {
   this.timeout(180_000);
   let s: Stack;
