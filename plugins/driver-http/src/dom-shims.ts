@@ -117,15 +117,12 @@ export function computedStyle(el: Element): { display: string; visibility: strin
   return { ...style, getPropertyValue: (name: string) => (name === 'display' || name === 'visibility' ? style[name] : inline.get(name) ?? '') };
 }
 
-const REPLACED = new Set(['input', 'select', 'textarea', 'button', 'img', 'iframe', 'svg', 'video', 'canvas', 'hr']);
-
 /**
- * A box of 0×0 for what renders nothing (not rendered, or empty of text and replaced elements), 1×1
- * otherwise: the outline script skips empty boxes as browsers lay them out.
+ * A 1×1 box for what is rendered, 0×0 otherwise: the outline script skips empty boxes, and in a
+ * browser every rendered element has one (an empty inline link still has a line's height).
  */
 function boxOf(el: Element): DOMRect {
-  const some = isRendered(el) && (REPLACED.has(el.localName) || (el.textContent ?? '').trim() !== '' || el.querySelector('img, svg, input, select, textarea, button') !== null);
-  const size = some ? 1 : 0;
+  const size = isRendered(el) ? 1 : 0;
   return { x: 0, y: 0, top: 0, left: 0, bottom: size, right: size, width: size, height: size, toJSON: () => ({}) } as DOMRect;
 }
 

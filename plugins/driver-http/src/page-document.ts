@@ -3,7 +3,7 @@
 // linkedom's window and document plus the shims of dom-shims.ts, so refs, selectors and text come out
 // as the browser drivers' do.
 import vm from 'node:vm';
-import { parseHTML } from 'linkedom';
+import { Node as DomNode, parseHTML } from 'linkedom';
 import { capOutline, scriptCall } from '@gleaner/core';
 import type { PageOutline, PageScriptName } from '@gleaner/core';
 import { computedStyle, cssEscape, installShims, setDocumentUrl } from './dom-shims.ts';
@@ -17,7 +17,6 @@ export class PageDocument {
   readonly document: Document;
   readonly url: string;
   #context: vm.Context | undefined;
-  #window: Window;
   /** Set once an action changed the document (typed values, a toggled checkbox, an opened <details>). */
   changed = false;
 
@@ -25,24 +24,21 @@ export class PageDocument {
   constructor(html: string, contentType: string, url: string) {
     installShims();
     const markup = contentType === '' || contentType.includes('html') ? html : `<!DOCTYPE html><html><head></head><body><pre>${escapeText(html)}</pre></body></html>`;
-    const { window, document } = parseHTML(markup);
-    this.#window = window as unknown as Window;
-    this.document = document as unknown as Document;
+    this.document = parseHTML(markup).document as unknown as Document;
     this.url = url;
     setDocumentUrl(this.document, url);
   }
 
-  /** The context the in-page scripts run in: the globals a browser page offers them. */
+  /**
+   * The context the in-page scripts run in, with the globals a page offers them. Its global object is
+   * the page's `window` (linkedom's own window writes through to Node's globalThis, so it is not used).
+   */
   #vm(): vm.Context {
     if (!this.#context) {
-      const win = this.#window as unknown as Record<string, unknown>;
       const getComputedStyle = (el: Element) => computedStyle(el);
-      // The outline script reaches getComputedStyle through ownerDocument.defaultView too.
-      win.getComputedStyle = getComputedStyle;
-      this.#context = vm.createContext({
-        window: win,
+      const win: Record<string, unknown> = {
         document: this.document,
-        Node: win.Node,
+        Node: DomNode,
         CSS: { escape: cssEscape },
         getComputedStyle,
         location: { href: this.url },
@@ -51,7 +47,11 @@ export class PageDocument {
             return String(node);
           }
         },
-      });
+      };
+      win.window = win;
+      this.#context = vm.createContext(win);
+      // The outline script reaches getComputedStyle through ownerDocument.defaultView too.
+      Object.defineProperty(this.document, 'defaultView', { value: this.#context, configurable: true });
     }
     return this.#context;
   }
