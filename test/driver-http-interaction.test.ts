@@ -25,7 +25,13 @@ const PAGES: Record<string, string> = {
     <p style="visibility:hidden"><a href="/invisible">Invisible</a></p><template><a href="/template">Template</a></template>
     <details><summary>Shipping</summary><p>Ships in 2 days. <a href="/shipping">Rates</a></p></details>
     <table><tr><th>Item</th><td><a href="/item/1">First item</a></td></tr></table>
-    <div role="tab">Reviews</div><span onclick="go()">Scripted</span><a href="/empty"></a>`, '<base href="/shop/">'),
+    <div role="tab">Reviews</div><span onclick="go()">Scripted</span><a href="/empty"></a>
+    <my-widget><a href="/custom">In a custom element</a></my-widget><a href="/svg"><svg width="10" height="10"><title>Icon</title></svg></a>
+    <p>x = <math><mi>x</mi></math></p><button aria-label="Close">×</button><label>Email <input name="email" type="email"></label>
+    <input type="submit" value="Go"><input type="image" alt="Pay" src="/pay.png"><span id="lbl">Quantity</span><input aria-labelledby="lbl" type="number" value="2">
+    <a href="/logo"><img alt="Logo" src="/logo.png"></a><noscript><a href="/ns">No script</a></noscript><div contenteditable>Edit me</div>
+    <select name="many" multiple size="3"><optgroup label="G"><option>Alpha</option><option selected>Beta</option></optgroup></select>
+    <input type="radio" name="r" aria-label="Radio"><input type="range" aria-label="Level"><input type="search" placeholder="Find it">`, '<base href="/shop/">'),
   '/links': doc('Links', `<a id="rel" href="next?p=2">Next</a> <a id="frag" href="#top">Top</a> <a id="hash" href="#">Menu</a>
     <a id="js" href="javascript:void(0)">Script</a> <a id="onclick" href="/page" onclick="return false">Tracked</a>
     <a id="noref" href="/page" rel="noreferrer">No referrer</a> <a id="wrapped" href="/page"><span id="inner">Wrapped</span></a>
@@ -127,6 +133,7 @@ describe('driver-http interaction (linkedom, no JavaScript)', () => {
       expect(o.elements.some((e) => e.selector.includes('token'))).to.equal(false); // type=hidden
       expect(o.text).to.match(/^# Shop\nWelcome, \[e1 link "your cart"\] \.\n- \[e2 link "Books"\]\n- \[e3 link "Music"\]\n/);
       expect(o.text).to.contain('Item [e');
+      expect(Object.keys(globalThis).filter((k) => k.startsWith('__gleaner'))).to.deep.equal([]); // nothing leaks into Node's globals
     });
 
     it('keeps refs stable across calls and page edits, shows typed values, and resolves refs as targets', async () => {

@@ -5,6 +5,7 @@
 // (only this driver uses linkedom in the process). Form state lives in attributes (`value`,
 // `checked`, `selected`, a textarea's text), so a serialized document shows what was typed.
 import {
+  Element as DomElement,
   HTMLAnchorElement,
   HTMLButtonElement,
   HTMLElement,
@@ -126,7 +127,7 @@ function boxOf(el: Element): DOMRect {
   return { x: 0, y: 0, top: 0, left: 0, bottom: size, right: size, width: size, height: size, toJSON: () => ({}) } as DOMRect;
 }
 
-const SKIP_TEXT = new Set(['script', 'style', 'template', 'noscript', 'head']);
+const SKIP_TEXT = new Set(['script', 'style', 'template', 'noscript', 'head', 'title', 'desc']);
 const BLOCK_TEXT = /^(address|article|aside|blockquote|br|dd|div|dl|dt|fieldset|figcaption|figure|footer|form|h[1-6]|header|hr|li|main|nav|ol|p|pre|section|table|tr|ul)$/;
 
 /** innerText: the rendered text (no scripts, nothing hidden), spaces collapsed. */
@@ -147,6 +148,21 @@ function renderedText(el: Element): string {
   };
   walk(el);
   return parts.join('').replace(/[ \t\r\f]+/g, ' ').replace(/ *\n[\s]*/g, '\n').trim();
+}
+
+/** An input's value: its `value` attribute, else the type's default (`on`, a range's midpoint, black). */
+export function inputValue(el: Element): string {
+  const v = el.getAttribute('value');
+  if (v !== null) return v;
+  const type = inputType(el);
+  if (type === 'checkbox' || type === 'radio') return 'on';
+  if (type === 'color') return '#000000';
+  if (type === 'range') {
+    const min = Number(el.getAttribute('min') ?? '') || 0;
+    const max = Number(el.getAttribute('max') ?? '') || 100;
+    return String(max < min ? min : min + (max - min) / 2);
+  }
+  return '';
 }
 
 /** The labels of a form control: `<label for=id>` and an enclosing `<label>` without `for`. */
@@ -233,9 +249,12 @@ let installed = false;
 export function installShims(): void {
   if (installed) return;
   installed = true;
-  define(HTMLElement.prototype, {
+  // On Element (not only HTMLElement): MathML and foreign elements are walked too.
+  define(DomElement.prototype, {
     checkVisibility: { value(this: Element, opts?: { visibilityProperty?: boolean }) { return isRendered(this, opts); } },
     getBoundingClientRect: { value(this: Element) { return boxOf(this); } },
+  });
+  define(HTMLElement.prototype, {
     innerText: { get(this: Element) { return renderedText(this); } },
     isContentEditable: {
       get(this: Element) {
@@ -254,14 +273,7 @@ export function installShims(): void {
       get(this: Element) { return this.hasAttribute('checked'); },
       set(this: Element, on: boolean) { if (on) this.setAttribute('checked', ''); else this.removeAttribute('checked'); },
     },
-    value: {
-      get(this: Element) {
-        const v = this.getAttribute('value');
-        const t = inputType(this);
-        return v ?? (t === 'checkbox' || t === 'radio' ? 'on' : '');
-      },
-      set(this: Element, v: string) { this.setAttribute('value', String(v)); },
-    },
+    value: { get(this: Element) { return inputValue(this); }, set(this: Element, v: string) { this.setAttribute('value', String(v)); } },
     labels,
   });
   define(HTMLTextAreaElement.prototype, { labels });

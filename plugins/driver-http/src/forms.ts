@@ -3,7 +3,7 @@
 // and the encodings (GET query, urlencoded, multipart/form-data, text/plain).
 import { randomBytes } from 'node:crypto';
 import { GleanerError } from '@gleaner/core';
-import { baseUrl, buttonType, documentUrl, inputType, isMultiple, optionValue, resolveAgainstBase, selectedOptions } from './dom-shims.ts';
+import { baseUrl, buttonType, documentUrl, inputType, inputValue, isMultiple, optionValue, resolveAgainstBase, selectedOptions } from './dom-shims.ts';
 import { describeElement, needsBrowser } from './targets.ts';
 
 /** A navigation a form submission asks for. */
@@ -89,7 +89,7 @@ function entries(form: Element, submitter: Element | null): Entry[] {
       if ((type === 'checkbox' || type === 'radio') && !el.hasAttribute('checked')) continue;
       if (type === 'file') out.push([name, { file: true }]);
       else if (type === 'hidden' && name.toLowerCase() === '_charset_') out.push([name, 'UTF-8']);
-      else out.push([name, el.getAttribute('value') ?? (type === 'checkbox' || type === 'radio' ? 'on' : '')]);
+      else out.push([name, inputValue(el)]);
     } else {
       out.push([name, el.getAttribute('value') ?? '']);
     }
