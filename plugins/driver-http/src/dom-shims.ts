@@ -13,31 +13,36 @@ import {
   HTMLOptionElement,
   HTMLSelectElement,
   HTMLTextAreaElement,
+  parseHTML,
 } from 'linkedom';
+import { closest, matches, querySelector, querySelectorAll } from './selectors.ts';
 
-/** The URL each parsed document was fetched from (linkedom documents have none). */
-const documentUrls = new WeakMap<object, string>();
+/** The URL each parsed document was fetched from (linkedom documents have none), and its base URL once known. */
+const documentUrls = new WeakMap<object, { url: string; base?: string }>();
 
 export function setDocumentUrl(doc: Document, url: string): void {
-  documentUrls.set(doc, url);
+  documentUrls.set(doc, { url });
 }
 
 export function documentUrl(doc: Document): string {
-  return documentUrls.get(doc) ?? 'about:blank';
+  return documentUrls.get(doc)?.url ?? 'about:blank';
 }
 
-/** The document's base URL: its first `<base href>` resolved against the document URL. */
+/** The document's base URL: its first `<base href>` resolved against the document URL (looked up once). */
 export function baseUrl(doc: Document): string {
-  const url = documentUrl(doc);
-  const base = doc.querySelector('base[href]')?.getAttribute('href');
-  if (base) {
-    try {
-      return new URL(base.trim(), url).href;
-    } catch {
-      // an invalid <base> is ignored, as browsers do
+  const entry = documentUrls.get(doc) ?? { url: 'about:blank' };
+  if (entry.base === undefined) {
+    entry.base = entry.url;
+    const base = doc.querySelector('base[href]')?.getAttribute('href');
+    if (base) {
+      try {
+        entry.base = new URL(base.trim(), entry.url).href;
+      } catch {
+        // an invalid <base> is ignored, as browsers do
+      }
     }
   }
-  return url;
+  return entry.base;
 }
 
 /** `attr` resolved against the document base; the attribute as is when it does not parse (as browsers). */
@@ -249,6 +254,17 @@ let installed = false;
 export function installShims(): void {
   if (installed) return;
   installed = true;
+  // Selectors compiled once (selectors.ts), on elements and on documents.
+  const query = {
+    querySelector: { value(this: Node, sel: string) { return querySelector(this, String(sel)); } },
+    querySelectorAll: { value(this: Node, sel: string) { return querySelectorAll(this, String(sel)); } },
+  };
+  define(Object.getPrototypeOf(parseHTML('<html></html>').document), query);
+  define(DomElement.prototype, {
+    ...query,
+    matches: { value(this: Element, sel: string) { return matches(this, String(sel)); } },
+    closest: { value(this: Element, sel: string) { return closest(this, String(sel)); } },
+  });
   // On Element (not only HTMLElement): MathML and foreign elements are walked too.
   define(DomElement.prototype, {
     checkVisibility: { value(this: Element, opts?: { visibilityProperty?: boolean }) { return isRendered(this, opts); } },

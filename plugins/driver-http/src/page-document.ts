@@ -11,6 +11,9 @@ import { computedStyle, cssEscape, installShims, setDocumentUrl } from './dom-sh
 /** A script gets this long on a parsed document (it is our own code, but the page decides its size). */
 const SCRIPT_TIMEOUT_MS = 5000;
 
+/** The scripts compiled once per source (the calls the driver makes take constant arguments). */
+const compiledScripts = new Map<string, vm.Script>();
+
 const escapeText = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 export class PageDocument {
@@ -58,7 +61,13 @@ export class PageDocument {
 
   /** Runs one of core's in-page scripts (`PAGE_SCRIPTS`) on this document. */
   run<T>(name: PageScriptName, arg?: unknown): T {
-    return vm.runInContext(scriptCall(name, arg), this.#vm(), { timeout: SCRIPT_TIMEOUT_MS }) as T;
+    const source = scriptCall(name, arg);
+    let script = compiledScripts.get(source);
+    if (!script) {
+      script = new vm.Script(source, { filename: `gleaner-${name}.js` });
+      compiledScripts.set(source, script);
+    }
+    return script.runInContext(this.#vm(), { timeout: SCRIPT_TIMEOUT_MS }) as T;
   }
 
   /** The outline, by the browsers' script, capped by core's capOutline (its ref stamps do not count as a change). */
