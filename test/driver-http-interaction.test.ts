@@ -107,11 +107,7 @@ describe('driver-http interaction (linkedom, no JavaScript)', () => {
     await session?.close();
     session = undefined;
   });
-  after(async () => {
-    await driver?.close();
-    await site?.close();
-    await canary?.close();
-  });
+  after(() => Promise.all([driver?.close(), site?.close(), canary?.close()]));
 
   describe('outline', () => {
     it('lists visible interactive elements with refs, selectors, values and absolute hrefs; hidden ones are left out', async () => {
