@@ -31,7 +31,12 @@ const PAGES: Record<string, string> = {
     <input type="submit" value="Go"><input type="image" alt="Pay" src="/pay.png"><span id="lbl">Quantity</span><input aria-labelledby="lbl" type="number" value="2">
     <a href="/logo"><img alt="Logo" src="/logo.png"></a><noscript><a href="/ns">No script</a></noscript><div contenteditable>Edit me</div>
     <select name="many" multiple size="3"><optgroup label="G"><option>Alpha</option><option selected>Beta</option></optgroup></select>
-    <input type="radio" name="r" aria-label="Radio"><input type="range" aria-label="Level"><input type="search" placeholder="Find it">`, '<base href="/shop/">'),
+    <input type="radio" name="r" aria-label="Radio"><input type="range" aria-label="Level"><input type="search" placeholder="Find it">
+    <p class="hidden"><a href="/by-class">Hidden by class</a></p><div class="panel"><a href="/panel-1">Panel one</a></div>
+    <div class="panel active"><a href="/panel-2">Panel two</a></div><p id="ghost"><a href="/ghost">Ghost</a></p>
+    <p class="forced" style="display: block"><a href="/forced">Forced</a></p><p class="wide"><a href="/wide">Wide only</a></p>`,
+  `<base href="/shop/"><style>/* a comment { display: none } */ .hidden { display: none } .panel { display: none } div.panel.active { display: block }
+    #ghost { visibility: hidden } .forced { display: none !important } @media (max-width: 10px) { .wide { display: none } }</style>`),
   '/links': doc('Links', `<a id="rel" href="next?p=2">Next</a> <a id="frag" href="#top">Top</a> <a id="hash" href="#">Menu</a>
     <a id="js" href="javascript:void(0)">Script</a> <a id="onclick" href="/page" onclick="return false">Tracked</a>
     <a id="noref" href="/page" rel="noreferrer">No referrer</a> <a id="wrapped" href="/page"><span id="inner">Wrapped</span></a>
@@ -125,7 +130,10 @@ describe('driver-http interaction (linkedom, no JavaScript)', () => {
       expect(byName(o.elements, 'Reviews')).to.include({ role: 'tab' });
       expect(byName(o.elements, 'Scripted')).to.include({ role: 'clickable' });
       const names = o.elements.map((e) => e.name);
-      for (const hidden of ['Hidden attr', 'Display none', 'Invisible', 'Template', 'Rates']) expect(names).to.not.include(hidden);
+      for (const hidden of ['Hidden attr', 'Display none', 'Invisible', 'Template', 'Rates', 'Hidden by class', 'Panel one', 'Ghost', 'Forced']) {
+        expect(names).to.not.include(hidden);
+      }
+      for (const shown of ['Panel two', 'Wide only']) expect(names).to.include(shown);
       expect(o.elements.some((e) => e.selector.includes('token'))).to.equal(false); // type=hidden
       expect(o.text).to.match(/^# Shop\nWelcome, \[e1 link "your cart"\] \.\n- \[e2 link "Books"\]\n- \[e3 link "Music"\]\n/);
       expect(o.text).to.contain('Item [e');
