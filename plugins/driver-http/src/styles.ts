@@ -5,6 +5,8 @@
 
 interface Rule {
   selector: string;
+  /** What the rightmost compound requires (an id, classes, a tag): a cheap test before matching. */
+  key: { id?: string; classes: string[]; tag?: string };
   /** [ids, classes/attributes/pseudo-classes, types], compared in order. */
   specificity: [number, number, number];
   order: number;
@@ -57,10 +59,35 @@ function splitSelectors(list: string): string[] {
 function specificity(selector: string): [number, number, number] {
   const s = selector.replace(/"[^"]*"|'[^']*'/g, '').replace(/\[[^\]]*\]/g, ' .a ');
   const ids = (s.match(/#[\w-]+/g) ?? []).length;
-  const classes = (s.match(/\.[\w-]+|:(?!:)[\w-]+/g) ?? []).length;
+  // :not()/:is()/:has() count what they hold, which the other patterns count already (approximate for :where()).
+  const classes = (s.match(/\.[\w-]+|:(?!:)(?!(?:not|is|where|has)\()[\w-]+/g) ?? []).length;
   const types = (s.match(/(^|[\s>+~(])[a-zA-Z][\w-]*|::[\w-]+/g) ?? []).length;
   return [ids, classes, types];
 }
+
+/** The id, classes and tag the selector's subject must have (from its last compound, outside :not() and brackets). */
+function keyOf(selector: string): Rule['key'] {
+  const plain = selector.replace(/"[^"]*"|'[^']*'/g, '').replace(/\[[^\]]*\]/g, '[]');
+  const last = plain.split(/\s*[\s>+~]\s*(?![^(]*\))/).at(-1) ?? '';
+  const outside = last.replace(/\([^)]*\)/g, '()');
+  const id = /#([\w-]+)/.exec(outside)?.[1];
+  const classes = [...outside.matchAll(/\.([\w-]+)/g)].map((m) => m[1]);
+  const tag = /^([a-zA-Z][\w-]*)/.exec(outside)?.[1]?.toLowerCase();
+  return { ...(id ? { id } : {}), classes, ...(tag ? { tag } : {}) };
+}
+
+function mayMatch(el: Element, key: Rule['key']): boolean {
+  if (key.tag && el.localName !== key.tag) return false;
+  if (key.id && el.getAttribute('id') !== key.id) return false;
+  if (key.classes.length) {
+    const own = (el.getAttribute('class') ?? '').split(/\s+/);
+    if (!key.classes.every((c) => own.includes(c))) return false;
+  }
+  return true;
+}
+
+/** The most rules kept per document: matching costs rules × elements, and a page decides both. */
+const MAX_RULES = 2000;
 
 /** The rules of a style sheet's text that set display or visibility, top level only. */
 export function parseRules(css: string, firstOrder: number): Rule[] {
@@ -88,7 +115,7 @@ export function parseRules(css: string, firstOrder: number): Rule[] {
     const visibility = decls.get('visibility');
     if (!display && !visibility) continue;
     for (const selector of splitSelectors(sel)) {
-      rules.push({ selector, specificity: specificity(selector), order: order++, ...(display ? { display } : {}), ...(visibility ? { visibility } : {}) });
+      rules.push({ selector, key: keyOf(selector), specificity: specificity(selector), order: order++, ...(display ? { display } : {}), ...(visibility ? { visibility } : {}) });
     }
   }
   return rules;
@@ -114,7 +141,7 @@ export class DocumentStyles {
       if (media && !/^(all|screen)\b/.test(media)) continue;
       rules.push(...parseRules(style.textContent ?? '', rules.length));
     }
-    this.#rules = rules;
+    this.#rules = rules.slice(0, MAX_RULES);
   }
 
   /** Forgets computed results (after the document changed: an attribute may switch a rule on). */
@@ -131,7 +158,7 @@ export class DocumentStyles {
     for (const prop of ['display', 'visibility'] as const) {
       let best: Rule | undefined;
       for (const rule of this.#rules) {
-        if (!rule[prop] || (best && !beats(rule, best, prop))) continue;
+        if (!rule[prop] || (best && !beats(rule, best, prop)) || !mayMatch(el, rule.key)) continue;
         let hit = false;
         try {
           hit = el.matches(rule.selector);
