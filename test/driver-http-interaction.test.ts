@@ -62,6 +62,8 @@ const PAGES: Record<string, string> = {
     <form action="/results" id="two"><input id="a" name="a"><input id="b" name="b"></form>
     <form action="/results" id="three" onsubmit="return check()"><input id="c" name="c"><button>Go</button></form>`),
   '/login': doc('Login', '<form method="post" action="/do-login"><input id="user" name="user"><button id="in">Log in</button></form>'),
+  '/required': doc('Required', `<form action="/results"><input id="who" name="who" required><select id="size" name="size" required><option value="">Pick</option><option>L</option></select>
+    <input type="radio" id="yes" name="ok" value="yes" required><input type="radio" name="ok" value="no"><button id="send">Send</button><button id="skip" formnovalidate>Skip checks</button></form>`),
 };
 
 describe('driver-http interaction (linkedom, no JavaScript)', () => {
@@ -293,6 +295,25 @@ describe('driver-http interaction (linkedom, no JavaScript)', () => {
       expect(snap.cookies?.map((c) => c.name)).to.include('session');
       await s.goto(`${site.url}/cookies`);
       expect((await s.snapshot()).html).to.contain('session=s3cret');
+    });
+  });
+
+  describe('validation', () => {
+    it('does not send a form with an empty required field (as a browser), unless formnovalidate', async () => {
+      const s = await open('/required');
+      const before = site.requests.length;
+      expect((await rejection(s.click('#send'))).message).to.contain('input#who').and.contain('is required');
+      await s.type('#who', 'Ada');
+      expect((await rejection(s.click('#send'))).message).to.contain('select#size');
+      await s.select('#size', 'L');
+      expect((await rejection(s.click('#send'))).message).to.contain('input#yes');
+      expect(site.requests.length, 'nothing was sent').to.equal(before);
+      await s.click('#yes');
+      await s.click('#send');
+      expect((await s.snapshot()).finalUrl).to.equal(`${site.url}/results?who=Ada&size=L&ok=yes`);
+      await s.goto(`${site.url}/required`);
+      await s.click('#skip');
+      expect((await s.snapshot()).finalUrl).to.equal(`${site.url}/results?who=&size=`);
     });
   });
 
