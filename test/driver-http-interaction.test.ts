@@ -377,6 +377,22 @@ describe('driver-http interaction (linkedom, no JavaScript)', () => {
     });
   });
 
+  describe('limits on navigations an action starts', () => {
+    it('caps the body (maxBytes) and bounds the time (the action timeout) as goto does; the page stays', async () => {
+      site.page('/heavy-links', doc('Heavy', '<a id="big" href="/big?bytes=200000">Big</a> <a id="slow" href="/slow?ms=5000">Slow</a>'));
+      const s = await driver.openSession({ maxBytes: 50_000 });
+      if (!isInteractive(s)) throw new Error('not interactive');
+      session = s;
+      await s.goto(`${site.url}/heavy-links`);
+      expect((await rejection(s.click('#big'))).code).to.equal('FETCH_TOO_LARGE');
+      const t0 = Date.now();
+      const slow = await rejection(s.click('#slow', { timeoutMs: 300 }));
+      expect(slow.code).to.equal('FETCH_TIMEOUT');
+      expect(Date.now() - t0).to.be.below(3000);
+      expect((await s.snapshot()).finalUrl).to.equal(`${site.url}/heavy-links`);
+    });
+  });
+
   describe('NEEDS_BROWSER', () => {
     for (const [target, named] of [
       ['#plain', 'Plain button'], ['#orphan', 'Orphan submit'], ['#tab', 'Tab'], ['#para', 'Just text'], ['#hash', 'Menu'], ['#js', 'Script'], ['#onclick', 'Tracked'],
