@@ -15,28 +15,36 @@ export interface Attribute {
 
 export type ExtractedRecord = Record<string, unknown>;
 
+// Bounds far above real use: every attribute becomes part of a model prompt and a stored row.
+const MAX_ATTRIBUTES = 200;
+const MAX_NAME = 200;
+const MAX_DESCRIPTION = 4000;
+
 /** Request schema of `attributes`: a list of Attribute, a map name -> AttributeData, or name -> description. */
 export const ATTRIBUTES_REQUEST_SCHEMA = {
   anyOf: [
     {
       type: 'array',
+      maxItems: MAX_ATTRIBUTES,
       items: {
         type: 'object',
         required: ['name'],
         properties: {
-          name: { type: 'string', minLength: 1 },
-          description: { type: ['string', 'null'] },
+          name: { type: 'string', minLength: 1, maxLength: MAX_NAME },
+          description: { type: ['string', 'null'], maxLength: MAX_DESCRIPTION },
           type: { enum: [...ATTRIBUTE_TYPES, null] },
         },
       },
     },
     {
       type: 'object',
+      maxProperties: MAX_ATTRIBUTES,
+      propertyNames: { maxLength: MAX_NAME },
       additionalProperties: {
         anyOf: [
-          { type: 'string' },
+          { type: 'string', maxLength: MAX_DESCRIPTION },
           { type: 'null' },
-          { type: 'object', properties: { description: { type: ['string', 'null'] }, type: { enum: [...ATTRIBUTE_TYPES, null] } } },
+          { type: 'object', properties: { description: { type: ['string', 'null'], maxLength: MAX_DESCRIPTION }, type: { enum: [...ATTRIBUTE_TYPES, null] } } },
         ],
       },
     },

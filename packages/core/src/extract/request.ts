@@ -55,7 +55,8 @@ export function normalizeCookieInput(value: unknown, url: string | null, issues:
   try {
     return normalizeCookies(value as never, url ?? undefined);
   } catch (err) {
-    issues.push({ loc: ['body', 'cookies'], msg: (err as Error).message, type: 'value_error' });
+    const details = (err as GleanerError).details as ValidationIssue[] | undefined;
+    issues.push(...(Array.isArray(details) ? details : [{ loc: ['body', 'cookies'], msg: (err as Error).message, type: 'value_error' }]));
     return [];
   }
 }
