@@ -43,6 +43,7 @@ export interface GleanerConfig {
     allowNetworks: string[];
     proxies: Record<string, string>;
     defaultProxyCountry: string;
+    unproxiedCountry: 'direct' | 'refuse';
   };
   fetch: {
     timeoutMs: number;
