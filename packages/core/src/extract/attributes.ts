@@ -161,11 +161,12 @@ function toText(v: unknown): string | null {
   return JSON.stringify(v);
 }
 
-function absoluteUrl(v: unknown, baseUrl: string): string | null {
+/** An image or link value as an absolute http(s) (or data:) URL against `baseUrl`; null when it is none. */
+export function absoluteUrl(v: unknown, baseUrl: string): string | null {
   const first = Array.isArray(v) ? v[0] : v;
   const s = toText(first);
   if (!s) return null;
-  const candidate = s.split(/\s*,\s*/)[0].split(/\s+/)[0]; // a srcset gives "url 2x, ..."
+  const candidate = s.split(/\s*,\s+/)[0].split(/\s+/)[0]; // a srcset gives "url 2x, ..." (a data: URL has a bare comma)
   try {
     const u = new URL(candidate, baseUrl);
     return u.protocol === 'http:' || u.protocol === 'https:' || u.protocol === 'data:' ? u.href : null;
