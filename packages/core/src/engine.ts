@@ -18,6 +18,7 @@ import { extractTaskJob, getTask, submitExtractTask, type TaskStatusBody } from 
 import { scraperJobKinds, scraperOperations, type ScraperOperations } from './scrapers/index.ts';
 import { runJobKinds, runOperations, type RunOperations } from './runs/index.ts';
 import { catalogOperations, type CatalogOperations } from './catalog/index.ts';
+import { createLimits, type Limits } from './limits/index.ts';
 
 export interface EngineOptions {
   config: Readonly<GleanerConfig>;
@@ -75,6 +76,8 @@ export interface Engine {
   readonly runs: RunOperations;
   /** The public catalog and the legacy agents' names. */
   readonly catalog: CatalogOperations;
+  /** Per-owner request rate and concurrent-job limits (limits.*), shared through Postgres. */
+  readonly limits: Limits;
 }
 
 export function createEngine(opts: EngineOptions): Engine {
@@ -176,5 +179,6 @@ export function createEngine(opts: EngineOptions): Engine {
     scrapers,
     runs,
     catalog: catalogOperations(context, { scrapers, runs }),
+    limits: createLimits(db, config, logger),
   };
 }

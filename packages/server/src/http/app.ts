@@ -31,7 +31,10 @@ export function sendError(res: Response, err: unknown, logger: Logger): void {
     const bearer = (e.details as { scheme?: string } | undefined)?.scheme === 'bearer';
     res.setHeader('WWW-Authenticate', bearer ? 'Bearer realm="gleaner"' : 'ApiKey realm="gleaner", header="X-API-KEY"');
   }
-  if (e.code === 'RATE_LIMITED' || e.code === 'DATABASE_UNAVAILABLE') res.setHeader('Retry-After', '5');
+  if (e.code === 'RATE_LIMITED' || e.code === 'DATABASE_UNAVAILABLE') {
+    const seconds = (e.details as { retryAfterSeconds?: unknown } | undefined)?.retryAfterSeconds;
+    res.setHeader('Retry-After', String(typeof seconds === 'number' ? seconds : 5));
+  }
   // Never a stack trace: INTERNAL keeps a generic message, the log has the rest.
   const detail = e.code === 'INTERNAL' ? `internal error; quote request id ${res.getHeader('X-Request-Id')} when reporting it` : e.message;
   res.status(status).json({ detail, code: e.code });
@@ -46,6 +49,7 @@ function mount(app: express.Express, route: RouteDef, opts: AppOptions): void {
   const handler = async (req: Request, res: Response, next: NextFunction) => {
     try {
       const owner = route.auth === 'none' ? null : await authenticate(opts.engine, req, route.auth);
+      if (owner) await opts.engine.limits.countRequest(owner);
       const issues: ValidationIssue[] = [];
       const params = { ...req.params };
       const query = { ...(req.query as Record<string, unknown>) };
@@ -60,6 +64,7 @@ function mount(app: express.Express, route: RouteDef, opts: AppOptions): void {
         if (!validators.body(body)) issues.push(...toIssues(validators.body.errors, 'body'));
       }
       if (issues.length) throw validationFailed(issues);
+      if (route.startsJob && owner) await opts.engine.limits.checkJobs(owner);
       const result = await route.handler({ engine: opts.engine, owner, req, res }, { body, params, query });
       for (const [k, v] of Object.entries(result.headers ?? {})) res.setHeader(k, v);
       if (result.html !== undefined) {
