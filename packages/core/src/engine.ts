@@ -8,6 +8,7 @@ import * as auth from './auth/index.ts';
 import type { Owner } from './auth/owners.ts';
 import { listProxyCountries } from './net/proxies.ts';
 import type { Driver } from './plugins/driver.ts';
+import { checkPluginApiVersion } from './plugins/version.ts';
 import type { LlmProvider, ModelSpec } from './plugins/llm.ts';
 import { createModelClient, type ModelClient } from './llm/call-model.ts';
 import type { OperationContext } from './extract/context.ts';
@@ -27,9 +28,15 @@ export interface EngineOptions {
    * Postgres' URL here).
    */
   databaseUrl?: string;
-  /** Page drivers, in order of preference: the first is tried first (plain HTTP). */
+  /**
+   * Page drivers, in order of preference: the first is tried first (plain HTTP). Borrowed: the
+   * engine never closes them; whoever created them closes them after `engine.stop()`.
+   */
   drivers?: Driver[];
-  /** The model provider; null or absent: operations that need a model answer MODEL_NOT_CONFIGURED. */
+  /**
+   * The model provider; null or absent: operations that need a model answer MODEL_NOT_CONFIGURED.
+   * Borrowed, like the drivers.
+   */
   llm?: LlmProvider | null;
   /** Extra job kinds (tests, embedders). */
   jobKinds?: JobKind<any>[];
@@ -50,7 +57,10 @@ export interface Engine {
   start(): Promise<void>;
   /** Starts workers for every job kind in this process. */
   startWorker(): Promise<void>;
-  /** Stops workers (graceful, config.jobs.shutdownGraceSeconds), closes drivers and connections. */
+  /**
+   * Stops workers (graceful, config.jobs.shutdownGraceSeconds) and closes what the engine created
+   * (its connections); the drivers and model provider it was handed stay open for their owner to close.
+   */
   stop(): Promise<void>;
 
   ready(): Promise<void>;
@@ -79,6 +89,8 @@ export interface Engine {
 
 export function createEngine(opts: EngineOptions): Engine {
   const { config } = opts;
+  for (const d of opts.drivers ?? []) checkPluginApiVersion(d, 'driver');
+  if (opts.llm) checkPluginApiVersion(opts.llm, 'model provider');
   const logger = opts.logger ?? createLogger({ level: config.log.level });
   const url = opts.databaseUrl ?? config.database.url;
   if (!url) throw new Error('createEngine: no database URL (set DATABASE_URL, or let the server start the embedded Postgres)');
@@ -147,8 +159,6 @@ export function createEngine(opts: EngineOptions): Engine {
     },
     async stop() {
       await jobs.stop(config.jobs.shutdownGraceSeconds * 1000);
-      await Promise.allSettled(context.drivers.map((d) => d.close()));
-      await opts.llm?.close?.();
       await db.close();
       started = false;
     },

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import {
   authenticateAccessToken, authenticateApiKey, createAccessToken, createApiKey, createDatabase,
   getSigningSecret, migrate, revokeApiKey, silentLogger, type Database,
-} from '@gleaner/core';
+} from '@gleaner/core/internal';
 import { TEST_DATABASE_URL, dropSchemas } from '../../../test/support/db.ts';
 
 describe('auth: API keys, access tokens, signing secrets', () => {

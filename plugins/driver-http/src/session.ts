@@ -1,10 +1,10 @@
 // One HTTP "page": a cookie jar and the navigation loop (redirects followed by hand, each hop guarded).
 import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
-import { CookieJar, GleanerError } from '@gleaner/core';
-import type { DriverSession, GotoOptions, Logger, PageSnapshot, SsrfGuard } from '@gleaner/core';
+import { CookieJar, GleanerError } from '@gleaner/core/plugin';
+import type { DriverSession, GotoOptions, Logger, PageSnapshot, SsrfGuard } from '@gleaner/core/plugin';
 import { readBody, tooLarge } from './body.ts';
-import { classifyMediaType, parseContentType, sniffBinary } from '@gleaner/core';
+import { classifyMediaType, parseContentType, sniffBinary } from '@gleaner/core/plugin';
 import { decodeBody, detectEncoding } from './decode.ts';
 import { toFetchError } from './errors.ts';
 

@@ -3,8 +3,8 @@
 // The in-page work (outline, scroll, ref lookup) uses core's shared page scripts, so the Selenium
 // driver sees pages the same way.
 import type { FrameLocator, Locator, Page } from 'playwright-core';
-import { GleanerError, capOutline, isRef, refSelector, scriptCall, splitFrameSelector } from '@gleaner/core';
-import type { ActionOptions, PageOutline, ScrollOptions, ScrollResult, WaitForOptions } from '@gleaner/core';
+import { GleanerError, capOutline, isRef, refSelector, scriptCall, splitFrameSelector } from '@gleaner/core/plugin';
+import type { ActionOptions, PageOutline, ScrollOptions, ScrollResult, WaitForOptions } from '@gleaner/core/plugin';
 import { actionError } from './errors.ts';
 import { evaluateStable } from './snapshot.ts';
 import type { NetworkTracker } from './tracker.ts';

@@ -3,8 +3,8 @@
 // snapshot and scrolling run the shared page scripts, so both browser drivers see pages alike.
 import { By, Key, error as wdError } from 'selenium-webdriver';
 import type { WebDriver, WebElement } from 'selenium-webdriver';
-import { GleanerError, PAGE_SCRIPTS, capOutline, isGleanerError, isRef, splitFrameSelector } from '@gleaner/core';
-import type { ActionOptions, PageOutline, ScrollOptions, ScrollResult, WaitForOptions } from '@gleaner/core';
+import { GleanerError, PAGE_SCRIPTS, capOutline, isGleanerError, isRef, splitFrameSelector } from '@gleaner/core/plugin';
+import type { ActionOptions, PageOutline, ScrollOptions, ScrollResult, WaitForOptions } from '@gleaner/core/plugin';
 import { actionError, actionTimeout } from './errors.ts';
 import type { PageContext } from './page-context.ts';
 import type { PageTracker } from './tracker.ts';

@@ -2,8 +2,8 @@
 // targets before any connection, and a browser's subresources, WebSockets and WebRTC never reach them.
 import { createSocket } from 'node:dgram';
 import { expect } from 'chai';
-import type { Driver } from '@gleaner/core';
-import { isInteractive } from '@gleaner/core';
+import type { Driver } from '@gleaner/core/plugin';
+import { isInteractive } from '@gleaner/core/plugin';
 import { startFixtureSite } from './fixture-site.ts';
 import type { FixtureSite } from './fixture-site.ts';
 import { startForwardProxy } from './forward-proxy.ts';
