@@ -69,7 +69,10 @@ export interface Engine {
   createApiKey(ownerName: string): Promise<auth.CreatedApiKey>;
   revokeApiKey(prefix: string): Promise<boolean>;
   createAccessToken(ownerName: string, ttlSeconds?: number): Promise<auth.CreatedAccessToken>;
+  /** The owner's callback signing secret; NOT_FOUND for an unknown owner (a look-up creates none). */
   signingSecret(ownerName: string): Promise<string>;
+  /** Finds or creates the owner: for a host app that authenticates its own users (see createApiRouter). */
+  ensureOwner(ownerName: string): Promise<Owner>;
   proxyCountries(): Record<string, string>;
   llmSpecs(): Promise<unknown[]>;
 
@@ -169,6 +172,7 @@ export function createEngine(opts: EngineOptions): Engine {
     revokeApiKey: (prefix) => auth.revokeApiKey(db, prefix),
     createAccessToken: (ownerName, ttl) => auth.createAccessToken(db, ownerName, ttl ?? config.auth.tokenTtlSeconds),
     signingSecret: (ownerName) => auth.getSigningSecret(db, ownerName),
+    ensureOwner: (ownerName) => auth.ensureOwner(db, ownerName),
     proxyCountries: () => listProxyCountries(config),
     async llmSpecs() {
       if (opts.llmSpecs) return opts.llmSpecs();

@@ -192,7 +192,8 @@ export function driverContract(name: string, make: (opts: ContractDriverOptions)
       });
     });
 
-    describe('cookies', () => {
+    // A driver without the capability skips its cases (and must refuse a proxy rather than go around it).
+    (features.capabilities.cookies ? describe : describe.skip)('cookies', () => {
       // A name (resolved by the injected resolver to the fixture site) rather than 127.0.0.1: a
       // browser treats loopback IPs as secure origins, which real sites are not.
       const shop = () => `http://www.shop.test:${site.port}`;
@@ -246,7 +247,19 @@ export function driverContract(name: string, make: (opts: ContractDriverOptions)
       });
     });
 
-    describe('proxy', () => {
+    if (!features.capabilities.proxy) {
+      it('refuses a session proxy it cannot honour with DRIVER_UNAVAILABLE (never connects around it)', async () => {
+        const proxy = await startForwardProxy();
+        try {
+          expect((await rejection(visit(driver, `${site.url}/page`, { proxy: proxy.url }))).code).to.equal('DRIVER_UNAVAILABLE');
+          expect(proxy.requests).to.have.length(0);
+        } finally {
+          await proxy.close();
+        }
+      });
+    }
+
+    (features.capabilities.proxy ? describe : describe.skip)('proxy', () => {
       let proxy: ForwardProxy;
       before(async () => {
         proxy = await startForwardProxy();
@@ -399,6 +412,6 @@ export function driverContract(name: string, make: (opts: ContractDriverOptions)
       }
     });
 
-    ssrfContract(js, () => ({ site, build, dns }));
+    ssrfContract(features.capabilities, () => ({ site, build, dns }));
   });
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { pinoHttp } from 'pino-http';
-import { GleanerError, toGleanerError, validationFailed, type Engine, type Logger, type ValidationIssue } from '@gleaner/core';
+import { GleanerError, toGleanerError, validationFailed, type Engine, type Logger, type Owner, type ValidationIssue } from '@gleaner/core';
 import { STATUS_BY_CODE } from './errors.ts';
 import { authenticate } from './auth.ts';
 import { compileSchema, toIssues } from './validation.ts';
@@ -12,6 +12,8 @@ export interface AppOptions {
   logger: Logger;
   routes: RouteDef[];
   bodyLimitBytes: number;
+  /** Resolves the caller instead of Gleaner's API keys and tokens (a host app's own auth); throw UNAUTHORIZED to refuse. */
+  authenticate?: (req: Request) => Promise<Owner>;
 }
 
 /** Sends the error body of interface-decisions.md: 422 {detail: [...]}, else {detail, code}. */
@@ -44,7 +46,7 @@ function mount(app: express.Express, route: RouteDef, opts: AppOptions): void {
   };
   const handler = async (req: Request, res: Response, next: NextFunction) => {
     try {
-      const owner = route.auth === 'none' ? null : await authenticate(opts.engine, req, route.auth);
+      const owner = route.auth === 'none' ? null : opts.authenticate ? await opts.authenticate(req) : await authenticate(opts.engine, req, route.auth);
       const issues: ValidationIssue[] = [];
       const params = { ...req.params };
       const query = { ...(req.query as Record<string, unknown>) };
