@@ -1,4 +1,4 @@
-// The shared driver contract (CONVENTIONS.md 3): the plain-HTTP driver and the browser drivers run
+// The shared driver contract (every driver, the same cases): the plain-HTTP driver and the browser drivers run
 // the same cases on the loopback fixture site — snapshot fields, redirects, cookies, proxy, size and
 // time limits, aborts, and the SSRF table. Where a behaviour is legitimately driver-specific (a
 // browser's html is the rendered DOM), the case is parametrised by `features`, never loosened for all.

@@ -1,5 +1,5 @@
 /**
- * The contract every model provider passes (CONVENTIONS.md 3): the same behaviour through core's
+ * The contract every model provider passes: the same behaviour through core's
  * model client, through the provider's real SDK, against the scripted model server.
  */
 import { expect } from 'chai';

@@ -1,4 +1,4 @@
-// The configuration loader: the only module that reads process.env (CONVENTIONS.md 5).
+// The configuration loader: the only module that reads process.env (options > environment > file > defaults).
 import { readFileSync } from 'node:fs';
 import { Ajv } from 'ajv';
 import { GleanerError } from '../errors.ts';

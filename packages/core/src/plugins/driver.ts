@@ -1,5 +1,5 @@
 /**
- * The driver plugin interface (CONVENTIONS.md 1): a driver package exports one factory returning a
+ * The driver plugin interface: a driver package exports one factory returning a
  * `Driver`. The driver is the long-lived part (connection pool, browser); a `DriverSession` is one
  * page for one job, always closed in `finally`.
  *

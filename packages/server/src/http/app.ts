@@ -16,7 +16,7 @@ export interface AppOptions {
   authenticate?: (req: Request) => Promise<Owner>;
 }
 
-/** Sends the error body of interface-decisions.md: 422 {detail: [...]}, else {detail, code}. */
+/** Sends the error body of docs/errors.md: 422 {detail: [...]}, else {detail, code}. */
 export function sendError(res: Response, err: unknown, logger: Logger): void {
   const e = toGleanerError(err);
   if (e.code === 'VALIDATION_FAILED') {
