@@ -43,7 +43,7 @@ export type { TaskStatusBody } from './tasks/extract-task.ts';
 export type { ScraperOperations } from './scrapers/operations.ts';
 export type { ParameterSpec, ScraperBuildRequest, ScraperKind, ScraperRecord, ScraperStatus } from './scrapers/types.ts';
 export type { ScraperListItem } from './scrapers/store.ts';
-export type { RunOperations } from './runs/operations.ts';
+export type { RunOperations, RunOutcome } from './runs/operations.ts';
 export type { RunOptions } from './runs/request.ts';
 export type { RunStatus, RunStatusBody } from './runs/status.ts';
 export type { CatalogOperations } from './catalog/index.ts';

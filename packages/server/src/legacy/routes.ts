@@ -66,7 +66,10 @@ export function legacyRoutes(): RouteDef[] {
           200: { description: 'Records', schema: { type: 'object', properties: { data: { type: 'array', items: { type: 'object' } } } } },
           202: { description: 'Still running after the wait: poll GET /v1/scrapers/run_async/{run_id} on the current API' },
         },
-        handler: async (ctx, { body }) => ctx.engine.catalog.legacy.scrape(ctx.owner!, body, clientSignal(ctx)),
+        handler: async (ctx, { body }) => {
+          const result = await ctx.engine.catalog.legacy.scrape(ctx.owner!, body, clientSignal(ctx));
+          return { status: result.finished ? 200 : 202, body: result.body };
+        },
       },
       {
         method: 'get',

@@ -28,7 +28,7 @@ export function runsRoutes() {
       },
       handler: async (ctx, { body }) => {
         const result = await ctx.engine.runs.run(ctx.owner!, body, { signal: clientSignal(ctx) });
-        return { status: result.status, body: result.body };
+        return { status: result.finished ? 200 : 202, body: result.body };
       },
     },
     {
