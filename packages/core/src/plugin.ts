@@ -48,7 +48,7 @@ export type { ContentKind, MediaType } from './net/content-type.ts';
 // Browser drivers: options, pool, filtering proxy, request check, page scripts.
 export { CHROMIUM_BASE_FLAGS } from './browser/chromium-flags.ts';
 export { charsetLabel, pickOption, readReserveMs, resolveBrowserOptions, settlesWithin, showsDocument } from './browser/driver-options.ts';
-export type { BrowserDriverOptions, ResolvedBrowserOptions } from './browser/driver-options.ts';
+export type { BrowserDriver, BrowserDriverOptions, ResolvedBrowserOptions } from './browser/driver-options.ts';
 export { abortable, createBrowserPool, killProcessGroup } from './browser/pool.ts';
 export type { BrowserPool, BrowserPoolOptions, BrowserPoolStats, LaunchedBrowser, PageLease } from './browser/pool.ts';
 export { FILTER_PROXY_BLOCKED_HEADER, FILTER_PROXY_ERROR_HEADER, startFilterProxy } from './net/filter-proxy.ts';

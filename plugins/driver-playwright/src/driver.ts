@@ -4,7 +4,7 @@
 import type { Browser, BrowserContext } from 'playwright-core';
 import { GleanerError, createBrowserPool, isGleanerError, literalAddressScope, pickOption, resolveBrowserOptions, startFilterProxy } from '@gleaner/core/plugin';
 import type {
-  BrowserDriverOptions, BrowserPoolStats, Driver, DriverCapabilities, DriverSession, DriverSessionOptions, FilterProxy, PageLease,
+  BrowserDriver, BrowserDriverOptions, BrowserPoolStats, DriverCapabilities, DriverSession, DriverSessionOptions, FilterProxy, PageLease,
 } from '@gleaner/core/plugin';
 import { abortError } from './errors.ts';
 import { launchBrowser } from './launcher.ts';
@@ -42,7 +42,7 @@ export interface PlaywrightDriverStats {
   requestCheck: 'browser' | 'context' | 'off' | null;
 }
 
-export type PlaywrightDriver = Driver & { stats(): PlaywrightDriverStats };
+export type PlaywrightDriver = BrowserDriver<PlaywrightDriverStats>;
 
 const CAPABILITIES: Readonly<DriverCapabilities> = Object.freeze({ javascript: true, interaction: true, proxy: true, cookies: true });
 

@@ -1,7 +1,7 @@
 // The long-lived half of the Selenium driver: the browser pool and the per-job page factory.
 import { GleanerError, createBrowserPool, isGleanerError, literalAddressScope, literalAddressUrlPatterns, pickOption, resolveBrowserOptions } from '@gleaner/core/plugin';
 import type {
-  BrowserDriverOptions, BrowserPoolStats, Driver, DriverCapabilities, DriverSession, DriverSessionOptions,
+  BrowserDriver, BrowserDriverOptions, DriverCapabilities, DriverSession, DriverSessionOptions,
 } from '@gleaner/core/plugin';
 import { abortError, browserError } from './errors.ts';
 import { gridLauncher, localLauncher } from './launcher.ts';
@@ -23,9 +23,7 @@ export interface SeleniumDriverOptions extends BrowserDriverOptions {
 }
 
 /** The Selenium driver, with its pool's figures. */
-export interface SeleniumDriver extends Driver {
-  stats(): BrowserPoolStats;
-}
+export type SeleniumDriver = BrowserDriver;
 
 const CAPABILITIES: Readonly<DriverCapabilities> = Object.freeze({ javascript: true, interaction: true, proxy: true, cookies: true });
 

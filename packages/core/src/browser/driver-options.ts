@@ -6,7 +6,13 @@ import { CONFIG_FIELDS } from '../config/load.ts';
 import type { GleanerConfig } from '../config/types.ts';
 import type { Logger } from '../log.ts';
 import { createSsrfGuard, type SsrfGuard } from '../net/ssrf.ts';
-import type { DriverOptions } from '../plugins/driver.ts';
+import type { Driver, DriverOptions } from '../plugins/driver.ts';
+import type { BrowserPoolStats } from './pool.ts';
+
+/** A browser driver: a Driver that reports its pool's figures (a driver may add its own to them). */
+export interface BrowserDriver<S extends BrowserPoolStats = BrowserPoolStats> extends Driver {
+  stats(): S;
+}
 
 /** The shared driver options plus the browser's own (`browser.*` read from `config`). */
 export interface BrowserDriverOptions extends DriverOptions {
