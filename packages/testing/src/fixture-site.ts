@@ -1,5 +1,6 @@
 // A small web site on 127.0.0.1:0 for driver tests: built-in pages for the usual cases, routes a
 // test can add, a record of every request and connection, and a close() that destroys sockets.
+import { setTimeout as sleep } from 'node:timers/promises';
 import http from 'node:http';
 import https from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -67,7 +68,6 @@ function send(res: ServerResponse, status: number, body: string | Buffer, header
   res.end(body);
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function builtInRoutes(): Map<string, Handler> {
   const doc = (title: string, body: string) => `<!doctype html><html><head><title>${title}</title></head><body>${body}</body></html>`;

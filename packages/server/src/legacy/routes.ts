@@ -1,6 +1,7 @@
 // The deprecated legacy agents interface (spec 4.5), served on its own listener ({agents_url}).
+import { clientSignal } from '../http/client-signal.ts';
 import { ATTRIBUTES_REQUEST_SCHEMA } from '@gleaner/core';
-import { defineRoutes, type RouteContext, type RouteDef } from '../http/route.ts';
+import { defineRoutes, type RouteDef } from '../http/route.ts';
 import { COOKIES_SCHEMA, PROXY_COUNTRY_SCHEMA, URL_SCHEMA } from '../routes/schemas.ts';
 import { systemRoutes } from '../routes/system.ts';
 
@@ -26,15 +27,6 @@ const SCRAPE_BODY = {
 };
 
 const REMOVE_BODY = { type: 'object', required: ['name'], properties: { name: NAME } };
-
-/** Aborted when the client goes away, so a long scrape stops. */
-function clientSignal(ctx: RouteContext): AbortSignal {
-  const controller = new AbortController();
-  ctx.res.on('close', () => {
-    if (!ctx.res.writableFinished) controller.abort(new Error('client closed the connection'));
-  });
-  return controller.signal;
-}
 
 const KEEP_SYSTEM = new Set(['/readyz', '/openapi.json', '/docs']);
 
