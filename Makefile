@@ -9,7 +9,7 @@ endif
 # Run the packages' TypeScript sources (package.json `exports` condition), not their built dist/.
 export NODE_OPTIONS := --conditions=gleaner-source
 
-.PHONY: setup build start test lint bench migrate
+.PHONY: setup build start test lint format bench migrate
 
 setup:
 	./scripts/setup-system.sh
@@ -29,6 +29,11 @@ migrate:
 lint:
 	npx tsc -p tsconfig.json
 	node scripts/check-imports.ts
+	npx prettier --check --log-level warn "**/*.ts"
+
+# Rewrites the TypeScript files to the formatter's style (.prettierrc.json; .prettierignore lists those not yet done).
+format:
+	npx prettier --write --log-level warn "**/*.ts"
 
 test: lint
 	npx mocha

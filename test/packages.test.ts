@@ -33,13 +33,22 @@ describe('packages, installed from their tarballs outside the workspace', functi
     for (const file of readdirSync(tarballs)) deps[`@gleaner/${file.replace(/^gleaner-/, '').replace(/-\d+\.\d+\.\d+\.tgz$/, '')}`] = `file:tarballs/${file}`;
     writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'outside', private: true, type: 'module', dependencies: deps }, null, 2));
     cpSync(join(root, 'examples'), dir, { recursive: true });
-    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({
-      compilerOptions: {
-        target: 'es2023', module: 'nodenext', strict: true, noEmit: true, allowImportingTsExtensions: true, skipLibCheck: true,
-        types: ['node', 'mocha'], typeRoots: ['./node_modules/@types', join(root, 'node_modules/@types')],
-      },
-      include: ['embed-express', 'driver-fetch-plugin'],
-    }));
+    writeFileSync(
+      join(dir, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          target: 'es2023',
+          module: 'nodenext',
+          strict: true,
+          noEmit: true,
+          allowImportingTsExtensions: true,
+          skipLibCheck: true,
+          types: ['node', 'mocha'],
+          typeRoots: ['./node_modules/@types', join(root, 'node_modules/@types')],
+        },
+        include: ['embed-express', 'driver-fetch-plugin'],
+      }),
+    );
     // The npm cache that `make setup` filled serves the third-party packages (offline); no install scripts run.
     await run('npm', ['install', '--offline', '--ignore-scripts', '--no-audit', '--no-fund', '--no-package-lock'], { cwd: dir, env });
   });
@@ -66,7 +75,13 @@ describe('packages, installed from their tarballs outside the workspace', functi
       env: { ...env, DATABASE_URL: TEST_DATABASE_URL, GLEANER_DB_SCHEMA: schemas[0], GLEANER_JOBS_SCHEMA: schemas[1] },
       timeout: 90_000,
     });
-    const steps = Object.fromEntries(stdout.trim().split('\n').map((l) => JSON.parse(l)).map((s) => [s.step, s]));
+    const steps = Object.fromEntries(
+      stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l))
+        .map((s) => [s.step, s]),
+    );
     expect(steps['direct markdown'].data).to.contain('Blue kettle').and.contain('24.50 EUR');
     expect(steps['mounted markdown']).to.include({ status: 200 });
     expect(steps['mounted markdown'].body.data).to.contain('Blue kettle');

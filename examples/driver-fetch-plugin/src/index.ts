@@ -5,8 +5,20 @@
 import http from 'node:http';
 import https from 'node:https';
 import {
-  CONFIG_FIELDS, GleanerError, classifyMediaType, createSsrfGuard, isGleanerError, parseContentType, sniffBinary,
-  type Driver, type DriverCapabilities, type DriverOptions, type DriverSession, type DriverSessionOptions, type GotoOptions, type PageSnapshot,
+  CONFIG_FIELDS,
+  GleanerError,
+  classifyMediaType,
+  createSsrfGuard,
+  isGleanerError,
+  parseContentType,
+  sniffBinary,
+  type Driver,
+  type DriverCapabilities,
+  type DriverOptions,
+  type DriverSession,
+  type DriverSessionOptions,
+  type GotoOptions,
+  type PageSnapshot,
 } from '@gleaner/core/plugin';
 
 /** The plugin API this driver was written against (createEngine refuses another major). */
@@ -81,7 +93,8 @@ export function createNodeHttpDriver(opts: DriverOptions = {}): Driver {
         const res = await request(url, o.userAgent ?? defaults.userAgent, o.maxBytes ?? defaults.maxBytes, signal);
         const location = res.headers.location;
         if (REDIRECTS.has(res.status) && location) {
-          if (redirects.length >= maxRedirects) throw new GleanerError('TOO_MANY_REDIRECTS', `${start} made more than ${maxRedirects} redirects (fetch.maxRedirects)`);
+          if (redirects.length >= maxRedirects)
+            throw new GleanerError('TOO_MANY_REDIRECTS', `${start} made more than ${maxRedirects} redirects (fetch.maxRedirects)`);
           redirects.push(url.href);
           url = guard.checkUrl(new URL(location, url)); // every hop is checked again
           continue;
@@ -93,7 +106,17 @@ export function createNodeHttpDriver(opts: DriverOptions = {}): Driver {
         }
         const charset = (media.charset ?? 'utf-8').toLowerCase();
         const html = new TextDecoder(charset, { fatal: false }).decode(res.body);
-        return { requestedUrl: start, finalUrl: url.href, status: res.status, headers: res.headers, contentType: type, charset, html, redirects, driver: 'node-http' };
+        return {
+          requestedUrl: start,
+          finalUrl: url.href,
+          status: res.status,
+          headers: res.headers,
+          contentType: type,
+          charset,
+          html,
+          redirects,
+          driver: 'node-http',
+        };
       }
     } catch (err) {
       throw failure(err, url.href, signal, timeoutMs, () => timer.aborted);
@@ -111,7 +134,11 @@ export function createNodeHttpDriver(opts: DriverOptions = {}): Driver {
       return {
         goto: (url: string, gotoOpts: GotoOptions = {}) => {
           if (!open) return Promise.reject(new GleanerError('DRIVER_UNAVAILABLE', 'the session is closed'));
-          return navigate(url, sessionOpts, [sessionOpts.signal, gotoOpts.signal].filter((s): s is AbortSignal => !!s));
+          return navigate(
+            url,
+            sessionOpts,
+            [sessionOpts.signal, gotoOpts.signal].filter((s): s is AbortSignal => !!s),
+          );
         },
         async close() {
           open = false;

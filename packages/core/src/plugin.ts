@@ -17,15 +17,39 @@ export type { Logger } from './log.ts';
 // Drivers.
 export { isInteractive } from './plugins/driver.ts';
 export type {
-  ActionOptions, Driver, DriverCapabilities, DriverFactory, DriverOptions, DriverSession, DriverSessionOptions, DriverTimeouts,
-  GotoOptions, InteractiveSession, OutlineElement, PageOutline, PageSnapshot, ScrollOptions, WaitForOptions,
+  ActionOptions,
+  Driver,
+  DriverCapabilities,
+  DriverFactory,
+  DriverOptions,
+  DriverSession,
+  DriverSessionOptions,
+  DriverTimeouts,
+  GotoOptions,
+  InteractiveSession,
+  OutlineElement,
+  PageOutline,
+  PageSnapshot,
+  ScrollOptions,
+  WaitForOptions,
 } from './plugins/driver.ts';
 
 // Model providers.
 export { LlmProviderError, isLlmProviderError, retryAfterFromHeaders } from './plugins/llm.ts';
 export type {
-  LlmFinishReason, LlmJsonSchema, LlmJsonSchemaRequest, LlmMessage, LlmProvider, LlmProviderErrorKind, LlmProviderFactory,
-  LlmRequest, LlmResult, LlmTool, LlmToolCall, LlmUsage, ModelSpec,
+  LlmFinishReason,
+  LlmJsonSchema,
+  LlmJsonSchemaRequest,
+  LlmMessage,
+  LlmProvider,
+  LlmProviderErrorKind,
+  LlmProviderFactory,
+  LlmRequest,
+  LlmResult,
+  LlmTool,
+  LlmToolCall,
+  LlmUsage,
+  ModelSpec,
 } from './plugins/llm.ts';
 export { createModelClient } from './llm/call-model.ts';
 export { parseModelJson } from './llm/json-output.ts';
@@ -56,7 +80,19 @@ export type { BlockedRequest, FilterProxy, FilterProxyOptions } from './net/filt
 export { literalAddressRegExp, literalAddressScope, literalAddressUrlPatterns, refusedRequest } from './browser/request-check.ts';
 export type { LiteralAddressScope } from './browser/request-check.ts';
 export {
-  capOutline, documentCall, domSize, findRef, FRAME_SEPARATOR, isRef, OUTLINE_LIMITS, outlinePage, PAGE_SCRIPTS, refSelector,
-  scriptCall, scrollPage, snapshotHtml, splitFrameSelector,
+  capOutline,
+  documentCall,
+  domSize,
+  findRef,
+  FRAME_SEPARATOR,
+  isRef,
+  OUTLINE_LIMITS,
+  outlinePage,
+  PAGE_SCRIPTS,
+  refSelector,
+  scriptCall,
+  scrollPage,
+  snapshotHtml,
+  splitFrameSelector,
 } from './browser/page-scripts.ts';
 export type { OutlineScriptOptions, PageDocument, PageScriptName, ScrollResult } from './browser/page-scripts.ts';

@@ -18,7 +18,10 @@ function fakeDriver(apiVersion: string | undefined): Driver & { closed: number }
 
 function fakeProvider(apiVersion: string): LlmProvider & { closed: number } {
   return {
-    name: 'fake-llm', model: 'm', apiVersion, closed: 0,
+    name: 'fake-llm',
+    model: 'm',
+    apiVersion,
+    closed: 0,
     generate: () => Promise.reject(new Error('not called')),
     specs: () => [],
     async close() {

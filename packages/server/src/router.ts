@@ -59,6 +59,11 @@ export interface LegacyRouterOptions {
 /** The deprecated legacy agents interface (docs/migration.md) for the same engine; API keys only. */
 export function createLegacyAgentsRouter(engine: Engine, opts: LegacyRouterOptions): Router {
   return mounted(
-    createLegacyApp({ engine, logger: opts.logger ?? engine.logger, bodyLimitBytes: opts.bodyLimitBytes ?? engine.config.server.bodyLimitBytes, apiUrl: opts.apiUrl }),
+    createLegacyApp({
+      engine,
+      logger: opts.logger ?? engine.logger,
+      bodyLimitBytes: opts.bodyLimitBytes ?? engine.config.server.bodyLimitBytes,
+      apiUrl: opts.apiUrl,
+    }),
   );
 }

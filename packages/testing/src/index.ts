@@ -23,8 +23,17 @@ export type { ForwardProxy, ProxiedRequest } from './forward-proxy.ts';
 // The scripted model server.
 export { startModelServer } from './model-server.ts';
 export type {
-  AnswerStep, ModelServer, ModelServerOptions, RecordedRequest as ModelRequest, Script, ScriptedModel, ScriptedToolCall, ScriptedUsage, Step,
-  WireProtocol, WireAnswer,
+  AnswerStep,
+  ModelServer,
+  ModelServerOptions,
+  RecordedRequest as ModelRequest,
+  Script,
+  ScriptedModel,
+  ScriptedToolCall,
+  ScriptedUsage,
+  Step,
+  WireProtocol,
+  WireAnswer,
 } from './model-server.ts';
 
 // Assertions.

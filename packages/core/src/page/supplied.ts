@@ -9,7 +9,10 @@ export function looksLikeHtml(s: string): boolean {
 /** Plain text as an HTML document: escaped, blank lines separating paragraphs, line breaks kept. */
 export function textAsHtml(s: string): string {
   const esc = s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-  return `<html><body>${esc.split(/\n{2,}/).map((p) => `<p>${p.replace(/\n/g, '<br>')}</p>`).join('')}</body></html>`;
+  return `<html><body>${esc
+    .split(/\n{2,}/)
+    .map((p) => `<p>${p.replace(/\n/g, '<br>')}</p>`)
+    .join('')}</body></html>`;
 }
 
 /** The supplied content as HTML. */
