@@ -9,6 +9,11 @@ import type { Owner } from './auth/owners.ts';
 import { listProxyCountries } from './net/proxies.ts';
 import type { Driver } from './plugins/driver.ts';
 import { checkPluginApiVersion } from './plugins/version.ts';
+import { checkRequest } from './schemas/validate.ts';
+import {
+  EXTRACT_ASYNC_BODY, EXTRACT_BODY, MARKDOWN_BODY, PARSE_BODY,
+  type ExtractAsyncRequest, type ExtractRequest, type MarkdownRequest, type ParseRequest,
+} from './schemas/requests.ts';
 import type { LlmProvider, ModelSpec } from './plugins/llm.ts';
 import { createModelClient, type ModelClient } from './llm/call-model.ts';
 import type { OperationContext } from './extract/context.ts';
@@ -76,10 +81,12 @@ export interface Engine {
   proxyCountries(): Record<string, string>;
   llmSpecs(): Promise<unknown[]>;
 
-  extract(owner: Owner, body: Record<string, unknown>, signal?: AbortSignal): Promise<ExtractResponse>;
-  parse(owner: Owner, body: Record<string, unknown>, signal?: AbortSignal): Promise<ExtractResponse>;
-  extractMarkdown(owner: Owner, body: Record<string, unknown>, signal?: AbortSignal): Promise<{ data: string }>;
-  submitExtractTask(owner: Owner, body: Record<string, unknown>): Promise<TaskStatusBody>;
+  // The extraction operations take the HTTP API's request bodies, typed from the same JSON Schemas,
+  // and check them as the API does: a bad body throws VALIDATION_FAILED with the same 422 issues.
+  extract(owner: Owner, body: ExtractRequest, signal?: AbortSignal): Promise<ExtractResponse>;
+  parse(owner: Owner, body: ParseRequest, signal?: AbortSignal): Promise<ExtractResponse>;
+  extractMarkdown(owner: Owner, body: MarkdownRequest, signal?: AbortSignal): Promise<{ data: string }>;
+  submitExtractTask(owner: Owner, body: ExtractAsyncRequest): Promise<TaskStatusBody>;
   getExtractTask(owner: Owner, taskId: string): Promise<TaskStatusBody>;
 
   /** Classic (and, later, agentic) scrapers: create, generate, read, delete, list. */
@@ -182,10 +189,10 @@ export function createEngine(opts: EngineOptions): Engine {
         return [];
       }
     },
-    extract: (owner, body, signal) => extract(context, owner, body, signal),
-    parse: (owner, body, signal) => parse(context, owner, body, signal),
-    extractMarkdown: (owner, body, signal) => extractMarkdown(context, owner, body, signal),
-    submitExtractTask: (owner, body) => submitExtractTask(context, owner, body),
+    extract: async (owner, body, signal) => extract(context, owner, checkRequest(EXTRACT_BODY, body), signal),
+    parse: async (owner, body, signal) => parse(context, owner, checkRequest(PARSE_BODY, body), signal),
+    extractMarkdown: async (owner, body, signal) => extractMarkdown(context, owner, checkRequest(MARKDOWN_BODY, body), signal),
+    submitExtractTask: async (owner, body) => submitExtractTask(context, owner, checkRequest(EXTRACT_ASYNC_BODY, body)),
     getExtractTask: (owner, taskId) => getTask(context, owner, taskId, 'extract'),
     scrapers,
     runs,

@@ -28,6 +28,14 @@ export type { JobContext, JobKind, JobPolicy } from './jobs/job-kind.ts';
 export { JobQueue } from './jobs/job-queue.ts';
 export type { JobQueueOptions, SendOptions } from './jobs/job-queue.ts';
 
+// Request validation and schemas: the engine checks direct calls as the HTTP adapter does.
+export { checkRequest, compileSchema, toIssues } from './schemas/validate.ts';
+export type { JsonSchema } from './schemas/validate.ts';
+export {
+  COOKIES_SCHEMA, EXTRACT_ASYNC_BODY, EXTRACT_BODY, ID_PARAMS, MARKDOWN_BODY, PARSE_BODY, PROXY_COUNTRY_SCHEMA, RECORDS_RESPONSE, TASK_RESPONSE, URL_SCHEMA,
+} from './schemas/requests.ts';
+export type { ExtractAsyncRequest, ExtractRequest, MarkdownRequest, ParseRequest } from './schemas/requests.ts';
+
 // Owners and credentials.
 export type { Owner } from './auth/owners.ts';
 export type { CreatedApiKey } from './auth/api-keys.ts';

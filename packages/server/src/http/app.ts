@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { pinoHttp } from 'pino-http';
-import { GleanerError, toGleanerError, validationFailed, type Engine, type Logger, type Owner, type ValidationIssue } from '@gleaner/core';
+import { GleanerError, compileSchema, toGleanerError, toIssues, validationFailed, type Engine, type Logger, type Owner, type ValidationIssue } from '@gleaner/core';
 import { STATUS_BY_CODE } from './errors.ts';
 import { authenticate } from './auth.ts';
-import { compileSchema, toIssues } from './validation.ts';
 import type { RouteDef } from './route.ts';
 
 export interface AppOptions {

@@ -1,8 +1,10 @@
+// Request validation shared by the HTTP adapter and the engine's operations: the same JSON Schemas,
+// the same ajv settings, the same 422 issues ({loc, msg, type}), whichever way a request arrives.
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import type { JsonSchema } from './route.ts';
+import { validationFailed, type ValidationIssue } from '../errors.ts';
 
-import type { ValidationIssue } from '@gleaner/core';
+export type JsonSchema = Record<string, unknown>;
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 // Unknown fields are ignored (clients send extras such as source: "n8n"), so no
@@ -43,25 +45,45 @@ function issueFor(e: ErrorObject, where: string): ValidationIssue | null {
       return { loc, msg: `Input should be a valid ${t.join(' or ')}`, type: TYPE_NAMES[t[0]] ?? 'type_error' };
     }
     case 'enum':
-      return { loc, msg: `Input should be ${((e.params as { allowedValues: unknown[] }).allowedValues).map((v) => JSON.stringify(v)).join(', ')}`, type: 'enum' };
+      return { loc, msg: `Input should be ${(e.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(', ')}`, type: 'enum' };
     case 'const':
       return { loc, msg: `Input should be ${JSON.stringify((e.params as { allowedValue: unknown }).allowedValue)}`, type: 'literal_error' };
     case 'maxItems':
       return { loc, msg: `List should have at most ${(e.params as { limit: number }).limit} items`, type: 'too_long' };
     case 'minItems':
-      return { loc, msg: `List should have at least ${(e.params as { limit: number }).limit} item${(e.params as { limit: number }).limit === 1 ? '' : 's'}`, type: 'too_short' };
+      return {
+        loc,
+        msg: `List should have at least ${(e.params as { limit: number }).limit} item${(e.params as { limit: number }).limit === 1 ? '' : 's'}`,
+        type: 'too_short',
+      };
     case 'maxLength':
       return { loc, msg: `String should have at most ${(e.params as { limit: number }).limit} characters`, type: 'string_too_long' };
     case 'minLength':
-      return { loc, msg: `String should have at least ${(e.params as { limit: number }).limit} character${(e.params as { limit: number }).limit === 1 ? '' : 's'}`, type: 'string_too_short' };
+      return {
+        loc,
+        msg: `String should have at least ${(e.params as { limit: number }).limit} character${(e.params as { limit: number }).limit === 1 ? '' : 's'}`,
+        type: 'string_too_short',
+      };
     case 'minimum':
     case 'exclusiveMinimum':
-      return { loc, msg: `Input should be ${e.keyword === 'minimum' ? 'greater than or equal to' : 'greater than'} ${(e.params as { limit: number }).limit}`, type: e.keyword === 'minimum' ? 'greater_than_equal' : 'greater_than' };
+      return {
+        loc,
+        msg: `Input should be ${e.keyword === 'minimum' ? 'greater than or equal to' : 'greater than'} ${(e.params as { limit: number }).limit}`,
+        type: e.keyword === 'minimum' ? 'greater_than_equal' : 'greater_than',
+      };
     case 'maximum':
     case 'exclusiveMaximum':
-      return { loc, msg: `Input should be ${e.keyword === 'maximum' ? 'less than or equal to' : 'less than'} ${(e.params as { limit: number }).limit}`, type: e.keyword === 'maximum' ? 'less_than_equal' : 'less_than' };
+      return {
+        loc,
+        msg: `Input should be ${e.keyword === 'maximum' ? 'less than or equal to' : 'less than'} ${(e.params as { limit: number }).limit}`,
+        type: e.keyword === 'maximum' ? 'less_than_equal' : 'less_than',
+      };
     case 'format':
-      return { loc, msg: `Input should be a valid ${(e.params as { format: string }).format}`, type: `${(e.params as { format: string }).format}_parsing`.replace(/-/g, '_') };
+      return {
+        loc,
+        msg: `Input should be a valid ${(e.params as { format: string }).format}`,
+        type: `${(e.params as { format: string }).format}_parsing`.replace(/-/g, '_'),
+      };
     case 'pattern':
       return { loc, msg: `String should match pattern '${(e.params as { pattern: string }).pattern}'`, type: 'string_pattern_mismatch' };
     case 'anyOf':
@@ -101,4 +123,18 @@ export function toIssues(errors: ErrorObject[] | null | undefined, where: 'body'
     out.push(issue);
   }
   return out;
+}
+
+const compiled = new WeakMap<JsonSchema, ValidateFunction>();
+
+/**
+ * Checks a request body against its schema, as the HTTP adapter does, and returns a copy with the
+ * schema's defaults filled in; throws VALIDATION_FAILED with one issue per problem (loc under `body`).
+ */
+export function checkRequest<T>(schema: JsonSchema, body: unknown): T {
+  let validate = compiled.get(schema);
+  if (!validate) compiled.set(schema, (validate = compileSchema(schema, 'body')));
+  const copy = body === undefined ? {} : structuredClone(body);
+  if (!validate(copy)) throw validationFailed(toIssues(validate.errors, 'body'));
+  return copy as T;
 }
