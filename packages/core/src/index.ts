@@ -32,7 +32,16 @@ export type { JobQueueOptions, SendOptions } from './jobs/job-queue.ts';
 export { checkRequest, compileSchema, toIssues } from './schemas/validate.ts';
 export type { JsonSchema } from './schemas/validate.ts';
 export {
-  COOKIES_SCHEMA, EXTRACT_ASYNC_BODY, EXTRACT_BODY, ID_PARAMS, MARKDOWN_BODY, PARSE_BODY, PROXY_COUNTRY_SCHEMA, RECORDS_RESPONSE, TASK_RESPONSE, URL_SCHEMA,
+  COOKIES_SCHEMA,
+  EXTRACT_ASYNC_BODY,
+  EXTRACT_BODY,
+  ID_PARAMS,
+  MARKDOWN_BODY,
+  PARSE_BODY,
+  PROXY_COUNTRY_SCHEMA,
+  RECORDS_RESPONSE,
+  TASK_RESPONSE,
+  URL_SCHEMA,
 } from './schemas/requests.ts';
 export type { ExtractAsyncRequest, ExtractRequest, MarkdownRequest, ParseRequest } from './schemas/requests.ts';
 
