@@ -34,6 +34,28 @@ function copyAssets(src: string, dist: string): number {
   return n;
 }
 
+/** Newest modification time of the files below `path` (0 when it does not exist). */
+function newest(path: string): number {
+  if (!existsSync(path)) return 0;
+  const st = statSync(path);
+  if (!st.isDirectory()) return st.mtimeMs;
+  return Math.max(st.mtimeMs, ...readdirSync(path).map((name) => newest(join(path, name))));
+}
+
+/** True when the package's dist/ is older than its sources, package.json or build config. */
+export function isStale(dir: string): boolean {
+  const pkg = join(root, dir);
+  const built = existsSync(join(pkg, 'dist')) ? newest(join(pkg, 'dist')) : 0;
+  const inputs = [
+    join(pkg, 'src'),
+    join(pkg, 'package.json'),
+    join(pkg, 'tsconfig.build.json'),
+    join(root, 'tsconfig.build.json'),
+    join(root, 'tsconfig.json'),
+  ];
+  return built === 0 || Math.max(...inputs.map(newest)) > built;
+}
+
 export function build(dir: string): void {
   const pkg = join(root, dir);
   rmSync(join(pkg, 'dist'), { recursive: true, force: true });
