@@ -65,6 +65,11 @@ describe('packages, installed from their tarballs outside the workspace', functi
     expect(readdirSync(join(core, 'dist/store/migrations')).filter((f) => f.endsWith('.sql')).length).to.be.greaterThan(0);
   });
 
+  it("runs the installed gleaner CLI (the server package's bin, on dist/)", async () => {
+    const { stdout } = await run(join(dir, 'node_modules/.bin/gleaner'), ['--help'], { cwd: dir, env });
+    expect(stdout).to.contain('serve').and.contain('keys');
+  });
+
   it('type-checks both examples against the installed .d.ts', async () => {
     const result = await run(join(root, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.json'], { cwd: dir, env }).catch((err) => err);
     expect(result.stdout ?? '', 'tsc errors').to.equal('');
