@@ -2,8 +2,8 @@
 // compared with Playwright's on the same page), links, GET and POST forms with their redirects,
 // field values, <details>, the NEEDS_BROWSER cases, SSRF on clicks and form actions, cookies.
 import { expect } from 'chai';
-import { GleanerError, isInteractive } from '@gleaner/core';
-import type { Driver, InteractiveSession, OutlineElement } from '@gleaner/core';
+import { GleanerError, isInteractive } from '@gleaner/core/internal';
+import type { Driver, InteractiveSession, OutlineElement } from '@gleaner/core/internal';
 import { createHttpDriver } from '@gleaner/driver-http';
 import { createPlaywrightDriver } from '@gleaner/driver-playwright';
 import { startFixtureSite } from './support/fixture-site.ts';

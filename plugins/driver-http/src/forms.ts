@@ -2,7 +2,7 @@
 // owner, the submitter's overrides (formaction, formmethod, formenctype), the entry list in tree order,
 // and the encodings (GET query, urlencoded, multipart/form-data, text/plain).
 import { randomBytes } from 'node:crypto';
-import { GleanerError } from '@gleaner/core';
+import { GleanerError } from '@gleaner/core/plugin';
 import { baseUrl, buttonType, documentUrl, inputType, inputValue, isMultiple, optionValue, resolveAgainstBase, selectedOptions } from './dom-shims.ts';
 import { describeElement, needsBrowser } from './targets.ts';
 

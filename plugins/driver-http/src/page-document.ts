@@ -4,8 +4,8 @@
 // as the browser drivers' do.
 import vm from 'node:vm';
 import { Node as DomNode, parseHTML } from 'linkedom';
-import { capOutline, scriptCall } from '@gleaner/core';
-import type { PageOutline, PageScriptName } from '@gleaner/core';
+import { capOutline, scriptCall } from '@gleaner/core/plugin';
+import type { PageOutline, PageScriptName } from '@gleaner/core/plugin';
 import { computedStyle, cssEscape, installShims, invalidateStyles, setDocumentUrl } from './dom-shims.ts';
 
 /** A script gets this long on a parsed document (it is our own code, but the page decides its size). */

@@ -2,10 +2,10 @@
 // GET, and POST for submitted forms) and the interactions on the last response (interact.ts).
 import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
-import { CookieJar, GleanerError, isGleanerError } from '@gleaner/core';
-import type { ActionOptions, DriverSession, GotoOptions, Logger, PageSnapshot, SsrfGuard } from '@gleaner/core';
+import { CookieJar, GleanerError, isGleanerError } from '@gleaner/core/plugin';
+import type { ActionOptions, DriverSession, GotoOptions, Logger, PageSnapshot, SsrfGuard } from '@gleaner/core/plugin';
 import { readBody, tooLarge } from './body.ts';
-import { classifyMediaType, parseContentType, sniffBinary } from '@gleaner/core';
+import { classifyMediaType, parseContentType, sniffBinary } from '@gleaner/core/plugin';
 import { decodeBody, detectEncoding } from './decode.ts';
 import { toFetchError } from './errors.ts';
 import { Interactions } from './interact.ts';
