@@ -358,7 +358,11 @@ describe('driver-http interaction (linkedom, no JavaScript)', () => {
       const t0 = Date.now();
       await s.waitFor({ ms: 120 });
       expect(Date.now() - t0).to.be.at.least(100);
+      const waiting = rejection(s.waitFor({ ms: 4000 }));
+      const closedAt = Date.now();
       await s.close();
+      expect((await waiting).code, 'a wait in flight ends with the session').to.equal('DRIVER_UNAVAILABLE');
+      expect(Date.now() - closedAt).to.be.below(1000);
       expect((await rejection(s.outline())).code).to.equal('DRIVER_UNAVAILABLE');
       expect((await rejection(s.click('#books'))).code).to.equal('DRIVER_UNAVAILABLE');
     });
