@@ -34,7 +34,8 @@ const PAGES: Record<string, string> = {
     <input type="radio" name="r" aria-label="Radio"><input type="range" aria-label="Level"><input type="search" placeholder="Find it">
     <p class="hidden"><a href="/by-class">Hidden by class</a></p><div class="panel"><a href="/panel-1">Panel one</a></div>
     <div class="panel active"><a href="/panel-2">Panel two</a></div><p id="ghost"><a href="/ghost">Ghost</a></p>
-    <p class="forced" style="display: block"><a href="/forced">Forced</a></p><p class="wide"><a href="/wide">Wide only</a></p>`,
+    <p class="forced" style="display: block"><a href="/forced">Forced</a></p><p class="wide"><a href="/wide">Wide only</a></p>
+    <table class="grid"><caption>Sizes</caption><tr><td><a href="/same">Same</a></td><td><a href="/same">Same</a></td></tr><tr><td><button>Pick</button></td></tr></table>`,
   `<base href="/shop/"><style>/* a comment { display: none } */ .hidden { display: none } .panel { display: none } div.panel.active { display: block }
     #ghost { visibility: hidden } .forced { display: none !important } @media (max-width: 10px) { .wide { display: none } }</style>`),
   '/links': doc('Links', `<a id="rel" href="next?p=2">Next</a> <a id="frag" href="#top">Top</a> <a id="hash" href="#">Menu</a>

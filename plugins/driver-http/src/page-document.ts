@@ -16,6 +16,33 @@ const compiledScripts = new Map<string, vm.Script>();
 
 const escapeText = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
+/**
+ * linkedom's parser (htmlparser2) does not add the `<tbody>` the HTML parser implies around a table's
+ * rows; browsers do, and outline selectors that path through a table must be the same.
+ */
+function impliedTableBodies(doc: Document): void {
+  for (const table of Array.from(doc.querySelectorAll('table'))) {
+    let body: Element | null = null;
+    for (let child = table.firstChild; child; ) {
+      const next: ChildNode | null = child.nextSibling;
+      const isRow = child.nodeType === 1 && (child as Element).localName === 'tr';
+      const isSpace = child.nodeType === 3 && !(child as Text).data.trim();
+      if (isRow) {
+        if (!body) {
+          body = doc.createElement('tbody');
+          table.insertBefore(body, child);
+        }
+        body.appendChild(child);
+      } else if (!(isSpace && body && next?.nodeType === 1 && (next as Element).localName === 'tr')) {
+        body = null; // anything else between rows starts a new body (as the parser does)
+      } else {
+        body.appendChild(child);
+      }
+      child = next;
+    }
+  }
+}
+
 export class PageDocument {
   readonly document: Document;
   readonly url: string;
@@ -27,6 +54,7 @@ export class PageDocument {
     installShims();
     const markup = contentType === '' || contentType.includes('html') ? html : `<!DOCTYPE html><html><head></head><body><pre>${escapeText(html)}</pre></body></html>`;
     this.document = parseHTML(markup).document as unknown as Document;
+    impliedTableBodies(this.document);
     this.url = url;
     setDocumentUrl(this.document, url);
   }
