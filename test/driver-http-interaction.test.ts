@@ -38,6 +38,17 @@ const PAGES: Record<string, string> = {
     <table class="grid"><caption>Sizes</caption><tr><td><a href="/same">Same</a></td><td><a href="/same">Same</a></td></tr><tr><td><button>Pick</button></td></tr></table>`,
   `<base href="/shop/"><style>/* a comment { display: none } */ .hidden { display: none } .panel { display: none } div.panel.active { display: block }
     #ghost { visibility: hidden } .forced { display: none !important } @media (max-width: 10px) { .wide { display: none } }</style>`),
+  // Text as the outline renders it: blocks, lists, tables, entities, whitespace, line breaks.
+  '/article': doc('Article &amp; more', `<header><nav><a href="/">Home</a> &rsaquo; <a href="/blog">Blog</a></nav></header>
+    <main><article><h2>A   title&nbsp;with  spaces</h2><p>First <em>para</em>graph,<br>second line &amp; <code>code</code>.</p>
+    <blockquote>Quoted <strong>text</strong></blockquote><pre>  keep
+  lines  </pre><dl><dt>Term</dt><dd>Definition <a href="#fn1">[1]</a></dd></dl>
+    <ol><li>One<ul><li>Nested <a href="/n">link</a></li></ul></li><li>Two</li></ol>
+    <fieldset><legend>Options</legend><label><input type="checkbox" name="o1"> First option</label><label><input type="radio" name="o2" value="b" checked> B</label></fieldset>
+    <table><thead><tr><th>Name</th><th>Price</th></tr></thead><tr><td>Tea</td><td>3 &euro;</td></tr></table>
+    <p>Read <a href="/more" title="More about it">more</a> or <a href="/x" aria-label="Close dialog">×</a>.</p></article>
+    <aside><h3>Related</h3><a href="/r1"><img src="/i.png" alt="Related one"></a> <a href="/r2">Related two</a></aside></main>
+    <footer><small>&copy; 2026</small> <a href="mailto:a@b.c">Mail</a></footer>`),
   '/links': doc('Links', `<a id="rel" href="next?p=2">Next</a> <a id="frag" href="#top">Top</a> <a id="hash" href="#">Menu</a>
     <a id="js" href="javascript:void(0)">Script</a> <a id="onclick" href="/page" onclick="return false">Tracked</a>
     <a id="noref" href="/page" rel="noreferrer">No referrer</a> <a id="wrapped" href="/page"><span id="inner">Wrapped</span></a>
@@ -158,21 +169,24 @@ describe('driver-http interaction (linkedom, no JavaScript)', () => {
       expect((await s.snapshot()).html).to.not.contain('data-gleaner-ref');
     });
 
-    it('matches the outline Chromium gives for the same page (refs, roles, names, selectors, values, hrefs, text)', async function () {
+    it('matches the outline Chromium gives for the same pages (refs, roles, names, selectors, values, hrefs, text)', async function () {
       const pw = createPlaywrightDriver({ allowNetworks: ['127.0.0.1/32'], maxPages: 1 });
       try {
-        const browser = await pw.openSession();
-        try {
-          if (!isInteractive(browser)) throw new Error('playwright sessions are not interactive');
-          await browser.goto(`${site.url}/outline`);
-          const expected = await browser.outline();
-          const s = await open('/outline');
-          const got = await s.outline();
-          expect(got.elements).to.deep.equal(expected.elements);
-          expect(got.text).to.equal(expected.text);
-          expect(got.title).to.equal(expected.title);
-        } finally {
-          await browser.close();
+        for (const path of ['/outline', '/article']) {
+          const browser = await pw.openSession();
+          try {
+            if (!isInteractive(browser)) throw new Error('playwright sessions are not interactive');
+            await browser.goto(`${site.url}${path}`);
+            const expected = await browser.outline();
+            const s = await open(path);
+            const got = await s.outline();
+            expect(got.elements, path).to.deep.equal(expected.elements);
+            expect(got.text, path).to.equal(expected.text);
+            expect(got.title, path).to.equal(expected.title);
+            await s.close();
+          } finally {
+            await browser.close();
+          }
         }
       } finally {
         await pw.close();
