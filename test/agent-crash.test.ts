@@ -55,6 +55,7 @@ describe('agent tasks survive a worker killed with SIGKILL mid-task', () => {
       GLEANER_JOB_POLLING_SECONDS: '0.5',
       GLEANER_JOB_SUPERVISE_SECONDS: '1',
       GLEANER_JOB_HEARTBEAT_SECONDS: '10',
+      GLEANER_BROWSER_ESCALATION: 'always',
       GLEANER_LLM_PROVIDER: 'openai',
       GLEANER_LLM_MODEL: 'test-model',
       OPENAI_API_KEY: 'test-key',

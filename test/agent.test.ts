@@ -14,6 +14,7 @@ import { request } from './support/http.ts';
 import { testSchemas } from './support/db.ts';
 import { rejection } from './support/assert.ts';
 import { createEngine, silentLogger } from '@gleaner/core';
+import { createOpenAiProvider } from '@gleaner/llm-openai';
 
 const ATTRIBUTES = [{ name: 'name', type: 'string', description: 'product name' }, { name: 'price', type: 'number' }];
 const names = (data: Array<{ name: string }>) => data.map((r) => r.name).sort();
@@ -56,8 +57,8 @@ function scenarioSuite(label: string, opts: StackOptions, only?: string[]): void
   });
 }
 
-scenarioSuite('playwright + openai tools', { provider: 'openai', config: { browser: { driver: 'playwright' } } });
-scenarioSuite('selenium + ollama tools', { provider: 'ollama', config: { browser: { driver: 'selenium' } } }, ['/catalog', '/shop', '/banner']);
+scenarioSuite('playwright + openai tools', { provider: 'openai', config: { browser: { driver: 'playwright', escalation: 'always' } } });
+scenarioSuite('selenium + ollama tools', { provider: 'ollama', config: { browser: { driver: 'selenium', escalation: 'always' } } }, ['/catalog', '/shop', '/banner']);
 
 describe('agent on plain HTML without a browser (driver-http interaction), escalating when a page needs JavaScript', function () {
   this.timeout(180_000);
@@ -355,16 +356,23 @@ describe('agent tasks without a model or a browser', function () {
       await schemas.drop();
     }
   });
-  it('answers DRIVER_UNAVAILABLE when no driver can interact (escalation never, plain HTTP only)', async () => {
-    const s = await startStack({ config: { browser: { escalation: 'never' } } });
+  it('answers DRIVER_UNAVAILABLE at once when no driver can interact with pages (nothing is queued)', async () => {
+    const schemas = testSchemas();
+    const llm = createOpenAiProvider({ model: 'test-model', apiKey: 'k', baseUrl: 'http://127.0.0.1:9/v1' });
+    const engine = createEngine({ config: schemas.config, logger: silentLogger(), drivers: [], llm });
     try {
-      const r = await s.api('POST', '/v1/agent/extract', { url: `${s.site.url}/`, prompt: 'p' });
-      expect(r.status, r.text).to.equal(503);
-      expect(r.body.code).to.equal('DRIVER_UNAVAILABLE');
+      await engine.start();
+      const owner = (await engine.createApiKey('dave')).owner;
+      const err = await rejection(engine.agent.submit(owner, { url: 'https://example.com/', prompt: 'p' }));
+      expect(err).to.include({ code: 'DRIVER_UNAVAILABLE' });
+      expect(err.message).to.match(/needs a driver that can interact/);
+      expect((await engine.db.query('SELECT count(*)::int AS n FROM tasks')).rows[0].n).to.equal(0);
     } finally {
-      await s.close();
+      await engine.stop();
+      await schemas.drop();
     }
   });
+
 });
 
 /** A server on another loopback address that counts connections (a refused request must leave 0). */
