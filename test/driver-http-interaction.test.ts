@@ -14,7 +14,8 @@ const doc = (title: string, body: string, head = '') => `<!doctype html><html><h
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 const PAGES: Record<string, string> = {
-  // Everything the outline shows or hides, the same without and with a browser.
+  // Everything the outline shows or hides, the same without and with a browser (except <noscript>,
+  // which a browser running scripts hides and the http driver shows: see the /fallback case).
   '/outline': doc('Outline', `<h1>Shop</h1><p>Welcome, <a href="cart">your cart</a>.</p>
     <nav><ul><li><a href="/c/books" id="books">Books</a></li><li><a href="/c/music" data-testid="music">Music</a></li></ul></nav>
     <form action="/search"><label for="q">Search</label><input id="q" name="q" value="tea">
@@ -29,7 +30,7 @@ const PAGES: Record<string, string> = {
     <my-widget><a href="/custom">In a custom element</a></my-widget><a href="/svg"><svg width="10" height="10"><title>Icon</title></svg></a>
     <p>x = <math><mi>x</mi></math></p><button aria-label="Close">×</button><label>Email <input name="email" type="email"></label>
     <input type="submit" value="Go"><input type="image" alt="Pay" src="/pay.png"><span id="lbl">Quantity</span><input aria-labelledby="lbl" type="number" value="2">
-    <a href="/logo"><img alt="Logo" src="/logo.png"></a><noscript><a href="/ns">No script</a></noscript><div contenteditable>Edit me</div>
+    <a href="/logo"><img alt="Logo" src="/logo.png"></a><div contenteditable>Edit me</div>
     <select name="many" multiple size="3"><optgroup label="G"><option>Alpha</option><option selected>Beta</option></optgroup></select>
     <input type="radio" name="r" aria-label="Radio"><input type="range" aria-label="Level"><input type="search" placeholder="Find it">
     <p class="hidden"><a href="/by-class">Hidden by class</a></p><div class="panel"><a href="/panel-1">Panel one</a></div>
@@ -73,6 +74,8 @@ const PAGES: Record<string, string> = {
   '/enter-page': doc('Enter', `<a id="frag" href="#one">To the form</a><form action="/results" id="one"><input id="only" name="q"></form>
     <form action="/results" id="two"><input id="a" name="a"><input id="b" name="b"></form>
     <form action="/results" id="three" onsubmit="return check()"><input id="c" name="c"><button>Go</button></form>`),
+  '/fallback': doc('Fallback', `<div id="app"></div><noscript><p>This page works best with JavaScript.</p><a href="/page" id="all">All results</a></noscript>
+    <form action="/results"><select id="sort" name="sort" onchange="this.form.submit()"><option>new</option><option>old</option></select><noscript><button id="go">Go</button></noscript></form>`),
   '/login': doc('Login', '<form method="post" action="/do-login"><input id="user" name="user"><button id="in">Log in</button></form>'),
   '/required': doc('Required', `<form action="/results"><input id="who" name="who" required><select id="size" name="size" required><option value="">Pick</option><option>L</option></select>
     <input type="radio" id="yes" name="ok" value="yes" required><input type="radio" name="ok" value="no"><button id="send">Send</button><button id="skip" formnovalidate>Skip checks</button></form>`),
@@ -191,6 +194,20 @@ describe('driver-http interaction (linkedom, no JavaScript)', () => {
       } finally {
         await pw.close();
       }
+    });
+  });
+
+  describe('<noscript>', () => {
+    it('shows and acts on what <noscript> holds, as a browser without JavaScript does; snapshots keep the tag', async () => {
+      const s = await open('/fallback');
+      const o = await s.outline();
+      expect(o.text).to.contain('This page works best with JavaScript.');
+      expect(byName(o.elements, 'All results')).to.include({ role: 'link', selector: '#all' });
+      await s.select('#sort', 'old');
+      expect((await s.snapshot()).html).to.match(/<noscript><button id="go"( data-gleaner-ref="e\d+")?>Go<\/button><\/noscript>/);
+      expect((await s.snapshot()).html).to.not.contain('gleaner-noscript');
+      await s.click(byName(o.elements, 'Go')!.ref);
+      expect((await s.snapshot()).finalUrl).to.equal(`${site.url}/results?sort=old`);
     });
   });
 

@@ -43,6 +43,22 @@ function impliedTableBodies(doc: Document): void {
   }
 }
 
+/** What `<noscript>` becomes in the parsed document: an element the outline walks (its script skips noscript). */
+const NOSCRIPT = 'gleaner-noscript';
+
+/**
+ * Without JavaScript a browser shows what `<noscript>` holds (fallback links, a "Go" button next to a
+ * select, "please enable JavaScript"): renamed, the outline lists and renders it. `html()` renames it back.
+ */
+function revealNoscript(doc: Document): void {
+  for (const el of Array.from(doc.querySelectorAll('noscript'))) {
+    const shown = doc.createElement(NOSCRIPT);
+    for (const attr of Array.from(el.attributes)) shown.setAttribute(attr.name, attr.value);
+    while (el.firstChild) shown.appendChild(el.firstChild);
+    el.replaceWith(shown);
+  }
+}
+
 export class PageDocument {
   readonly document: Document;
   readonly url: string;
@@ -55,6 +71,7 @@ export class PageDocument {
     const markup = contentType === '' || contentType.includes('html') ? html : `<!DOCTYPE html><html><head></head><body><pre>${escapeText(html)}</pre></body></html>`;
     this.document = parseHTML(markup).document as unknown as Document;
     impliedTableBodies(this.document);
+    revealNoscript(this.document);
     this.url = url;
     setDocumentUrl(this.document, url);
   }
@@ -114,6 +131,6 @@ export class PageDocument {
 
   /** The document serialized as it is now, without Gleaner's ref stamps (core's snapshotHtml). */
   html(): string {
-    return this.run<string>('snapshotHtml', false);
+    return this.run<string>('snapshotHtml', false).replace(new RegExp(`<(/?)${NOSCRIPT}\\b`, 'g'), '<$1noscript');
   }
 }
