@@ -258,6 +258,18 @@ describe('driver-http interaction (linkedom, no JavaScript)', () => {
       expect((await s.snapshot()).finalUrl).to.equal(`${site.url}/lucky?q=jazz&cat=Music&action=Lucky`);
     });
 
+    it("encodes values in the page's charset (windows-1252 here; &#N; for what it cannot hold), or the form's accept-charset", async () => {
+      site.page('/latin-form', doc('Latin', '<form action="/results"><input id="q" name="q"></form><form action="/results" accept-charset="utf-8"><input id="u" name="u"></form>'), {
+        headers: { 'content-type': 'text/html; charset=iso-8859-1' },
+      });
+      const s = await open('/latin-form');
+      await s.type('#q', 'café €5 ☃', { pressEnter: true });
+      expect((await s.snapshot()).finalUrl).to.equal(`${site.url}/results?q=caf%E9+%805+%26%239731%3B`);
+      await s.goto(`${site.url}/latin-form`);
+      await s.type('#u', 'café', { pressEnter: true });
+      expect((await s.snapshot()).finalUrl).to.equal(`${site.url}/results?u=caf%C3%A9`);
+    });
+
     it('submits a one-field form on Enter, and does nothing for Enter in a two-field form without a button', async () => {
       const s = await open('/enter-page');
       await s.type('#a', 'x', { pressEnter: true });

@@ -65,15 +65,15 @@ export class PageDocument {
   #context: vm.Context | undefined;
   #changed = false;
 
-  /** Parses `html` (text/plain and JSON as a `<pre>`, as browsers show them) as the document at `url`. */
-  constructor(html: string, contentType: string, url: string) {
+  /** Parses `html` (text/plain and JSON as a `<pre>`, as browsers show them) as the document at `url`, decoded from `charset`. */
+  constructor(html: string, contentType: string, url: string, charset?: string) {
     installShims();
     const markup = contentType === '' || contentType.includes('html') ? html : `<!DOCTYPE html><html><head></head><body><pre>${escapeText(html)}</pre></body></html>`;
     this.document = parseHTML(markup).document as unknown as Document;
     impliedTableBodies(this.document);
     revealNoscript(this.document);
     this.url = url;
-    setDocumentUrl(this.document, url);
+    setDocumentUrl(this.document, url, charset);
   }
 
   /**

@@ -73,7 +73,7 @@ export class HttpSession extends Interactions implements DriverSession {
       page: (what: string) => {
         const page = this.#current(what);
         // Parsed on the first interaction only: plain extraction never pays for a DOM.
-        page.doc ??= new PageDocument(page.snap.html, page.snap.contentType, page.snap.finalUrl);
+        page.doc ??= new PageDocument(page.snap.html, page.snap.contentType, page.snap.finalUrl, page.snap.charset);
         return { doc: page.doc, snap: page.snap };
       },
       current: (what: string) => this.#current(what),
