@@ -15,3 +15,7 @@ CREATE TABLE scraper_scripts (
   created_at timestamptz NOT NULL DEFAULT now(),
   PRIMARY KEY (scraper_id, version)
 );
+
+-- The pg-boss job of the build in progress: DELETE of an agentic scraper cancels it (a queued build
+-- never starts; a running one is stopped by its build watch).
+ALTER TABLE scrapers ADD COLUMN build_job_id text;
