@@ -18,6 +18,8 @@ import { extractTaskJob, getTask, submitExtractTask, type TaskStatusBody } from 
 import { scraperJobKinds, scraperOperations, type ScraperOperations } from './scrapers/index.ts';
 import { runJobKinds, runOperations, type RunOperations } from './runs/index.ts';
 import { catalogOperations, type CatalogOperations } from './catalog/index.ts';
+import { CancelWatch } from './jobs/cancel.ts';
+import { agentTaskJob, getAgentTask, stopAgentTask, submitAgentTask, type AgentTaskStatusBody } from './tasks/agent-task.ts';
 
 export interface EngineOptions {
   config: Readonly<GleanerConfig>;
@@ -75,6 +77,12 @@ export interface Engine {
   readonly runs: RunOperations;
   /** The public catalog and the legacy agents' names. */
   readonly catalog: CatalogOperations;
+  /** One-shot agent tasks: submit, status, stop. */
+  readonly agent: {
+    submit(owner: Owner, body: Record<string, unknown>): Promise<AgentTaskStatusBody>;
+    get(owner: Owner, taskId: string): Promise<AgentTaskStatusBody>;
+    stop(owner: Owner, taskId: string): Promise<{ task_id: string; status: 'stopped' | 'not_running' }>;
+  };
 }
 
 export function createEngine(opts: EngineOptions): Engine {
@@ -98,7 +106,9 @@ export function createEngine(opts: EngineOptions): Engine {
     ? createModelClient(opts.llm, { timeoutMs: config.llm.timeoutMs, maxRetries: config.llm.maxRetries, concurrency: config.llm.concurrency, logger })
     : null;
   let spec: Promise<ModelSpec | null> | null = null;
+  const cancels = new CancelWatch({ url, schema: config.database.schema, logger });
   const context: OperationContext = {
+    cancels,
     config,
     logger,
     db,
@@ -118,6 +128,7 @@ export function createEngine(opts: EngineOptions): Engine {
   };
   jobs.register(
     extractTaskJob(() => context),
+    agentTaskJob(() => context),
     callbackJobKind({ db, config, logger }),
     ...scraperJobKinds(() => context),
     ...runJobKinds(() => context),
@@ -147,6 +158,7 @@ export function createEngine(opts: EngineOptions): Engine {
     },
     async stop() {
       await jobs.stop(config.jobs.shutdownGraceSeconds * 1000);
+      cancels.close();
       await Promise.allSettled(context.drivers.map((d) => d.close()));
       await opts.llm?.close?.();
       await db.close();
@@ -176,5 +188,10 @@ export function createEngine(opts: EngineOptions): Engine {
     scrapers,
     runs,
     catalog: catalogOperations(context, { scrapers, runs }),
+    agent: {
+      submit: (owner, body) => submitAgentTask(context, owner, body),
+      get: (owner, taskId) => getAgentTask(context, owner, taskId),
+      stop: (owner, taskId) => stopAgentTask(context, owner, taskId),
+    },
   };
 }

@@ -1,7 +1,6 @@
 -- Agentic scrapers' scripts, versioned like classic recipes. For an agentic scraper,
 -- scrapers.recipe_version is the current script version (runs record it per item), scrapers.script
 -- a copy of that version's script and scrapers.parameters_schema its parameters.
--- (Numbered 008: 007 is left to the agent tasks' tables.)
 CREATE TABLE scraper_scripts (
   scraper_id text NOT NULL REFERENCES scrapers(id) ON DELETE CASCADE,
   version integer NOT NULL,
