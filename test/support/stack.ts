@@ -3,7 +3,7 @@
 // a worker, on fresh schemas; and a fixture web site. Everything is stopped by close().
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createEngine, silentLogger, type ConfigOptions, type Engine } from '@gleaner/core';
+import { createEngine, silentLogger, type ConfigOptions, type Driver, type Engine } from '@gleaner/core';
 import { createApp } from '../../packages/server/src/http/app.ts';
 import { apiRoutes } from '../../packages/server/src/routes/index.ts';
 import { pluginWiring } from '../../packages/server/src/wiring.ts';
@@ -17,6 +17,8 @@ export interface Stack {
   url: string;
   key: string;
   engine: Engine;
+  /** The engine's page drivers (e.g. to read a browser driver's pool stats). */
+  drivers: Driver[];
   model: ModelServer;
   site: FixtureSite;
   schemas: TestSchemas;
@@ -59,7 +61,8 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   };
   const schemas = testSchemas(merge(base, opts.config ?? {}));
   const logger = silentLogger();
-  const engine = createEngine({ config: schemas.config, logger, ...pluginWiring(schemas.config, logger) });
+  const wiring = pluginWiring(schemas.config, logger);
+  const engine = createEngine({ config: schemas.config, logger, ...wiring });
   await engine.start();
   if (opts.worker !== false) await engine.startWorker();
   const app = createApp({ engine, logger, routes: apiRoutes(), bodyLimitBytes: schemas.config.server.bodyLimitBytes });
@@ -73,6 +76,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     url,
     key,
     engine,
+    drivers: wiring.drivers ?? [],
     model,
     site,
     schemas,

@@ -39,7 +39,7 @@ export function agenticBuildJob(ctx: () => OperationContext) {
         return;
       }
       const url = scraper.url;
-      const watch = watchBuild(c, payload, job.signal);
+      const watch = await watchBuild(c, payload, job.signal);
       const usage = emptyUsage();
       let recorded: RecordResult | null = null;
       let parameters: Awaited<ReturnType<typeof identifyParameters>> | null = null;

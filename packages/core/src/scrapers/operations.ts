@@ -10,6 +10,7 @@ import type { OperationContext } from '../extract/context.ts';
 import { requireModel } from '../extract/model-extract.ts';
 import { checkHttpUrl, normalizeExtractOptions } from '../extract/request.ts';
 import { AGENTIC_BUILD_JOB } from './agentic-build-job.ts';
+import { cancelBuild } from './build-watch.ts';
 import { SCRAPER_GENERATE_JOB } from './generate-job.ts';
 import { UNTITLED, defaultName, deleteScraper, insertScraper, listScrapers, loadScraper, type ScraperListItem } from './store.ts';
 import type { ScraperBuildRequest, ScraperKind, ScraperRecord } from './types.ts';
@@ -164,7 +165,11 @@ export function scraperOperations(ctx: OperationContext): ScraperOperations {
     async remove(owner, id, kind) {
       // A classic build still running finds the row gone and changes nothing; an agentic one is
       // stopped by its build watch (agent, browser, model call). A queued build never starts.
-      const deleted = await deleteScraper(ctx.db, owner.id, id, kind);
+      const deleted = await ctx.db.tx(async (tx) => {
+        const row = await deleteScraper(tx, owner.id, id, kind);
+        if (row?.buildJobId) await cancelBuild(ctx, tx, id);
+        return row;
+      });
       if (!deleted) throw notFound(id, kind);
       if (deleted.buildJobId) {
         await ctx.jobs.boss.cancel(kind === 'agentic' ? AGENTIC_BUILD_JOB : SCRAPER_GENERATE_JOB, deleted.buildJobId).catch((err: Error) => {
