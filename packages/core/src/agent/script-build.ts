@@ -30,7 +30,8 @@ export type ScriptBuildResult =
   | { ok: true; script: AgentScript; usage: ModelUsage; recipes: number }
   | { ok: false; reason: string; usage: ModelUsage };
 
-const sameTarget = (a: StableTarget, b: StableTarget) => a.selector === b.selector && a.role === b.role && a.name === b.name;
+/** The same control on two pages: the same selector, or the same role and name (a "Next" link whose href moves on). */
+const sameTarget = (a: StableTarget, b: StableTarget) => a.role === b.role && (a.selector === b.selector || (a.name !== '' && a.name === b.name));
 
 /** Folds repeated `click T, extract R` pairs after an `extract R` into one paginate step. */
 export function foldPagination(steps: ScriptStep[]): ScriptStep[] {
