@@ -10,7 +10,7 @@ import { mergeRecords, type Attribute, type ExtractedRecord } from '../extract/a
 import type { OperationContext } from '../extract/context.ts';
 import { GleanerError } from '../errors.ts';
 import { resolveProxy } from '../net/proxies.ts';
-import { isInteractive, type Driver, type InteractiveSession, type OutlineElement } from '../plugins/driver.ts';
+import { isInteractive, type Driver, type InteractiveSession, type OutlineElement, type PageOutline } from '../plugins/driver.ts';
 import { runRecipe, type Recipe } from '../recipes/index.ts';
 import { describeStep, fillPlaceholders, RUN_URL_VARIABLE, type AgentScript, type ScriptStep } from './script.ts';
 import { resolveTarget } from './targets.ts';
@@ -62,9 +62,38 @@ function stepUrl(text: string, values: Record<string, unknown>): string {
 
 class Drift extends Error {}
 
-/** Lets a navigation or a script's reaction settle (a browser); instant on plain HTTP. */
-async function settle(session: InteractiveSession, timeoutMs: number): Promise<void> {
-  await session.waitFor({ networkIdle: true, timeoutMs: Math.min(2000, timeoutMs) }).catch(() => undefined);
+/** How long the page must stay the same after it changed before the next step runs. */
+const QUIET_MS = 150;
+const POLL_MS = 40;
+/** Longest wait for an action's effect (a navigation, content loaded by a script). */
+const SETTLE_MAX_MS = 5000;
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+const fingerprint = (o: PageOutline) => `${o.url}\n${o.elements.map((e) => `${e.role}:${e.name}`).join('|')}\n${o.text ?? ''}`;
+
+/**
+ * Waits until the page differs from `before` and has then stayed the same for QUIET_MS (or
+ * SETTLE_MAX_MS passed; the next step judges the page then). Unlike waiting for network idle this
+ * costs only as long as the page takes to react: a plain-HTTP page has changed by the time the action
+ * returns. An outline that fails mid-navigation is just tried again.
+ */
+async function untilSettled(session: InteractiveSession, before: string, signal?: AbortSignal): Promise<void> {
+  const deadline = Date.now() + SETTLE_MAX_MS;
+  let last = before;
+  let since = Date.now();
+  while (Date.now() < deadline) {
+    signal?.throwIfAborted();
+    const now = await session.outline().then(fingerprint, () => null);
+    if (now !== null && now !== before) {
+      if (now !== last) {
+        last = now;
+        since = Date.now();
+      } else if (Date.now() - since >= QUIET_MS) {
+        return;
+      }
+    }
+    await sleep(POLL_MS);
+  }
 }
 
 /** Runs a script once, without any model call. Throws driver and fetch errors; returns drift. */
@@ -81,10 +110,17 @@ export async function replayScript(ctx: OperationContext, input: ReplayInput): P
   let index = 0;
   try {
     if (!isInteractive(session)) throw new GleanerError('DRIVER_UNAVAILABLE', `the ${driver.name} driver cannot interact with pages, which this agentic scraper needs`);
+    // The page as the last outline saw it: what an action's effect is judged against.
+    let before = '';
     const find = async (target: StableTarget, st: ScriptStep): Promise<OutlineElement> => {
-      const el = resolveTarget(await session.outline(), target);
+      const outline = await session.outline();
+      before = fingerprint(outline);
+      const el = resolveTarget(outline, target);
       if (!el) throw new Drift(`layout changed: ${describeStep(st, index)}: its target is gone`);
       return el;
+    };
+    const settle = async (st: { changes?: boolean }) => {
+      if (st.changes !== false) await untilSettled(session, before, input.signal);
     };
     const extract = async (recipe: Recipe): Promise<number> => {
       const page = await session.snapshot();
@@ -107,20 +143,23 @@ export async function replayScript(ctx: OperationContext, input: ReplayInput): P
         }
         case 'click':
           await session.click((await find(st.target, st)).ref, opts);
-          await settle(session, actionTimeoutMs);
+          await settle(st);
           break;
         case 'type':
           await session.type((await find(st.target, st)).ref, fillPlaceholders(st.value, values), { ...opts, clear: true, pressEnter: st.pressEnter });
-          if (st.pressEnter) await settle(session, actionTimeoutMs);
+          if (st.pressEnter) await settle(st);
           break;
         case 'select':
           await session.select((await find(st.target, st)).ref, st.values.map((v) => fillPlaceholders(v, values)), opts);
-          await settle(session, actionTimeoutMs);
+          await settle(st);
           break;
         case 'scroll':
           if (st.target) await session.scroll({ selector: (await find(st.target, st)).ref });
-          else await session.scroll(st.pixels !== undefined ? { pixels: st.pixels } : { to: st.to ?? 'bottom' });
-          await settle(session, actionTimeoutMs);
+          else {
+            before = fingerprint(await session.outline());
+            await session.scroll(st.pixels !== undefined ? { pixels: st.pixels } : { to: st.to ?? 'bottom' });
+          }
+          await settle(st);
           break;
         case 'wait':
           await session.waitFor({ ms: st.ms, timeoutMs: st.ms + actionTimeoutMs });
@@ -134,10 +173,12 @@ export async function replayScript(ctx: OperationContext, input: ReplayInput): P
         case 'paginate':
           // The end of a list is not drift: a missing next control or an empty page stops paginating.
           for (let p = 0; p < st.pages; p++) {
-            const next = resolveTarget(await session.outline(), st.target);
+            const outline = await session.outline();
+            const next = resolveTarget(outline, st.target);
             if (!next) break;
+            before = fingerprint(outline);
             await session.click(next.ref, opts);
-            await settle(session, actionTimeoutMs);
+            await settle({});
             if (!(await extract(lastRecipe!))) break;
           }
           break;

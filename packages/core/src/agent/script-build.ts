@@ -31,6 +31,9 @@ export type ScriptBuildResult =
   | { ok: false; reason: string; usage: ModelUsage };
 
 /** The same control on two pages: the same selector, or the same role and name (a "Next" link whose href moves on). */
+/** The agent's words for an action that changed nothing (agent/observe.ts describeEffect). */
+const UNCHANGED = 'Nothing changed on the page.';
+
 const sameTarget = (a: StableTarget, b: StableTarget) => a.role === b.role && (a.selector === b.selector || (a.name !== '' && a.name === b.name));
 
 /** Folds repeated `click T, extract R` pairs after an `extract R` into one paginate step. */
@@ -87,6 +90,8 @@ export async function buildScript(ctx: OperationContext, input: ScriptBuildInput
 
   for (const [i, a] of run.steps.entries()) {
     if (!a.ok) continue; // a failed action changed nothing the replay needs
+    // The replay waits for the page to change only after actions that changed it when recorded.
+    const still = a.urlAfter === a.urlBefore && a.effect === UNCHANGED ? { changes: false } : {};
     switch (a.action) {
       case 'navigate':
         if (a.url) steps.push({ action: 'goto', url: url(a.url) });
@@ -95,18 +100,18 @@ export async function buildScript(ctx: OperationContext, input: ScriptBuildInput
         steps.push({ action: 'goto', url: url(a.urlAfter) });
         break;
       case 'click':
-        if (a.target) steps.push({ action: 'click', target: a.target });
+        if (a.target) steps.push({ action: 'click', target: a.target, ...still });
         break;
       case 'type':
-        if (a.target) steps.push({ action: 'type', target: a.target, value: parameterizeText(String(a.value ?? ''), values), ...(a.pressEnter ? { pressEnter: true } : {}) });
+        if (a.target) steps.push({ action: 'type', target: a.target, value: parameterizeText(String(a.value ?? ''), values), ...(a.pressEnter ? { pressEnter: true } : {}), ...still });
         break;
       case 'select':
-        if (a.target) steps.push({ action: 'select', target: a.target, values: [a.value ?? []].flat().map((v) => parameterizeText(v, values)) });
+        if (a.target) steps.push({ action: 'select', target: a.target, values: [a.value ?? []].flat().map((v) => parameterizeText(v, values)), ...still });
         break;
       case 'scroll':
-        if (a.target) steps.push({ action: 'scroll', target: a.target });
-        else if (a.scroll?.pixels !== undefined) steps.push({ action: 'scroll', pixels: Math.round(a.scroll.pixels) });
-        else steps.push({ action: 'scroll', to: a.scroll?.to ?? 'bottom' });
+        if (a.target) steps.push({ action: 'scroll', target: a.target, ...still });
+        else if (a.scroll?.pixels !== undefined) steps.push({ action: 'scroll', pixels: Math.round(a.scroll.pixels), ...still });
+        else steps.push({ action: 'scroll', to: a.scroll?.to ?? 'bottom', ...still });
         break;
       case 'wait':
         steps.push({ action: 'wait', ms: Math.min(30_000, Math.max(0, Math.round(a.ms ?? 1000))) });

@@ -15,12 +15,16 @@ export const SCRIPT_FORMAT = 1;
 /** The built-in variable of every script: the run's URL (top-level `url`, else the scraper's). */
 export const RUN_URL_VARIABLE = 'url';
 
+/**
+ * `changes: false` on an action step: the recording saw the page unchanged after it, so a replay
+ * does not wait for the page to change (absent: it waits, bounded, until the page changed and settled).
+ */
 export type ScriptStep =
   | { action: 'goto'; url: string }
-  | { action: 'click'; target: StableTarget }
-  | { action: 'type'; target: StableTarget; value: string; pressEnter?: boolean }
-  | { action: 'select'; target: StableTarget; values: string[] }
-  | { action: 'scroll'; to?: 'top' | 'bottom'; pixels?: number; target?: StableTarget }
+  | { action: 'click'; target: StableTarget; changes?: boolean }
+  | { action: 'type'; target: StableTarget; value: string; pressEnter?: boolean; changes?: boolean }
+  | { action: 'select'; target: StableTarget; values: string[]; changes?: boolean }
+  | { action: 'scroll'; to?: 'top' | 'bottom'; pixels?: number; target?: StableTarget; changes?: boolean }
   | { action: 'wait'; ms: number }
   /**
    * Click `target` (a "next" control) and run the previous extract step's recipe on each new page,
@@ -57,6 +61,8 @@ const TARGET_SCHEMA = {
   },
 } as const;
 
+const CHANGES = { type: 'boolean' } as const;
+
 const step = (action: ScriptAction, required: string[], properties: Record<string, unknown>) => ({
   type: 'object',
   required: ['action', ...required],
@@ -81,10 +87,10 @@ export const SCRIPT_SCHEMA = {
       items: {
         oneOf: [
           step('goto', ['url'], { url: { type: 'string', minLength: 1, maxLength: 4000 } }),
-          step('click', ['target'], { target: TARGET_SCHEMA }),
-          step('type', ['target', 'value'], { target: TARGET_SCHEMA, value: { type: 'string', maxLength: 10_000 }, pressEnter: { type: 'boolean' } }),
-          step('select', ['target', 'values'], { target: TARGET_SCHEMA, values: { type: 'array', items: { type: 'string' }, maxItems: 100 } }),
-          step('scroll', [], { to: { enum: ['top', 'bottom'] }, pixels: { type: 'integer' }, target: TARGET_SCHEMA }),
+          step('click', ['target'], { target: TARGET_SCHEMA, changes: CHANGES }),
+          step('type', ['target', 'value'], { target: TARGET_SCHEMA, value: { type: 'string', maxLength: 10_000 }, pressEnter: { type: 'boolean' }, changes: CHANGES }),
+          step('select', ['target', 'values'], { target: TARGET_SCHEMA, values: { type: 'array', items: { type: 'string' }, maxItems: 100 }, changes: CHANGES }),
+          step('scroll', [], { to: { enum: ['top', 'bottom'] }, pixels: { type: 'integer' }, target: TARGET_SCHEMA, changes: CHANGES }),
           step('wait', ['ms'], { ms: { type: 'integer', minimum: 0, maximum: 30_000 } }),
           step('paginate', ['target', 'pages'], { target: TARGET_SCHEMA, pages: { type: 'integer', minimum: 1, maximum: 100 } }),
           step('extract', ['recipe', 'sampleRecords'], { recipe: { type: 'object' }, sampleRecords: { type: 'integer', minimum: 0 } }),

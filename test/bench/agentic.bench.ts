@@ -1,0 +1,128 @@
+// Agentic scrapers: the same task done by the one-shot agent (POST /v1/agent/extract) and by the
+// replayed script of an agentic scraper built once from it (POST /v1/scrapers/run_async), side by
+// side, on the interactive fixture pages through Playwright: wall time per run from the request to
+// its finished status, model tokens (the replay's must be 0) and the ratio. The scripted model
+// answers at once, so the agent's time is its own overhead (a lower bound); the "model at N s" column
+// adds N s per model call, the order of a hosted model's decision (1-3 s, see docs/api.md).
+import { PRODUCTS } from '../support/agent-site.ts';
+import { addAgentPages } from '../support/agent-site.ts';
+import { agentScript, call, refOf, type PlanStep } from '../support/agent-script.ts';
+import type { RecordedRequest, Step } from '../support/model-server.ts';
+import { sentSchema, startStack, waitFor, type Stack } from '../support/stack.ts';
+
+const ROUNDS = Number(process.env.ROUNDS ?? 5);
+const MODEL_SECONDS = 1.5;
+const ATTRIBUTES = [{ name: 'name', type: 'string', description: 'product name' }, { name: 'price', type: 'number' }];
+const tr = (op: string, extra: Record<string, unknown> = {}) => ({ op, pattern: null, flags: null, group: null, with: null, separator: null, value: null, ...extra });
+const field = (selector: string, transforms: unknown[] = []) => ({ selector, read: 'text', attr: null, name: null, path: null, value: null, all: false, transforms, fallback: null });
+const RECIPE = { container: { selector: 'li.product' }, fields: { name: field('.name', [tr('replace', { pattern: '^Product:\\s*', with: '' })]), price: field('.price') }, pagination: null };
+
+interface Task {
+  name: string;
+  path: string;
+  prompt: string;
+  parameters: unknown[];
+  plan: PlanStep[];
+  records: number;
+}
+
+const TASKS: Task[] = [
+  {
+    name: 'search form (type + submit)',
+    path: '/shop',
+    prompt: 'Search the shop and return every result. Parameter `query` (string, default kettle) — the search term.',
+    parameters: [{ name: 'query', type: 'string', description: 'the search term', default: 'kettle', example: null }],
+    plan: [(o) => [call.type(refOf(o, /searchbox|textbox/), 'kettle', true)], () => [call.extract()], () => [call.finish()]],
+    records: PRODUCTS.filter((p) => p.name.includes('Kettle')).length,
+  },
+  {
+    name: 'pagination by clicking (3 pages)',
+    path: '/list?page=1',
+    prompt: 'Return all products from every page.',
+    parameters: [],
+    plan: [() => [call.extract()], (o) => [call.click(refOf(o, /link "Next page"/))], () => [call.extract()], (o) => [call.click(refOf(o, /link "Next page"/))], () => [call.extract()], () => [call.finish()]],
+    records: 9,
+  },
+];
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const isRecipe = (req: RecordedRequest) => Boolean(sentSchema(req)?.properties?.container);
+const isParameters = (req: RecordedRequest) => Boolean(sentSchema(req)?.properties?.parameters);
+
+function scriptModel(s: Stack, task: Task, delayMs = 0): void {
+  const agent = agentScript(task.plan);
+  s.model.script(async (req, i): Promise<Step> => {
+    if (delayMs) await new Promise((r) => setTimeout(r, delayMs));
+    if (isParameters(req)) return { json: { parameters: task.parameters } };
+    if (isRecipe(req)) return { json: RECIPE };
+    return agent.script(req, i);
+  });
+}
+
+async function until(s: Stack, path: string, done: (body: any) => boolean): Promise<any> {
+  return waitFor(async () => {
+    const r = await s.api('GET', path);
+    return done(r.body) ? r.body : undefined;
+  }, 120_000, path, 10);
+}
+
+async function agentRun(s: Stack, task: Task, delayMs: number): Promise<{ ms: number; tokens: number; records: number }> {
+  scriptModel(s, task, delayMs);
+  const t0 = performance.now();
+  const sent = await s.api('POST', '/v1/agent/extract', { url: `${s.site.url}${task.path}`, prompt: task.prompt, attributes: ATTRIBUTES });
+  const body = await until(s, `/v1/agent/extract/${sent.body.task_id}`, (b) => b.status === 'completed' || b.status === 'failed');
+  const ms = performance.now() - t0;
+  if (body.status !== 'completed') throw new Error(`agent task failed: ${body.error}`);
+  const { rows } = await s.engine.db.query<{ usage: { inputTokens: number; outputTokens: number } }>('SELECT usage FROM tasks WHERE id = $1', [sent.body.task_id]);
+  return { ms, tokens: rows[0].usage.inputTokens + rows[0].usage.outputTokens, records: body.data.length };
+}
+
+async function replayRun(s: Stack, scraperId: string, parameters: Record<string, unknown> | undefined): Promise<{ ms: number; tokens: number; records: number }> {
+  s.model.reset();
+  const t0 = performance.now();
+  const sent = await s.api('POST', '/v1/scrapers/run_async', { template_id: scraperId, ...(parameters ? { parameters } : {}) });
+  const body = await until(s, `/v1/scrapers/run_async/${sent.body.run_id}`, (b) => ['completed', 'completed_partial', 'failed'].includes(b.status));
+  const ms = performance.now() - t0;
+  if (body.status !== 'completed') throw new Error(`replay failed: ${JSON.stringify(body.errors)}`);
+  const chat = s.model.chatRequests().length;
+  if (chat) throw new Error(`the replay made ${chat} model calls`);
+  return { ms, tokens: 0, records: (Object.values(body.data)[0] as unknown[]).length };
+}
+
+export async function run(): Promise<void> {
+  const s = await startStack({ provider: 'openai', config: { browser: { driver: 'playwright' } } });
+  try {
+    addAgentPages(s.site);
+    console.log(`rounds: ${ROUNDS} (medians); driver: playwright; model: scripted (instant), and +${MODEL_SECONDS} s per model call`);
+    console.log('task | agent ms (instant model) | agent ms (model at 1.5 s/call) | agent tokens | agent model calls | replay ms | replay tokens | ratio (instant) | ratio (1.5 s/call)');
+    for (const task of TASKS) {
+      scriptModel(s, task);
+      const gen = await s.api('POST', '/v1/agent/generate', { url: `${s.site.url}${task.path}`, prompt: task.prompt, attributes: ATTRIBUTES });
+      const built = await until(s, `/v1/agent/${gen.body.template_id}`, (b) => b.status === 'ready' || b.status === 'failed');
+      if (built.status !== 'ready') throw new Error(`build failed: ${built.error}`);
+      const params = task.parameters.length ? {} : undefined;
+      await agentRun(s, task, 0); // warm-up: browser launch, JIT
+      await replayRun(s, built.template_id, params);
+      const agent: number[] = [];
+      const slow: number[] = [];
+      const replay: number[] = [];
+      let tokens = 0;
+      let calls = 0;
+      for (let r = 0; r < ROUNDS; r++) {
+        s.model.reset();
+        const a = await agentRun(s, task, 0);
+        calls = s.model.chatRequests().length;
+        agent.push(a.ms);
+        tokens = a.tokens;
+        const p = await replayRun(s, built.template_id, params);
+        if (p.records !== a.records || a.records !== task.records) throw new Error(`records differ: agent ${a.records}, replay ${p.records}, expected ${task.records}`);
+        replay.push(p.ms);
+      }
+      for (let r = 0; r < 3; r++) slow.push((await agentRun(s, task, MODEL_SECONDS * 1000)).ms);
+      const [am, sm, rm] = [median(agent), median(slow), median(replay)];
+      console.log(`${task.name} | ${am.toFixed(0)} | ${sm.toFixed(0)} | ${tokens} | ${calls} | ${rm.toFixed(0)} | 0 | ${(am / rm).toFixed(1)}x | ${(sm / rm).toFixed(1)}x`);
+    }
+  } finally {
+    await s.close();
+  }
+}
