@@ -2,7 +2,8 @@
 // the agent, names the prompt's parameters and writes the recipes), the build replays it without the
 // model, runs replay it with parameters and no model call at all; the run rules (400s), DELETE
 // during a build (job, model call and browser page stopped), drift on a changed layout healed by
-// re-recording, cross-owner 404, publishing and cloning.
+// re-recording, cross-owner 404, publishing and cloning. Scripts recorded on plain HTML pages replay
+// on the HTTP driver's interaction; one recorded where the agent needed JavaScript replays on Playwright.
 import { expect } from 'chai';
 import type { Step, RecordedRequest } from './support/model-server.ts';
 import { startStack, sentSchema, waitFor, type Stack } from './support/stack.ts';
@@ -74,7 +75,7 @@ async function build(s: Stack, body: Record<string, unknown>): Promise<any> {
 const playwright = (s: Stack) => s.drivers.find((d) => d.name === 'playwright') as unknown as { stats(): { activePages: number } };
 
 function lifecycleSuite(provider: 'openai' | 'ollama'): void {
-  describe(`agentic scrapers: build -> ready with parameters -> replayed runs without the model (playwright, ${provider})`, function () {
+  describe(`agentic scrapers: build -> ready with parameters -> replayed runs without the model (${provider})`, function () {
     this.timeout(240_000);
     let s: Stack;
     before(async () => {
@@ -116,8 +117,10 @@ function lifecycleSuite(provider: 'openai' | 'ollama'): void {
       expect(done.credits_charged).to.be.greaterThan(0);
       // Zero model calls: the scripted model server got no chat request during the run.
       expect(s.model.chatRequests()).to.have.length(0);
+      // Recorded on plain HTML pages: the script replays on the HTTP driver's interaction, no browser.
+      expect(rows[0].script.driver).to.equal('http');
       const item = await s.engine.db.query('SELECT driver, recipe_version, healed FROM run_items WHERE run_id = $1', [run.body.run_id]);
-      expect(item.rows[0]).to.include({ driver: 'playwright', recipe_version: 1, healed: false });
+      expect(item.rows[0]).to.include({ driver: 'http', recipe_version: 1, healed: false });
       // The default fills an omitted parameter.
       const byDefault = await untilFinished(s, (await s.api('POST', '/v1/scrapers/run_async', { template_id: ready.template_id, parameters: {} })).body.run_id);
       expect(names(byDefault.data[`${s.site.url}/shop`])).to.deep.equal(expected(kettles));
@@ -147,13 +150,35 @@ function lifecycleSuite(provider: 'openai' | 'ollama'): void {
       expect(names(done.data[page2])).to.deep.equal(expected(PRODUCTS.slice(3, 9)));
       expect(s.model.chatRequests()).to.have.length(0);
     });
+
+    it('replays on the browser a script recorded where the agent needed one ("Load more" runs JavaScript)', async () => {
+      const plan: PlanStep[] = [(o) => [call.click(refOf(o, /button "Load more"/))], (o) => [call.click(refOf(o, /button "Load more"/))], () => [call.extract()], () => [call.finish()]];
+      buildModel(s, plan, []);
+      const ready = await build(s, { url: `${s.site.url}/catalog`, prompt: 'Return every product of the catalog' });
+      expect(ready.status, ready.error).to.equal('ready');
+      expect(ready).to.not.have.property('parameters_schema');
+      expect(names(ready.sample_data)).to.deep.equal(expected(PRODUCTS.slice(0, 9)));
+      const { rows } = await s.engine.db.query('SELECT script FROM scrapers WHERE id = $1', [ready.template_id]);
+      expect(rows[0].script.driver).to.equal('browser');
+      expect(rows[0].script.steps.map((st: any) => st.action)).to.deep.equal(['goto', 'click', 'click', 'extract']);
+
+      s.model.reset();
+      // Without a parameters_schema, `parameters` is ignored.
+      const run = await s.api('POST', '/v1/scrapers/run_async', { template_id: ready.template_id, parameters: { anything: 1 } });
+      const done = await untilFinished(s, run.body.run_id);
+      expect(done.status, JSON.stringify(done)).to.equal('completed');
+      expect(names(done.data[`${s.site.url}/catalog`])).to.deep.equal(expected(PRODUCTS.slice(0, 9)));
+      const item = await s.engine.db.query('SELECT driver FROM run_items WHERE run_id = $1', [run.body.run_id]);
+      expect(item.rows[0].driver).to.equal('playwright');
+      expect(s.model.chatRequests()).to.have.length(0);
+    });
   });
 }
 
 lifecycleSuite('openai');
 lifecycleSuite('ollama');
 
-describe('agentic scrapers: run rules, DELETE during a build, drift healed, owners, catalog (playwright, openai)', function () {
+describe('agentic scrapers: run rules, drift healed, owners, catalog (openai)', function () {
   this.timeout(240_000);
   let s: Stack;
   let searchId: string;
@@ -231,27 +256,6 @@ describe('agentic scrapers: run rules, DELETE during a build, drift healed, owne
     expect((await s.api('GET', `/v1/agent/${searchId}`)).status).to.equal(200);
   });
 
-  it('DELETE during a build stops it: the model call in flight is cancelled, the browser page closed, the job not active', async () => {
-    const agent = buildModel(s, SEARCH_PLAN, [QUERY_PARAM], { decisionDelayMs: 60_000 });
-    const gen = await s.api('POST', '/v1/agent/generate', { url: `${s.site.url}/shop`, prompt: SEARCH_PROMPT, attributes: ATTRIBUTES });
-    expect(gen.status, gen.text).to.equal(202);
-    const id = gen.body.template_id;
-    await waitFor(() => agent.observations.length > 0 && s.model.inFlight > 0, 60_000, 'the agent\'s first decision to be asked');
-    expect(playwright(s).stats().activePages).to.be.greaterThan(0);
-    const del = await s.api('DELETE', `/v1/agent/${id}`);
-    expect(del.status, del.text).to.equal(200);
-    expect(del.body).to.deep.equal({ message: `Scraper ${id} deleted` });
-    await waitFor(() => s.model.inFlight === 0, 5_000, 'the model call to be cancelled');
-    await waitFor(() => playwright(s).stats().activePages === 0, 10_000, 'the browser page to close');
-    const schema = s.schemas.config.jobs.schema;
-    await waitFor(async () => {
-      const { rows } = await s.engine.db.query(`SELECT state FROM "${schema}".job WHERE name = 'scraper.agent-build' AND data->>'scraperId' = $1`, [id]);
-      return rows.length > 0 && rows.every((r: any) => r.state !== 'active' && r.state !== 'created' && r.state !== 'retry');
-    }, 10_000, 'the build job to end');
-    expect((await s.api('GET', `/v1/agent/${id}`)).status).to.equal(404);
-    expect(agent.decisions).to.equal(1);
-  });
-
   it('heals drift: a redesigned form loses the recorded target; the agent records again, the item is retried on the new version', async () => {
     buildModel(s, SEARCH_PLAN, [QUERY_PARAM]);
     finderVersion = 1;
@@ -325,5 +329,36 @@ describe('agentic scrapers: run rules, DELETE during a build, drift healed, owne
     expect(done.status, JSON.stringify(done)).to.equal('completed');
     expect(names(done.data[`${s.site.url}/shop`])).to.deep.equal(['Travel Mug']);
     expect(s.model.chatRequests()).to.have.length(0);
+  });
+});
+
+describe('agentic scrapers: DELETE during a build (the browser forced)', function () {
+  this.timeout(120_000);
+  let s: Stack;
+  before(async () => {
+    s = await startStack({ provider: 'openai', config: { browser: { driver: 'playwright', escalation: 'always' } } });
+    addAgentPages(s.site);
+  });
+  after(() => s?.close());
+
+  it('DELETE during a build stops it: the model call in flight is cancelled, the browser page closed, the job not active', async () => {
+    const agent = buildModel(s, SEARCH_PLAN, [QUERY_PARAM], { decisionDelayMs: 60_000 });
+    const gen = await s.api('POST', '/v1/agent/generate', { url: `${s.site.url}/shop`, prompt: SEARCH_PROMPT, attributes: ATTRIBUTES });
+    expect(gen.status, gen.text).to.equal(202);
+    const id = gen.body.template_id;
+    await waitFor(() => agent.observations.length > 0 && s.model.inFlight > 0, 60_000, 'the agent\'s first decision to be asked');
+    expect(playwright(s).stats().activePages).to.be.greaterThan(0);
+    const del = await s.api('DELETE', `/v1/agent/${id}`);
+    expect(del.status, del.text).to.equal(200);
+    expect(del.body).to.deep.equal({ message: `Scraper ${id} deleted` });
+    await waitFor(() => s.model.inFlight === 0, 5_000, 'the model call to be cancelled');
+    await waitFor(() => playwright(s).stats().activePages === 0, 10_000, 'the browser page to close');
+    const schema = s.schemas.config.jobs.schema;
+    await waitFor(async () => {
+      const { rows } = await s.engine.db.query(`SELECT state FROM "${schema}".job WHERE name = 'scraper.agent-build' AND data->>'scraperId' = $1`, [id]);
+      return rows.length > 0 && rows.every((r: any) => r.state !== 'active' && r.state !== 'created' && r.state !== 'retry');
+    }, 10_000, 'the build job to end');
+    expect((await s.api('GET', `/v1/agent/${id}`)).status).to.equal(404);
+    expect(agent.decisions).to.equal(1);
   });
 });
