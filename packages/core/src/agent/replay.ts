@@ -119,8 +119,9 @@ export async function replayScript(ctx: OperationContext, input: ReplayInput): P
       if (!el) throw new Drift(`layout changed: ${describeStep(st, index)}: its target is gone`);
       return el;
     };
+    // Without JavaScript (the HTTP driver's interaction) an action's effect is complete when it returns.
     const settle = async (st: { changes?: boolean }) => {
-      if (st.changes !== false) await untilSettled(session, before, input.signal);
+      if (driver.capabilities.javascript && st.changes !== false) await untilSettled(session, before, input.signal);
     };
     const extract = async (recipe: Recipe): Promise<number> => {
       const page = await session.snapshot();
