@@ -256,13 +256,19 @@ describe('agentic scrapers: run rules, drift healed, owners, catalog (openai)', 
     expect((await s.api('GET', `/v1/agent/${searchId}`)).status).to.equal(200);
   });
 
-  it('heals drift: a redesigned form loses the recorded target; the agent records again, the item is retried on the new version', async () => {
+  /** A search scraper built on the finder's first design, which is then redesigned. */
+  async function redesignedFinder(): Promise<any> {
     buildModel(s, SEARCH_PLAN, [QUERY_PARAM]);
     finderVersion = 1;
     const ready = await build(s, { url: `${s.site.url}/finder`, prompt: SEARCH_PROMPT });
     expect(ready.status, ready.error).to.equal('ready');
     finderVersion = 2;
     s.model.reset();
+    return ready;
+  }
+
+  it('heals drift: a redesigned form loses the recorded target; the agent records again, the item is retried on the new version', async () => {
+    const ready = await redesignedFinder();
     // Asked again, the agent types the value it is told for this run.
     const heal = buildModel(s, [(o) => [call.type(refOf(o, /searchbox|textbox/), 'teapot', true)], ...SEARCH_PLAN.slice(1)], [QUERY_PARAM]);
     const run = await s.api('POST', '/v1/scrapers/run_async', { template_id: ready.template_id, parameters: { query: 'teapot' } });
@@ -288,12 +294,7 @@ describe('agentic scrapers: run rules, drift healed, owners, catalog (openai)', 
   });
 
   it('fails the item with `layout changed: <step>` and flags the scraper when healing fails', async () => {
-    buildModel(s, SEARCH_PLAN, [QUERY_PARAM]);
-    finderVersion = 1;
-    const ready = await build(s, { url: `${s.site.url}/finder`, prompt: SEARCH_PROMPT });
-    expect(ready.status, ready.error).to.equal('ready');
-    finderVersion = 2;
-    s.model.reset();
+    const ready = await redesignedFinder();
     // The agent, asked again, finds nothing: it finishes at once.
     buildModel(s, [() => [call.finish('nothing to search here')]], [QUERY_PARAM]);
     const done = await untilFinished(s, (await s.api('POST', '/v1/scrapers/run_async', { template_id: ready.template_id, parameters: {} })).body.run_id);

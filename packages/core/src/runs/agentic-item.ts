@@ -8,13 +8,12 @@
 import { replayScript, type ReplayResult } from '../agent/replay.ts';
 import { validateScript, type AgentScript } from '../agent/script.ts';
 import { GleanerError, toGleanerError } from '../errors.ts';
-import { creditsFor } from '../extract/credits.ts';
 import type { OperationContext } from '../extract/context.ts';
 import type { JobContext } from '../jobs/job-kind.ts';
 import { healAgenticScraper } from '../scrapers/agentic-heal.ts';
 import { markDrift, type ScraperRecord } from '../scrapers/index.ts';
 import { detectDrift } from './drift.ts';
-import type { ClaimedItem, ItemOutcome } from './items.ts';
+import { completedOutcome, type ClaimedItem, type ItemOutcome } from './items.ts';
 
 function replay(c: OperationContext, scraper: ScraperRecord, script: AgentScript, item: ClaimedItem, signal: AbortSignal): Promise<ReplayResult> {
   return replayScript(c, { script, url: new URL(item.url).href, parameters: item.options.parameters, attributes: scraper.attributes, signal });
@@ -66,15 +65,5 @@ export async function executeAgenticItem(c: OperationContext, scraper: ScraperRe
       throw layoutChanged(`${result.drift.message} (even with the re-recorded version ${version})`, { driver: result.driver, recipeVersion: version, healed, modelCalls, healCredits });
     }
   }
-  return {
-    status: 'completed',
-    records: result.records,
-    driver: result.driver,
-    recipeVersion: version,
-    healed,
-    pages: Math.max(1, result.pages.length),
-    credits: creditsFor(c.config, { recipePages: Math.max(1, result.pages.length) }) + healCredits,
-    healCredits,
-    modelCalls,
-  };
+  return completedOutcome(c.config, { records: result.records, driver: result.driver, pages: Math.max(1, result.pages.length) }, { version, healed, modelCalls, healCredits });
 }

@@ -4,14 +4,13 @@
  * recorded by onFailure once retries are spent — including when its worker died (dead letter).
  */
 import { GleanerError, toGleanerError } from '../errors.ts';
-import { creditsFor } from '../extract/credits.ts';
 import type { OperationContext } from '../extract/context.ts';
 import { defineJob, type JobContext } from '../jobs/job-kind.ts';
 import { healScraper, loadScraper, markDrift, type ScraperRecord } from '../scrapers/index.ts';
 import { executeAgenticItem } from './agentic-item.ts';
 import { detectDrift } from './drift.ts';
 import { scrapeWithRecipe, type ScrapeResult } from './scrape.ts';
-import { itemStatements, type ClaimedItem, type ItemOutcome } from './items.ts';
+import { completedOutcome, itemStatements, type ClaimedItem, type ItemOutcome } from './items.ts';
 import { RUN_ITEM_JOB } from './store.ts';
 
 export interface RunItemPayload {
@@ -112,17 +111,7 @@ export async function executeItem(c: OperationContext, scraper: ScraperRecord, i
       throw layoutChanged(`${again} (even with the regenerated version ${heal.version})`, result, { recipeVersion: version, healed, modelCalls, healCredits });
     }
   }
-  return {
-    status: 'completed',
-    records: result.records,
-    driver: result.driver,
-    recipeVersion: version,
-    healed,
-    pages: result.pages.length,
-    credits: creditsFor(c.config, { recipePages: result.pages.length }) + healCredits,
-    healCredits,
-    modelCalls,
-  };
+  return completedOutcome(c.config, { records: result.records, driver: result.driver, pages: result.pages.length }, { version, healed, modelCalls, healCredits });
 }
 
 /**

@@ -15,7 +15,7 @@ import { defineJob } from '../jobs/job-kind.ts';
 import type { Queryable } from '../store/db.ts';
 import { recordScript, type RecordResult } from './agentic-record.ts';
 import { watchBuild } from './build-watch.ts';
-import { failBuild, type GeneratePayload } from './generate-job.ts';
+import { BUILD_PAYLOAD_SCHEMA, failBuild, type GeneratePayload } from './generate-job.ts';
 import { loadScraperById, saveScriptVersion } from './store.ts';
 
 export const AGENTIC_BUILD_JOB = 'scraper.agent-build';
@@ -28,7 +28,7 @@ async function stillCurrent(tx: Queryable, p: GeneratePayload): Promise<boolean>
 export function agenticBuildJob(ctx: () => OperationContext) {
   return defineJob<GeneratePayload>({
     name: AGENTIC_BUILD_JOB,
-    payloadSchema: { type: 'object', required: ['scraperId', 'buildId'], properties: { scraperId: { type: 'string' }, buildId: { type: 'string' } } },
+    payloadSchema: BUILD_PAYLOAD_SCHEMA,
     // An agent run takes minutes (agent.timeoutMs) and is not worth repeating more than once.
     policy: { retryLimit: 1, retryDelaySeconds: 5, expireInSeconds: 1800 },
     handler: async (payload, job) => {

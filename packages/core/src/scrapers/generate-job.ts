@@ -40,10 +40,13 @@ export async function failBuild(tx: Queryable, p: GeneratePayload, message: stri
   return (rowCount ?? 0) > 0;
 }
 
+/** The payload of both kinds' build jobs. */
+export const BUILD_PAYLOAD_SCHEMA = { type: 'object', required: ['scraperId', 'buildId'], properties: { scraperId: { type: 'string' }, buildId: { type: 'string' } } };
+
 export function scraperGenerateJob(ctx: () => OperationContext) {
   return defineJob<GeneratePayload>({
     name: SCRAPER_GENERATE_JOB,
-    payloadSchema: { type: 'object', required: ['scraperId', 'buildId'], properties: { scraperId: { type: 'string' }, buildId: { type: 'string' } } },
+    payloadSchema: BUILD_PAYLOAD_SCHEMA,
     policy: { retryLimit: 2, retryDelaySeconds: 5, expireInSeconds: 900 },
     handler: async (payload, job) => {
       const c = ctx();
