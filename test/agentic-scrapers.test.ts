@@ -10,6 +10,7 @@ import { startStack, sentSchema, waitFor, type Stack } from './support/stack.ts'
 import { addAgentPages, PRODUCTS, productLine } from './support/agent-site.ts';
 import { agentScript, call, refOf, type PlanStep } from './support/agent-script.ts';
 import { request } from './support/http.ts';
+import { startWebhookReceiver } from './support/webhook-receiver.ts';
 
 const ATTRIBUTES = [{ name: 'name', type: 'string', description: 'product name' }, { name: 'price', type: 'number' }];
 const names = (data: Array<{ name: string }>) => data.map((r) => r.name).sort();
@@ -38,6 +39,7 @@ function buildModel(s: Stack, plan: PlanStep[], parameters: unknown[], opts: { d
   s.model.script((req, i): Step | Promise<Step> => {
     if (isParameters(req)) return { json: { parameters } };
     if (isRecipe(req)) return { json: PRODUCT_RECIPE };
+    told.query = /query = \\"(\w+)\\"/.exec(JSON.stringify(req.body?.messages ?? []))?.[1] ?? told.query;
     return agent.script(req, i);
   });
   return agent;
@@ -46,6 +48,9 @@ function buildModel(s: Stack, plan: PlanStep[], parameters: unknown[], opts: { d
 const QUERY_PARAM = { name: 'query', type: 'string', description: 'the search term', default: 'kettle', example: null };
 const SEARCH_PLAN: PlanStep[] = [(o) => [call.type(refOf(o, /searchbox|textbox/), 'kettle', true)], () => [call.extract()], () => [call.finish('all results extracted')]];
 const SEARCH_PROMPT = 'Search the shop and return every result. Parameter `query` (string, default kettle) — the search term.';
+/** The query value the agent was told in the decision being answered (a plan step types it, as a model would). */
+const told = { query: '' };
+const TOLD_SEARCH_PLAN: PlanStep[] = [(o) => [call.type(refOf(o, /searchbox|textbox/), told.query, true)], ...SEARCH_PLAN.slice(1)];
 const LIST_PLAN: PlanStep[] = [
   () => [call.extract()], (o) => [call.click(refOf(o, /link "Next page"/))], () => [call.extract()],
   (o) => [call.click(refOf(o, /link "Next page"/))], () => [call.extract()], () => [call.finish()],
@@ -142,13 +147,21 @@ function lifecycleSuite(provider: 'openai' | 'ollama'): void {
 
       s.model.reset();
       const page2 = `${s.site.url}/list?page=2`;
-      const run = await s.api('POST', '/v1/scrapers/run_async', { template_id: ready.template_id, url: page2, parameters: {} });
-      expect(run.status, run.text).to.equal(202);
-      const done = await untilFinished(s, run.body.run_id);
-      expect(done.status, JSON.stringify(done)).to.equal('completed');
-      expect(Object.keys(done.data)).to.deep.equal([page2]);
-      expect(names(done.data[page2])).to.deep.equal(expected(PRODUCTS.slice(3, 9)));
-      expect(s.model.chatRequests()).to.have.length(0);
+      const receiver = await startWebhookReceiver();
+      try {
+        const run = await s.api('POST', '/v1/scrapers/run_async', { template_id: ready.template_id, url: page2, parameters: {}, callback_url: receiver.url });
+        expect(run.status, run.text).to.equal(202);
+        const done = await untilFinished(s, run.body.run_id);
+        expect(done.status, JSON.stringify(done)).to.equal('completed');
+        expect(Object.keys(done.data)).to.deep.equal([page2]);
+        expect(names(done.data[page2])).to.deep.equal(expected(PRODUCTS.slice(3, 9)));
+        expect(s.model.chatRequests()).to.have.length(0);
+        // The callback body is the finished status body, as for classic runs.
+        await waitFor(() => receiver.received.length > 0, 10_000, 'the run callback');
+        expect(JSON.parse(receiver.received[0].body)).to.deep.equal(done);
+      } finally {
+        await receiver.close();
+      }
     });
 
     it('replays on the browser a script recorded where the agent needed one ("Load more" runs JavaScript)', async () => {
@@ -270,7 +283,7 @@ describe('agentic scrapers: run rules, drift healed, owners, catalog (openai)', 
   it('heals drift: a redesigned form loses the recorded target; the agent records again, the item is retried on the new version', async () => {
     const ready = await redesignedFinder();
     // Asked again, the agent types the value it is told for this run.
-    const heal = buildModel(s, [(o) => [call.type(refOf(o, /searchbox|textbox/), 'teapot', true)], ...SEARCH_PLAN.slice(1)], [QUERY_PARAM]);
+    const heal = buildModel(s, TOLD_SEARCH_PLAN, [QUERY_PARAM]);
     const run = await s.api('POST', '/v1/scrapers/run_async', { template_id: ready.template_id, parameters: { query: 'teapot' } });
     const done = await untilFinished(s, run.body.run_id);
     expect(done.status, JSON.stringify(done)).to.equal('completed');
@@ -291,6 +304,23 @@ describe('agentic scrapers: run rules, drift healed, owners, catalog (openai)', 
     const again = await untilFinished(s, (await s.api('POST', '/v1/scrapers/run_async', { template_id: ready.template_id, parameters: { query: 'kettle' } })).body.run_id);
     expect(names(again.data[`${s.site.url}/finder`])).to.deep.equal(expected(kettles));
     expect(s.model.chatRequests()).to.have.length(0);
+  });
+
+  it('heals once when two runs drift together: the second waits for the heal and replays its version', async () => {
+    const ready = await redesignedFinder();
+    buildModel(s, TOLD_SEARCH_PLAN, [QUERY_PARAM]);
+    const [a, b] = await Promise.all(['teapot', 'mug'].map((query) => s.api('POST', '/v1/scrapers/run_async', { template_id: ready.template_id, parameters: { query } })));
+    const [da, db] = await Promise.all([untilFinished(s, a.body.run_id), untilFinished(s, b.body.run_id)]);
+    expect(da.status, JSON.stringify(da)).to.equal('completed');
+    expect(db.status, JSON.stringify(db)).to.equal('completed');
+    expect(names(da.data[`${s.site.url}/finder`])).to.deep.equal(expected(teapots));
+    expect(names(db.data[`${s.site.url}/finder`])).to.deep.equal(['Travel Mug']);
+    const versions = await s.engine.db.query('SELECT version FROM scraper_scripts WHERE scraper_id = $1', [ready.template_id]);
+    expect(versions.rows).to.have.length(2);
+    // One recording: the agent's three decisions, once.
+    expect(s.model.chatRequests().filter((r) => Array.isArray(r.body.tools))).to.have.length(SEARCH_PLAN.length);
+    const items = await s.engine.db.query('SELECT healed, recipe_version FROM run_items WHERE run_id = ANY($1)', [[a.body.run_id, b.body.run_id]]);
+    expect(items.rows.map((r: any) => r.recipe_version)).to.deep.equal([2, 2]);
   });
 
   it('fails the item with `layout changed: <step>` and flags the scraper when healing fails', async () => {
