@@ -248,6 +248,24 @@ describe('agentic scrapers: run rules, drift healed, owners, catalog (openai)', 
     expect(s.model.chatRequests()).to.have.length(0);
   });
 
+  it('fails a build whose replay does not reproduce the agent\'s records, saying what differed', async () => {
+    // Each visit shows the next three products: the replay cannot see what the agent saw.
+    let visits = 0;
+    s.site.route('/rotating', (_q, res) => {
+      const ps = PRODUCTS.slice((visits++ % 3) * 3, (visits % 3 || 3) * 3);
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(`<!doctype html><html><head><title>Today</title></head><body><h1>Today</h1><ul>${ps.map(productLine).join('')}</ul></body></html>`);
+    });
+    buildModel(s, [() => [call.extract()], () => [call.finish()]], []);
+    const failed = await build(s, { url: `${s.site.url}/rotating`, prompt: 'Return the products shown today.' });
+    expect(failed.status).to.equal('failed');
+    expect(failed.error, failed.error).to.match(/^Agentic scraper build failed: the recorded script did not reproduce the agent's records: the replay without the model gave 3 records where the agent gave 3; 3 of the agent's records are missing \(e\.g\. \{"name":"\w+ \w+","price":[\d.]+\}\)$/);
+    expect(failed.sample_data).to.equal(null);
+    const runs = await s.api('POST', '/v1/scrapers/run_async', { template_id: failed.template_id });
+    expect(runs.status).to.equal(409);
+    expect(runs.body.code).to.equal('SCRAPER_NOT_READY');
+  });
+
   it('validates POST /v1/agent/generate (url and prompt required) and keeps the kinds and owners apart (404)', async () => {
     const bad = await s.api('POST', '/v1/agent/generate', { attributes: ATTRIBUTES });
     expect(bad.status).to.equal(422);
