@@ -29,6 +29,7 @@ export interface GleanerConfig {
   };
   log: { level: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent' };
   auth: { tokenTtlSeconds: number };
+  limits: { requestsPerMinute: number; concurrentJobs: number };
   llm: {
     provider: '' | 'openai' | 'ollama';
     model: string;
@@ -43,6 +44,7 @@ export interface GleanerConfig {
     allowNetworks: string[];
     proxies: Record<string, string>;
     defaultProxyCountry: string;
+    unproxiedCountry: 'direct' | 'refuse';
   };
   fetch: {
     timeoutMs: number;
