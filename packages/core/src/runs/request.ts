@@ -152,7 +152,8 @@ export async function normalizeRunRequest(ctx: OperationContext, owner: Owner, b
   if (callbackUrl) createSsrfGuard({ allowNetworks: ctx.config.network.allowNetworks }).checkUrl(callbackUrl);
 
   // Only a url the caller gave moves into the URL-typed parameter (the scraper's own is its default).
-  const parameters = agentic ? applyParameterRules(scraper.parametersSchema, body, form === 'single' && body.url ? urls[0] : null) : null;
+  const given = body.url !== undefined && body.url !== null && body.url !== '';
+  const parameters = agentic ? applyParameterRules(scraper.parametersSchema, body, given ? urls[0] ?? null : null) : null;
   // The run's URL (the key of `data`) is where the replay starts: the URL-typed parameter's value.
   const startParam = agentic ? urlParameter(scraper.parametersSchema) : undefined;
   const runUrls = startParam && typeof parameters?.[startParam.name] === 'string' ? [parameters[startParam.name] as string] : urls;
