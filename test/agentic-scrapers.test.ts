@@ -5,10 +5,10 @@
 // re-recording, cross-owner 404, publishing and cloning. Scripts recorded on plain HTML pages replay
 // on the HTTP driver's interaction; one recorded where the agent needed JavaScript replays on Playwright.
 import { expect } from 'chai';
-import type { Step, RecordedRequest } from './support/model-server.ts';
-import { startStack, sentSchema, waitFor, type Stack } from './support/stack.ts';
+import { startStack, waitFor, type Stack } from './support/stack.ts';
+import { scriptBuildModel } from './support/agentic-model.ts';
 import { addAgentPages, PRODUCTS, productLine } from './support/agent-site.ts';
-import { agentScript, call, refOf, type PlanStep } from './support/agent-script.ts';
+import { call, refOf, type PlanStep } from './support/agent-script.ts';
 import { request } from './support/http.ts';
 import { startWebhookReceiver } from './support/webhook-receiver.ts';
 
@@ -18,31 +18,14 @@ const expected = (ps: typeof PRODUCTS) => ps.map((p) => p.name).sort();
 const kettles = PRODUCTS.filter((p) => p.name.includes('Kettle'));
 const teapots = PRODUCTS.filter((p) => p.name.includes('Teapot'));
 
-// The recipe the model writes for the fixture's product lines (unused keys null, as under the answer schema).
-const tr = (op: string, extra: Record<string, unknown> = {}) => ({ op, pattern: null, flags: null, group: null, with: null, separator: null, value: null, ...extra });
-const field = (selector: string, transforms: unknown[] = []) => ({ selector, read: 'text', attr: null, name: null, path: null, value: null, all: false, transforms, fallback: null });
-const PRODUCT_RECIPE = {
-  container: { selector: 'li.product' },
-  fields: { name: field('.name', [tr('replace', { pattern: '^Product:\\s*', with: '' })]), price: field('.price') },
-  pagination: null,
-};
-
-const isRecipe = (req: RecordedRequest) => Boolean(sentSchema(req)?.properties?.container);
-const isParameters = (req: RecordedRequest) => Boolean(sentSchema(req)?.properties?.parameters);
-
-/**
- * The model of one build: the parameter call gets `parameters`, recipe calls the product recipe,
- * everything else plays the agent along `plan` (decisions) and reads products back (extractions).
- */
+/** The model of one build (see scriptBuildModel); the agent's requests tell `told.query`. */
 function buildModel(s: Stack, plan: PlanStep[], parameters: unknown[], opts: { decisionDelayMs?: number } = {}) {
-  const agent = agentScript(plan, opts);
-  s.model.script((req, i): Step | Promise<Step> => {
-    if (isParameters(req)) return { json: { parameters } };
-    if (isRecipe(req)) return { json: PRODUCT_RECIPE };
-    told.query = /query = \\"(\w+)\\"/.exec(JSON.stringify(req.body?.messages ?? []))?.[1] ?? told.query;
-    return agent.script(req, i);
+  return scriptBuildModel(s, plan, parameters, {
+    ...opts,
+    onAgentRequest: (req) => {
+      told.query = /query = \\"(\w+)\\"/.exec(JSON.stringify(req.body?.messages ?? []))?.[1] ?? told.query;
+    },
   });
-  return agent;
 }
 
 const QUERY_PARAM = { name: 'query', type: 'string', description: 'the search term', default: 'kettle', example: null };

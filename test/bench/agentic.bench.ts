@@ -4,21 +4,16 @@
 // JavaScript one on Playwright, as the agent found them): wall time per run from the request to
 // its finished status, model tokens (the replay's must be 0) and the ratio. The scripted model
 // answers at once, so the agent's time is its own overhead (a lower bound); the "model at N s" column
-// adds N s per model call, the order of a hosted model's decision (1-3 s, see docs/api.md).
-import { PRODUCTS } from '../support/agent-site.ts';
-import { addAgentPages } from '../support/agent-site.ts';
-import { agentScript, call, refOf, type PlanStep } from '../support/agent-script.ts';
-import type { RecordedRequest, Step } from '../support/model-server.ts';
-import { sentSchema, startStack, waitFor, type Stack } from '../support/stack.ts';
+// adds N s per model call, the order of a hosted model's decision (1-3 s).
+import { addAgentPages, PRODUCTS } from '../support/agent-site.ts';
+import { call, refOf, type PlanStep } from '../support/agent-script.ts';
+import { scriptBuildModel } from '../support/agentic-model.ts';
+import { startStack, waitFor, type Stack } from '../support/stack.ts';
 
 const ROUNDS = Number(process.env.ROUNDS ?? 5);
 const SLOW_ROUNDS = 3;
 const MODEL_SECONDS = 1.5;
 const ATTRIBUTES = [{ name: 'name', type: 'string', description: 'product name' }, { name: 'price', type: 'number' }];
-const tr = (op: string, extra: Record<string, unknown> = {}) => ({ op, pattern: null, flags: null, group: null, with: null, separator: null, value: null, ...extra });
-const field = (selector: string, transforms: unknown[] = []) => ({ selector, read: 'text', attr: null, name: null, path: null, value: null, all: false, transforms, fallback: null });
-const RECIPE = { container: { selector: 'li.product' }, fields: { name: field('.name', [tr('replace', { pattern: '^Product:\\s*', with: '' })]), price: field('.price') }, pagination: null };
-
 interface Task {
   name: string;
   path: string;
@@ -56,17 +51,9 @@ const TASKS: Task[] = [
 ];
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const isRecipe = (req: RecordedRequest) => Boolean(sentSchema(req)?.properties?.container);
-const isParameters = (req: RecordedRequest) => Boolean(sentSchema(req)?.properties?.parameters);
 
 function scriptModel(s: Stack, task: Task, delayMs = 0): void {
-  const agent = agentScript(task.plan);
-  s.model.script(async (req, i): Promise<Step> => {
-    if (delayMs) await new Promise((r) => setTimeout(r, delayMs));
-    if (isParameters(req)) return { json: { parameters: task.parameters } };
-    if (isRecipe(req)) return { json: RECIPE };
-    return agent.script(req, i);
-  });
+  scriptBuildModel(s, task.plan, task.parameters, { delayMs });
 }
 
 async function until(s: Stack, path: string, done: (body: any) => boolean): Promise<any> {
