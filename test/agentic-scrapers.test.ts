@@ -12,7 +12,10 @@ import { call, refOf, type PlanStep } from './support/agent-script.ts';
 import { request } from './support/http.ts';
 import { startWebhookReceiver } from './support/webhook-receiver.ts';
 
-const ATTRIBUTES = [{ name: 'name', type: 'string', description: 'product name' }, { name: 'price', type: 'number' }];
+const ATTRIBUTES = [
+  { name: 'name', type: 'string', description: 'product name' },
+  { name: 'price', type: 'number' },
+];
 const names = (data: Array<{ name: string }>) => data.map((r) => r.name).sort();
 const expected = (ps: typeof PRODUCTS) => ps.map((p) => p.name).sort();
 const kettles = PRODUCTS.filter((p) => p.name.includes('Kettle'));
@@ -29,28 +32,46 @@ function buildModel(s: Stack, plan: PlanStep[], parameters: unknown[], opts: { d
 }
 
 const QUERY_PARAM = { name: 'query', type: 'string', description: 'the search term', default: 'kettle', example: null };
-const SEARCH_PLAN: PlanStep[] = [(o) => [call.type(refOf(o, /searchbox|textbox/), 'kettle', true)], () => [call.extract()], () => [call.finish('all results extracted')]];
+const SEARCH_PLAN: PlanStep[] = [
+  (o) => [call.type(refOf(o, /searchbox|textbox/), 'kettle', true)],
+  () => [call.extract()],
+  () => [call.finish('all results extracted')],
+];
 const SEARCH_PROMPT = 'Search the shop and return every result. Parameter `query` (string, default kettle) — the search term.';
 /** The query value the agent was told in the decision being answered (a plan step types it, as a model would). */
 const told = { query: '' };
 const TOLD_SEARCH_PLAN: PlanStep[] = [(o) => [call.type(refOf(o, /searchbox|textbox/), told.query, true)], ...SEARCH_PLAN.slice(1)];
 const LIST_PLAN: PlanStep[] = [
-  () => [call.extract()], (o) => [call.click(refOf(o, /link "Next page"/))], () => [call.extract()],
-  (o) => [call.click(refOf(o, /link "Next page"/))], () => [call.extract()], () => [call.finish()],
+  () => [call.extract()],
+  (o) => [call.click(refOf(o, /link "Next page"/))],
+  () => [call.extract()],
+  (o) => [call.click(refOf(o, /link "Next page"/))],
+  () => [call.extract()],
+  () => [call.finish()],
 ];
 
 async function untilBuilt(s: Stack, id: string, key = s.key): Promise<any> {
-  return waitFor(async () => {
-    const r = await s.api('GET', `/v1/agent/${id}`, undefined, { 'X-API-KEY': key });
-    return r.body.status === 'ready' || r.body.status === 'failed' ? r.body : undefined;
-  }, 90_000, `agentic scraper ${id} build`, 100);
+  return waitFor(
+    async () => {
+      const r = await s.api('GET', `/v1/agent/${id}`, undefined, { 'X-API-KEY': key });
+      return r.body.status === 'ready' || r.body.status === 'failed' ? r.body : undefined;
+    },
+    90_000,
+    `agentic scraper ${id} build`,
+    100,
+  );
 }
 
 async function untilFinished(s: Stack, runId: string): Promise<any> {
-  return waitFor(async () => {
-    const r = await s.api('GET', `/v1/scrapers/run_async/${runId}`);
-    return ['completed', 'completed_partial', 'failed'].includes(r.body.status) ? r.body : undefined;
-  }, 90_000, `run ${runId}`, 100);
+  return waitFor(
+    async () => {
+      const r = await s.api('GET', `/v1/scrapers/run_async/${runId}`);
+      return ['completed', 'completed_partial', 'failed'].includes(r.body.status) ? r.body : undefined;
+    },
+    90_000,
+    `run ${runId}`,
+    100,
+  );
 }
 
 async function build(s: Stack, body: Record<string, unknown>): Promise<any> {
@@ -96,7 +117,12 @@ function lifecycleSuite(provider: 'openai' | 'ollama'): void {
       expect(listed.body.find((x: any) => x.id === ready.template_id)).to.include({ type: 'agentic', status: 'ready' });
 
       s.model.reset();
-      const run = await s.api('POST', '/v1/scrapers/run_async', { template_id: ready.template_id, parameters: { query: 'teapot' }, proxy_country: 'Germany', cookies: [{ name: 'a', value: 'b' }] });
+      const run = await s.api('POST', '/v1/scrapers/run_async', {
+        template_id: ready.template_id,
+        parameters: { query: 'teapot' },
+        proxy_country: 'Germany',
+        cookies: [{ name: 'a', value: 'b' }],
+      });
       expect(run.status, run.text).to.equal(202);
       expect(run.body).to.deep.equal({ run_id: run.body.run_id, status: 'queued' });
       const done = await untilFinished(s, run.body.run_id);
@@ -117,7 +143,10 @@ function lifecycleSuite(provider: 'openai' | 'ollama'): void {
 
     it('folds "click Next, extract" into a paginate step; a top-level url moves into the url-typed parameter', async () => {
       const agent = buildModel(s, LIST_PLAN, [{ name: 'start_url', type: 'url', description: 'the listing page to start from', default: null, example: null }]);
-      const ready = await build(s, { url: `${s.site.url}/list?page=1`, prompt: 'Return all products from every page. Parameter start_url (url): the listing page to start from.' });
+      const ready = await build(s, {
+        url: `${s.site.url}/list?page=1`,
+        prompt: 'Return all products from every page. Parameter start_url (url): the listing page to start from.',
+      });
       expect(ready.status, ready.error).to.equal('ready');
       expect(ready.parameters_schema).to.deep.equal([{ name: 'start_url', type: 'url', description: 'the listing page to start from' }]);
       expect(names(ready.sample_data)).to.deep.equal(expected(PRODUCTS.slice(0, 9)));
@@ -148,7 +177,12 @@ function lifecycleSuite(provider: 'openai' | 'ollama'): void {
     });
 
     it('replays on the browser a script recorded where the agent needed one ("Load more" runs JavaScript)', async () => {
-      const plan: PlanStep[] = [(o) => [call.click(refOf(o, /button "Load more"/))], (o) => [call.click(refOf(o, /button "Load more"/))], () => [call.extract()], () => [call.finish()]];
+      const plan: PlanStep[] = [
+        (o) => [call.click(refOf(o, /button "Load more"/))],
+        (o) => [call.click(refOf(o, /button "Load more"/))],
+        () => [call.extract()],
+        () => [call.finish()],
+      ];
       buildModel(s, plan, []);
       const ready = await build(s, { url: `${s.site.url}/catalog`, prompt: 'Return every product of the catalog' });
       expect(ready.status, ready.error).to.equal('ready');
@@ -184,16 +218,21 @@ describe('agentic scrapers: run rules, drift healed, owners, catalog (openai)', 
     addAgentPages(s.site);
     // A search page whose form is redesigned in version 2 (other label, id and button): the recorded target is gone.
     s.site.route('/finder', (_q, res) => {
-      const form = finderVersion === 1
-        ? '<label for="q">Find</label><input id="q" name="q"><button type="submit">Find</button>'
-        : '<label for="term">Product search</label><input id="term" name="q" class="big"><button type="submit">Go</button>';
+      const form =
+        finderVersion === 1
+          ? '<label for="q">Find</label><input id="q" name="q"><button type="submit">Find</button>'
+          : '<label for="term">Product search</label><input id="term" name="q" class="big"><button type="submit">Go</button>';
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
       res.end(`<!doctype html><html><head><title>Finder</title></head><body><h1>Finder</h1><form action="/finder/results">${form}</form></body></html>`);
     });
     s.site.route('/finder/results', (_q, res, url) => {
       const q = (url.searchParams.get('q') ?? '').toLowerCase();
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      res.end(`<!doctype html><html><head><title>Results</title></head><body><h1>Results</h1><ul>${PRODUCTS.filter((p) => q && p.name.toLowerCase().includes(q)).map(productLine).join('')}</ul></body></html>`);
+      res.end(
+        `<!doctype html><html><head><title>Results</title></head><body><h1>Results</h1><ul>${PRODUCTS.filter((p) => q && p.name.toLowerCase().includes(q))
+          .map(productLine)
+          .join('')}</ul></body></html>`,
+      );
     });
     buildModel(s, SEARCH_PLAN, [QUERY_PARAM]);
     const ready = await build(s, { url: `${s.site.url}/shop`, prompt: SEARCH_PROMPT });
@@ -210,7 +249,11 @@ describe('agentic scrapers: run rules, drift healed, owners, catalog (openai)', 
     const wrongType = await s.api('POST', '/v1/scrapers/run_async', { template_id: searchId, parameters: { query: { text: 'x' } } });
     expect(wrongType.status).to.equal(400);
     expect(wrongType.body.detail).to.match(/^Parameter query must be a string/);
-    const list = await s.api('POST', '/v1/scrapers/run_async', { template_id: searchId, url: [`${s.site.url}/shop`, `${s.site.url}/shop?x=1`], parameters: {} });
+    const list = await s.api('POST', '/v1/scrapers/run_async', {
+      template_id: searchId,
+      url: [`${s.site.url}/shop`, `${s.site.url}/shop?x=1`],
+      parameters: {},
+    });
     expect(list.status).to.equal(400);
     expect(list.body.detail).to.contain('one URL').and.contain('run_async per URL');
     const sync = await s.api('POST', '/v1/scrapers/run', { template_id: searchId, parameters: { query: 'kettle' } });
@@ -218,7 +261,13 @@ describe('agentic scrapers: run rules, drift healed, owners, catalog (openai)', 
     expect(sync.body.code).to.equal('BAD_REQUEST');
     expect(sync.body.detail).to.contain('POST /v1/scrapers/run_async');
     // A required parameter: missing ones are named.
-    await s.engine.db.query(`UPDATE scrapers SET parameters_schema = $2 WHERE id = $1`, [searchId, JSON.stringify([{ name: 'query', type: 'string' }, { name: 'limit', type: 'integer' }])]);
+    await s.engine.db.query(`UPDATE scrapers SET parameters_schema = $2 WHERE id = $1`, [
+      searchId,
+      JSON.stringify([
+        { name: 'query', type: 'string' },
+        { name: 'limit', type: 'integer' },
+      ]),
+    ]);
     try {
       const required = await s.api('POST', '/v1/scrapers/run_async', { template_id: searchId, parameters: {} });
       expect(required.status).to.equal(400);
@@ -226,12 +275,15 @@ describe('agentic scrapers: run rules, drift healed, owners, catalog (openai)', 
       const notInt = await s.api('POST', '/v1/scrapers/run_async', { template_id: searchId, parameters: { query: 'x', limit: 2.5 } });
       expect(notInt.body.detail).to.match(/^Parameter limit must be an integer/);
     } finally {
-      await s.engine.db.query(`UPDATE scrapers SET parameters_schema = $2 WHERE id = $1`, [searchId, JSON.stringify([{ name: 'query', type: 'string', description: 'the search term', default: 'kettle' }])]);
+      await s.engine.db.query(`UPDATE scrapers SET parameters_schema = $2 WHERE id = $1`, [
+        searchId,
+        JSON.stringify([{ name: 'query', type: 'string', description: 'the search term', default: 'kettle' }]),
+      ]);
     }
     expect(s.model.chatRequests()).to.have.length(0);
   });
 
-  it('fails a build whose replay does not reproduce the agent\'s records, saying what differed', async () => {
+  it("fails a build whose replay does not reproduce the agent's records, saying what differed", async () => {
     // Each visit shows the next three products: the replay cannot see what the agent saw.
     let visits = 0;
     s.site.route('/rotating', (_q, res) => {
@@ -242,7 +294,9 @@ describe('agentic scrapers: run rules, drift healed, owners, catalog (openai)', 
     buildModel(s, [() => [call.extract()], () => [call.finish()]], []);
     const failed = await build(s, { url: `${s.site.url}/rotating`, prompt: 'Return the products shown today.' });
     expect(failed.status).to.equal('failed');
-    expect(failed.error, failed.error).to.match(/^Agentic scraper build failed: the recorded script did not reproduce the agent's records: the replay without the model gave 3 records where the agent gave 3; 3 of the agent's records are missing \(e\.g\. \{"name":"\w+ \w+","price":[\d.]+\}\)$/);
+    expect(failed.error, failed.error).to.match(
+      /^Agentic scraper build failed: the recorded script did not reproduce the agent's records: the replay without the model gave 3 records where the agent gave 3; 3 of the agent's records are missing \(e\.g\. \{"name":"\w+ \w+","price":[\d.]+\}\)$/,
+    );
     expect(failed.sample_data).to.equal(null);
     const runs = await s.api('POST', '/v1/scrapers/run_async', { template_id: failed.template_id });
     expect(runs.status).to.equal(409);
@@ -255,7 +309,8 @@ describe('agentic scrapers: run rules, drift healed, owners, catalog (openai)', 
     expect(bad.body.detail.map((d: any) => d.loc.join('.'))).to.include.members(['body.url', 'body.prompt']);
     const bobKey = (await s.engine.createApiKey('bob')).key;
     for (const [method, path, body] of [
-      ['GET', `/v1/agent/${searchId}`], ['DELETE', `/v1/agent/${searchId}`],
+      ['GET', `/v1/agent/${searchId}`],
+      ['DELETE', `/v1/agent/${searchId}`],
       ['POST', '/v1/agent/generate', { template_id: searchId, url: `${s.site.url}/shop`, prompt: 'p' }],
       ['POST', '/v1/scrapers/run_async', { template_id: searchId, parameters: { query: 'x' } }],
     ] as const) {
@@ -302,7 +357,10 @@ describe('agentic scrapers: run rules, drift healed, owners, catalog (openai)', 
 
     // The next run replays version 2 without any model call.
     s.model.reset();
-    const again = await untilFinished(s, (await s.api('POST', '/v1/scrapers/run_async', { template_id: ready.template_id, parameters: { query: 'kettle' } })).body.run_id);
+    const again = await untilFinished(
+      s,
+      (await s.api('POST', '/v1/scrapers/run_async', { template_id: ready.template_id, parameters: { query: 'kettle' } })).body.run_id,
+    );
     expect(names(again.data[`${s.site.url}/finder`])).to.deep.equal(expected(kettles));
     expect(s.model.chatRequests()).to.have.length(0);
   });
@@ -310,7 +368,9 @@ describe('agentic scrapers: run rules, drift healed, owners, catalog (openai)', 
   it('heals once when two runs drift together: the second waits for the heal and replays its version', async () => {
     const ready = await redesignedFinder();
     buildModel(s, TOLD_SEARCH_PLAN, [QUERY_PARAM]);
-    const [a, b] = await Promise.all(['teapot', 'mug'].map((query) => s.api('POST', '/v1/scrapers/run_async', { template_id: ready.template_id, parameters: { query } })));
+    const [a, b] = await Promise.all(
+      ['teapot', 'mug'].map((query) => s.api('POST', '/v1/scrapers/run_async', { template_id: ready.template_id, parameters: { query } })),
+    );
     const [da, db] = await Promise.all([untilFinished(s, a.body.run_id), untilFinished(s, b.body.run_id)]);
     expect(da.status, JSON.stringify(da)).to.equal('completed');
     expect(db.status, JSON.stringify(db)).to.equal('completed');
@@ -337,8 +397,13 @@ describe('agentic scrapers: run rules, drift healed, owners, catalog (openai)', 
     finderVersion = 1;
   });
 
-  it('publishes with input_schema from parameters_schema and sample_input from the build\'s parameters; a clone copies the script and runs', async () => {
-    const published = await s.engine.catalog.publish({ scraperId: searchId, slug: 'kettle-search', title: 'Kettle search', description: 'Search the kettle shop' });
+  it("publishes with input_schema from parameters_schema and sample_input from the build's parameters; a clone copies the script and runs", async () => {
+    const published = await s.engine.catalog.publish({
+      scraperId: searchId,
+      slug: 'kettle-search',
+      title: 'Kettle search',
+      description: 'Search the kettle shop',
+    });
     expect(published).to.include({ slug: 'kettle-search', created: true });
     const detail = await request(s.url, 'GET', '/v1/scraper-apis/kettle-search');
     expect(detail.body).to.deep.include({
@@ -350,14 +415,21 @@ describe('agentic scrapers: run rules, drift healed, owners, catalog (openai)', 
     const clone = await request(s.url, 'POST', '/v1/scraper-apis/kettle-search/clone', { headers: { Authorization: `Bearer ${carol.token}` } });
     expect(clone.status, clone.text).to.equal(200);
     expect(clone.body.type).to.equal('agentic');
-    const copy = await s.engine.db.query('SELECT s.script = o.script AS same, s.recipe_version FROM scrapers s, scrapers o WHERE s.id = $1 AND o.id = $2', [clone.body.template_id, searchId]);
+    const copy = await s.engine.db.query('SELECT s.script = o.script AS same, s.recipe_version FROM scrapers s, scrapers o WHERE s.id = $1 AND o.id = $2', [
+      clone.body.template_id,
+      searchId,
+    ]);
     expect(copy.rows[0]).to.deep.equal({ same: true, recipe_version: 1 });
     s.model.reset();
     const run = await s.api('POST', '/v1/scrapers/run_async', { template_id: clone.body.template_id, parameters: { query: 'mug' } }, { 'X-API-KEY': carolKey });
-    const done = await waitFor(async () => {
-      const r = await s.api('GET', `/v1/scrapers/run_async/${run.body.run_id}`, undefined, { 'X-API-KEY': carolKey });
-      return r.body.status === 'completed' || r.body.status === 'failed' ? r.body : undefined;
-    }, 60_000, 'the clone\'s run');
+    const done = await waitFor(
+      async () => {
+        const r = await s.api('GET', `/v1/scrapers/run_async/${run.body.run_id}`, undefined, { 'X-API-KEY': carolKey });
+        return r.body.status === 'completed' || r.body.status === 'failed' ? r.body : undefined;
+      },
+      60_000,
+      "the clone's run",
+    );
     expect(done.status, JSON.stringify(done)).to.equal('completed');
     expect(names(done.data[`${s.site.url}/shop`])).to.deep.equal(['Travel Mug']);
     expect(s.model.chatRequests()).to.have.length(0);
@@ -378,7 +450,7 @@ describe('agentic scrapers: DELETE during a build (the browser forced)', functio
     const gen = await s.api('POST', '/v1/agent/generate', { url: `${s.site.url}/shop`, prompt: SEARCH_PROMPT, attributes: ATTRIBUTES });
     expect(gen.status, gen.text).to.equal(202);
     const id = gen.body.template_id;
-    await waitFor(() => agent.observations.length > 0 && s.model.inFlight > 0, 60_000, 'the agent\'s first decision to be asked');
+    await waitFor(() => agent.observations.length > 0 && s.model.inFlight > 0, 60_000, "the agent's first decision to be asked");
     expect(playwright(s).stats().activePages).to.be.greaterThan(0);
     const del = await s.api('DELETE', `/v1/agent/${id}`);
     expect(del.status, del.text).to.equal(200);
@@ -386,10 +458,14 @@ describe('agentic scrapers: DELETE during a build (the browser forced)', functio
     await waitFor(() => s.model.inFlight === 0, 5_000, 'the model call to be cancelled');
     await waitFor(() => playwright(s).stats().activePages === 0, 10_000, 'the browser page to close');
     const schema = s.schemas.config.jobs.schema;
-    await waitFor(async () => {
-      const { rows } = await s.engine.db.query(`SELECT state FROM "${schema}".job WHERE name = 'scraper.agent-build' AND data->>'scraperId' = $1`, [id]);
-      return rows.length > 0 && rows.every((r: any) => r.state !== 'active' && r.state !== 'created' && r.state !== 'retry');
-    }, 10_000, 'the build job to end');
+    await waitFor(
+      async () => {
+        const { rows } = await s.engine.db.query(`SELECT state FROM "${schema}".job WHERE name = 'scraper.agent-build' AND data->>'scraperId' = $1`, [id]);
+        return rows.length > 0 && rows.every((r: any) => r.state !== 'active' && r.state !== 'created' && r.state !== 'retry');
+      },
+      10_000,
+      'the build job to end',
+    );
     expect((await s.api('GET', `/v1/agent/${id}`)).status).to.equal(404);
     expect(agent.decisions).to.equal(1);
   });

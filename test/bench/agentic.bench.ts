@@ -13,7 +13,10 @@ import { startStack, waitFor, type Stack } from '../support/stack.ts';
 const ROUNDS = Number(process.env.ROUNDS ?? 5);
 const SLOW_ROUNDS = 3;
 const MODEL_SECONDS = 1.5;
-const ATTRIBUTES = [{ name: 'name', type: 'string', description: 'product name' }, { name: 'price', type: 'number' }];
+const ATTRIBUTES = [
+  { name: 'name', type: 'string', description: 'product name' },
+  { name: 'price', type: 'number' },
+];
 interface Task {
   name: string;
   path: string;
@@ -37,7 +40,14 @@ const TASKS: Task[] = [
     path: '/list?page=1',
     prompt: 'Return all products from every page.',
     parameters: [],
-    plan: [() => [call.extract()], (o) => [call.click(refOf(o, /link "Next page"/))], () => [call.extract()], (o) => [call.click(refOf(o, /link "Next page"/))], () => [call.extract()], () => [call.finish()]],
+    plan: [
+      () => [call.extract()],
+      (o) => [call.click(refOf(o, /link "Next page"/))],
+      () => [call.extract()],
+      (o) => [call.click(refOf(o, /link "Next page"/))],
+      () => [call.extract()],
+      () => [call.finish()],
+    ],
     records: 9,
   },
   {
@@ -45,7 +55,12 @@ const TASKS: Task[] = [
     path: '/catalog',
     prompt: 'Return every product of the catalog.',
     parameters: [],
-    plan: [(o) => [call.click(refOf(o, /button "Load more"/))], (o) => [call.click(refOf(o, /button "Load more"/))], () => [call.extract()], () => [call.finish()]],
+    plan: [
+      (o) => [call.click(refOf(o, /button "Load more"/))],
+      (o) => [call.click(refOf(o, /button "Load more"/))],
+      () => [call.extract()],
+      () => [call.finish()],
+    ],
     records: 9,
   },
 ];
@@ -57,10 +72,15 @@ function scriptModel(s: Stack, task: Task, delayMs = 0): void {
 }
 
 async function until(s: Stack, path: string, done: (body: any) => boolean): Promise<any> {
-  return waitFor(async () => {
-    const r = await s.api('GET', path);
-    return done(r.body) ? r.body : undefined;
-  }, 120_000, path, 10);
+  return waitFor(
+    async () => {
+      const r = await s.api('GET', path);
+      return done(r.body) ? r.body : undefined;
+    },
+    120_000,
+    path,
+    10,
+  );
 }
 
 async function agentRun(s: Stack, task: Task, delayMs: number): Promise<{ ms: number; tokens: number; records: number }> {
@@ -70,11 +90,17 @@ async function agentRun(s: Stack, task: Task, delayMs: number): Promise<{ ms: nu
   const body = await until(s, `/v1/agent/extract/${sent.body.task_id}`, (b) => b.status === 'completed' || b.status === 'failed');
   const ms = performance.now() - t0;
   if (body.status !== 'completed') throw new Error(`agent task failed: ${body.error}`);
-  const { rows } = await s.engine.db.query<{ usage: { inputTokens: number; outputTokens: number } }>('SELECT usage FROM tasks WHERE id = $1', [sent.body.task_id]);
+  const { rows } = await s.engine.db.query<{ usage: { inputTokens: number; outputTokens: number } }>('SELECT usage FROM tasks WHERE id = $1', [
+    sent.body.task_id,
+  ]);
   return { ms, tokens: rows[0].usage.inputTokens + rows[0].usage.outputTokens, records: body.data.length };
 }
 
-async function replayRun(s: Stack, scraperId: string, parameters: Record<string, unknown> | undefined): Promise<{ ms: number; tokens: number; records: number }> {
+async function replayRun(
+  s: Stack,
+  scraperId: string,
+  parameters: Record<string, unknown> | undefined,
+): Promise<{ ms: number; tokens: number; records: number }> {
   s.model.reset();
   const t0 = performance.now();
   const sent = await s.api('POST', '/v1/scrapers/run_async', { template_id: scraperId, ...(parameters ? { parameters } : {}) });
@@ -91,7 +117,9 @@ export async function run(): Promise<void> {
   try {
     addAgentPages(s.site);
     console.log(`rounds: ${ROUNDS} (medians; ${SLOW_ROUNDS} with the slow model); model: scripted (instant), and +${MODEL_SECONDS} s per model call`);
-    console.log(`task | driver | agent ms (instant model) | agent ms (model at ${MODEL_SECONDS} s/call) | agent tokens | agent model calls | replay ms | replay tokens | ratio (instant) | ratio (${MODEL_SECONDS} s/call)`);
+    console.log(
+      `task | driver | agent ms (instant model) | agent ms (model at ${MODEL_SECONDS} s/call) | agent tokens | agent model calls | replay ms | replay tokens | ratio (instant) | ratio (${MODEL_SECONDS} s/call)`,
+    );
     for (const task of TASKS) {
       scriptModel(s, task);
       const gen = await s.api('POST', '/v1/agent/generate', { url: `${s.site.url}${task.path}`, prompt: task.prompt, attributes: ATTRIBUTES });
@@ -112,13 +140,19 @@ export async function run(): Promise<void> {
         agent.push(a.ms);
         tokens = a.tokens;
         const p = await replayRun(s, built.template_id, params);
-        if (p.records !== a.records || a.records !== task.records) throw new Error(`records differ: agent ${a.records}, replay ${p.records}, expected ${task.records}`);
+        if (p.records !== a.records || a.records !== task.records)
+          throw new Error(`records differ: agent ${a.records}, replay ${p.records}, expected ${task.records}`);
         replay.push(p.ms);
       }
       for (let r = 0; r < SLOW_ROUNDS; r++) slow.push((await agentRun(s, task, MODEL_SECONDS * 1000)).ms);
       const [am, sm, rm] = [median(agent), median(slow), median(replay)];
-      const { rows } = await s.engine.db.query<{ driver: string }>('SELECT driver FROM run_items i JOIN runs r ON r.id = i.run_id WHERE r.scraper_id = $1 LIMIT 1', [built.template_id]);
-      console.log(`${task.name} | ${rows[0]?.driver} | ${am.toFixed(0)} | ${sm.toFixed(0)} | ${tokens} | ${calls} | ${rm.toFixed(0)} | 0 | ${(am / rm).toFixed(1)}x | ${(sm / rm).toFixed(1)}x`);
+      const { rows } = await s.engine.db.query<{ driver: string }>(
+        'SELECT driver FROM run_items i JOIN runs r ON r.id = i.run_id WHERE r.scraper_id = $1 LIMIT 1',
+        [built.template_id],
+      );
+      console.log(
+        `${task.name} | ${rows[0]?.driver} | ${am.toFixed(0)} | ${sm.toFixed(0)} | ${tokens} | ${calls} | ${rm.toFixed(0)} | 0 | ${(am / rm).toFixed(1)}x | ${(sm / rm).toFixed(1)}x`,
+      );
     }
   } finally {
     await s.close();

@@ -6,8 +6,27 @@ import type { RecordedRequest, Step } from './model-server.ts';
 import { sentSchema, type Stack } from './stack.ts';
 
 // The recipe the model writes for the fixture's product lines (unused keys null, as under the answer schema).
-const tr = (op: string, extra: Record<string, unknown> = {}) => ({ op, pattern: null, flags: null, group: null, with: null, separator: null, value: null, ...extra });
-const field = (selector: string, transforms: unknown[] = []) => ({ selector, read: 'text', attr: null, name: null, path: null, value: null, all: false, transforms, fallback: null });
+const tr = (op: string, extra: Record<string, unknown> = {}) => ({
+  op,
+  pattern: null,
+  flags: null,
+  group: null,
+  with: null,
+  separator: null,
+  value: null,
+  ...extra,
+});
+const field = (selector: string, transforms: unknown[] = []) => ({
+  selector,
+  read: 'text',
+  attr: null,
+  name: null,
+  path: null,
+  value: null,
+  all: false,
+  transforms,
+  fallback: null,
+});
 export const PRODUCT_RECIPE = {
   container: { selector: 'li.product' },
   fields: { name: field('.name', [tr('replace', { pattern: '^Product:\\s*', with: '' })]), price: field('.price') },

@@ -61,8 +61,8 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   };
   const schemas = testSchemas(merge(base, opts.config ?? {}));
   const logger = silentLogger();
-  const wiring = pluginWiring(schemas.config, logger);
-  const engine = createEngine({ config: schemas.config, logger, ...wiring });
+  const plugins = pluginWiring(schemas.config, logger);
+  const engine = createEngine({ config: schemas.config, logger, drivers: plugins.drivers, llm: plugins.llm, llmSpecs: plugins.llmSpecs });
   await engine.start();
   if (opts.worker !== false) await engine.startWorker();
   const app = createApp({ engine, logger, routes: apiRoutes(), bodyLimitBytes: schemas.config.server.bodyLimitBytes });
@@ -76,7 +76,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     url,
     key,
     engine,
-    drivers: wiring.drivers ?? [],
+    drivers: plugins.drivers ?? [],
     model,
     site,
     schemas,
@@ -94,6 +94,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
       server.closeAllConnections();
       await new Promise((r) => server.close(r));
       await engine.stop();
+      await plugins.close();
       await model.close();
       await site.close();
       await schemas.drop();

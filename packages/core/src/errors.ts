@@ -14,6 +14,7 @@ export const ERROR_CODES = {
   PAYLOAD_TOO_LARGE: { retryable: false, description: 'The request body is larger than server.bodyLimitBytes.' },
   RATE_LIMITED: { retryable: true, description: 'Too many requests; retry after the Retry-After header.' },
   CONFIG_INVALID: { retryable: false, description: 'The configuration (options, environment or file) is invalid; the message names the field.' },
+  PLUGIN_INCOMPATIBLE: { retryable: false, description: 'A driver or model provider implements another plugin API version than this @gleaner/core (createEngine refuses it); the message names both.' },
   DATABASE_UNAVAILABLE: { retryable: true, description: 'Postgres cannot be reached or answered with a connection error.' },
   JOB_PAYLOAD_INVALID: { retryable: false, description: 'A job was sent with a payload that does not match its job kind\'s schema.' },
   JOB_ABORTED: { retryable: true, description: 'A job was aborted (shutdown or expiry) before it finished; it is retried.' },

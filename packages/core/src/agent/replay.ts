@@ -46,11 +46,14 @@ export interface ReplayResult {
 export function replayDriver(drivers: readonly Driver[], script: Pick<AgentScript, 'driver'>): Driver {
   const plain = drivers.find((d) => !d.capabilities.javascript && d.capabilities.interaction);
   const browser = drivers.find((d) => d.capabilities.javascript && d.capabilities.interaction);
-  const chosen = script.driver === 'http' ? plain ?? browser : browser;
+  const chosen = script.driver === 'http' ? (plain ?? browser) : browser;
   if (!chosen) {
-    throw new GleanerError('DRIVER_UNAVAILABLE', script.driver === 'http'
-      ? 'no driver with page interaction is configured to replay this agentic scraper'
-      : 'this agentic scraper needs a browser driver (it was recorded on pages that need JavaScript), and none is configured');
+    throw new GleanerError(
+      'DRIVER_UNAVAILABLE',
+      script.driver === 'http'
+        ? 'no driver with page interaction is configured to replay this agentic scraper'
+        : 'this agentic scraper needs a browser driver (it was recorded on pages that need JavaScript), and none is configured',
+    );
   }
   return chosen;
 }
@@ -109,7 +112,8 @@ export async function replayScript(ctx: OperationContext, input: ReplayInput): P
   let lastRecipe: Recipe | null = null;
   let index = 0;
   try {
-    if (!isInteractive(session)) throw new GleanerError('DRIVER_UNAVAILABLE', `the ${driver.name} driver cannot interact with pages, which this agentic scraper needs`);
+    if (!isInteractive(session))
+      throw new GleanerError('DRIVER_UNAVAILABLE', `the ${driver.name} driver cannot interact with pages, which this agentic scraper needs`);
     // The page as the last outline saw it: what an action's effect is judged against.
     let before = '';
     const find = async (target: StableTarget, st: ScriptStep): Promise<OutlineElement> => {
@@ -138,7 +142,10 @@ export async function replayScript(ctx: OperationContext, input: ReplayInput): P
         case 'goto': {
           const page = await session.goto(stepUrl(st.url, values));
           if (page.status >= 400) {
-            throw new GleanerError('FETCH_FAILED', `${page.finalUrl} answered HTTP ${page.status}`, { retryable: page.status >= 500 || page.status === 429, details: { status: page.status } });
+            throw new GleanerError('FETCH_FAILED', `${page.finalUrl} answered HTTP ${page.status}`, {
+              retryable: page.status >= 500 || page.status === 429,
+              details: { status: page.status },
+            });
           }
           break;
         }
@@ -151,7 +158,11 @@ export async function replayScript(ctx: OperationContext, input: ReplayInput): P
           if (st.pressEnter) await settle(st);
           break;
         case 'select':
-          await session.select((await find(st.target, st)).ref, st.values.map((v) => fillPlaceholders(v, values)), opts);
+          await session.select(
+            (await find(st.target, st)).ref,
+            st.values.map((v) => fillPlaceholders(v, values)),
+            opts,
+          );
           await settle(st);
           break;
         case 'scroll':
@@ -168,7 +179,9 @@ export async function replayScript(ctx: OperationContext, input: ReplayInput): P
         case 'extract':
           lastRecipe = st.recipe;
           if (!(await extract(st.recipe)) && st.sampleRecords > 0) {
-            throw new Drift(`layout changed: ${describeStep(st, index)} found no records on ${pages.at(-1)!.url}, where the build's page gave ${st.sampleRecords}`);
+            throw new Drift(
+              `layout changed: ${describeStep(st, index)} found no records on ${pages.at(-1)!.url}, where the build's page gave ${st.sampleRecords}`,
+            );
           }
           break;
         case 'paginate':

@@ -26,9 +26,7 @@ export interface ScriptBuildInput {
   signal?: AbortSignal;
 }
 
-export type ScriptBuildResult =
-  | { ok: true; script: AgentScript; usage: ModelUsage; recipes: number }
-  | { ok: false; reason: string; usage: ModelUsage };
+export type ScriptBuildResult = { ok: true; script: AgentScript; usage: ModelUsage; recipes: number } | { ok: false; reason: string; usage: ModelUsage };
 
 /** The same control on two pages: the same selector, or the same role and name (a "Next" link whose href moves on). */
 /** The agent's words for an action that changed nothing (agent/observe.ts describeEffect). */
@@ -72,7 +70,13 @@ async function recipeFor(
     const actual = executeRecipe(recipe, x.html, { url: x.url, attributes });
     if (compareRecipeOutput(actual, x.records, { baseUrl: x.url }).ok) return { recipe };
   }
-  const built = await buildRecipe(ctx, { page: { html: x.html, url: x.url, driver: x.driver }, expected: x.records, attributes: input.attributes, prompt: input.prompt, signal: input.signal });
+  const built = await buildRecipe(ctx, {
+    page: { html: x.html, url: x.url, driver: x.driver },
+    expected: x.records,
+    attributes: input.attributes,
+    prompt: input.prompt,
+    signal: input.signal,
+  });
   addUsage(usage, built.usage);
   if (!built.accepted) return { reason: `no recipe reproduces what the agent extracted on ${x.url}: ${built.reason}` };
   made.push(built.recipe);
@@ -103,7 +107,14 @@ export async function buildScript(ctx: OperationContext, input: ScriptBuildInput
         if (a.target) steps.push({ action: 'click', target: a.target, ...still });
         break;
       case 'type':
-        if (a.target) steps.push({ action: 'type', target: a.target, value: parameterizeText(String(a.value ?? ''), values), ...(a.pressEnter ? { pressEnter: true } : {}), ...still });
+        if (a.target)
+          steps.push({
+            action: 'type',
+            target: a.target,
+            value: parameterizeText(String(a.value ?? ''), values),
+            ...(a.pressEnter ? { pressEnter: true } : {}),
+            ...still,
+          });
         break;
       case 'select':
         if (a.target) steps.push({ action: 'select', target: a.target, values: [a.value ?? []].flat().map((v) => parameterizeText(v, values)), ...still });
@@ -128,11 +139,17 @@ export async function buildScript(ctx: OperationContext, input: ScriptBuildInput
         break;
     }
   }
-  if (!steps.some((s) => s.action === 'extract')) return { ok: false, reason: 'the agent extracted no records on any page, so there is no extract step to record', usage };
+  if (!steps.some((s) => s.action === 'extract'))
+    return { ok: false, reason: 'the agent extracted no records on any page, so there is no extract step to record', usage };
   // Trailing actions after the last extract do not change the output.
   const last = steps.findLastIndex((s) => s.action === 'extract');
   const onHttp = run.steps.every((a) => !a.ok || a.driver === 'http') && run.extractions.every((x) => x.driver === 'http');
-  const script = validateScript({ format: SCRIPT_FORMAT, driver: onHttp ? 'http' : 'browser', parameters: values, steps: foldPagination(steps.slice(0, last + 1)) });
+  const script = validateScript({
+    format: SCRIPT_FORMAT,
+    driver: onHttp ? 'http' : 'browser',
+    parameters: values,
+    steps: foldPagination(steps.slice(0, last + 1)),
+  });
   return { ok: true, script, usage, recipes: made.length };
 }
 
@@ -150,7 +167,9 @@ export function replayDifference(replayed: ExtractedRecord[], agent: ExtractedRe
   for (const [name, f] of Object.entries(c.fields)) {
     if (!f.missing && !f.wrong) continue;
     const ex = f.examples[0];
-    parts.push(`field ${name}: ${f.missing} missing, ${f.wrong} different${ex ? ` (agent ${cut(JSON.stringify(ex.expected), 80)}, replay ${cut(JSON.stringify(ex.actual), 80)})` : ''}`);
+    parts.push(
+      `field ${name}: ${f.missing} missing, ${f.wrong} different${ex ? ` (agent ${cut(JSON.stringify(ex.expected), 80)}, replay ${cut(JSON.stringify(ex.actual), 80)})` : ''}`,
+    );
   }
   return cut(parts.join('; '), 1500);
 }

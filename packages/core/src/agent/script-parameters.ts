@@ -100,7 +100,10 @@ export async function identifyParameters(ctx: OperationContext, input: { prompt:
   const values: Record<string, unknown> = {};
   let urlTaken = false;
   for (const p of res.json.parameters) {
-    const name = p.name.trim().toLowerCase().replace(/[^a-z0-9_]+/g, '_');
+    const name = p.name
+      .trim()
+      .toLowerCase()
+      .replace(/[^a-z0-9_]+/g, '_');
     if (!NAME.test(name) || name === 'url' || schema.some((s) => s.name === name)) continue;
     // One url-typed parameter takes the top-level url of a run (spec 4.3); a second one is a string.
     const type: ParameterType = p.type === 'url' && urlTaken ? 'string' : p.type;
@@ -147,14 +150,18 @@ export function parameterizeUrl(url: string, values: Record<string, unknown>, ru
   } catch {
     return url;
   }
-  const parts = u.search.slice(1).split('&').filter(Boolean).map((pair) => {
-    const [k, raw = ''] = pair.split('=');
-    const decoded = safeDecode(raw.replace(/\+/g, ' '));
-    for (const [name, v] of Object.entries(values)) {
-      if (v !== null && v !== undefined && String(v) !== '' && decoded === String(v)) return `${k}={{${name}}}`;
-    }
-    return pair;
-  });
+  const parts = u.search
+    .slice(1)
+    .split('&')
+    .filter(Boolean)
+    .map((pair) => {
+      const [k, raw = ''] = pair.split('=');
+      const decoded = safeDecode(raw.replace(/\+/g, ' '));
+      for (const [name, v] of Object.entries(values)) {
+        if (v !== null && v !== undefined && String(v) !== '' && decoded === String(v)) return `${k}={{${name}}}`;
+      }
+      return pair;
+    });
   if (!parts.some((p) => p.includes('{{'))) return url;
   return `${u.origin}${u.pathname}?${parts.join('&')}${u.hash}`;
 }

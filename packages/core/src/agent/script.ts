@@ -88,8 +88,17 @@ export const SCRIPT_SCHEMA = {
         oneOf: [
           step('goto', ['url'], { url: { type: 'string', minLength: 1, maxLength: 4000 } }),
           step('click', ['target'], { target: TARGET_SCHEMA, changes: CHANGES }),
-          step('type', ['target', 'value'], { target: TARGET_SCHEMA, value: { type: 'string', maxLength: 10_000 }, pressEnter: { type: 'boolean' }, changes: CHANGES }),
-          step('select', ['target', 'values'], { target: TARGET_SCHEMA, values: { type: 'array', items: { type: 'string' }, maxItems: 100 }, changes: CHANGES }),
+          step('type', ['target', 'value'], {
+            target: TARGET_SCHEMA,
+            value: { type: 'string', maxLength: 10_000 },
+            pressEnter: { type: 'boolean' },
+            changes: CHANGES,
+          }),
+          step('select', ['target', 'values'], {
+            target: TARGET_SCHEMA,
+            values: { type: 'array', items: { type: 'string' }, maxItems: 100 },
+            changes: CHANGES,
+          }),
           step('scroll', [], { to: { enum: ['top', 'bottom'] }, pixels: { type: 'integer' }, target: TARGET_SCHEMA, changes: CHANGES }),
           step('wait', ['ms'], { ms: { type: 'integer', minimum: 0, maximum: 30_000 } }),
           step('paginate', ['target', 'pages'], { target: TARGET_SCHEMA, pages: { type: 'integer', minimum: 1, maximum: 100 } }),
@@ -118,7 +127,8 @@ export function validateScript(script: unknown): AgentScript {
     if (s.steps[0].action !== 'goto') problems.push('/steps/0 must be a goto step');
     if (!s.steps.some((st) => st.action === 'extract')) problems.push('/steps has no extract step');
     s.steps.forEach((st, i) => {
-      if (st.action === 'paginate' && !s.steps.slice(0, i).some((p) => p.action === 'extract')) problems.push(`/steps/${i} paginate has no extract step before it`);
+      if (st.action === 'paginate' && !s.steps.slice(0, i).some((p) => p.action === 'extract'))
+        problems.push(`/steps/${i} paginate has no extract step before it`);
       if (st.action === 'extract') {
         try {
           validateRecipe(st.recipe);

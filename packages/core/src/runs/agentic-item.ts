@@ -25,11 +25,19 @@ function driftOf(result: ReplayResult, scraper: ScraperRecord, url: string): str
   return result.records.length ? detectDrift(result.records, scraper.sampleData, scraper.attributes, result.pages[0]?.url ?? url) : null;
 }
 
-function layoutChanged(message: string, d: { driver: string; recipeVersion: number | null; healed?: boolean; modelCalls?: number; healCredits?: number }): GleanerError {
+function layoutChanged(
+  message: string,
+  d: { driver: string; recipeVersion: number | null; healed?: boolean; modelCalls?: number; healCredits?: number },
+): GleanerError {
   return new GleanerError('LAYOUT_CHANGED', message, { details: d });
 }
 
-export async function executeAgenticItem(c: OperationContext, scraper: ScraperRecord, item: ClaimedItem, job: Pick<JobContext, 'signal' | 'lastAttempt' | 'logger'>): Promise<ItemOutcome> {
+export async function executeAgenticItem(
+  c: OperationContext,
+  scraper: ScraperRecord,
+  item: ClaimedItem,
+  job: Pick<JobContext, 'signal' | 'lastAttempt' | 'logger'>,
+): Promise<ItemOutcome> {
   let script = validateScript(scraper.script);
   let version = scraper.recipeVersion;
   let result = await replay(c, scraper, script, item, job.signal);
@@ -55,15 +63,29 @@ export async function executeAgenticItem(c: OperationContext, scraper: ScraperRe
     }
     if (!heal.healed) {
       await markDrift(c.db, scraper.id, drift);
-      throw layoutChanged(`${drift}; recording the script again failed: ${heal.reason}. ${regenerate}.`, { driver: result.driver, recipeVersion: version, healCredits: heal.credits ?? 0 });
+      throw layoutChanged(`${drift}; recording the script again failed: ${heal.reason}. ${regenerate}.`, {
+        driver: result.driver,
+        recipeVersion: version,
+        healCredits: heal.credits ?? 0,
+      });
     }
     ({ script, version, modelCalls, credits: healCredits } = heal);
     healed = true;
     result = await replay(c, scraper, script, item, job.signal);
     if (result.drift) {
       await markDrift(c.db, scraper.id, result.drift.message);
-      throw layoutChanged(`${result.drift.message} (even with the re-recorded version ${version})`, { driver: result.driver, recipeVersion: version, healed, modelCalls, healCredits });
+      throw layoutChanged(`${result.drift.message} (even with the re-recorded version ${version})`, {
+        driver: result.driver,
+        recipeVersion: version,
+        healed,
+        modelCalls,
+        healCredits,
+      });
     }
   }
-  return completedOutcome(c.config, { records: result.records, driver: result.driver, pages: Math.max(1, result.pages.length) }, { version, healed, modelCalls, healCredits });
+  return completedOutcome(
+    c.config,
+    { records: result.records, driver: result.driver, pages: Math.max(1, result.pages.length) },
+    { version, healed, modelCalls, healCredits },
+  );
 }

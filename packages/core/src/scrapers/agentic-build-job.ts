@@ -55,7 +55,14 @@ export function agenticBuildJob(ctx: () => OperationContext) {
       }
       if (watch.cancelled() || !recorded || !parameters) {
         // Deleted or superseded mid-build: the agent stopped, nothing is saved; the tokens spent are still recorded.
-        await recordUsage(c.db, { ownerId: scraper.ownerId, operation: 'scraper_build', subject: `scraper:${scraper.id}`, pages: 0, usage, credits: creditsFor(c.config, { usage }) });
+        await recordUsage(c.db, {
+          ownerId: scraper.ownerId,
+          operation: 'scraper_build',
+          subject: `scraper:${scraper.id}`,
+          pages: 0,
+          usage,
+          credits: creditsFor(c.config, { usage }),
+        });
         job.logger.info({ scraperId: scraper.id, ...usage }, 'agentic scraper build stopped: the scraper was deleted or rebuilt');
         return;
       }
@@ -71,16 +78,36 @@ export function agenticBuildJob(ctx: () => OperationContext) {
           return;
         }
         await saveScriptVersion(tx, {
-          scraperId: scraper.id, script: recorded.script, parametersSchema: parameters.schema, reason: 'generated', sampleUrl: url,
-          sampleData: recorded.records, sampleDriver: recorded.driver, modelCalls: usage.modelCalls, credits, markReady: true,
+          scraperId: scraper.id,
+          script: recorded.script,
+          parametersSchema: parameters.schema,
+          reason: 'generated',
+          sampleUrl: url,
+          sampleData: recorded.records,
+          sampleDriver: recorded.driver,
+          modelCalls: usage.modelCalls,
+          credits,
+          markReady: true,
         });
         outcome = 'ready';
       });
-      job.logger.info({ scraperId: scraper.id, url, outcome, parameters: parameters.schema.length, steps: recorded.accepted ? recorded.script.steps.length : undefined, credits, ...usage }, 'agentic scraper build finished');
+      job.logger.info(
+        {
+          scraperId: scraper.id,
+          url,
+          outcome,
+          parameters: parameters.schema.length,
+          steps: recorded.accepted ? recorded.script.steps.length : undefined,
+          credits,
+          ...usage,
+        },
+        'agentic scraper build finished',
+      );
     },
     onFailure: async (payload, error) => {
       const c = ctx();
-      const message = isGleanerError(error) && error.code === 'JOB_ABORTED' ? 'the build was interrupted (the worker stopped); generate it again' : error.message;
+      const message =
+        isGleanerError(error) && error.code === 'JOB_ABORTED' ? 'the build was interrupted (the worker stopped); generate it again' : error.message;
       await c.db.tx((tx) => failBuild(tx, payload, `Agentic scraper build failed: ${message}`, error.code));
     },
   });

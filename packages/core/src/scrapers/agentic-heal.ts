@@ -18,8 +18,7 @@ import { loadScraperById, saveScriptVersion } from './store.ts';
 import type { ScraperRecord } from './types.ts';
 
 export type AgenticHealResult =
-  | { healed: true; version: number; script: AgentScript; modelCalls: number; credits: number }
-  | { healed: false; reason: string; credits?: number };
+  { healed: true; version: number; script: AgentScript; modelCalls: number; credits: number } | { healed: false; reason: string; credits?: number };
 
 /**
  * Re-records the scraper's script from `run.url` with the run's parameters. Returns `healed: false`
@@ -34,33 +33,47 @@ export async function healAgenticScraper(
   signal?: AbortSignal,
 ): Promise<AgenticHealResult> {
   requireModel(ctx);
-  return withScraperLock(ctx.db, scraper.id, async () => {
-    const current = await loadScraperById(ctx.db, scraper.id);
-    if (!current) return { healed: false, reason: 'the scraper was deleted' };
-    if (current.script && current.recipeVersion !== null && current.recipeVersion > (scraper.recipeVersion ?? 0)) {
-      ctx.logger.info({ scraperId: scraper.id, version: current.recipeVersion }, 'agentic scraper already healed by another run; reusing its script');
-      return { healed: true, version: current.recipeVersion, script: validateScript(current.script), modelCalls: 0, credits: 0 };
-    }
-    const failed = await recentHealFailure(ctx, scraper.id, current.recipeVersion);
-    if (failed) return { healed: false, reason: `${failed} (an earlier re-recording of this version failed; the next try is after ${HEAL_RETRY_MINUTES} minutes)` };
-
-    const recorded = await recordScript(ctx, { url: run.url, prompt: current.prompt, attributes: current.attributes, values: run.parameters ?? {}, signal });
-    const usage = recorded.usage;
-    const credits = creditsFor(ctx.config, { builds: recorded.accepted ? 1 : 0, usage });
-    const version = await ctx.db.tx(async (tx) => {
-      await recordUsage(tx, { ownerId: current.ownerId, operation: 'scraper_heal', subject: `scraper:${scraper.id}`, pages: 1, usage, credits });
-      if (!recorded.accepted) {
-        await rememberHealFailure(tx, scraper.id, current.recipeVersion, recorded.reason, credits);
-        return null;
+  return withScraperLock(
+    ctx.db,
+    scraper.id,
+    async () => {
+      const current = await loadScraperById(ctx.db, scraper.id);
+      if (!current) return { healed: false, reason: 'the scraper was deleted' };
+      if (current.script && current.recipeVersion !== null && current.recipeVersion > (scraper.recipeVersion ?? 0)) {
+        ctx.logger.info({ scraperId: scraper.id, version: current.recipeVersion }, 'agentic scraper already healed by another run; reusing its script');
+        return { healed: true, version: current.recipeVersion, script: validateScript(current.script), modelCalls: 0, credits: 0 };
       }
-      return saveScriptVersion(tx, {
-        scraperId: scraper.id, script: recorded.script, parametersSchema: current.parametersSchema ?? [], reason: `healed: ${reason}`.slice(0, 500),
-        sampleUrl: run.url, sampleData: recorded.records, sampleDriver: recorded.driver, modelCalls: usage.modelCalls, credits, markReady: false,
+      const failed = await recentHealFailure(ctx, scraper.id, current.recipeVersion);
+      if (failed)
+        return { healed: false, reason: `${failed} (an earlier re-recording of this version failed; the next try is after ${HEAL_RETRY_MINUTES} minutes)` };
+
+      const recorded = await recordScript(ctx, { url: run.url, prompt: current.prompt, attributes: current.attributes, values: run.parameters ?? {}, signal });
+      const usage = recorded.usage;
+      const credits = creditsFor(ctx.config, { builds: recorded.accepted ? 1 : 0, usage });
+      const version = await ctx.db.tx(async (tx) => {
+        await recordUsage(tx, { ownerId: current.ownerId, operation: 'scraper_heal', subject: `scraper:${scraper.id}`, pages: 1, usage, credits });
+        if (!recorded.accepted) {
+          await rememberHealFailure(tx, scraper.id, current.recipeVersion, recorded.reason, credits);
+          return null;
+        }
+        return saveScriptVersion(tx, {
+          scraperId: scraper.id,
+          script: recorded.script,
+          parametersSchema: current.parametersSchema ?? [],
+          reason: `healed: ${reason}`.slice(0, 500),
+          sampleUrl: run.url,
+          sampleData: recorded.records,
+          sampleDriver: recorded.driver,
+          modelCalls: usage.modelCalls,
+          credits,
+          markReady: false,
+        });
       });
-    });
-    ctx.logger.info({ scraperId: scraper.id, url: run.url, reason, healed: version !== null, version, credits, ...usage }, 'agentic scraper heal finished');
-    if (!recorded.accepted) return { healed: false, reason: recorded.reason, credits };
-    if (version === null) return { healed: false, reason: 'the scraper was deleted', credits };
-    return { healed: true, version, script: recorded.script, modelCalls: usage.modelCalls, credits };
-  }, { signal });
+      ctx.logger.info({ scraperId: scraper.id, url: run.url, reason, healed: version !== null, version, credits, ...usage }, 'agentic scraper heal finished');
+      if (!recorded.accepted) return { healed: false, reason: recorded.reason, credits };
+      if (version === null) return { healed: false, reason: 'the scraper was deleted', credits };
+      return { healed: true, version, script: recorded.script, modelCalls: usage.modelCalls, credits };
+    },
+    { signal },
+  );
 }

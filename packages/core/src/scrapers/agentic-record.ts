@@ -49,15 +49,33 @@ export async function recordScript(ctx: OperationContext, input: RecordInput): P
   });
   addUsage(usage, run.usage);
   if (!run.records.length) {
-    return { accepted: false, reason: `the agent found no records starting from ${input.url}${run.message ? ` (${run.message})` : ''}, so there is nothing for a script to reproduce`, usage };
+    return {
+      accepted: false,
+      reason: `the agent found no records starting from ${input.url}${run.message ? ` (${run.message})` : ''}, so there is nothing for a script to reproduce`,
+      usage,
+    };
   }
   const built = await buildScript(ctx, { run, url: input.url, values: input.values, attributes: input.attributes, prompt: input.prompt, signal: input.signal });
   addUsage(usage, built.usage);
   if (!built.ok) return { accepted: false, reason: built.reason, usage };
 
-  const replay = await replayScript(ctx, { script: built.script, url: input.url, parameters: input.values, attributes: input.attributes, signal: input.signal });
+  const replay = await replayScript(ctx, {
+    script: built.script,
+    url: input.url,
+    parameters: input.values,
+    attributes: input.attributes,
+    signal: input.signal,
+  });
   if (replay.drift) return { accepted: false, reason: `the recorded script did not replay without the model: ${replay.drift.message}`, usage };
   const diff = replayDifference(replay.records, run.records, input.url);
   if (diff) return { accepted: false, reason: `the recorded script did not reproduce the agent's records: ${diff}`, usage };
-  return { accepted: true, script: built.script, records: replay.records, driver: replay.driver, agentRecords: run.records.length, steps: run.steps.length, usage };
+  return {
+    accepted: true,
+    script: built.script,
+    records: replay.records,
+    driver: replay.driver,
+    agentRecords: run.records.length,
+    steps: run.steps.length,
+    usage,
+  };
 }
