@@ -7,7 +7,7 @@ ifneq ($(wildcard $(NODE_BIN)/../include/node),)
 export npm_config_nodedir := $(abspath $(NODE_BIN)/..)
 endif
 
-.PHONY: setup start test lint bench migrate
+.PHONY: setup start test lint bench migrate chaos
 
 setup:
 	./scripts/setup-system.sh
@@ -29,3 +29,8 @@ test: lint
 
 bench:
 	node test/bench/run.ts
+
+# The chaos suite (issue 16): minutes long and CPU-heavy, so not part of `make test`. Figures are
+# printed for the closing note; the assertions are about correctness, not timings.
+chaos:
+	npx mocha --no-config --extension ts --timeout 1800000 --exit 'test/chaos/*.chaos.ts'
