@@ -3,7 +3,6 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import fs from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
@@ -11,14 +10,7 @@ import { createEngine, loadConfig, silentLogger } from '@gleaner/core';
 import { createApp } from '../../packages/server/src/http/app.ts';
 import { apiRoutes } from '../../packages/server/src/routes/index.ts';
 import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from '../../packages/server/src/embedded-postgres.ts';
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+import { freePort } from '../support/process.ts';
 
 describe('chaos: Postgres stopped for 5 s under load', function () {
   this.timeout(600_000);

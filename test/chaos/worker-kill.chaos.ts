@@ -4,7 +4,7 @@ import { expect } from 'chai';
 import { insertScraper, type Owner } from '@gleaner/core';
 import { startStack, waitFor, type Stack } from '../support/stack.ts';
 import { TEST_DATABASE_URL } from '../support/db.ts';
-import { startCli } from '../support/process.ts';
+import { startCli, workerEnv } from '../support/process.ts';
 import { seededRng } from '../support/fuzz.ts';
 
 const RECIPE = {
@@ -22,16 +22,7 @@ describe('chaos: workers killed with SIGKILL at random points of 100-URL runs', 
   let s: Stack;
   let alice: Owner;
   const rng = seededRng(Number(process.env.GLEANER_CHAOS_SEED ?? 42));
-  const env = () => ({
-    DATABASE_URL: TEST_DATABASE_URL,
-    GLEANER_DB_SCHEMA: s.schemas.schema,
-    GLEANER_JOBS_SCHEMA: s.schemas.jobsSchema,
-    GLEANER_ALLOW_NETWORKS: '127.0.0.0/8',
-    GLEANER_JOB_POLLING_SECONDS: '0.5',
-    GLEANER_JOB_SUPERVISE_SECONDS: '1',
-    GLEANER_WORKER_CONCURRENCY: '2',
-    GLEANER_LOG_LEVEL: 'info',
-  });
+  const env = () => workerEnv(s.schemas, TEST_DATABASE_URL, { GLEANER_WORKER_CONCURRENCY: '2' });
   const startWorker = async () => {
     const child = startCli(['worker'], env());
     await waitFor(() => child.output().includes('worker started') || child.exitCode !== null, 60_000, 'a child worker');
