@@ -5,7 +5,7 @@ import { expect } from 'chai';
 import { startStack, waitFor } from '../support/stack.ts';
 import { descendants, isBrowser, memoryMb } from '../support/procs.ts';
 
-const PAGES = 500;
+const PAGES = Number(process.env.GLEANER_CHAOS_PAGES ?? 500);
 
 const browserState = () => {
   const procs = descendants().filter(isBrowser);
@@ -34,6 +34,7 @@ describe(`chaos: ${PAGES} browser pages`, function () {
           if (i % 50 === 0) {
             const now = browserState();
             if (now.mb > peak.mb) peak = now;
+            if (i % 100 === 0 || i < 3) console.log(`      page ${i} after ${((Date.now() - started) / 1000).toFixed(0)} s: ${now.procs} Chromium processes, ${now.mb.toFixed(0)} MB`);
           }
         }
       }));
