@@ -50,5 +50,8 @@ describe('one URL coercion path for runs and extraction (issue 16 item 5)', () =
     const expected = [1, 2, 3].map((k) => ({ name: `Widget ${k}`, link: `${s.site.url}/p/widget-${k}?ref=${k}`, image: `${s.site.url}/img/w${k}.png` }));
     expect(extracted.body.data).to.deep.equal(expected);
     expect(run.body.data).to.deep.equal(expected);
+    // The run item records how it was fetched (no proxy_country: direct).
+    const items = await s.engine.db.query<{ proxy: string }>('SELECT proxy FROM run_items');
+    expect(items.rows.map((r) => r.proxy)).to.deep.equal(['direct']);
   });
 });
