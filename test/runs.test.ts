@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { insertScraper, listDeliveries, verifyWebhook, type Owner } from '@gleaner/core/internal';
 import { startStack, sentSchema, userContent, waitFor, type Stack } from './support/stack.ts';
 import { startWebhookReceiver } from './support/webhook-receiver.ts';
+import { buildScraper as buildScraperFrom } from './support/scrapers.ts';
 import type { RecordedRequest } from './support/model-server.ts';
 
 // Recipe answers as the model writes them under the recipe answer schema (unused keys null).
@@ -50,17 +51,7 @@ function shopSite(s: Stack): { layout: { drift: 'old' | 'new' } } {
   return { layout };
 }
 
-async function buildScraper(s: Stack, url: string): Promise<string> {
-  const started = await s.api('POST', '/v1/extractor/generate', { url, attributes: ATTRS });
-  expect(started.status, started.text).to.equal(202);
-  const id = started.body.template_id as string;
-  const built = await waitFor(async () => {
-    const r = await s.api('GET', `/v1/extractor/${id}`);
-    return r.body.status === 'ready' || r.body.status === 'failed' ? r.body : undefined;
-  }, 30_000, `scraper ${id} build`);
-  expect(built.status, built.error).to.equal('ready');
-  return id;
-}
+const buildScraper = (s: Stack, url: string): Promise<string> => buildScraperFrom(s, { url, attributes: ATTRS });
 
 async function untilFinished(s: Stack, runId: string, ms = 60_000): Promise<any> {
   return waitFor(async () => {
