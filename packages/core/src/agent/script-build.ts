@@ -6,6 +6,7 @@
  * is reused when it reproduces this one), and a repeated "click next, extract" becomes a paginate
  * step. The script is validated against the script schema before it is returned.
  */
+import { NOTHING_CHANGED } from './observe.ts';
 import type { Attribute, ExtractedRecord } from '../extract/attributes.ts';
 import type { OperationContext } from '../extract/context.ts';
 import { addUsage, emptyUsage, type ModelUsage } from '../extract/model-extract.ts';
@@ -30,7 +31,7 @@ export type ScriptBuildResult = { ok: true; script: AgentScript; usage: ModelUsa
 
 /** The same control on two pages: the same selector, or the same role and name (a "Next" link whose href moves on). */
 /** The agent's words for an action that changed nothing (agent/observe.ts describeEffect). */
-const UNCHANGED = 'Nothing changed on the page.';
+const UNCHANGED = NOTHING_CHANGED;
 
 const sameTarget = (a: StableTarget, b: StableTarget) => a.role === b.role && (a.selector === b.selector || (a.name !== '' && a.name === b.name));
 
