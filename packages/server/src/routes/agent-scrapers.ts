@@ -17,6 +17,7 @@ export function agentScraperRoutes() {
         'then run it with POST /v1/scrapers/run_async.',
       tags: ['agent'],
       auth: 'apiKey',
+      startsJob: true,
       body: AGENT_GENERATE_BODY,
       responses: { 202: { description: 'Accepted', schema: GENERATING_RESPONSE } },
       handler: async (ctx, { body }) => ({ status: 202, body: await ctx.engine.scrapers.generate(ctx.owner!, body, 'agentic') }),
