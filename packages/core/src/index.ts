@@ -27,3 +27,4 @@ export * from './net/content-type.ts';
 export * from './browser/chromium-flags.ts';
 export * from './browser/driver-options.ts';
 export * from './browser/request-check.ts';
+export * from './metrics/index.ts';

@@ -6,6 +6,7 @@ import { STATUS_BY_CODE } from './errors.ts';
 import { authenticate } from './auth.ts';
 import { compileSchema, toIssues } from './validation.ts';
 import type { RouteDef } from './route.ts';
+import { httpMetrics, metricsEndpoint } from './metrics.ts';
 
 export interface AppOptions {
   engine: Engine;
@@ -84,6 +85,7 @@ export function createApp(opts: AppOptions): express.Express {
     res.setHeader('X-Request-Id', id);
     next();
   });
+  app.use(httpMetrics(opts.engine));
   app.use(
     pinoHttp({
       logger: opts.logger,
@@ -97,6 +99,7 @@ export function createApp(opts: AppOptions): express.Express {
   );
   // Any content type is read as JSON: some clients omit or mislabel it.
   app.use(express.json({ limit: opts.bodyLimitBytes, type: () => true, strict: false }));
+  app.get('/metrics', metricsEndpoint(opts.engine, opts.logger));
   for (const route of opts.routes) mount(app, route, opts);
 
   app.use((req: Request, res: Response) => {
