@@ -1,10 +1,12 @@
 #!/usr/bin/env node
-// The `gleaner` command: serve, worker, migrate, keys, tokens, webhooks, catalog.
+// The `gleaner` command: serve, worker, migrate, keys, tokens, webhooks, catalog, and the scripting
+// commands (extract, markdown, run) that call a running server.
 import { Command, InvalidArgumentError } from 'commander';
 import { createLogger, GleanerError, loadConfig, type ConfigOptions, type Logger } from '@gleaner/core';
 import { openRuntime, type Runtime } from './runtime.ts';
 import { startAgents, startApi, type Listener } from './server.ts';
 import { pluginWiring } from './wiring.ts';
+import { registerScriptingCommands } from './client/commands.ts';
 
 function int(name: string) {
   return (v: string) => {
@@ -219,6 +221,8 @@ catalog
       return `unpublished ${slug}`;
     }),
   );
+
+registerScriptingCommands(program);
 
 program.parseAsync(process.argv).catch((err: unknown) => {
   const message = err instanceof GleanerError ? `${err.code}: ${err.message}` : (err as Error).message;

@@ -30,6 +30,7 @@ export interface GleanerConfig {
   log: { level: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent' };
   auth: { tokenTtlSeconds: number };
   metrics: { mode: 'disabled' | 'open' | 'bearer'; token: string };
+  client: { server: string; apiKey: string };
   llm: {
     provider: '' | 'openai' | 'ollama';
     model: string;
