@@ -9,7 +9,7 @@ import { apiRoutes } from '../../packages/server/src/routes/index.ts';
 import { pluginWiring } from '../../packages/server/src/wiring.ts';
 import { startAgents, type Listener } from '../../packages/server/src/server.ts';
 import { testSchemas, type TestSchemas } from './db.ts';
-import { startModelServer, type ModelServer } from './model-server.ts';
+import { startModelServer, type ModelServer, type ScriptedModel } from './model-server.ts';
 import { startFixtureSite, type FixtureSite } from './fixture-site.ts';
 import { request, type JsonResponse } from './http.ts';
 
@@ -35,6 +35,8 @@ export interface StackOptions {
   worker?: boolean;
   /** Also start the legacy agents listener (`s.agentsUrl`, `s.agents(...)`). */
   agents?: boolean;
+  /** The models the scripted model server reports (default: test-model with tools). */
+  models?: ScriptedModel[];
 }
 
 function merge(a: ConfigOptions, b: ConfigOptions): ConfigOptions {
@@ -44,7 +46,7 @@ function merge(a: ConfigOptions, b: ConfigOptions): ConfigOptions {
 }
 
 export async function startStack(opts: StackOptions = {}): Promise<Stack> {
-  const model = await startModelServer();
+  const model = await startModelServer(opts.models ? { models: opts.models } : {});
   const site = await startFixtureSite();
   const provider = opts.provider ?? 'openai';
   const base: ConfigOptions = {

@@ -19,6 +19,8 @@ import { scraperJobKinds, scraperOperations, type ScraperOperations } from './sc
 import { runJobKinds, runOperations, type RunOperations } from './runs/index.ts';
 import { catalogOperations, type CatalogOperations } from './catalog/index.ts';
 import { createMetrics, observeEngine, type Metrics } from './metrics/index.ts';
+import { CancelWatch } from './jobs/cancel.ts';
+import { agentTaskJob, getAgentTask, stopAgentTask, submitAgentTask, type AgentTaskStatusBody } from './tasks/agent-task.ts';
 
 export interface EngineOptions {
   config: Readonly<GleanerConfig>;
@@ -80,6 +82,12 @@ export interface Engine {
   readonly runs: RunOperations;
   /** The public catalog and the legacy agents' names. */
   readonly catalog: CatalogOperations;
+  /** One-shot agent tasks: submit, status, stop. */
+  readonly agent: {
+    submit(owner: Owner, body: Record<string, unknown>): Promise<AgentTaskStatusBody>;
+    get(owner: Owner, taskId: string): Promise<AgentTaskStatusBody>;
+    stop(owner: Owner, taskId: string): Promise<{ task_id: string; status: 'stopped' | 'not_running' }>;
+  };
 }
 
 export function createEngine(opts: EngineOptions): Engine {
@@ -105,7 +113,9 @@ export function createEngine(opts: EngineOptions): Engine {
     ? createModelClient(opts.llm, { timeoutMs: config.llm.timeoutMs, maxRetries: config.llm.maxRetries, concurrency: config.llm.concurrency, logger, metrics })
     : null;
   let spec: Promise<ModelSpec | null> | null = null;
+  const cancels = new CancelWatch({ url, schema: config.database.schema, logger });
   const context: OperationContext = {
+    cancels,
     config,
     logger,
     db,
@@ -126,6 +136,7 @@ export function createEngine(opts: EngineOptions): Engine {
   };
   jobs.register(
     extractTaskJob(() => context),
+    agentTaskJob(() => context),
     callbackJobKind({ db, config, logger, metrics }),
     ...scraperJobKinds(() => context),
     ...runJobKinds(() => context),
@@ -157,6 +168,7 @@ export function createEngine(opts: EngineOptions): Engine {
     },
     async stop() {
       await jobs.stop(config.jobs.shutdownGraceSeconds * 1000);
+      cancels.close();
       await Promise.allSettled(context.drivers.map((d) => d.close()));
       await opts.llm?.close?.();
       await db.close();
@@ -186,5 +198,10 @@ export function createEngine(opts: EngineOptions): Engine {
     scrapers,
     runs,
     catalog: catalogOperations(context, { scrapers, runs }),
+    agent: {
+      submit: (owner, body) => submitAgentTask(context, owner, body),
+      get: (owner, taskId) => getAgentTask(context, owner, taskId),
+      stop: (owner, taskId) => stopAgentTask(context, owner, taskId),
+    },
   };
 }

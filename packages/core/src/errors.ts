@@ -34,6 +34,7 @@ export const ERROR_CODES = {
   DRIVER_UNAVAILABLE: { retryable: true, description: 'No driver can serve the request (browser missing or failed to start).' },
   NEEDS_BROWSER: { retryable: false, description: 'A page action needs JavaScript (e.g. a button with no link or form behind it) on a driver without it; the agent moves the task to a browser driver.' },
   AGENT_BUDGET_EXHAUSTED: { retryable: false, description: 'An agent task used up its steps, model tokens or wall time (agent.*) before finishing and had gathered no records.' },
+  AGENT_LOOP: { retryable: false, description: 'An agent task kept repeating an action that changed nothing and was stopped before it had gathered any record.' },
   AGENT_STOPPED: { retryable: false, description: 'The agent task was stopped (POST /v1/agent/extract/{id}/stop) or its scraper build was deleted.' },
   SCRAPER_NOT_READY: { retryable: false, description: 'The scraper has no recipe to run yet: it was never generated, is still generating, or its build failed.' },
   SCRAPER_BUILD_FAILED: { retryable: false, description: 'Generation could not produce a recipe that reproduces standard extraction on the sample page; the message says what was missing.' },

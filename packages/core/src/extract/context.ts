@@ -6,6 +6,7 @@ import type { Driver } from '../plugins/driver.ts';
 import type { ModelClient } from '../llm/call-model.ts';
 import type { ModelSpec } from '../plugins/llm.ts';
 import type { Metrics } from '../metrics/registry.ts';
+import type { CancelWatch } from '../jobs/cancel.ts';
 
 /** What operations get from the engine. */
 export interface OperationContext {
@@ -20,4 +21,6 @@ export interface OperationContext {
   modelSpec(): Promise<ModelSpec | null>;
   /** Prometheus instruments (absent in contexts built by hand, e.g. some tests). */
   metrics?: Metrics;
+  /** Cancellation of running work from another process (agent stop, scraper delete mid-build). */
+  cancels: CancelWatch;
 }

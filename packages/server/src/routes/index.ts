@@ -4,8 +4,9 @@ import { extractRoutes } from './extract.ts';
 import { scrapersRoutes } from './scrapers.ts';
 import { runsRoutes } from './runs.ts';
 import { catalogRoutes } from './catalog.ts';
+import { agentTaskRoutes } from './agent-tasks.ts';
 
 /** Every route of the API listener. */
 export function apiRoutes(): RouteDef[] {
-  return [...systemRoutes(), ...extractRoutes(), ...scrapersRoutes(), ...runsRoutes(), ...catalogRoutes()];
+  return [...systemRoutes(), ...extractRoutes(), ...scrapersRoutes(), ...runsRoutes(), ...catalogRoutes(), ...agentTaskRoutes()];
 }
