@@ -7,6 +7,7 @@ import { openRuntime, type Runtime } from './runtime.ts';
 import { startAgents, startApi, type Listener } from './server.ts';
 import { pluginWiring } from './wiring.ts';
 import { registerScriptingCommands } from './client/commands.ts';
+import { serveMcpStdio } from './mcp/stdio.ts';
 
 function int(name: string) {
   return (v: string) => {
@@ -221,6 +222,15 @@ catalog
       return `unpublished ${slug}`;
     }),
   );
+
+program
+  .command('mcp')
+  .description('an MCP server on stdio for AI assistants, acting as the owner of GLEANER_API_KEY (also served at /mcp by serve)')
+  .option('--no-worker', 'do not run a worker in this process (a running serve or worker does the background work)')
+  .action(async (o: { worker: boolean }) => {
+    const { config, logger } = setup(o.worker === false ? { worker: { enabled: false } } : {}, true);
+    await serveMcpStdio(config, logger);
+  });
 
 registerScriptingCommands(program);
 

@@ -7,12 +7,15 @@ import { authenticate } from './auth.ts';
 import { compileSchema, toIssues } from './validation.ts';
 import type { RouteDef } from './route.ts';
 import { httpMetrics, metricsEndpoint } from './metrics.ts';
+import { mcpEndpoint } from '../mcp/http.ts';
 
 export interface AppOptions {
   engine: Engine;
   logger: Logger;
   routes: RouteDef[];
   bodyLimitBytes: number;
+  /** Serve the MCP streamable HTTP transport at /mcp (the API app; not the legacy one). */
+  mcp?: boolean;
 }
 
 /** Sends the error body of interface-decisions.md: 422 {detail: [...]}, else {detail, code}. */
@@ -100,6 +103,7 @@ export function createApp(opts: AppOptions): express.Express {
   // Any content type is read as JSON: some clients omit or mislabel it.
   app.use(express.json({ limit: opts.bodyLimitBytes, type: () => true, strict: false }));
   app.get('/metrics', metricsEndpoint(opts.engine, opts.logger));
+  if (opts.mcp) app.all('/mcp', mcpEndpoint(opts.engine, opts.logger));
   for (const route of opts.routes) mount(app, route, opts);
 
   app.use((req: Request, res: Response) => {
