@@ -12,6 +12,7 @@ endif
 setup:
 	./scripts/setup-system.sh
 	if [ -f package-lock.json ]; then npm ci --no-audit --no-fund; else npm install --no-audit --no-fund; fi
+	node scripts/build-console.ts
 	node --version
 
 start:

@@ -8,6 +8,7 @@ import { compileSchema, toIssues } from './validation.ts';
 import type { RouteDef } from './route.ts';
 import { httpMetrics, metricsEndpoint } from './metrics.ts';
 import { mcpEndpoint } from '../mcp/http.ts';
+import { mountConsole } from '../console/serve.ts';
 
 export interface AppOptions {
   engine: Engine;
@@ -16,6 +17,8 @@ export interface AppOptions {
   bodyLimitBytes: number;
   /** Serve the MCP streamable HTTP transport at /mcp (the API app; not the legacy one). */
   mcp?: boolean;
+  /** Serve the web console at / (the API app). */
+  console?: boolean;
 }
 
 /** Sends the error body of interface-decisions.md: 422 {detail: [...]}, else {detail, code}. */
@@ -104,6 +107,7 @@ export function createApp(opts: AppOptions): express.Express {
   app.use(express.json({ limit: opts.bodyLimitBytes, type: () => true, strict: false }));
   app.get('/metrics', metricsEndpoint(opts.engine, opts.logger));
   if (opts.mcp) app.all('/mcp', mcpEndpoint(opts.engine, opts.logger));
+  if (opts.console) mountConsole(app, opts.logger);
   for (const route of opts.routes) mount(app, route, opts);
 
   app.use((req: Request, res: Response) => {
