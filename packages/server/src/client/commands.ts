@@ -125,7 +125,7 @@ export function registerScriptingCommands(program: Command): void {
     .command('extract')
     .description('extract records from a page through a running server; prints one JSON record per line')
     .argument('<url>')
-    .option('--attr <name[:type][:description]>', 'an attribute to extract (repeatable); type: string, number, boolean, list, ...', parseAttr)
+    .option('--attr <name[:type][:description]>', 'an attribute to extract (repeatable); type: string, number, integer, bool, list, object, image, any', parseAttr)
     .option('--prompt <text>', 'free-text instructions (enough on their own without --attr)')
     .option('--mode <mode>', 'standard (default), precision or code')
     .option('--max-pages <n>', 'follow pagination up to N pages', positiveInt('--max-pages'))

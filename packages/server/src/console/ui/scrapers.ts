@@ -62,9 +62,11 @@ export function ScrapersList() {
 }
 
 /** A recipe as a table of fields and selectors (the JSON is one click away). */
-function Recipe({ recipe }: { recipe: any }) {
+function Recipe({ recipe, order }: { recipe: any; order: string[] }) {
   if (!recipe) return html`<p class="muted">No recipe yet.</p>`;
-  const fields = Object.entries(recipe.fields ?? {}) as Array<[string, any]>;
+  // Stored as JSONB, whose keys come back in its own order: show them in the attributes' order.
+  const rank = (name: string) => (order.includes(name) ? order.indexOf(name) : order.length);
+  const fields = (Object.entries(recipe.fields ?? {}) as Array<[string, any]>).sort(([a], [b]) => rank(a) - rank(b));
   return html`<div>
     <p>Each record is an element matching <code>${recipe.container?.selector ?? '(the page)'}</code>${recipe.pagination ? html`; next pages through <code>${JSON.stringify(recipe.pagination)}</code>` : ''}.</p>
     <div class="table-wrap"><table>
@@ -127,6 +129,7 @@ export function ScraperDetail({ id }: { id: string }) {
       setBusy(false);
     }
   };
+  const order: string[] = (s?.attributes ?? []).map((a: { name: string }) => a.name);
   if (!s) return html`<section><h2>Scraper</h2><${ErrorBox} error=${error} />${error ? null : html`<p class="muted">Loading…</p>`}</section>`;
   return html`<section aria-labelledby="sd-title">
     <h2 id="sd-title">${s.name ?? id} <${StatusBadge} status=${s.status} /></h2>
@@ -136,8 +139,8 @@ export function ScraperDetail({ id }: { id: string }) {
     ${s.drift ? html`<p class="warning" role="status">Layout drift detected ${new Date(s.drift.detected_at).toLocaleString()}: ${s.drift.reason}</p>` : null}
     <${ErrorBox} error=${error} />
     <h3>Sample data</h3>
-    <${RecordsTable} records=${Array.isArray(s.sample_data) ? s.sample_data : []} caption="Records from the sample page" />
-    ${s.type === 'extractor' ? html`<h3>Recipe${s.recipe_version ? ` (version ${s.recipe_version})` : ''}</h3><${Recipe} recipe=${s.recipe} />` : null}
+    <${RecordsTable} records=${Array.isArray(s.sample_data) ? s.sample_data : []} caption="Records from the sample page" order=${order} />
+    ${s.type === 'extractor' ? html`<h3>Recipe${s.recipe_version ? ` (version ${s.recipe_version})` : ''}</h3><${Recipe} recipe=${s.recipe} order=${order} />` : null}
     ${s.status === 'ready'
       ? html`<form class="stack card" onSubmit=${run} aria-labelledby="run-title">
           <h3 id="run-title">Run</h3>

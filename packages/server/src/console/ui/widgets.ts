@@ -44,9 +44,10 @@ export function Json({ value, label }: { value: unknown; label: string }) {
 
 const cell = (v: unknown) => (v === null || v === undefined ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v));
 
-export function RecordsTable({ records, caption }: { records: Array<Record<string, unknown>>; caption: string }) {
+/** Records as a table; `order` (e.g. the scraper's attribute names) puts those columns first. */
+export function RecordsTable({ records, caption, order = [] }: { records: Array<Record<string, unknown>>; caption: string; order?: string[] }) {
   if (!records.length) return html`<p class="muted">No records.</p>`;
-  const columns = [...new Set(records.flatMap((r) => Object.keys(r)))];
+  const columns = [...new Set([...order, ...records.flatMap((r) => Object.keys(r))])];
   return html`<div class="table-wrap"><table>
     <caption>${caption}</caption>
     <thead><tr>${columns.map((c) => html`<th scope="col">${c}</th>`)}</tr></thead>
