@@ -10,6 +10,8 @@ import { CHROMIUM_BASE_FLAGS } from '@gleaner/core';
 import { startStack, type Stack } from './support/stack.ts';
 import { openBookshop, shelf } from './support/books.ts';
 import { request } from './support/http.ts';
+import { addAgentPages, PRODUCTS } from './support/agent-site.ts';
+import { agentScript, call, refOf } from './support/agent-script.ts';
 import { buildConsole, CONSOLE_DIST } from '../packages/server/src/console/build.ts';
 
 const SHOTS = new URL('../docs/console/', import.meta.url).pathname;
@@ -121,5 +123,22 @@ describe('console: the web console in Chromium', function () {
     // The runs page lists the run started in this tab.
     await page.getByRole('link', { name: 'Runs' }).click();
     expect(await page.getByRole('listitem').filter({ hasText: '4 URLs' }).count()).to.equal(1);
+  });
+
+  it('starts an agent task and shows its step timeline and records', async () => {
+    addAgentPages(s.site);
+    s.model.script(agentScript([(o) => [call.click(refOf(o, /tab "Teapots"/))], () => [call.extract()], () => [call.finish('all teapots')]]).script);
+    await page.getByRole('link', { name: 'Agent' }).click();
+    await page.getByLabel('Start URL').fill(`${s.site.url}/tabs`);
+    await page.getByLabel('Goal').fill('Return the teapots');
+    await page.getByLabel('Name').first().fill('name');
+    await page.getByRole('button', { name: 'Start agent' }).click();
+    await page.locator('h2 .badge', { hasText: 'completed' }).waitFor({ timeout: 90_000 });
+    const steps = await page.getByRole('list', { name: 'Steps' }).getByRole('listitem').allTextContents();
+    expect(steps.map((t) => t.split(' ')[0])).to.deep.equal(['click', 'extract', 'finish']);
+    expect(steps[0]).to.contain('Teapots');
+    const teapots = PRODUCTS.filter((p) => p.name.includes('Teapot')).map((p) => p.name).sort();
+    expect((await page.getByRole('table').locator('tbody tr td:first-child').allTextContents()).sort()).to.deep.equal(teapots);
+    await shot('agent');
   });
 });

@@ -83,23 +83,17 @@ export function observeEngine(metrics: Metrics, opts: ObserveOptions): void {
     const s = poolStats(d);
     return s ? [{ driver: d.name, s }] : [];
   });
-  const gauge = (name: string, help: string, pick: (s: PoolStats) => number) =>
-    new Gauge({
-      name, help, labelNames: ['driver'], registers,
-      collect() {
-        this.reset();
-        for (const { driver, s } of pools()) this.set({ driver }, pick(s));
-      },
-    });
-  // The pool keeps running totals; a counter is reset and set to them at each scrape.
-  const total = (name: string, help: string, pick: (s: PoolStats) => number) =>
-    new Counter({
+  // The pool keeps running totals too: those counters are reset and set to them at each scrape.
+  const series = (Kind: typeof Gauge | typeof Counter) => (name: string, help: string, pick: (s: PoolStats) => number) =>
+    new (Kind as typeof Gauge)({
       name, help, labelNames: ['driver'], registers,
       collect() {
         this.reset();
         for (const { driver, s } of pools()) this.inc({ driver }, pick(s));
       },
     });
+  const gauge = series(Gauge);
+  const total = series(Counter);
   gauge('gleaner_browser_browsers', 'Browsers running in this process (current plus retired ones still closing)', (s) => s.browsers);
   gauge('gleaner_browser_pages', 'Browser pages open (leases out) in this process', (s) => s.activePages);
   gauge('gleaner_browser_waiting', 'Jobs waiting for a browser page slot', (s) => s.waiting);

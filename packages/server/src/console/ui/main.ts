@@ -10,11 +10,13 @@ import { Playground } from './playground.ts';
 import { ScrapersList, ScraperDetail } from './scrapers.ts';
 import { RunsList, RunDetail } from './runs.ts';
 import { Catalog } from './catalog.ts';
+import { AgentTasks, AgentTask } from './agent.ts';
 
 const SECTIONS = [
   ['playground', 'Playground'],
   ['scrapers', 'Scrapers'],
   ['runs', 'Runs'],
+  ['agent', 'Agent'],
   ['catalog', 'Catalog'],
 ] as const;
 
@@ -22,6 +24,7 @@ function View({ route }: { route: string[] }) {
   const [section, id] = route;
   if (section === 'scrapers') return id ? html`<${ScraperDetail} id=${id} key=${id} />` : html`<${ScrapersList} />`;
   if (section === 'runs') return id ? html`<${RunDetail} id=${id} key=${id} />` : html`<${RunsList} />`;
+  if (section === 'agent') return id ? html`<${AgentTask} id=${id} key=${id} />` : html`<${AgentTasks} />`;
   if (section === 'catalog') return html`<${Catalog} slug=${id} key=${id ?? ''} />`;
   return html`<${Playground} />`;
 }

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { html } from './html.ts';
 import { api } from './api.ts';
+import { useAction } from './action.ts';
 import { AttributeBuilder, blankAttr, ErrorBox, Results, toAttributes, type Attr } from './widgets.ts';
 
 type Outcome = { kind: 'records'; body: { data: Array<Record<string, unknown>>; message?: string }; ms: number } | { kind: 'markdown'; text: string; ms: number };
@@ -18,8 +19,7 @@ export function Playground() {
   const [country, setCountry] = useState('');
   const [cookies, setCookies] = useState('');
   const [countries, setCountries] = useState<Record<string, string>>({});
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, run } = useAction();
   const [outcome, setOutcome] = useState<Outcome | null>(null);
 
   useEffect(() => {
@@ -32,26 +32,19 @@ export function Playground() {
     if (cookies.trim()) body.cookies = JSON.parse(cookies);
     return body;
   };
-  const go = async (what: 'extract' | 'markdown') => {
-    setBusy(true);
-    setError(null);
+  const cookieError = (err: unknown) => (err instanceof SyntaxError ? `Cookies are not valid JSON: ${err.message}` : (err as Error).message);
+  const go = (what: 'extract' | 'markdown') => run(async () => {
     const started = performance.now();
-    try {
-      if (what === 'markdown') {
-        const r = await api<{ data: string }>('POST', '/v1/extract_markdown', { url, ...common() });
-        setOutcome({ kind: 'markdown', text: r.data, ms: performance.now() - started });
-        return;
-      }
-      const body: Record<string, unknown> = { ...common(), attributes: toAttributes(attrs), prompt, mode, source: 'console' };
-      if (paginate) Object.assign(body, { enable_pagination: true, max_pages: maxPages });
-      const r = source === 'url' ? await api('POST', '/v1/extract', { url, ...body }) : await api('POST', '/v1/parse', { content, ...(url ? { url } : {}), ...body });
-      setOutcome({ kind: 'records', body: r, ms: performance.now() - started });
-    } catch (err) {
-      setError(err instanceof SyntaxError ? `Cookies are not valid JSON: ${err.message}` : (err as Error).message);
-    } finally {
-      setBusy(false);
+    if (what === 'markdown') {
+      const r = await api<{ data: string }>('POST', '/v1/extract_markdown', { url, ...common() });
+      setOutcome({ kind: 'markdown', text: r.data, ms: performance.now() - started });
+      return;
     }
-  };
+    const body: Record<string, unknown> = { ...common(), attributes: toAttributes(attrs), prompt, mode, source: 'console' };
+    if (paginate) Object.assign(body, { enable_pagination: true, max_pages: maxPages });
+    const r = source === 'url' ? await api('POST', '/v1/extract', { url, ...body }) : await api('POST', '/v1/parse', { content, ...(url ? { url } : {}), ...body });
+    setOutcome({ kind: 'records', body: r, ms: performance.now() - started });
+  }, cookieError);
   const submit = (e: Event) => {
     e.preventDefault();
     void go('extract');

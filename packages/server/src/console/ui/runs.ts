@@ -1,4 +1,5 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
+import { usePoll } from './poll.ts';
 import { html } from './html.ts';
 import { api } from './api.ts';
 import { navigate } from './router.ts';
@@ -26,27 +27,7 @@ export function RunsList() {
 
 /** One run: a live progress bar (the status endpoint, polled), then results and errors per URL, downloadable. */
 export function RunDetail({ id }: { id: string }) {
-  const [run, setRun] = useState<any>(null);
-  const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    let stop = false;
-    let timer: ReturnType<typeof setTimeout>;
-    const poll = async () => {
-      try {
-        const body = await api('GET', `/v1/scrapers/run_async/${encodeURIComponent(id)}`);
-        if (stop) return;
-        setRun(body);
-        if (!FINISHED.includes(body.status)) timer = setTimeout(poll, 500);
-      } catch (err) {
-        if (!stop) setError((err as Error).message);
-      }
-    };
-    void poll();
-    return () => {
-      stop = true;
-      clearTimeout(timer);
-    };
-  }, [id]);
+  const { value: run, error } = usePoll<any>(id, () => api('GET', `/v1/scrapers/run_async/${encodeURIComponent(id)}`), (body) => FINISHED.includes(body.status), 500);
   if (!run) return html`<section><h2>Run</h2><${ErrorBox} error=${error} /></section>`;
   const pct = run.total ? Math.round((run.completed / run.total) * 100) : 0;
   const urls = Object.keys(run.data ?? {});

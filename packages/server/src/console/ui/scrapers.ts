@@ -3,43 +3,32 @@ import { html } from './html.ts';
 import { api } from './api.ts';
 import { navigate } from './router.ts';
 import { rememberRun } from './runs-store.ts';
+import { usePoll } from './poll.ts';
+import { useAction } from './action.ts';
+import type { ScraperListItem } from '@gleaner/core';
 import { AttributeBuilder, blankAttr, ErrorBox, Json, RecordsTable, StatusBadge, toAttributes, type Attr } from './widgets.ts';
-
-interface ListItem {
-  id: string;
-  name: string;
-  type: string;
-  status: string | null;
-  url: string | null;
-  created_at: string | null;
-}
 
 /** The caller's scrapers, and a form to build a new one from a sample page. */
 export function ScrapersList() {
-  const [items, setItems] = useState<ListItem[] | null>(null);
+  const [items, setItems] = useState<ScraperListItem[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [url, setUrl] = useState('');
   const [attrs, setAttrs] = useState<Attr[]>([blankAttr()]);
   const [prompt, setPrompt] = useState('');
-  const [busy, setBusy] = useState(false);
+  const { busy, error: buildError, run } = useAction();
   useEffect(() => {
-    api<ListItem[]>('GET', '/v1/scrapers').then(setItems, (e: Error) => setError(e.message));
+    api<ScraperListItem[]>('GET', '/v1/scrapers').then(setItems, (e: Error) => setError(e.message));
   }, []);
-  const build = async (e: Event) => {
+  const build = (e: Event) => {
     e.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
+    void run(async () => {
       const r = await api<{ template_id: string }>('POST', '/v1/extractor/generate', { url, attributes: toAttributes(attrs), prompt });
       navigate(`/scrapers/${r.template_id}`);
-    } catch (err) {
-      setError((err as Error).message);
-      setBusy(false);
-    }
+    });
   };
   return html`<section aria-labelledby="sc-title">
     <h2 id="sc-title">Scrapers</h2>
-    <${ErrorBox} error=${error} />
+    <${ErrorBox} error=${error ?? buildError} />
     ${items === null
       ? html`<p class="muted">Loading…</p>`
       : items.length === 0
@@ -88,35 +77,20 @@ function ParameterFields({ schema, values, onChange }: { schema: any[]; values: 
 
 /** One scraper: status (followed while it builds), sample data, recipe, drift, and a run form. */
 export function ScraperDetail({ id }: { id: string }) {
-  const [s, setS] = useState<any>(null);
-  const [error, setError] = useState<string | null>(null);
+  const loaded = usePoll<any>(
+    id,
+    () => api('GET', `/v1/extractor/${encodeURIComponent(id)}`).catch((e) => (e.status === 404 ? api('GET', `/v1/agent/${encodeURIComponent(id)}`) : Promise.reject(e))),
+    (body) => body.status !== 'generating',
+    1000,
+  );
+  const s = loaded.value;
+  const { busy, error: runError, run: act } = useAction();
+  const error = runError ?? loaded.error;
   const [urls, setUrls] = useState('');
   const [params, setParams] = useState<Record<string, string>>({});
-  const [busy, setBusy] = useState(false);
-  useEffect(() => {
-    let stop = false;
-    let timer: ReturnType<typeof setTimeout>;
-    const load = async () => {
-      try {
-        const body = await api('GET', `/v1/extractor/${encodeURIComponent(id)}`).catch((e) => (e.status === 404 ? api('GET', `/v1/agent/${encodeURIComponent(id)}`) : Promise.reject(e)));
-        if (stop) return;
-        setS(body);
-        if (body.status === 'generating') timer = setTimeout(load, 1000);
-      } catch (err) {
-        if (!stop) setError((err as Error).message);
-      }
-    };
-    void load();
-    return () => {
-      stop = true;
-      clearTimeout(timer);
-    };
-  }, [id]);
-  const run = async (e: Event) => {
+  const run = (e: Event) => {
     e.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
+    void act(async () => {
       const list = urls.split('\n').map((u) => u.trim()).filter(Boolean);
       const body: Record<string, unknown> = { template_id: id, source: 'console' };
       if (list.length) body.url = list;
@@ -124,10 +98,7 @@ export function ScraperDetail({ id }: { id: string }) {
       const r = await api<{ run_id: string }>('POST', '/v1/scrapers/run_async', body);
       rememberRun({ run_id: r.run_id, scraper: s.name ?? id, urls: list.length || 1, at: new Date().toISOString() });
       navigate(`/runs/${r.run_id}`);
-    } catch (err) {
-      setError((err as Error).message);
-      setBusy(false);
-    }
+    });
   };
   const order: string[] = (s?.attributes ?? []).map((a: { name: string }) => a.name);
   if (!s) return html`<section><h2>Scraper</h2><${ErrorBox} error=${error} />${error ? null : html`<p class="muted">Loading…</p>`}</section>`;

@@ -2,26 +2,20 @@ import { useState } from 'preact/hooks';
 import { html } from './html.ts';
 import { api, session, ApiError } from './api.ts';
 import { ErrorBox } from './widgets.ts';
+import { useAction } from './action.ts';
 
 /** Sign-in with an API key, checked against the API before it is kept (in this tab's session only). */
 export function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
   const [key, setKey] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const submit = async (e: Event) => {
+  const { busy, error, run } = useAction();
+  const submit = (e: Event) => {
     e.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
+    const refused = (err: unknown) => ((err as ApiError).status === 401 ? `This API key was not accepted: ${(err as Error).message}` : (err as Error).message);
+    void run(async () => {
       await api('GET', '/v1/scrapers', undefined, key.trim());
       session.signIn(key.trim());
       onSignedIn();
-    } catch (err) {
-      const e = err as ApiError;
-      setError(e.status === 401 ? `This API key was not accepted: ${e.message}` : e.message);
-    } finally {
-      setBusy(false);
-    }
+    }, refused);
   };
   return html`<main class="signin">
     <h1>Gleaner</h1>
