@@ -3,6 +3,8 @@ import { startStack, waitFor, type Stack } from './support/stack.ts';
 import { startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver.ts';
 import { buildBookScraper, openBookshop } from './support/books.ts';
 import { request } from './support/http.ts';
+import { freePort, startCli, waitForExit } from './support/process.ts';
+import { TEST_DATABASE_URL, dropSchemas } from './support/db.ts';
 
 /** One sample's value from Prometheus text, matched by name and labels (all given labels must match). */
 function sample(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
@@ -135,6 +137,36 @@ describe('metrics: access modes', function () {
       expect(sample(ok.text, 'gleaner_http_requests_total', { route: '/metrics', status: '401' })).to.equal(2);
     } finally {
       await s.close();
+    }
+  });
+});
+
+describe('metrics: gleaner worker serves /metrics on metrics.workerPort', function () {
+  this.timeout(90_000);
+  const schema = `t_wm_${Math.random().toString(36).slice(2, 8)}`;
+  after(() => dropSchemas(TEST_DATABASE_URL, schema, `${schema}_jobs`));
+
+  it('answers with the worker\'s series behind the bearer token, and nothing else on that port', async () => {
+    const port = await freePort();
+    const child = startCli(['worker'], {
+      DATABASE_URL: TEST_DATABASE_URL, GLEANER_DB_SCHEMA: schema, GLEANER_JOBS_SCHEMA: `${schema}_jobs`,
+      GLEANER_METRICS: 'bearer', GLEANER_METRICS_TOKEN: 'w-token', GLEANER_METRICS_PORT: String(port), GLEANER_HOST: '127.0.0.1',
+    });
+    try {
+      const url = `http://127.0.0.1:${port}`;
+      const ok = await waitFor(async () => {
+        if (child.exitCode !== null) throw new Error(`worker exited: ${child.output()}`);
+        const r = await fetch(`${url}/metrics`, { headers: { Authorization: 'Bearer w-token' } }).catch(() => null);
+        return r?.status === 200 ? r.text() : undefined;
+      }, 60_000, 'the worker\'s /metrics');
+      expect(ok).to.contain('# TYPE gleaner_jobs_total counter');
+      expect(ok).to.contain('# TYPE gleaner_queue_jobs gauge');
+      expect((await fetch(`${url}/metrics`)).status).to.equal(401);
+      expect((await fetch(`${url}/readyz`)).status).to.equal(404);
+      child.kill('SIGTERM');
+      expect(await waitForExit(child, 30_000)).to.equal(0);
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
     }
   });
 });

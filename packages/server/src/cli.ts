@@ -4,7 +4,7 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { createLogger, GleanerError, loadConfig, type ConfigOptions, type Logger } from '@gleaner/core';
 import { openRuntime, type Runtime } from './runtime.ts';
-import { startAgents, startApi, type Listener } from './server.ts';
+import { startAgents, startApi, startMetricsListener, type Listener } from './server.ts';
 import { pluginWiring } from './wiring.ts';
 import { registerScriptingCommands } from './client/commands.ts';
 import { serveMcpStdio } from './mcp/stdio.ts';
@@ -95,8 +95,14 @@ program
   .action(async () => {
     const { config, logger } = setup({}, false);
     const rt = await openRuntime({ config, logger, jobs: true }, pluginWiring(config, logger));
-    onShutdown(logger, () => rt.close());
+    let metrics: Listener | null = null;
+    onShutdown(logger, async () => {
+      await metrics?.close();
+      await rt.close();
+    });
     await rt.engine.startWorker();
+    const { mode, workerPort } = config.metrics;
+    if (mode !== 'disabled' && workerPort) metrics = await startMetricsListener(rt.engine, logger, { host: config.server.host, port: workerPort });
   });
 
 program

@@ -29,7 +29,7 @@ export interface GleanerConfig {
   };
   log: { level: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent' };
   auth: { tokenTtlSeconds: number };
-  metrics: { mode: 'disabled' | 'open' | 'bearer'; token: string };
+  metrics: { mode: 'disabled' | 'open' | 'bearer'; token: string; workerPort: number };
   client: { server: string; apiKey: string };
   llm: {
     provider: '' | 'openai' | 'ollama';
