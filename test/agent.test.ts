@@ -8,11 +8,13 @@ import type { AddressInfo } from 'node:net';
 import { startStack, waitFor, type Stack, type StackOptions } from './support/stack.ts';
 import { addAgentPages, PRODUCTS } from './support/agent-site.ts';
 import { agentScript, call, refOf, type PlanStep } from './support/agent-script.ts';
+import { SCENARIOS } from './support/agent-scenarios.ts';
 import { startWebhookReceiver } from './support/webhook-receiver.ts';
 import { request } from './support/http.ts';
 import { testSchemas } from './support/db.ts';
 import { rejection } from './support/assert.ts';
 import { createEngine, silentLogger } from '@gleaner/core';
+import { createOpenAiProvider } from '@gleaner/llm-openai';
 
 const ATTRIBUTES = [{ name: 'name', type: 'string', description: 'product name' }, { name: 'price', type: 'number' }];
 const names = (data: Array<{ name: string }>) => data.map((r) => r.name).sort();
@@ -28,45 +30,6 @@ async function runTask(s: Stack, body: Record<string, unknown>, ms = 60_000): Pr
     return TERMINAL.includes(r.body.status) ? r.body : undefined;
   }, ms, 'the agent task to end', 100);
 }
-
-/** The interactive scenarios: plan (decisions) and the products expected back. */
-const SCENARIOS: Array<{ title: string; path: string; prompt: string; plan: PlanStep[]; expect: typeof PRODUCTS }> = [
-  {
-    title: 'searches with a form: results appear only after typing and submitting',
-    path: '/shop',
-    prompt: 'Search the shop for kettles and return every result',
-    plan: [(o) => [call.type(refOf(o, /searchbox|textbox/), 'kettle', true)], () => [call.extract()], () => [call.finish('all results extracted')]],
-    expect: PRODUCTS.filter((p) => p.name.includes('Kettle')),
-  },
-  {
-    title: 'clicks "Load more" until every product is shown',
-    path: '/catalog',
-    prompt: 'Return every product of the catalog',
-    plan: [(o) => [call.click(refOf(o, /button "Load more"/))], (o) => [call.click(refOf(o, /button "Load more"/))], () => [call.extract()], () => [call.finish()]],
-    expect: PRODUCTS.slice(0, 9),
-  },
-  {
-    title: 'opens a tab to reach the products behind it',
-    path: '/tabs',
-    prompt: 'Return the teapots',
-    plan: [(o) => [call.click(refOf(o, /tab "Teapots"/))], () => [call.extract()], () => [call.finish()]],
-    expect: PRODUCTS.filter((p) => p.name.includes('Teapot')),
-  },
-  {
-    title: 'pages through results by clicking Next, extracting each page',
-    path: '/list?page=1',
-    prompt: 'Return all products from every page',
-    plan: [() => [call.extract()], (o) => [call.click(refOf(o, /link "Next page"/))], () => [call.extract()], (o) => [call.click(refOf(o, /link "Next page"/))], () => [call.extract()], () => [call.finish()]],
-    expect: PRODUCTS.slice(0, 9),
-  },
-  {
-    title: 'accepts a cookie banner that hides the deals',
-    path: '/banner',
-    prompt: "Return today's deals",
-    plan: [(o) => [call.click(refOf(o, /button "Accept all"/))], () => [call.extract()], () => [call.finish()]],
-    expect: PRODUCTS.slice(3, 5),
-  },
-];
 
 function scenarioSuite(label: string, opts: StackOptions, only?: string[]): void {
   describe(`agent scenarios: ${label}`, function () {
@@ -94,8 +57,52 @@ function scenarioSuite(label: string, opts: StackOptions, only?: string[]): void
   });
 }
 
-scenarioSuite('playwright + openai tools', { provider: 'openai', config: { browser: { driver: 'playwright' } } });
-scenarioSuite('selenium + ollama tools', { provider: 'ollama', config: { browser: { driver: 'selenium' } } }, ['/catalog', '/shop', '/banner']);
+scenarioSuite('playwright + openai tools', { provider: 'openai', config: { browser: { driver: 'playwright', escalation: 'always' } } });
+scenarioSuite('selenium + ollama tools', { provider: 'ollama', config: { browser: { driver: 'selenium', escalation: 'always' } } }, ['/catalog', '/shop', '/banner']);
+
+describe('agent on plain HTML without a browser (driver-http interaction), escalating when a page needs JavaScript', function () {
+  this.timeout(180_000);
+  let s: Stack;
+  before(async function () {
+    const stack = await startStack({ provider: 'openai', config: { browser: { driver: 'playwright' } } });
+    if (!stack.engine.context.drivers.some((d) => d.name === 'http' && d.capabilities.interaction)) {
+      await stack.close();
+      this.skip(); // this build's http driver has no interaction
+    }
+    s = stack;
+    addAgentPages(s.site);
+  });
+  after(() => s?.close());
+
+  const driverOf = async (taskId: string) => (await s.engine.db.query<{ driver: string; steps: any[] }>('SELECT driver, steps FROM tasks WHERE id = $1', [taskId])).rows[0];
+
+  for (const sc of SCENARIOS.filter((x) => x.plainHtml)) {
+    it(`${sc.title}, on the http driver only`, async () => {
+      s.model.reset();
+      const script = agentScript(sc.plan);
+      s.model.script(script.script);
+      const done = await runTask(s, { url: `${s.site.url}${sc.path}`, prompt: sc.prompt });
+      expect(done.status, JSON.stringify(done)).to.equal('completed');
+      expect(names(done.data)).to.deep.equal(expected(...sc.expect));
+      const row = await driverOf(done.task_id);
+      expect(row.driver).to.equal('http');
+      expect(row.steps.every((st) => st.driver === 'http')).to.equal(true);
+    });
+  }
+
+  it('moves to the browser when a click needs JavaScript, and clicks the same target there', async () => {
+    s.model.reset();
+    const sc = SCENARIOS.find((x) => x.path === '/catalog')!;
+    s.model.script(agentScript(sc.plan).script);
+    const done = await runTask(s, { url: `${s.site.url}${sc.path}`, prompt: sc.prompt });
+    expect(done.status, JSON.stringify(done)).to.equal('completed');
+    expect(names(done.data)).to.deep.equal(expected(...sc.expect));
+    const row = await driverOf(done.task_id);
+    expect(row.driver).to.equal('playwright');
+    expect(row.steps[0]).to.include({ action: 'click', driver: 'playwright', ok: true });
+    expect(row.steps[0].target.name).to.equal('Load more');
+  });
+});
 
 describe('agent tasks: lifecycle, budgets and failures (playwright)', function () {
   this.timeout(180_000);
@@ -210,6 +217,37 @@ describe('agent tasks: lifecycle, budgets and failures (playwright)', function (
     }
   });
 
+  it('ends on the token budget: every model call counts', async () => {
+    const local = await startStack({ provider: 'openai', config: { browser: { driver: 'playwright' }, agent: { maxTokens: 5000 } } });
+    try {
+      addAgentPages(local.site);
+      const heavy = (o: string) => ({ toolCalls: [call.click(refOf(o, /link "Next page"/))], usage: { inputTokens: 3000, outputTokens: 10 } });
+      local.model.script(agentScript([heavy, heavy, heavy, heavy]).script);
+      const done = await runTask(local, { url: `${local.site.url}/list?page=1`, prompt: 'all' });
+      expect(done.status).to.equal('failed');
+      expect(done.error).to.match(/6020 model tokens, its budget is 5000 \(agent.maxTokens\)/);
+      expect(done.steps).to.have.length(2);
+    } finally {
+      await local.close();
+    }
+  });
+
+  it('ends on the wall-time budget without waiting for the model call in flight', async () => {
+    const local = await startStack({ provider: 'openai', config: { browser: { driver: 'playwright' }, agent: { timeoutMs: 3000 } } });
+    try {
+      addAgentPages(local.site);
+      local.model.script(agentScript([() => [call.extract()]], { decisionDelayMs: 30_000 }).script);
+      const started = Date.now();
+      const done = await runTask(local, { url: `${local.site.url}/list?page=1`, prompt: 'all' });
+      expect(done.status).to.equal('failed');
+      expect(done.error).to.match(/ran out of wall time \(agent.timeoutMs, 3000 ms\)/);
+      expect(Date.now() - started).to.be.below(20_000);
+      await waitFor(() => local.model.inFlight === 0, 5000, 'the model call to be abandoned');
+    } finally {
+      await local.close();
+    }
+  });
+
   it('detects a loop (the same action on an unchanged page), warns the model once, then stops', async () => {
     const script = agentScript(Array.from({ length: 10 }, () => (o: string) => [call.click(refOf(o, /button "Try again"/))]));
     s.model.script(script.script);
@@ -318,16 +356,23 @@ describe('agent tasks without a model or a browser', function () {
       await schemas.drop();
     }
   });
-  it('answers DRIVER_UNAVAILABLE when no driver can interact (escalation never, plain HTTP only)', async () => {
-    const s = await startStack({ config: { browser: { escalation: 'never' } } });
+  it('answers DRIVER_UNAVAILABLE at once when no driver can interact with pages (nothing is queued)', async () => {
+    const schemas = testSchemas();
+    const llm = createOpenAiProvider({ model: 'test-model', apiKey: 'k', baseUrl: 'http://127.0.0.1:9/v1' });
+    const engine = createEngine({ config: schemas.config, logger: silentLogger(), drivers: [], llm });
     try {
-      const r = await s.api('POST', '/v1/agent/extract', { url: `${s.site.url}/`, prompt: 'p' });
-      expect(r.status, r.text).to.equal(503);
-      expect(r.body.code).to.equal('DRIVER_UNAVAILABLE');
+      await engine.start();
+      const owner = (await engine.createApiKey('dave')).owner;
+      const err = await rejection(engine.agent.submit(owner, { url: 'https://example.com/', prompt: 'p' }));
+      expect(err).to.include({ code: 'DRIVER_UNAVAILABLE' });
+      expect(err.message).to.match(/needs a driver that can interact/);
+      expect((await engine.db.query('SELECT count(*)::int AS n FROM tasks')).rows[0].n).to.equal(0);
     } finally {
-      await s.close();
+      await engine.stop();
+      await schemas.drop();
     }
   });
+
 });
 
 /** A server on another loopback address that counts connections (a refused request must leave 0). */

@@ -13,6 +13,12 @@ import type { ContractDriverOptions } from './driver-contract.ts';
 export interface InteractionContractFeatures {
   /** Set while the driver's package has no factory yet: every case is skipped with this reason. */
   pending?: string;
+  /**
+   * False for a driver that runs no page scripts (http on linkedom): the cases that need them (a
+   * scripted button, lazy loading, scroll listeners, late content, iframes) are skipped, and a click
+   * on a scripted button must throw NEEDS_BROWSER instead. Default true.
+   */
+  javascript?: boolean;
 }
 
 const doc = (title: string, body: string) => `<!doctype html><html><head><title>${title}</title></head><body>${body}</body></html>`;
@@ -75,6 +81,9 @@ const count = (html: string, needle: string) => html.split(needle).length - 1;
 
 /** Registers the interaction contract's mocha suites for one interactive driver. */
 export function interactionContract(name: string, make: (opts: ContractDriverOptions) => Driver, features: InteractionContractFeatures = {}): void {
+  const js = features.javascript ?? true;
+  /** A case that needs the page's scripts to run. */
+  const itJs = (title: string, fn: () => Promise<void>) => (js ? it(title, fn) : it.skip(`${title} (needs JavaScript)`, fn));
   describe(`interaction contract: ${name}${features.pending ? ` (skipped: ${features.pending})` : ''}`, function () {
     let site: FixtureSite;
     let driver: Driver;
@@ -129,7 +138,7 @@ export function interactionContract(name: string, make: (opts: ContractDriverOpt
       expect(isInteractive(s)).to.equal(true);
     });
 
-    it('clicks a button that reveals content; snapshot() shows the page as it is now', async () => {
+    itJs('clicks a button that reveals content; snapshot() shows the page as it is now', async () => {
       const s = await open('/reveal');
       expect((await s.snapshot()).html).to.not.contain('Revealed: 42 widgets');
       await rejection(s.waitFor({ selector: '#box', state: 'visible', timeoutMs: 300 }));
@@ -140,7 +149,7 @@ export function interactionContract(name: string, make: (opts: ContractDriverOpt
       expect(snap).to.include({ finalUrl: `${site.url}/reveal`, driver: name });
     });
 
-    it('scrolls an infinite feed to the bottom three times; each lazy load is waited for', async () => {
+    itJs('scrolls an infinite feed to the bottom three times; each lazy load is waited for', async () => {
       const s = await open('/feed');
       expect(count((await s.snapshot()).html, 'class="item"')).to.equal(10);
       for (const last of [20, 30, 40]) {
@@ -153,7 +162,7 @@ export function interactionContract(name: string, make: (opts: ContractDriverOpt
       expect(site.requests.filter((r) => r.path.startsWith('/feed-items')).map((r) => r.path)).to.deep.equal(['/feed-items?from=11', '/feed-items?from=21', '/feed-items?from=31']);
     });
 
-    it('scrolls by pixels, to an element, and back to the top', async () => {
+    itJs('scrolls by pixels, to an element, and back to the top', async () => {
       const s = await open('/tall');
       await s.scroll({ pixels: 200 });
       await s.waitFor({ selector: '#y[data-y="200"]', timeoutMs: 3000 });
@@ -191,7 +200,7 @@ export function interactionContract(name: string, make: (opts: ContractDriverOpt
       expect(snap.html).to.contain('Results for needle');
     });
 
-    it('waits for a selector to appear or go, for a time, and for network idle; times out with a GleanerError naming the selector', async () => {
+    itJs('waits for a selector to appear or go, for a time, and for network idle; times out with a GleanerError naming the selector', async () => {
       const s = await open('/late');
       await s.waitFor({ selector: '#late', timeoutMs: 5000 });
       await s.waitFor({ selector: '#spinner', state: 'detached', timeoutMs: 5000 });
@@ -217,6 +226,14 @@ export function interactionContract(name: string, make: (opts: ContractDriverOpt
       const counter = byName(first.elements, 'Count');
       expect(add).to.include({ role: 'button' });
       expect(counter).to.include({ role: 'button' });
+      expect((await s.outline()).elements.map((e) => e.ref), 'refs of a second outline').to.deep.equal(refs);
+      if (!js) {
+        // Only a script could act on these buttons: the driver says so instead of doing nothing.
+        const err = await rejection(s.click(add!.ref));
+        expect(err.code).to.equal('NEEDS_BROWSER');
+        expect(err.message).to.contain('Add item');
+        return;
+      }
 
       await s.click(add!.ref);
       const second = await s.outline();
@@ -231,7 +248,7 @@ export function interactionContract(name: string, make: (opts: ContractDriverOpt
       expect((await s.snapshot()).html).to.contain('<p id="counter">count: 3</p>');
     });
 
-    it("includes a same-origin iframe's content in snapshot()", async () => {
+    itJs("includes a same-origin iframe's content in snapshot()", async () => {
       const s = await open('/with-frame');
       await s.waitFor({ networkIdle: true, timeoutMs: 5000 });
       const html = (await s.snapshot()).html;

@@ -26,7 +26,7 @@ export interface HttpDriverOptions {
   logger?: Logger;
 }
 
-const CAPABILITIES: Readonly<DriverCapabilities> = Object.freeze({ javascript: false, interaction: false, proxy: true, cookies: true });
+const CAPABILITIES: Readonly<DriverCapabilities> = Object.freeze({ javascript: false, interaction: true, proxy: true, cookies: true });
 
 function configDefault<T>(field: string): T {
   return CONFIG_FIELDS[field].default as T;
@@ -53,7 +53,7 @@ function guardedConnector(guard: SsrfGuard, ca: HttpDriverOptions['ca']): buildC
   };
 }
 
-/** Creates the plain-HTTP driver (no JavaScript, no interaction). */
+/** Creates the plain-HTTP driver: no JavaScript; links, forms and form fields work on the parsed document. */
 export function createHttpDriver(opts: HttpDriverOptions = {}): Driver {
   const fetchCfg = opts.config?.fetch ?? {};
   const guard = opts.guard ?? createSsrfGuard({ allowNetworks: opts.allowNetworks ?? opts.config?.network?.allowNetworks ?? [], resolver: opts.resolver });

@@ -14,6 +14,10 @@ import type { Driver, InteractiveSession, PageSnapshot } from '../plugins/driver
 import { isInteractive } from '../plugins/driver.ts';
 import { observation, type Observation } from './observe.ts';
 
+/** See `settled()`. */
+const DOM_QUIET_MS = 200;
+const SETTLE_READS = 5;
+
 export interface AgentPageOptions {
   proxyCountry?: string | null;
   cookies?: Cookie[];
@@ -134,10 +138,22 @@ export class AgentPage {
     return page;
   }
 
-  /** Lets a browser page settle after an action (network quiet, bounded). */
-  async settle(): Promise<void> {
-    if (!this.onBrowser) return;
+  /**
+   * The page after an action, once it has settled: on a browser, the network quiet (bounded) and
+   * then the page read twice, DOM_QUIET_MS apart, until two reads agree (a handler that updates the
+   * page on a timer, with no request, is not missed), at most SETTLE_READS reads.
+   */
+  async settled(): Promise<Observation> {
+    if (!this.onBrowser) return this.observe();
     await this.session.waitFor({ networkIdle: true, timeoutMs: Math.min(2000, this.#opts.actionTimeoutMs) }).catch(() => undefined);
+    let last = await this.observe();
+    for (let i = 1; i < SETTLE_READS; i++) {
+      await new Promise((r) => setTimeout(r, DOM_QUIET_MS));
+      const next = await this.observe();
+      if (next.fingerprint === last.fingerprint) return next;
+      last = next;
+    }
+    return last;
   }
 
   /**

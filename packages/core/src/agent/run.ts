@@ -280,8 +280,7 @@ export async function runAgent(ctx: OperationContext, input: AgentRunInput): Pro
         let effect: string | undefined;
         let after: Observation = current;
         if (a.name !== 'extract' && a.name !== 'finish') {
-          await page.settle();
-          after = await page.observe();
+          after = await page.settled();
           effect = describeEffect(current, after);
           if (after.fingerprint !== current.fingerprint) changed = true;
         }

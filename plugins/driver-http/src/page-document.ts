@@ -1,0 +1,73 @@
+// The document of the last response, parsed with linkedom only when an interaction asks for it, and
+// core's in-page scripts (outline, snapshot) run on it in a `node:vm` context whose globals are
+// linkedom's window and document plus the shims of dom-shims.ts, so refs, selectors and text come out
+// as the browser drivers' do.
+import vm from 'node:vm';
+import { Node as DomNode, parseHTML } from 'linkedom';
+import { capOutline, scriptCall } from '@gleaner/core';
+import type { PageOutline, PageScriptName } from '@gleaner/core';
+import { computedStyle, cssEscape, installShims, setDocumentUrl } from './dom-shims.ts';
+
+/** A script gets this long on a parsed document (it is our own code, but the page decides its size). */
+const SCRIPT_TIMEOUT_MS = 5000;
+
+const escapeText = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+export class PageDocument {
+  readonly document: Document;
+  readonly url: string;
+  #context: vm.Context | undefined;
+  /** Set once an action changed the document (typed values, a toggled checkbox, an opened <details>). */
+  changed = false;
+
+  /** Parses `html` (text/plain and JSON as a `<pre>`, as browsers show them) as the document at `url`. */
+  constructor(html: string, contentType: string, url: string) {
+    installShims();
+    const markup = contentType === '' || contentType.includes('html') ? html : `<!DOCTYPE html><html><head></head><body><pre>${escapeText(html)}</pre></body></html>`;
+    this.document = parseHTML(markup).document as unknown as Document;
+    this.url = url;
+    setDocumentUrl(this.document, url);
+  }
+
+  /**
+   * The context the in-page scripts run in, with the globals a page offers them. Its global object is
+   * the page's `window` (linkedom's own window writes through to Node's globalThis, so it is not used).
+   */
+  #vm(): vm.Context {
+    if (!this.#context) {
+      const getComputedStyle = (el: Element) => computedStyle(el);
+      const win: Record<string, unknown> = {
+        document: this.document,
+        Node: DomNode,
+        CSS: { escape: cssEscape },
+        getComputedStyle,
+        location: { href: this.url },
+        XMLSerializer: class {
+          serializeToString(node: Node): string {
+            return String(node);
+          }
+        },
+      };
+      win.window = win;
+      this.#context = vm.createContext(win);
+      // The outline script reaches getComputedStyle through ownerDocument.defaultView too.
+      Object.defineProperty(this.document, 'defaultView', { value: this.#context, configurable: true });
+    }
+    return this.#context;
+  }
+
+  /** Runs one of core's in-page scripts (`PAGE_SCRIPTS`) on this document. */
+  run<T>(name: PageScriptName, arg?: unknown): T {
+    return vm.runInContext(scriptCall(name, arg), this.#vm(), { timeout: SCRIPT_TIMEOUT_MS }) as T;
+  }
+
+  /** The outline, by the browsers' script, capped by core's capOutline (its ref stamps do not count as a change). */
+  outline(): PageOutline {
+    return capOutline(this.run('outline', {}));
+  }
+
+  /** The document serialized as it is now, without Gleaner's ref stamps (core's snapshotHtml). */
+  html(): string {
+    return this.run<string>('snapshotHtml', false);
+  }
+}
