@@ -7,7 +7,6 @@ import { openRuntime, type Runtime } from './runtime.ts';
 import { startAgents, startApi, startMetricsListener, type Listener } from './server.ts';
 import { pluginWiring } from './wiring.ts';
 import { registerScriptingCommands } from './client/commands.ts';
-import { serveMcpStdio } from './mcp/stdio.ts';
 
 function int(name: string) {
   return (v: string) => {
@@ -235,6 +234,8 @@ program
   .option('--no-worker', 'do not run a worker in this process (a running serve or worker does the background work)')
   .action(async (o: { worker: boolean }) => {
     const { config, logger } = setup(o.worker === false ? { worker: { enabled: false } } : {}, true);
+    // Loaded here: the MCP SDK is not needed by the other commands' start-up.
+    const { serveMcpStdio } = await import('./mcp/stdio.ts');
     await serveMcpStdio(config, logger);
   });
 

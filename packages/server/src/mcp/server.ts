@@ -12,7 +12,9 @@ import { TOOLS, type ToolDef, type ToolOutput } from './tools.ts';
 
 const VERSION = '0.1.0';
 
-const validators = new Map(TOOLS.map((t) => [t.name, compileSchema(t.inputSchema, 'body')]));
+// Compiled on a tool's first call, not when the module loads.
+const validators = new Map<string, ReturnType<typeof compileSchema>>();
+const validatorOf = (t: ToolDef) => validators.get(t.name) ?? validators.set(t.name, compileSchema(t.inputSchema, 'body')).get(t.name)!;
 
 function result(out: ToolOutput): CallToolResult {
   if ('text' in out) return { content: [{ type: 'text', text: out.text }], ...(out.json ? { structuredContent: out.json } : {}) };
@@ -52,7 +54,7 @@ export function createMcpServer(engine: Engine, owner: Owner, logger: Logger): S
     if (!tool) return failure(validationFailed([{ loc: ['params', 'name'], msg: `no tool ${req.params.name}; tools: ${TOOLS.map((t) => t.name).join(', ')}`, type: 'value_error' }]), logger, req.params.name);
     // A copy: ajv fills in defaults, as it does for HTTP bodies.
     const args = structuredClone(req.params.arguments ?? {}) as Record<string, unknown>;
-    const validate = validators.get(tool.name)!;
+    const validate = validatorOf(tool);
     if (!validate(args)) return failure(validationFailed(toIssues(validate.errors, 'body')), logger, tool.name);
     const token = req.params._meta?.progressToken;
     let reported = -1;
