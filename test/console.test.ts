@@ -60,9 +60,17 @@ describe('console: the web console in Chromium', function () {
     await alert.waitFor();
     expect(await alert.textContent()).to.contain('This API key was not accepted');
     await shot('sign-in-error');
-    await page.getByLabel('API key').fill(s.key);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    // With the keyboard alone: the first Tab reaches the key field, Enter submits.
+    await page.reload();
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('type'))).to.equal('password');
+    await page.keyboard.type(s.key);
+    await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: 'Playground' }).waitFor();
+    await page.keyboard.press('Tab'); // the skip link comes first once signed in
+    expect(await page.evaluate(() => document.activeElement?.textContent)).to.equal('Skip to content');
+    await page.keyboard.press('Enter');
+    expect(await page.evaluate(() => [document.activeElement?.id, location.hash])).to.deep.equal(['content', '']);
     expect(await page.evaluate(() => sessionStorage.getItem('gleaner.apiKey'))).to.equal(s.key);
     expect(await page.evaluate(() => localStorage.length)).to.equal(0);
   });

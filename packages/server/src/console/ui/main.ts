@@ -29,12 +29,18 @@ function View({ route }: { route: string[] }) {
   return html`<${Playground} />`;
 }
 
+/** The skip link moves focus; following its #content would be taken for a route. */
+function skip(e: Event) {
+  e.preventDefault();
+  document.getElementById('content')?.focus();
+}
+
 function App() {
   const [signedIn, setSignedIn] = useState(!!session.key());
   const route = useRoute();
   if (!signedIn) return html`<${SignIn} onSignedIn=${() => setSignedIn(true)} />`;
   return html`<div class="app">
-    <a class="skip" href="#content">Skip to content</a>
+    <a class="skip" href="#content" onClick=${skip}>Skip to content</a>
     <header>
       <strong class="brand">Gleaner</strong>
       <nav aria-label="Sections"><ul>
