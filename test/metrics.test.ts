@@ -110,6 +110,16 @@ describe('metrics: /metrics after real work', function () {
 describe('metrics: access modes', function () {
   this.timeout(60_000);
 
+  it('is served on the API port only, not on the legacy agents port', async () => {
+    const s = await startStack({ worker: false, agents: true });
+    try {
+      expect((await scrape(s)).status).to.equal(200);
+      expect((await request(s.agentsUrl, 'GET', '/metrics')).status).to.equal(404);
+    } finally {
+      await s.close();
+    }
+  });
+
   it('answers 404 when disabled', async () => {
     const s = await startStack({ worker: false, config: { metrics: { mode: 'disabled' } } });
     try {

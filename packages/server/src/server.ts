@@ -40,7 +40,7 @@ async function listen(app: express.Express, host: string, port: number, requestT
 /** Starts the API listener. */
 export async function startApi(engine: Engine, logger: Logger, opts: { host: string; port: number }): Promise<Listener> {
   const { config } = engine;
-  const app = createApp({ engine, logger, routes: apiRoutes(), bodyLimitBytes: config.server.bodyLimitBytes, mcp: true, console: true });
+  const app = createApp({ engine, logger, routes: apiRoutes(), bodyLimitBytes: config.server.bodyLimitBytes, metrics: true, mcp: true, console: true });
   const listener = await listen(app, opts.host, opts.port, config.server.requestTimeoutMs);
   logger.info({ url: listener.url }, 'API listening');
   return listener;

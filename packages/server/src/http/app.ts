@@ -15,6 +15,8 @@ export interface AppOptions {
   logger: Logger;
   routes: RouteDef[];
   bodyLimitBytes: number;
+  /** Serve GET /metrics (the API app; not the legacy one, whose port may face other networks). */
+  metrics?: boolean;
   /** Serve the MCP streamable HTTP transport at /mcp (the API app; not the legacy one). */
   mcp?: boolean;
   /** Serve the web console at / (the API app). */
@@ -105,7 +107,7 @@ export function createApp(opts: AppOptions): express.Express {
   );
   // Any content type is read as JSON: some clients omit or mislabel it.
   app.use(express.json({ limit: opts.bodyLimitBytes, type: () => true, strict: false }));
-  app.get('/metrics', metricsEndpoint(opts.engine, opts.logger));
+  if (opts.metrics) app.get('/metrics', metricsEndpoint(opts.engine, opts.logger));
   if (opts.mcp) app.all('/mcp', mcpEndpoint(opts.engine, opts.logger));
   if (opts.console) mountConsole(app, opts.logger);
   for (const route of opts.routes) mount(app, route, opts);
