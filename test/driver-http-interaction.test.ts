@@ -31,7 +31,12 @@ const PAGES: Record<string, string> = {
     <input type="submit" value="Go"><input type="image" alt="Pay" src="/pay.png"><span id="lbl">Quantity</span><input aria-labelledby="lbl" type="number" value="2">
     <a href="/logo"><img alt="Logo" src="/logo.png"></a><noscript><a href="/ns">No script</a></noscript><div contenteditable>Edit me</div>
     <select name="many" multiple size="3"><optgroup label="G"><option>Alpha</option><option selected>Beta</option></optgroup></select>
-    <input type="radio" name="r" aria-label="Radio"><input type="range" aria-label="Level"><input type="search" placeholder="Find it">`, '<base href="/shop/">'),
+    <input type="radio" name="r" aria-label="Radio"><input type="range" aria-label="Level"><input type="search" placeholder="Find it">
+    <p class="hidden"><a href="/by-class">Hidden by class</a></p><div class="panel"><a href="/panel-1">Panel one</a></div>
+    <div class="panel active"><a href="/panel-2">Panel two</a></div><p id="ghost"><a href="/ghost">Ghost</a></p>
+    <p class="forced" style="display: block"><a href="/forced">Forced</a></p><p class="wide"><a href="/wide">Wide only</a></p>`,
+  `<base href="/shop/"><style>/* a comment { display: none } */ .hidden { display: none } .panel { display: none } div.panel.active { display: block }
+    #ghost { visibility: hidden } .forced { display: none !important } @media (max-width: 10px) { .wide { display: none } }</style>`),
   '/links': doc('Links', `<a id="rel" href="next?p=2">Next</a> <a id="frag" href="#top">Top</a> <a id="hash" href="#">Menu</a>
     <a id="js" href="javascript:void(0)">Script</a> <a id="onclick" href="/page" onclick="return false">Tracked</a>
     <a id="noref" href="/page" rel="noreferrer">No referrer</a> <a id="wrapped" href="/page"><span id="inner">Wrapped</span></a>
@@ -57,6 +62,8 @@ const PAGES: Record<string, string> = {
     <form action="/results" id="two"><input id="a" name="a"><input id="b" name="b"></form>
     <form action="/results" id="three" onsubmit="return check()"><input id="c" name="c"><button>Go</button></form>`),
   '/login': doc('Login', '<form method="post" action="/do-login"><input id="user" name="user"><button id="in">Log in</button></form>'),
+  '/required': doc('Required', `<form action="/results"><input id="who" name="who" required><select id="size" name="size" required><option value="">Pick</option><option>L</option></select>
+    <input type="radio" id="yes" name="ok" value="yes" required><input type="radio" name="ok" value="no"><button id="send">Send</button><button id="skip" formnovalidate>Skip checks</button></form>`),
 };
 
 describe('driver-http interaction (linkedom, no JavaScript)', () => {
@@ -107,11 +114,7 @@ describe('driver-http interaction (linkedom, no JavaScript)', () => {
     await session?.close();
     session = undefined;
   });
-  after(async () => {
-    await driver?.close();
-    await site?.close();
-    await canary?.close();
-  });
+  after(() => Promise.all([driver?.close(), site?.close(), canary?.close()]));
 
   describe('outline', () => {
     it('lists visible interactive elements with refs, selectors, values and absolute hrefs; hidden ones are left out', async () => {
@@ -129,7 +132,10 @@ describe('driver-http interaction (linkedom, no JavaScript)', () => {
       expect(byName(o.elements, 'Reviews')).to.include({ role: 'tab' });
       expect(byName(o.elements, 'Scripted')).to.include({ role: 'clickable' });
       const names = o.elements.map((e) => e.name);
-      for (const hidden of ['Hidden attr', 'Display none', 'Invisible', 'Template', 'Rates']) expect(names).to.not.include(hidden);
+      for (const hidden of ['Hidden attr', 'Display none', 'Invisible', 'Template', 'Rates', 'Hidden by class', 'Panel one', 'Ghost', 'Forced']) {
+        expect(names).to.not.include(hidden);
+      }
+      for (const shown of ['Panel two', 'Wide only']) expect(names).to.include(shown);
       expect(o.elements.some((e) => e.selector.includes('token'))).to.equal(false); // type=hidden
       expect(o.text).to.match(/^# Shop\nWelcome, \[e1 link "your cart"\] \.\n- \[e2 link "Books"\]\n- \[e3 link "Music"\]\n/);
       expect(o.text).to.contain('Item [e');
@@ -292,6 +298,25 @@ describe('driver-http interaction (linkedom, no JavaScript)', () => {
     });
   });
 
+  describe('validation', () => {
+    it('does not send a form with an empty required field (as a browser), unless formnovalidate', async () => {
+      const s = await open('/required');
+      const before = site.requests.length;
+      expect((await rejection(s.click('#send'))).message).to.contain('input#who').and.contain('is required');
+      await s.type('#who', 'Ada');
+      expect((await rejection(s.click('#send'))).message).to.contain('select#size');
+      await s.select('#size', 'L');
+      expect((await rejection(s.click('#send'))).message).to.contain('input#yes');
+      expect(site.requests.length, 'nothing was sent').to.equal(before);
+      await s.click('#yes');
+      await s.click('#send');
+      expect((await s.snapshot()).finalUrl).to.equal(`${site.url}/results?who=Ada&size=L&ok=yes`);
+      await s.goto(`${site.url}/required`);
+      await s.click('#skip');
+      expect((await s.snapshot()).finalUrl).to.equal(`${site.url}/results?who=&size=`);
+    });
+  });
+
   describe('fields and snapshots', () => {
     it('reflects typed and selected values in snapshot(), keeping the last response status and headers', async () => {
       const s = await open('/post-page');
@@ -349,6 +374,22 @@ describe('driver-http interaction (linkedom, no JavaScript)', () => {
       setTimeout(() => ctl.abort(new GleanerError('JOB_ABORTED', 'stopped by the test')), 150);
       expect(await pending).to.include({ code: 'JOB_ABORTED', message: 'stopped by the test' });
       expect((await rejection(s.waitFor({ ms: 10 }))).code).to.equal('JOB_ABORTED');
+    });
+  });
+
+  describe('limits on navigations an action starts', () => {
+    it('caps the body (maxBytes) and bounds the time (the action timeout) as goto does; the page stays', async () => {
+      site.page('/heavy-links', doc('Heavy', '<a id="big" href="/big?bytes=200000">Big</a> <a id="slow" href="/slow?ms=5000">Slow</a>'));
+      const s = await driver.openSession({ maxBytes: 50_000 });
+      if (!isInteractive(s)) throw new Error('not interactive');
+      session = s;
+      await s.goto(`${site.url}/heavy-links`);
+      expect((await rejection(s.click('#big'))).code).to.equal('FETCH_TOO_LARGE');
+      const t0 = Date.now();
+      const slow = await rejection(s.click('#slow', { timeoutMs: 300 }));
+      expect(slow.code).to.equal('FETCH_TIMEOUT');
+      expect(Date.now() - t0).to.be.below(3000);
+      expect((await s.snapshot()).finalUrl).to.equal(`${site.url}/heavy-links`);
     });
   });
 

@@ -109,7 +109,8 @@ describe('driver-http', () => {
     it('treats null and [] as no cookies and refuses malformed ones', () => {
       expect(normalizeCookies(null)).to.deep.equal([]);
       expect(normalizeCookies([])).to.deep.equal([]);
-      expect(normalizeCookies('a=1; b=2').map((c) => `${c.name}=${c.value}`)).to.deep.equal(['a=1', 'b=2']);
+      expect(() => normalizeCookies('a=1; b=2')).to.throw(GleanerError, /list of cookie objects/);
+      expect(() => normalizeCookies([{ value: 'x' }])).to.throw(GleanerError, /no name/);
       expect(() => normalizeCookies([{ name: 'bad name', value: 'x' }])).to.throw(GleanerError, /invalid cookie name/);
       expect(() => normalizeCookies({ sid: 'a;b' })).to.throw(GleanerError, /contains ';'/);
       expect(() => normalizeCookies([{ name: 'a', value: 'b', sameSite: 'sometimes' }])).to.throw(GleanerError, /sameSite/);

@@ -21,6 +21,7 @@ import { catalogOperations, type CatalogOperations } from './catalog/index.ts';
 import { createMetrics, observeEngine, type Metrics } from './metrics/index.ts';
 import { CancelWatch } from './jobs/cancel.ts';
 import { agentTaskJob, getAgentTask, stopAgentTask, submitAgentTask, type AgentTaskStatusBody } from './tasks/agent-task.ts';
+import { createLimits, type Limits } from './limits/index.ts';
 
 export interface EngineOptions {
   config: Readonly<GleanerConfig>;
@@ -88,6 +89,8 @@ export interface Engine {
     get(owner: Owner, taskId: string): Promise<AgentTaskStatusBody>;
     stop(owner: Owner, taskId: string): Promise<{ task_id: string; status: 'stopped' | 'not_running' }>;
   };
+  /** Per-owner request rate and concurrent-job limits (limits.*), shared through Postgres. */
+  readonly limits: Limits;
 }
 
 export function createEngine(opts: EngineOptions): Engine {
@@ -203,5 +206,6 @@ export function createEngine(opts: EngineOptions): Engine {
       get: (owner, taskId) => getAgentTask(context, owner, taskId),
       stop: (owner, taskId) => stopAgentTask(context, owner, taskId),
     },
+    limits: createLimits(db, config, logger),
   };
 }

@@ -27,6 +27,7 @@ export const ERROR_CODES = {
   URL_INVALID: { retryable: false, description: 'The URL is not an absolute http(s) URL.' },
   URL_BLOCKED: { retryable: false, description: 'The SSRF guard refused the address (private, loopback, link-local, ...); the message names it.' },
   PROXY_COUNTRY_UNKNOWN: { retryable: false, description: 'proxy_country is not one of GET /v1/proxy-countries.' },
+  PROXY_NOT_CONFIGURED: { retryable: false, description: 'proxy_country names a country with no proxy configured and network.unproxiedCountry is refuse; the message lists the countries that have one.' },
   FETCH_FAILED: { retryable: true, description: 'The page (or a callback target) could not be reached: DNS, connection refused or reset, TLS, proxy failure, or an error status.' },
   FETCH_TIMEOUT: { retryable: true, description: 'The page did not arrive within fetch.timeoutMs (a callback target: within callbacks.timeoutMs).' },
   FETCH_TOO_LARGE: { retryable: false, description: 'The page is larger than fetch.maxBytes.' },

@@ -34,21 +34,30 @@ async function withStore(fn: (rt: Runtime) => Promise<string>): Promise<void> {
   }
 }
 
-/** Waits for SIGTERM/SIGINT, then stops in order; a second signal exits at once. */
-function onShutdown(logger: Logger, stop: () => Promise<void>): void {
-  let stopping = false;
+/** One signal sent to a process group can arrive twice (make forwards its own copy to its child). */
+const DUPLICATE_SIGNAL_MS = 1_000;
+
+/**
+ * Waits for SIGTERM/SIGINT, then stops in order. A second signal skips the graceful part but still
+ * stops the embedded Postgres this process owns (`abort`) before exiting: leaving it running
+ * orphaned is what a process manager's SIGTERM to the whole group used to do.
+ */
+function onShutdown(logger: Logger, stop: () => Promise<void>, abort: () => Promise<void> = async () => {}): void {
+  let first: { signal: string; at: number } | null = null;
   const handler = (signal: string) => {
-    if (stopping) {
-      logger.warn({ signal }, 'second signal: exiting now');
-      process.exit(1);
+    if (first) {
+      if (signal === first.signal && Date.now() - first.at < DUPLICATE_SIGNAL_MS) return;
+      logger.warn({ signal }, 'second signal: stopping the embedded Postgres (if ours) and exiting now');
+      abort().finally(() => process.exit(1));
+      return;
     }
-    stopping = true;
+    first = { signal, at: Date.now() };
     logger.info({ signal }, 'shutting down');
     stop().then(
       () => process.exit(0),
       (err) => {
         logger.error({ err: (err as Error).message }, 'shutdown failed');
-        process.exit(1);
+        abort().finally(() => process.exit(1));
       },
     );
   };
@@ -72,10 +81,14 @@ program
     const rt = await openRuntime({ config, logger, jobs: true }, pluginWiring(config, logger));
     let api: Listener | null = null;
     let agents: Listener | null = null;
-    onShutdown(logger, async () => {
-      await Promise.all([api?.close(), agents?.close()]);
-      await rt.close();
-    });
+    onShutdown(
+      logger,
+      async () => {
+        await Promise.all([api?.close(), agents?.close()]);
+        await rt.close();
+      },
+      () => rt.abort(),
+    );
     if (config.worker.enabled) await rt.engine.startWorker();
     try {
       api = await startApi(rt.engine, logger, { host: config.server.host, port: config.server.port });
@@ -95,10 +108,14 @@ program
     const { config, logger } = setup({}, false);
     const rt = await openRuntime({ config, logger, jobs: true }, pluginWiring(config, logger));
     let metrics: Listener | null = null;
-    onShutdown(logger, async () => {
-      await metrics?.close();
-      await rt.close();
-    });
+    onShutdown(
+      logger,
+      async () => {
+        await metrics?.close();
+        await rt.close();
+      },
+      () => rt.abort(),
+    );
     await rt.engine.startWorker();
     const { mode, workerPort } = config.metrics;
     if (mode !== 'disabled' && workerPort) metrics = await startMetricsListener(rt.engine, logger, { host: config.server.host, port: workerPort });

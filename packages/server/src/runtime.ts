@@ -7,6 +7,8 @@ export interface Runtime {
   embedded: EmbeddedPostgresHandle | null;
   /** Stops the engine (graceful for running jobs) and the embedded Postgres if this process owns it. */
   close(): Promise<void>;
+  /** No grace: stops the embedded Postgres this process owns at once (immediate shutdown), for a forced exit. */
+  abort(): Promise<void>;
 }
 
 export interface RuntimeOptions {
@@ -55,5 +57,8 @@ export async function openRuntime(opts: RuntimeOptions, extra: Partial<Parameter
           await embedded?.stop();
         }
       })()),
+    abort: async () => {
+      await embedded?.abort();
+    },
   };
 }

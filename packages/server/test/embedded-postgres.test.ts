@@ -96,7 +96,14 @@ describe('embedded Postgres', function () {
   it('initialises a cluster on first start and serves database gleaner on 127.0.0.1', async () => {
     current = await start();
     expect(current.owned).to.equal(true);
-    expect(current.url).to.equal(`postgres://postgres@127.0.0.1:${port}/gleaner`);
+    const password = (await fs.readFile(path.join(dataDir, 'postgres.password'), 'utf8')).trim();
+    expect(current.url).to.equal(`postgres://postgres:${password}@127.0.0.1:${port}/gleaner`);
+    expect((await fs.stat(path.join(dataDir, 'postgres.password'))).mode & 0o777, 'password file 0600').to.equal(0o600);
+    // Loopback is not trusted: without the password (or with another) no local user gets in.
+    const noPassword = await rows(`postgres://postgres@127.0.0.1:${port}/gleaner`, 'SELECT 1').then(() => null, (err: Error) => err);
+    expect(noPassword?.message).to.match(/password/);
+    const wrong = await rows(`postgres://postgres:guess@127.0.0.1:${port}/gleaner`, 'SELECT 1').then(() => null, (err: { code?: string }) => err);
+    expect(wrong?.code, 'password authentication failed').to.equal('28P01');
     expect(await rows(current.url, 'SELECT current_database() AS db')).to.deep.equal([{ db: 'gleaner' }]);
     await rows(current.url, 'CREATE TABLE notes (id serial PRIMARY KEY, body text NOT NULL)');
     await rows(current.url, 'INSERT INTO notes (body) VALUES ($1)', ['first run']);
@@ -104,7 +111,12 @@ describe('embedded Postgres', function () {
       const st = await fs.stat(path.join(dataDir, 'postgres'));
       expect(st.uid, 'cluster owned by the system user, not root').to.not.equal(0);
     }
-    expect(await fs.readFile(path.join(dataDir, 'postgres.log'), 'utf8')).to.match(/ready to accept connections/);
+    // Postgres's own log is a weekly ring inside the cluster (logging_collector).
+    const logDir = path.join(dataDir, 'postgres', 'log');
+    const ring = await fs.readdir(logDir);
+    expect(ring).to.have.length(1);
+    expect(ring[0]).to.match(/^postgresql-(Mon|Tue|Wed|Thu|Fri|Sat|Sun)\.log$/);
+    expect(await fs.readFile(path.join(logDir, ring[0]), 'utf8')).to.match(/ready to accept connections/);
   });
 
   it('lets a second start share the running instance without owning it', async () => {

@@ -1,7 +1,7 @@
 // What linkedom lacks for the outline script and the form code to see a page as a browser does:
 // resolved `a.href`, input `type`/`checked`/`labels`, select `multiple`/`selectedOptions`, option
 // `value`/`label`, `checkVisibility`, a non-empty box for rendered elements, `CSS.escape` and a
-// `getComputedStyle` reading inline styles. The properties are defined once on linkedom's own classes
+// `getComputedStyle` of display and visibility (inline styles and the page's `<style>` rules). The properties are defined once on linkedom's own classes
 // (only this driver uses linkedom in the process). Form state lives in attributes (`value`,
 // `checked`, `selected`, a textarea's text), so a serialized document shows what was typed.
 import {
@@ -13,31 +13,38 @@ import {
   HTMLOptionElement,
   HTMLSelectElement,
   HTMLTextAreaElement,
+  parseHTML,
 } from 'linkedom';
+import { closest, matches, querySelector, querySelectorAll } from './selectors.ts';
+import { DocumentStyles, declarations } from './styles.ts';
+import type { OwnStyle } from './styles.ts';
 
-/** The URL each parsed document was fetched from (linkedom documents have none). */
-const documentUrls = new WeakMap<object, string>();
+/** The URL each parsed document was fetched from (linkedom documents have none), and its base URL once known. */
+const documentUrls = new WeakMap<object, { url: string; base?: string }>();
 
 export function setDocumentUrl(doc: Document, url: string): void {
-  documentUrls.set(doc, url);
+  documentUrls.set(doc, { url });
 }
 
 export function documentUrl(doc: Document): string {
-  return documentUrls.get(doc) ?? 'about:blank';
+  return documentUrls.get(doc)?.url ?? 'about:blank';
 }
 
-/** The document's base URL: its first `<base href>` resolved against the document URL. */
+/** The document's base URL: its first `<base href>` resolved against the document URL (looked up once). */
 export function baseUrl(doc: Document): string {
-  const url = documentUrl(doc);
-  const base = doc.querySelector('base[href]')?.getAttribute('href');
-  if (base) {
-    try {
-      return new URL(base.trim(), url).href;
-    } catch {
-      // an invalid <base> is ignored, as browsers do
+  const entry = documentUrls.get(doc) ?? { url: 'about:blank' };
+  if (entry.base === undefined) {
+    entry.base = entry.url;
+    const base = doc.querySelector('base[href]')?.getAttribute('href');
+    if (base) {
+      try {
+        entry.base = new URL(base.trim(), entry.url).href;
+      } catch {
+        // an invalid <base> is ignored, as browsers do
+      }
     }
   }
-  return url;
+  return entry.base;
 }
 
 /** `attr` resolved against the document base; the attribute as is when it does not parse (as browsers). */
@@ -66,17 +73,25 @@ export function buttonType(el: Element): string {
   return t === 'reset' || t === 'button' ? t : 'submit';
 }
 
-/** The declarations of an inline `style` attribute, lower-cased names. */
-function inlineStyle(el: Element): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const decl of (el.getAttribute('style') ?? '').split(';')) {
-    const i = decl.indexOf(':');
-    if (i > 0) out.set(decl.slice(0, i).trim().toLowerCase(), decl.slice(i + 1).replace(/!important/i, '').trim().toLowerCase());
+/** Each document's cascade of display/visibility (styles.ts), built on first use. */
+const documentStyles = new WeakMap<Document, DocumentStyles>();
+
+function ownStyle(el: Element): OwnStyle {
+  const doc = el.ownerDocument;
+  let styles = documentStyles.get(doc);
+  if (!styles) {
+    styles = new DocumentStyles(doc);
+    documentStyles.set(doc, styles);
   }
-  return out;
+  return styles.own(el);
 }
 
-/** Not rendered by itself: hidden attribute, hidden input, `<template>`, inline display:none. */
+/** After an action changed the document: styles are computed afresh (a rule may select `[open]`). */
+export function invalidateStyles(doc: Document): void {
+  documentStyles.get(doc)?.invalidate();
+}
+
+/** Not rendered by itself: hidden attribute, hidden input, `<template>`, display:none (inline or a `<style>` rule). */
 function hiddenItself(el: Element, child: Element | null): boolean {
   const tag = el.localName;
   if (el.hasAttribute('hidden') && el.getAttribute('hidden')?.toLowerCase() !== 'until-found') return true;
@@ -85,13 +100,13 @@ function hiddenItself(el: Element, child: Element | null): boolean {
   if (tag === 'dialog' && !el.hasAttribute('open')) return true;
   // A closed <details> renders its first <summary> only.
   if (tag === 'details' && child && !el.hasAttribute('open') && !(child.localName === 'summary' && el.querySelector(':scope > summary') === child)) return true;
-  return inlineStyle(el).get('display') === 'none';
+  return ownStyle(el).display === 'none';
 }
 
-/** `visibility` as inherited from the nearest element that sets it inline. */
+/** `visibility` as inherited from the nearest element that sets it. */
 function inheritedVisibility(el: Element): string {
   for (let cur: Element | null = el; cur; cur = cur.parentElement) {
-    const v = inlineStyle(cur).get('visibility');
+    const v = ownStyle(cur).visibility;
     if (v) return v;
   }
   return 'visible';
@@ -112,10 +127,10 @@ export function isRendered(el: Element, opts?: { visibilityProperty?: boolean })
 
 /** What the outline script reads from getComputedStyle (display, visibility, overflowY). */
 export function computedStyle(el: Element): { display: string; visibility: string; overflowY: string; getPropertyValue(name: string): string } {
-  const inline = inlineStyle(el);
-  const display = isRendered(el) ? (inline.get('display') ?? 'block') : 'none';
-  const style = { display, visibility: inheritedVisibility(el), overflowY: inline.get('overflow-y') ?? inline.get('overflow') ?? 'visible' };
-  return { ...style, getPropertyValue: (name: string) => (name === 'display' || name === 'visibility' ? style[name] : inline.get(name) ?? '') };
+  const inline = declarations(el.getAttribute('style') ?? '');
+  const display = isRendered(el) ? (ownStyle(el).display ?? 'block') : 'none';
+  const style = { display, visibility: inheritedVisibility(el), overflowY: inline.get('overflow-y')?.value ?? inline.get('overflow')?.value ?? 'visible' };
+  return { ...style, getPropertyValue: (name: string) => (name === 'display' || name === 'visibility' ? style[name] : inline.get(name)?.value ?? '') };
 }
 
 /**
@@ -249,6 +264,17 @@ let installed = false;
 export function installShims(): void {
   if (installed) return;
   installed = true;
+  // Selectors compiled once (selectors.ts), on elements and on documents.
+  const query = {
+    querySelector: { value(this: Node, sel: string) { return querySelector(this, String(sel)); } },
+    querySelectorAll: { value(this: Node, sel: string) { return querySelectorAll(this, String(sel)); } },
+  };
+  define(Object.getPrototypeOf(parseHTML('<html></html>').document), query);
+  define(DomElement.prototype, {
+    ...query,
+    matches: { value(this: Element, sel: string) { return matches(this, String(sel)); } },
+    closest: { value(this: Element, sel: string) { return closest(this, String(sel)); } },
+  });
   // On Element (not only HTMLElement): MathML and foreign elements are walked too.
   define(DomElement.prototype, {
     checkVisibility: { value(this: Element, opts?: { visibilityProperty?: boolean }) { return isRendered(this, opts); } },

@@ -128,6 +128,35 @@ function textPlain(list: Entry[]): string {
 }
 
 /**
+ * The first field that would stop a browser from sending the form: `required` and empty (a text
+ * field, a select whose chosen value is empty, an unchecked checkbox, a radio group with none
+ * checked). Other constraints (pattern, min, type) are left to the server.
+ */
+function missingRequired(form: Element): Element | null {
+  for (const el of formElements(form)) {
+    if (!el.hasAttribute('required') || isDisabled(el) || el.hasAttribute('readonly')) continue;
+    const tag = el.localName;
+    if (tag === 'select') {
+      if (!selectedOptions(el).some((o) => optionValue(o) !== '')) return el;
+    } else if (tag === 'textarea') {
+      if (!(el.textContent ?? '')) return el;
+    } else if (tag === 'input') {
+      const type = inputType(el);
+      if (type === 'checkbox') {
+        if (!el.hasAttribute('checked')) return el;
+      } else if (type === 'radio') {
+        const name = el.getAttribute('name');
+        const group = formElements(form).filter((o) => o.localName === 'input' && inputType(o) === 'radio' && o.getAttribute('name') === name);
+        if (!group.some((o) => o.hasAttribute('checked'))) return el;
+      } else if (!['hidden', 'submit', 'image', 'reset', 'button', 'range', 'color'].includes(type) && inputValue(el) === '') {
+        return el;
+      }
+    }
+  }
+  return null;
+}
+
+/**
  * The request submitting `form` with `submitter` (null: implicit submission without a button).
  * Forms that a script handles (`onsubmit`, a `javascript:` action, `method=dialog`) need a browser.
  */
@@ -147,6 +176,11 @@ export function submission(form: Element, submitter: Element | null): FormReques
   if (url.protocol === 'javascript:') throw needsBrowser(`submitting ${describeElement(form)}, whose action is a script`);
   const method = (attr('method', 'formmethod') ?? '').trim().toLowerCase();
   if (method === 'dialog') throw needsBrowser(`submitting ${describeElement(form)}, which closes a dialog`);
+  // Browsers check required fields before sending, scripts or not (unless novalidate/formnovalidate).
+  if (!form.hasAttribute('novalidate') && !submitter?.hasAttribute('formnovalidate')) {
+    const missing = missingRequired(form);
+    if (missing) throw new GleanerError('BAD_REQUEST', `the form was not sent: ${describeElement(missing)} is required; fill it in first`);
+  }
   const list = entries(form, submitter);
   if (method !== 'post') {
     url.search = `?${urlencoded(list)}`; // replaces the action's query (an empty form still ends in '?')

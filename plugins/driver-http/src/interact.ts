@@ -186,9 +186,9 @@ export class Interactions {
     return implicitSubmissionAllowed(form) ? this.#submit(doc, form, null) : null;
   }
 
-  select(target: string, values: string | string[], opts?: ActionOptions): Promise<void> {
+  /** Selecting changes the document only (no navigation), so the action options have nothing to bound. */
+  select(target: string, values: string | string[]): Promise<void> {
     const list = Array.isArray(values) ? values : [values];
-    void opts;
     return this.#host.call(`selecting ${JSON.stringify(list)} in ${target}`, async () => {
       const { doc } = this.#host.page(`selecting in ${target}`);
       const select = requireTarget(doc.document, target, doc.url);

@@ -6,10 +6,13 @@ import vm from 'node:vm';
 import { Node as DomNode, parseHTML } from 'linkedom';
 import { capOutline, scriptCall } from '@gleaner/core';
 import type { PageOutline, PageScriptName } from '@gleaner/core';
-import { computedStyle, cssEscape, installShims, setDocumentUrl } from './dom-shims.ts';
+import { computedStyle, cssEscape, installShims, invalidateStyles, setDocumentUrl } from './dom-shims.ts';
 
 /** A script gets this long on a parsed document (it is our own code, but the page decides its size). */
 const SCRIPT_TIMEOUT_MS = 5000;
+
+/** The scripts compiled once per source (the calls the driver makes take constant arguments). */
+const compiledScripts = new Map<string, vm.Script>();
 
 const escapeText = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
@@ -17,8 +20,7 @@ export class PageDocument {
   readonly document: Document;
   readonly url: string;
   #context: vm.Context | undefined;
-  /** Set once an action changed the document (typed values, a toggled checkbox, an opened <details>). */
-  changed = false;
+  #changed = false;
 
   /** Parses `html` (text/plain and JSON as a `<pre>`, as browsers show them) as the document at `url`. */
   constructor(html: string, contentType: string, url: string) {
@@ -58,7 +60,23 @@ export class PageDocument {
 
   /** Runs one of core's in-page scripts (`PAGE_SCRIPTS`) on this document. */
   run<T>(name: PageScriptName, arg?: unknown): T {
-    return vm.runInContext(scriptCall(name, arg), this.#vm(), { timeout: SCRIPT_TIMEOUT_MS }) as T;
+    const source = scriptCall(name, arg);
+    let script = compiledScripts.get(source);
+    if (!script) {
+      script = new vm.Script(source, { filename: `gleaner-${name}.js` });
+      compiledScripts.set(source, script);
+    }
+    return script.runInContext(this.#vm(), { timeout: SCRIPT_TIMEOUT_MS }) as T;
+  }
+
+  /** Set once an action changed the document (typed values, a toggled checkbox, an opened <details>). */
+  get changed(): boolean {
+    return this.#changed;
+  }
+
+  set changed(on: boolean) {
+    this.#changed = on;
+    if (on) invalidateStyles(this.document);
   }
 
   /** The outline, by the browsers' script, capped by core's capOutline (its ref stamps do not count as a change). */

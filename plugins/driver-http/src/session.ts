@@ -3,7 +3,7 @@
 import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { CookieJar, GleanerError, isGleanerError } from '@gleaner/core';
-import type { ActionOptions, DriverSession, GotoOptions, Logger, PageOutline, PageSnapshot, ScrollOptions, SsrfGuard, WaitForOptions } from '@gleaner/core';
+import type { ActionOptions, DriverSession, GotoOptions, Logger, PageSnapshot, SsrfGuard } from '@gleaner/core';
 import { readBody, tooLarge } from './body.ts';
 import { classifyMediaType, parseContentType, sniffBinary } from '@gleaner/core';
 import { decodeBody, detectEncoding } from './decode.ts';
@@ -52,32 +52,35 @@ function discard(body: Readable): void {
 /** One request of a navigation: goto's GET, or what a click or a submitted form asks for. */
 type Navigation = Pick<ActionNavigation, 'url' | 'method' | 'body' | 'contentType' | 'referer' | 'origin'>;
 
-export class HttpSession implements DriverSession {
+/**
+ * The session: navigation here, the interactions (click, type, select, scroll, waitFor, snapshot,
+ * outline) inherited from Interactions, which reaches the page through the host given to it.
+ */
+export class HttpSession extends Interactions implements DriverSession {
   #s: HttpSessionSettings;
   #closed = false;
   #navigated = false;
   /** The last page loaded, and its document once an interaction parsed it. */
   #page: { snap: PageSnapshot; doc?: PageDocument } | null = null;
-  #ui: Interactions;
 
   constructor(settings: HttpSessionSettings) {
+    const host = { totalMs: settings.totalMs } as InteractionHost;
+    super(host);
     this.#s = settings;
-    const host: InteractionHost = {
-      page: (what) => {
+    Object.assign(host, {
+      page: (what: string) => {
         const page = this.#current(what);
         // Parsed on the first interaction only: plain extraction never pays for a DOM.
         page.doc ??= new PageDocument(page.snap.html, page.snap.contentType, page.snap.finalUrl);
         return { doc: page.doc, snap: page.snap };
       },
-      current: (what) => this.#current(what),
-      navigate: async (nav, opts) => {
+      current: (what: string) => this.#current(what),
+      navigate: async (nav: ActionNavigation, opts?: ActionOptions) => {
         await this.#load(nav, undefined, opts?.timeoutMs);
       },
-      call: (what, fn) => this.#call(what, fn),
-      sleep: (ms) => this.#sleep(ms),
-      totalMs: settings.totalMs,
-    };
-    this.#ui = new Interactions(host);
+      call: <T>(what: string, fn: () => Promise<T>) => this.#call(what, fn),
+      sleep: (ms: number) => this.#sleep(ms),
+    } satisfies Omit<InteractionHost, 'totalMs'>);
   }
 
   #current(what: string): { snap: PageSnapshot; doc?: PageDocument } {
@@ -129,34 +132,6 @@ export class HttpSession implements DriverSession {
       }, ms);
       signal?.addEventListener('abort', onAbort, { once: true });
     });
-  }
-
-  click(target: string, opts?: ActionOptions): Promise<void> {
-    return this.#ui.click(target, opts);
-  }
-
-  type(target: string, text: string, opts?: ActionOptions & { clear?: boolean; pressEnter?: boolean }): Promise<void> {
-    return this.#ui.type(target, text, opts);
-  }
-
-  select(target: string, values: string | string[], opts?: ActionOptions): Promise<void> {
-    return this.#ui.select(target, values, opts);
-  }
-
-  scroll(opts: ScrollOptions): Promise<void> {
-    return this.#ui.scroll(opts);
-  }
-
-  waitFor(opts: WaitForOptions): Promise<void> {
-    return this.#ui.waitFor(opts);
-  }
-
-  snapshot(): Promise<PageSnapshot> {
-    return this.#ui.snapshot();
-  }
-
-  outline(): Promise<PageOutline> {
-    return this.#ui.outline();
   }
 
   async #navigate(nav: Navigation, signal: AbortSignal, where: { url: string }): Promise<PageSnapshot> {

@@ -31,6 +31,7 @@ export interface GleanerConfig {
   auth: { tokenTtlSeconds: number };
   metrics: { mode: 'disabled' | 'open' | 'bearer'; token: string; workerPort: number };
   client: { server: string; apiKey: string };
+  limits: { requestsPerMinute: number; concurrentJobs: number };
   llm: {
     provider: '' | 'openai' | 'ollama';
     model: string;
@@ -45,6 +46,7 @@ export interface GleanerConfig {
     allowNetworks: string[];
     proxies: Record<string, string>;
     defaultProxyCountry: string;
+    unproxiedCountry: 'direct' | 'refuse';
   };
   fetch: {
     timeoutMs: number;

@@ -15,28 +15,36 @@ export interface Attribute {
 
 export type ExtractedRecord = Record<string, unknown>;
 
+// Bounds far above real use: every attribute becomes part of a model prompt and a stored row.
+const MAX_ATTRIBUTES = 200;
+const MAX_NAME = 200;
+const MAX_DESCRIPTION = 4000;
+
 /** Request schema of `attributes`: a list of Attribute, a map name -> AttributeData, or name -> description. */
 export const ATTRIBUTES_REQUEST_SCHEMA = {
   anyOf: [
     {
       type: 'array',
+      maxItems: MAX_ATTRIBUTES,
       items: {
         type: 'object',
         required: ['name'],
         properties: {
-          name: { type: 'string', minLength: 1 },
-          description: { type: ['string', 'null'] },
+          name: { type: 'string', minLength: 1, maxLength: MAX_NAME },
+          description: { type: ['string', 'null'], maxLength: MAX_DESCRIPTION },
           type: { enum: [...ATTRIBUTE_TYPES, null] },
         },
       },
     },
     {
       type: 'object',
+      maxProperties: MAX_ATTRIBUTES,
+      propertyNames: { maxLength: MAX_NAME },
       additionalProperties: {
         anyOf: [
-          { type: 'string' },
+          { type: 'string', maxLength: MAX_DESCRIPTION },
           { type: 'null' },
-          { type: 'object', properties: { description: { type: ['string', 'null'] }, type: { enum: [...ATTRIBUTE_TYPES, null] } } },
+          { type: 'object', properties: { description: { type: ['string', 'null'], maxLength: MAX_DESCRIPTION }, type: { enum: [...ATTRIBUTE_TYPES, null] } } },
         ],
       },
     },
@@ -153,11 +161,12 @@ function toText(v: unknown): string | null {
   return JSON.stringify(v);
 }
 
-function absoluteUrl(v: unknown, baseUrl: string): string | null {
+/** An image or link value as an absolute http(s) (or data:) URL against `baseUrl`; null when it is none. */
+export function absoluteUrl(v: unknown, baseUrl: string): string | null {
   const first = Array.isArray(v) ? v[0] : v;
   const s = toText(first);
   if (!s) return null;
-  const candidate = s.split(/\s*,\s*/)[0].split(/\s+/)[0]; // a srcset gives "url 2x, ..."
+  const candidate = s.split(/\s*,\s+/)[0].split(/\s+/)[0]; // a srcset gives "url 2x, ..." (a data: URL has a bare comma)
   try {
     const u = new URL(candidate, baseUrl);
     return u.protocol === 'http:' || u.protocol === 'https:' || u.protocol === 'data:' ? u.href : null;

@@ -7,7 +7,7 @@ import type { GleanerError, ValidationIssue } from '../errors.ts';
 import type { GleanerConfig } from '../config/types.ts';
 import { normalizeAttributes, type Attribute } from './attributes.ts';
 import { normalizeCookies, type Cookie } from '../net/cookies.ts';
-import { canonicalProxyCountry } from '../net/proxies.ts';
+import { canonicalProxyCountry, proxyRoute } from '../net/proxies.ts';
 
 export type ExtractMode = 'standard' | 'precision' | 'code';
 
@@ -48,6 +48,7 @@ export function normalizeProxyCountry(value: unknown, config: Readonly<GleanerCo
     issues.push({ loc: ['body', 'proxy_country'], msg: `Unknown proxy_country "${value}"; GET /v1/proxy-countries lists the accepted values`, type: 'enum' });
     return null;
   }
+  proxyRoute(canonical, config); // under network.unproxiedCountry "refuse": 400 now, before anything is stored
   return canonical;
 }
 
@@ -55,7 +56,8 @@ export function normalizeCookieInput(value: unknown, url: string | null, issues:
   try {
     return normalizeCookies(value as never, url ?? undefined);
   } catch (err) {
-    issues.push({ loc: ['body', 'cookies'], msg: (err as Error).message, type: 'value_error' });
+    const details = (err as GleanerError).details as ValidationIssue[] | undefined;
+    issues.push(...(Array.isArray(details) ? details : [{ loc: ['body', 'cookies'], msg: (err as Error).message, type: 'value_error' }]));
     return [];
   }
 }

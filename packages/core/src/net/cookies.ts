@@ -7,8 +7,11 @@
  * - the older flat form, one object whose keys are cookie names except the attribute keys
  *   (`domain`, `path`, `url`, `expires`, `httpOnly`, `secure`, `sameSite`), which apply to all of them:
  *   `{"sid": "abc", "theme": "dark", "sameSite": "None"}`;
- * - a Cookie-header string `"sid=abc; theme=dark"` (as some scripts send);
  * - `null`, `undefined`, `""`, `[]`, `{}`: no cookies.
+ *
+ * Anything else is refused with the accepted forms named: a Cookie-header string (`"a=1; b=2"`),
+ * which an earlier version took, and a list item without a `name` (it used to be read as a flat
+ * object and became a cookie called "value").
  *
  * Scope: `url` makes a host-only cookie for that URL's host (path = the URL's directory, secure for
  * https, as Playwright does). `domain` matches that domain and its subdomains, like a Set-Cookie
@@ -56,9 +59,9 @@ const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 // Control characters and ';' would break the Cookie header (or smuggle another header).
 const BAD_VALUE = /[\u0000-\u001f\u007f;]/;
 
-function invalid(msg: string): GleanerError {
+function invalid(msg: string, at: Array<string | number> = []): GleanerError {
   return new GleanerError('VALIDATION_FAILED', `cookies: ${msg}`, {
-    details: [{ loc: ['body', 'cookies'], msg, type: 'value_error.cookie' }],
+    details: [{ loc: ['body', 'cookies', ...at], msg, type: 'value_error.cookie' }],
   });
 }
 
@@ -134,17 +137,8 @@ function makeCookie(raw: Record<string, unknown>, requestHost: string | undefine
   return cookie;
 }
 
-function fromHeaderString(text: string, requestHost: string | undefined): Cookie[] {
-  return text
-    .split(';')
-    .map((p) => p.trim())
-    .filter(Boolean)
-    .map((pair) => {
-      const i = pair.indexOf('=');
-      if (i <= 0) throw invalid(`"${pair}" is not name=value`);
-      return makeCookie({ name: pair.slice(0, i).trim(), value: pair.slice(i + 1).trim() }, requestHost);
-    });
-}
+/** The message of every shape error: what a caller can send instead. */
+export const COOKIE_FORMS = 'a list of cookie objects [{"name": "sid", "value": "abc", "domain"?, "path"?, "url"?, "expires"?, "httpOnly"?, "secure"?, "sameSite"?}] or the flat form {"sid": "abc"}';
 
 function fromFlat(obj: Record<string, unknown>, requestHost: string | undefined): Cookie[] {
   const attrs: Record<string, unknown> = {};
@@ -161,6 +155,19 @@ function isCookieObject(o: Record<string, unknown>): boolean {
   return typeof o.name === 'string' && 'value' in o;
 }
 
+function listItem(item: unknown, i: number, host: string | undefined): Cookie {
+  if (!item || typeof item !== 'object' || Array.isArray(item)) {
+    throw invalid(`cookie ${i} must be an object {name, value, ...}, not ${JSON.stringify(item)}; accepted: ${COOKIE_FORMS}`, [i]);
+  }
+  const o = item as Record<string, unknown>;
+  if (typeof o.name !== 'string' || !o.name.trim()) throw invalid(`cookie ${i} has no name: each cookie object needs "name" and "value"`, [i, 'name']);
+  try {
+    return makeCookie(o, host);
+  } catch (err) {
+    throw invalid((err as Error).message.replace(/^cookies: /, ''), [i]);
+  }
+}
+
 /**
  * Normalises any accepted cookie input (see the file comment) into a list of `Cookie`.
  * `requestUrl` scopes cookies that name neither `domain` nor `url`. Throws VALIDATION_FAILED.
@@ -168,22 +175,14 @@ function isCookieObject(o: Record<string, unknown>): boolean {
 export function normalizeCookies(input: unknown, requestUrl?: string | URL): Cookie[] {
   const host = hostOf(requestUrl);
   if (input === null || input === undefined || input === '') return [];
-  if (typeof input === 'string') return fromHeaderString(input, host);
-  if (Array.isArray(input)) {
-    return input.flatMap((item) => {
-      if (typeof item === 'string') return fromHeaderString(item, host);
-      if (item && typeof item === 'object' && !Array.isArray(item)) {
-        const o = item as Record<string, unknown>;
-        return isCookieObject(o) ? [makeCookie(o, host)] : fromFlat(o, host);
-      }
-      throw invalid(`each cookie must be an object, not ${JSON.stringify(item)}`);
-    });
-  }
+  if (Array.isArray(input)) return input.map((item, i) => listItem(item, i, host));
   if (typeof input === 'object') {
     const o = input as Record<string, unknown>;
-    return isCookieObject(o) ? [makeCookie(o, host)] : fromFlat(o, host);
+    if (isCookieObject(o)) return [makeCookie(o, host)];
+    if ('value' in o && !('name' in o)) throw invalid('a cookie object has no name: give {"name": ..., "value": ...}', ['name']);
+    return fromFlat(o, host);
   }
-  throw invalid(`expected a list of cookies or an object, not ${typeof input}`);
+  throw invalid(`expected ${COOKIE_FORMS}, not a ${typeof input}`);
 }
 
 /** RFC 6265 5.1.3 domain-match (never a suffix match for IP addresses). */

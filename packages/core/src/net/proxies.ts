@@ -10,60 +10,165 @@
  * - `network.proxies` may hold a `"*"` entry: a gateway proxy used for every country without its own
  *   entry. `{country}` (the CamelCase value) and `{iso}` (lower-case alpha-2) in it are replaced,
  *   which fits providers that pick the exit country from the user name (`http://user-country-{iso}:pw@gw:8000`).
- * - A known country with no proxy configured (and no `"*"`) is fetched directly and a warning is
- *   logged: the table lists what clients may ask for, not what this install has bought, and refusing
- *   would break every client that always sends a country.
+ * - A known country with no proxy configured (and no `"*"`) follows `network.unproxiedCountry`:
+ *   `direct` (default) fetches without a proxy, since the table lists what clients may ask for, not
+ *   what this install has bought, and refusing would break every client that always sends a
+ *   country; `refuse` answers PROXY_NOT_CONFIGURED (400) naming the countries that have a proxy.
+ *   Either way it is logged, and `proxyRoute` says what happened for the task or run item.
  * - `random` picks one of the configured proxies (a random country through `"*"` when that is all
  *   there is); with none configured it fetches directly, with the same warning.
  */
 import type { Logger } from '../log.ts';
 import { GleanerError } from '../errors.ts';
+import listed from './proxy-countries.json' with { type: 'json' };
+
+/** value -> label: the country names the hosted service documents (and its n8n node offers), `random` first. */
+const LISTED: Record<string, string> = listed;
+
+/** value -> ISO 3166-1 alpha-2, lower case: `gb` for UnitedKingdom, the alias a caller may send. */
+const ISO: Record<string, string> = {
+  Afghanistan: 'af',
+  Albania: 'al',
+  Algeria: 'dz',
+  Argentina: 'ar',
+  Armenia: 'am',
+  Aruba: 'aw',
+  Australia: 'au',
+  Austria: 'at',
+  Azerbaijan: 'az',
+  Bahamas: 'bs',
+  Bahrain: 'bh',
+  Bangladesh: 'bd',
+  Belarus: 'by',
+  Belgium: 'be',
+  BosniaandHerzegovina: 'ba',
+  Brazil: 'br',
+  BritishVirginIslands: 'vg',
+  Brunei: 'bn',
+  Bulgaria: 'bg',
+  Cambodia: 'kh',
+  Cameroon: 'cm',
+  Canada: 'ca',
+  Chile: 'cl',
+  China: 'cn',
+  Colombia: 'co',
+  CostaRica: 'cr',
+  Croatia: 'hr',
+  Cuba: 'cu',
+  Cyprus: 'cy',
+  Chechia: 'cz',
+  Denmark: 'dk',
+  DominicanRepublic: 'do',
+  Ecuador: 'ec',
+  Egypt: 'eg',
+  ElSalvador: 'sv',
+  Estonia: 'ee',
+  Ethiopia: 'et',
+  Finland: 'fi',
+  France: 'fr',
+  Georgia: 'ge',
+  Germany: 'de',
+  Ghana: 'gh',
+  Greece: 'gr',
+  Guatemala: 'gt',
+  Guyana: 'gy',
+  HashemiteKingdomofJordan: 'jo',
+  HongKong: 'hk',
+  Hungary: 'hu',
+  India: 'in',
+  Indonesia: 'id',
+  Iraq: 'iq',
+  Ireland: 'ie',
+  Israel: 'il',
+  Italy: 'it',
+  Jamaica: 'jm',
+  Japan: 'jp',
+  Kazakhstan: 'kz',
+  Kenya: 'ke',
+  Kuwait: 'kw',
+  Latvia: 'lv',
+  Liechtenstein: 'li',
+  Luxembourg: 'lu',
+  Macedonia: 'mk',
+  Madagascar: 'mg',
+  Malaysia: 'my',
+  Mauritius: 'mu',
+  Mexico: 'mx',
+  Mongolia: 'mn',
+  Montenegro: 'me',
+  Morocco: 'ma',
+  Mozambique: 'mz',
+  Myanmar: 'mm',
+  Nepal: 'np',
+  Netherlands: 'nl',
+  NewZealand: 'nz',
+  Nigeria: 'ng',
+  Norway: 'no',
+  Oman: 'om',
+  Pakistan: 'pk',
+  Panama: 'pa',
+  PapuaNewGuinea: 'pg',
+  Paraguay: 'py',
+  Peru: 'pe',
+  Philippines: 'ph',
+  Poland: 'pl',
+  Portugal: 'pt',
+  PuertoRico: 'pr',
+  Qatar: 'qa',
+  RepublicOfLithuania: 'lt',
+  RepublicOfMoldova: 'md',
+  Romania: 'ro',
+  Russia: 'ru',
+  SaudiArabia: 'sa',
+  Senegal: 'sn',
+  Serbia: 'rs',
+  Seychelles: 'sc',
+  Singapore: 'sg',
+  Slovakia: 'sk',
+  Slovenia: 'si',
+  Somalia: 'so',
+  SouthAfrica: 'za',
+  SouthKorea: 'kr',
+  Spain: 'es',
+  SriLanka: 'lk',
+  Sudan: 'sd',
+  Suriname: 'sr',
+  Sweden: 'se',
+  Switzerland: 'ch',
+  Syria: 'sy',
+  Taiwan: 'tw',
+  Tajikistan: 'tj',
+  Thailand: 'th',
+  TrinidadandTobago: 'tt',
+  Tunisia: 'tn',
+  Turkey: 'tr',
+  Uganda: 'ug',
+  Ukraine: 'ua',
+  UnitedArabEmirates: 'ae',
+  UnitedKingdom: 'gb',
+  UnitedStates: 'us',
+  Uzbekistan: 'uz',
+  Venezuela: 've',
+  Vietnam: 'vn',
+  Zambia: 'zm',
+
+};
+
+/** Earlier names of a listed value, still accepted. */
+const ALIASES: Record<string, string> = { czechrepublic: 'Chechia', czechia: 'Chechia' };
 
 /** value -> [label, ISO 3166-1 alpha-2] */
-const COUNTRIES: Record<string, [string, string]> = {
-  UnitedStates: ['United States', 'us'],
-  UnitedKingdom: ['United Kingdom', 'gb'],
-  Canada: ['Canada', 'ca'],
-  Germany: ['Germany', 'de'],
-  France: ['France', 'fr'],
-  Netherlands: ['Netherlands', 'nl'],
-  Belgium: ['Belgium', 'be'],
-  Switzerland: ['Switzerland', 'ch'],
-  Austria: ['Austria', 'at'],
-  Spain: ['Spain', 'es'],
-  Portugal: ['Portugal', 'pt'],
-  Italy: ['Italy', 'it'],
-  Ireland: ['Ireland', 'ie'],
-  Sweden: ['Sweden', 'se'],
-  Norway: ['Norway', 'no'],
-  Denmark: ['Denmark', 'dk'],
-  Finland: ['Finland', 'fi'],
-  Poland: ['Poland', 'pl'],
-  CzechRepublic: ['Czech Republic', 'cz'],
-  Ukraine: ['Ukraine', 'ua'],
-  Turkey: ['Turkey', 'tr'],
-  Israel: ['Israel', 'il'],
-  UnitedArabEmirates: ['United Arab Emirates', 'ae'],
-  India: ['India', 'in'],
-  Singapore: ['Singapore', 'sg'],
-  HongKong: ['Hong Kong', 'hk'],
-  Taiwan: ['Taiwan', 'tw'],
-  Japan: ['Japan', 'jp'],
-  SouthKorea: ['South Korea', 'kr'],
-  Indonesia: ['Indonesia', 'id'],
-  Australia: ['Australia', 'au'],
-  NewZealand: ['New Zealand', 'nz'],
-  Brazil: ['Brazil', 'br'],
-  Mexico: ['Mexico', 'mx'],
-  Argentina: ['Argentina', 'ar'],
-  SouthAfrica: ['South Africa', 'za'],
-};
+const COUNTRIES: Record<string, [string, string]> = Object.fromEntries(
+  Object.entries(LISTED)
+    .filter(([value]) => value !== 'random')
+    .map(([value, label]) => [value, [label, ISO[value]]]),
+);
 
 export const RANDOM_PROXY_COUNTRY = 'random';
 
 /** The part of the configuration proxy resolution reads. */
 export interface ProxyConfig {
-  network: { proxies: Record<string, string>; defaultProxyCountry: string };
+  network: { proxies: Record<string, string>; defaultProxyCountry: string; unproxiedCountry?: 'direct' | 'refuse' };
 }
 
 function splitCamel(value: string): string {
@@ -86,6 +191,7 @@ export function listProxyCountries(config?: ProxyConfig): Record<string, string>
 function findCountry(value: string, config: ProxyConfig | undefined): string | undefined {
   const v = value.trim().toLowerCase();
   for (const [key, [, iso]] of Object.entries(COUNTRIES)) if (key.toLowerCase() === v || iso === v) return key;
+  if (ALIASES[v]) return ALIASES[v];
   for (const key of Object.keys(config?.network.proxies ?? {})) if (key !== '*' && key.toLowerCase() === v) return key;
   return undefined;
 }
@@ -150,14 +256,47 @@ export function resolveProxy(country: string | null | undefined, config: ProxyCo
 
   const key = findCountry(asked, config);
   if (!key) {
-    throw new GleanerError('PROXY_COUNTRY_UNKNOWN', `unknown proxy_country "${asked}"; GET /v1/proxy-countries lists the accepted values`, {
-      details: { proxyCountry: asked },
-    });
+    throw unknownCountry(asked);
   }
   const url = configuredFor(key, proxies);
   if (!url) {
+    if (config.network.unproxiedCountry === 'refuse') {
+      opts.logger?.warn({ proxyCountry: key }, `no proxy configured for ${key} (network.proxies); refused`);
+      throw notConfigured(key, config);
+    }
     opts.logger?.warn({ proxyCountry: key }, `no proxy configured for ${key} (network.proxies); fetching directly`);
     return null;
   }
   return url;
+}
+
+function unknownCountry(asked: string): GleanerError {
+  return new GleanerError('PROXY_COUNTRY_UNKNOWN', `unknown proxy_country "${asked}"; GET /v1/proxy-countries lists the accepted values`, { details: { proxyCountry: asked } });
+}
+
+function notConfigured(country: string, config: ProxyConfig): GleanerError {
+  const have = Object.keys(config.network.proxies ?? {}).filter((k) => k !== '*');
+  const list = have.length ? `countries with a proxy: ${have.join(', ')}` : 'no country has one';
+  return new GleanerError('PROXY_NOT_CONFIGURED', `proxy_country "${country}" has no proxy configured on this server (${list}); send one of those, or none`, {
+    details: { proxyCountry: country, configured: have },
+  });
+}
+
+/**
+ * How a request's `proxy_country` will be fetched, for the task or run item and the logs:
+ * `direct` (none asked), `proxy:<Country>`, `proxy:random`, or `direct:no proxy for <Country>`.
+ * Throws like resolveProxy (PROXY_COUNTRY_UNKNOWN, PROXY_NOT_CONFIGURED under `refuse`).
+ */
+export function proxyRoute(country: string | null | undefined, config: ProxyConfig): string {
+  const asked = (country ?? '').trim() || (config.network.defaultProxyCountry ?? '').trim();
+  if (!asked) return 'direct';
+  const proxies = config.network.proxies ?? {};
+  if (asked.toLowerCase() === RANDOM_PROXY_COUNTRY) {
+    return Object.keys(proxies).length ? 'proxy:random' : 'direct:no proxy configured';
+  }
+  const key = findCountry(asked, config);
+  if (!key) throw unknownCountry(asked);
+  if (configuredFor(key, proxies)) return `proxy:${key}`;
+  if (config.network.unproxiedCountry === 'refuse') throw notConfigured(key, config);
+  return `direct:no proxy for ${key}`;
 }

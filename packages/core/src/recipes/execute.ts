@@ -11,6 +11,7 @@ import type { CompiledField, CompiledRecipe, CssQuery } from './compile.ts';
 import { attrOf, documentBaseUrl, evalJsonPath, innerHtml, jsonLdRoots, parseHtmlDocument, visibleText } from './dom.ts';
 import type { AnyNode, Document, Element } from './dom.ts';
 import { absolutize, applyTransforms, isEmptyValue } from './transforms.ts';
+import { urlResolver, type UrlResolver } from '../page/urls.ts';
 
 export interface ExecuteRecipeOptions {
   /** The page's URL: relative links and images resolve against it (or its `<base href>`). */
@@ -35,9 +36,20 @@ export interface RecipeRun {
 const LD_SCRIPTS = compileCss<AnyNode, Element>('script[type="application/ld+json" i]');
 const BASE = compileCss<AnyNode, Element>('base[href]');
 
+// Attributes holding a URL. Read by a recipe, they resolve exactly as the page the model reads
+// renders them (absolute, tracking-free): a link field is the same from a run and from /v1/extract.
+const URL_ATTRIBUTES = new Set(['href', 'src', 'action', 'poster', 'data-src', 'data-href', 'data-url', 'data-lazy-src', 'data-original']);
+
+function readAttr(el: AnyNode, name: string, urls: UrlResolver): string {
+  const raw = (attrOf(el, name) ?? '').trim();
+  if (!raw || !URL_ATTRIBUTES.has(name.toLowerCase())) return raw;
+  return urls.resolve(raw) ?? raw;
+}
+
 interface Context {
   doc: Document;
   baseUrl: string;
+  urls: UrlResolver;
 }
 
 function isLdScript(el: AnyNode): el is Element {
@@ -66,7 +78,7 @@ function readDom(f: CompiledField, ctx: Context, scope: AnyNode): unknown {
     case 'html':
       return pick(matches(f.query, scope).map(innerHtml), f.all);
     case 'attr':
-      return pick(matches(f.query, scope).map((el) => (attrOf(el, f.attr!) ?? '').trim()), f.all);
+      return pick(matches(f.query, scope).map((el) => readAttr(el, f.attr!, ctx.urls)), f.all);
     case 'meta': {
       const find = (root: AnyNode): unknown[] =>
         matches(f.query, root).flatMap((el) => selectAll<AnyNode, Element>(f.metaQuery!, el)).map((m) => (attrOf(m, 'content') ?? '').trim());
@@ -101,7 +113,8 @@ function readField(f: CompiledField, ctx: Context, scope: AnyNode | { item: unkn
 
 /** Runs a compiled recipe on a parsed page (used by the generator, which parses the page once). */
 export function runCompiledRecipe(compiled: CompiledRecipe, doc: Document, opts: ExecuteRecipeOptions): RecipeRun {
-  const ctx: Context = { doc, baseUrl: documentBaseUrl(doc, opts.url, (d) => selectOne<AnyNode, Element>(BASE, d)) };
+  const baseUrl = documentBaseUrl(doc, opts.url, (d) => selectOne<AnyNode, Element>(BASE, d));
+  const ctx: Context = { doc, baseUrl, urls: urlResolver(baseUrl) };
   const attributes = opts.attributes ?? compiled.fields.map(([name]) => ({ name, description: '', type: 'any' as const }));
   const maxRecords = opts.maxRecords ?? 10_000;
   // A record must carry something read from the page; constants and presence flags alone do not count.

@@ -24,7 +24,7 @@ export const RECIPE_SYSTEM_PROMPT = [
   '  - transforms, applied in order: trim, collapse_whitespace, lowercase, uppercase, regex (pattern, group), replace (pattern, with), split (separator), join (separator), number, integer, bool, absolute_url, strip_tracking, first, last, prefix (value), suffix (value). Patterns are JavaScript regular expressions without slashes; keep them simple: no backreferences, no nested quantifiers like (a+)+, no adjacent quantifiers over the same characters like \\d+\\d+.',
   '  - fallback: another rule tried when this one finds nothing (e.g. attr "src" when "data-src" is missing).',
   '- pagination: {"next": {"selector": "<the next-page link>", "attr": "href"}} or null.',
-  'Values are converted to each attribute\'s type afterwards: numbers are read from text like "$1,299.00", booleans from yes/no/in stock/out of stock, image URLs resolved against the page. Links (href) stay as written unless you add absolute_url.',
+  'Values are converted to each attribute\'s type afterwards: numbers are read from text like "$1,299.00", booleans from yes/no/in stock/out of stock, image URLs resolved against the page. Links and sources (href, src) are read as absolute URLs without tracking parameters, as on the page you were shown.',
   '',
   'Write selectors that survive layout changes: anchor them on ids, stable semantic class names, data-* attributes, itemprop, aria-label, and text (:contains). Do not use positional selectors (nth-child / nth-of-type chains) or long child chains like div > div > div > span, and avoid generated class names such as css-1x2y3z or sc-AbCdE.',
   'Unused keys are null. Answer with the recipe only.',

@@ -1,5 +1,5 @@
 /** The fixed list of recipe transforms, applied in order; on a list each applies to every item. */
-import { coerceValue } from '../extract/attributes.ts';
+import { absoluteUrl, coerceValue } from '../extract/attributes.ts';
 import type { CompiledTransform } from './compile.ts';
 import { collapse } from './dom.ts';
 import { REGEX_INPUT_LIMIT } from './safe-regex.ts';
@@ -22,16 +22,9 @@ function each(v: unknown, fn: (x: unknown) => unknown): unknown {
 
 const onString = (fn: (s: string) => unknown) => (x: unknown): unknown => (typeof x === 'string' ? fn(x) : x);
 
+/** The `absolute_url` transform: the same resolution as an `image` attribute's coercion. */
 export function absolutize(s: string, baseUrl: string): string | null {
-  // A srcset ("a.jpg 1x, b.jpg 2x") gives its first candidate.
-  const candidate = s.trim().split(/\s*,\s+/)[0].split(/\s+/)[0];
-  if (!candidate) return null;
-  try {
-    const u = new URL(candidate, baseUrl);
-    return u.protocol === 'http:' || u.protocol === 'https:' || u.protocol === 'data:' ? u.href : null;
-  } catch {
-    return null;
-  }
+  return absoluteUrl(s, baseUrl);
 }
 
 function stripTracking(s: string): string {

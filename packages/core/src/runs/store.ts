@@ -6,6 +6,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { OperationContext } from '../extract/context.ts';
 import type { Queryable } from '../store/db.ts';
 import type { RunRequest } from './request.ts';
+import { proxyRoute } from '../net/proxies.ts';
 import type { RunRow, RunItemRow } from './status.ts';
 
 export const RUN_ITEM_JOB = 'run.item';
@@ -18,6 +19,7 @@ export function runChannel(schema: string): string {
 /** Creates the run, one item per URL and one `run.item` job per item, in one transaction. */
 export async function createRun(ctx: OperationContext, ownerId: string, req: RunRequest): Promise<string> {
   const id = randomUUID();
+  const proxy = proxyRoute(req.options.proxyCountry, ctx.config);
   await ctx.db.tx(async (tx) => {
     await tx.query(
       `INSERT INTO runs (id, owner_id, scraper_id, status, url_form, total, options, callback_url)
@@ -25,12 +27,13 @@ export async function createRun(ctx: OperationContext, ownerId: string, req: Run
       [id, ownerId, req.scraper.id, req.urlForm, req.urls.length, JSON.stringify(req.options), req.callbackUrl],
     );
     await tx.query(
-      `INSERT INTO run_items (run_id, position, url, status)
-       SELECT $1, t.n - 1, t.url, 'queued' FROM unnest($2::text[]) WITH ORDINALITY AS t(url, n)`,
-      [id, req.urls],
+      `INSERT INTO run_items (run_id, position, url, status, proxy)
+       SELECT $1, t.n - 1, t.url, 'queued', $3 FROM unnest($2::text[]) WITH ORDINALITY AS t(url, n)`,
+      [id, req.urls, proxy],
     );
     await ctx.jobs.sendMany(RUN_ITEM_JOB, req.urls.map((_, position) => ({ runId: id, position })), { db: tx });
   });
+  ctx.logger.info({ runId: id, items: req.urls.length, proxy }, 'run created');
   return id;
 }
 

@@ -14,6 +14,7 @@ import { recordUsage } from '../extract/credits.ts';
 import { enqueueCallback } from '../callbacks/index.ts';
 import type { Queryable } from '../store/db.ts';
 import { createSsrfGuard } from '../net/ssrf.ts';
+import { proxyRoute } from '../net/proxies.ts';
 
 export const EXTRACT_TASK_JOB = 'extract.task';
 
@@ -53,17 +54,19 @@ export function checkCallbackUrl(value: unknown, issues: ValidationIssue[]): str
 export async function submitExtractTask(ctx: OperationContext, owner: Owner, body: Record<string, any>): Promise<TaskStatusBody> {
   const issues: ValidationIssue[] = [];
   const url = checkHttpUrl(body.url, ['body', 'url'], issues);
-  normalizeExtractOptions(body, ctx.config, url, issues);
+  const options = normalizeExtractOptions(body, ctx.config, url, issues);
   const callbackUrl = checkCallbackUrl(body.callback_url, issues);
   if (issues.length) throw validationFailed(issues);
+  const proxy = proxyRoute(options.proxyCountry, ctx.config);
   // A literal private address fails now rather than a day of retries later; names are checked at
   // every delivery, when they are resolved.
   if (callbackUrl) createSsrfGuard({ allowNetworks: ctx.config.network.allowNetworks }).checkUrl(callbackUrl);
   const id = randomUUID();
   await ctx.db.tx(async (tx) => {
-    await tx.query(`INSERT INTO tasks (id, owner_id, kind, status, request, callback_url) VALUES ($1, $2, 'extract', 'pending', $3, $4)`, [id, owner.id, { ...body, url }, callbackUrl]);
+    await tx.query(`INSERT INTO tasks (id, owner_id, kind, status, request, callback_url, proxy) VALUES ($1, $2, 'extract', 'pending', $3, $4, $5)`, [id, owner.id, { ...body, url }, callbackUrl, proxy]);
     await ctx.jobs.send(EXTRACT_TASK_JOB, { taskId: id }, { db: tx });
   });
+  ctx.logger.info({ owner: owner.name, taskId: id, proxy }, 'extract task submitted');
   return { task_id: id, status: 'pending' };
 }
 

@@ -5,6 +5,7 @@ import { GleanerError, toGleanerError, validationFailed, type Engine, type Logge
 import { STATUS_BY_CODE } from './errors.ts';
 import { authenticate } from './auth.ts';
 import { compileSchema, toIssues } from './validation.ts';
+import { inputIssues } from './input-guard.ts';
 import type { RouteDef } from './route.ts';
 import { httpMetrics, metricsEndpoint } from './metrics.ts';
 import { mcpEndpoint } from '../mcp/http.ts';
@@ -39,7 +40,10 @@ export function sendError(res: Response, err: unknown, logger: Logger): void {
     const bearer = (e.details as { scheme?: string } | undefined)?.scheme === 'bearer';
     res.setHeader('WWW-Authenticate', bearer ? 'Bearer realm="gleaner"' : 'ApiKey realm="gleaner", header="X-API-KEY"');
   }
-  if (e.code === 'RATE_LIMITED' || e.code === 'DATABASE_UNAVAILABLE') res.setHeader('Retry-After', '5');
+  if (e.code === 'RATE_LIMITED' || e.code === 'DATABASE_UNAVAILABLE') {
+    const seconds = (e.details as { retryAfterSeconds?: unknown } | undefined)?.retryAfterSeconds;
+    res.setHeader('Retry-After', String(typeof seconds === 'number' ? seconds : 5));
+  }
   // Never a stack trace: INTERNAL keeps a generic message, the log has the rest.
   const detail = e.code === 'INTERNAL' ? `internal error; quote request id ${res.getHeader('X-Request-Id')} when reporting it` : e.message;
   res.status(status).json({ detail, code: e.code });
@@ -54,10 +58,14 @@ function mount(app: express.Express, route: RouteDef, opts: AppOptions): void {
   const handler = async (req: Request, res: Response, next: NextFunction) => {
     try {
       const owner = route.auth === 'none' ? null : await authenticate(opts.engine, req, route.auth);
+      if (owner) await opts.engine.limits.countRequest(owner);
       const issues: ValidationIssue[] = [];
       const params = { ...req.params };
       const query = { ...(req.query as Record<string, unknown>) };
       let body = req.body;
+      // Before the schemas: a NUL, a lone surrogate or a 5,000-level document is refused as such.
+      const guarded = [...inputIssues(params, 'path'), ...inputIssues(query, 'query'), ...inputIssues(body, 'body')];
+      if (guarded.length) throw validationFailed(guarded);
       if (validators.params && !validators.params(params)) issues.push(...toIssues(validators.params.errors, 'path'));
       if (validators.query && !validators.query(query)) issues.push(...toIssues(validators.query.errors, 'query'));
       if (validators.body) {
@@ -65,6 +73,7 @@ function mount(app: express.Express, route: RouteDef, opts: AppOptions): void {
         if (!validators.body(body)) issues.push(...toIssues(validators.body.errors, 'body'));
       }
       if (issues.length) throw validationFailed(issues);
+      if (route.startsJob && owner) await opts.engine.limits.checkJobs(owner);
       const result = await route.handler({ engine: opts.engine, owner, req, res }, { body, params, query });
       for (const [k, v] of Object.entries(result.headers ?? {})) res.setHeader(k, v);
       if (result.html !== undefined) {
@@ -79,6 +88,28 @@ function mount(app: express.Express, route: RouteDef, opts: AppOptions): void {
     }
   };
   for (const path of [route.path, ...(route.aliases ?? [])]) app[route.method](path, handler);
+}
+
+/**
+ * The 4xx status of an error raised before a route ran (body-parser, the router's parameter
+ * decoding), or 0. Such errors carry `status` and, from http-errors, `expose`; a zlib error
+ * wrapped by body-parser has no `type`, which is why `type` alone is not the test.
+ */
+function clientErrorStatus(err: unknown): number {
+  if (err instanceof GleanerError || !err || typeof err !== 'object') return 0;
+  const status = (err as { status?: unknown; statusCode?: unknown }).status ?? (err as { statusCode?: unknown }).statusCode;
+  return typeof status === 'number' && status >= 400 && status < 500 ? status : 0;
+}
+
+function clientErrorMessage(err: unknown, req: Request): string {
+  const e = err as { message?: string; type?: string; code?: string };
+  const message = e.message ?? 'bad request';
+  if (/^Failed to decode param/.test(message)) {
+    return `${message.replace(/^Failed/, 'failed')}: the path holds malformed percent-encoding (a "%" must be followed by two hex digits of valid UTF-8)`;
+  }
+  const encoding = req.get('Content-Encoding');
+  if (encoding && !e.type) return `the request body could not be decompressed (Content-Encoding: ${encoding}): ${message}`;
+  return message;
 }
 
 export function createApp(opts: AppOptions): express.Express {
@@ -125,8 +156,9 @@ export function createApp(opts: AppOptions): express.Express {
       sendError(res, validationFailed([{ loc: ['body'], msg: `JSON decode error: ${e.message}`, type: 'json_invalid' }]), opts.logger);
       return;
     }
-    if (e?.type && typeof e.status === 'number' && e.status < 500) {
-      res.status(e.status).json({ detail: e.message, code: 'BAD_REQUEST' });
+    const status = clientErrorStatus(err);
+    if (status) {
+      res.status(status).json({ detail: clientErrorMessage(err, _req), code: 'BAD_REQUEST' });
       return;
     }
     sendError(res, err, opts.logger);

@@ -42,6 +42,10 @@ export function buildOpenApi(routes: RouteDef[], info: { title: string; version:
       }
       if (r.body || r.params || r.query) responses['422'] = { description: 'Validation error', content: { 'application/json': { schema: VALIDATION_BODY } } };
       if (r.auth !== 'none') responses['401'] = { description: 'Missing or invalid credentials', content: { 'application/json': { schema: ERROR_BODY } } };
+      if (r.auth !== 'none') {
+        const what = r.startsJob ? 'Request rate or concurrent-job limit reached' : 'Request rate limit reached';
+        responses['429'] = { description: `${what}; retry after the Retry-After header`, content: { 'application/json': { schema: ERROR_BODY } } };
+      }
       responses.default = { description: 'Error', content: { 'application/json': { schema: ERROR_BODY } } };
       const op: Record<string, unknown> = {
         operationId: `${r.method}${toOpenApiPath(p).replace(/[^A-Za-z0-9]+(\w)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ''))}`,

@@ -43,6 +43,11 @@ export interface RouteDef {
   internal?: boolean;
   /** Deprecated in the interface (legacy forms). */
   deprecated?: boolean;
+  /**
+   * The endpoint starts background work (a task, a run, a scraper build): refused with 429 while
+   * the owner has limits.concurrentJobs unfinished.
+   */
+  startsJob?: boolean;
   handler: (ctx: RouteContext, input: { body: any; params: any; query: any }) => Promise<RouteResult>;
 }
 

@@ -7,8 +7,9 @@ import type { ValidationIssue } from '@gleaner/core';
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 // Unknown fields are ignored (clients send extras such as source: "n8n"), so no
 // additionalProperties: false and no removal either; coercion only for query strings.
-const ajv = addFormats(new Ajv({ allErrors: true, strict: false, useDefaults: true }));
-const ajvQuery = addFormats(new Ajv({ allErrors: true, strict: false, useDefaults: true, coerceTypes: true }));
+// verbose: union errors need their branches and the value to say which branch was meant.
+const ajv = addFormats(new Ajv({ allErrors: true, strict: false, useDefaults: true, verbose: true }));
+const ajvQuery = addFormats(new Ajv({ allErrors: true, strict: false, useDefaults: true, coerceTypes: true, verbose: true }));
 
 export function compileSchema(schema: JsonSchema, where: 'body' | 'path' | 'query'): ValidateFunction {
   return (where === 'body' ? ajv : ajvQuery).compile(schema);
@@ -34,8 +35,13 @@ const TYPE_NAMES: Record<string, string> = {
 };
 
 function issueFor(e: ErrorObject, where: string): ValidationIssue | null {
-  const loc = [where, ...pointerToLoc(e.instancePath)];
+  // A key that breaks propertyNames is reported at that key.
+  const loc = [where, ...pointerToLoc(e.instancePath), ...(e.propertyName === undefined ? [] : [e.propertyName])];
   switch (e.keyword) {
+    case 'propertyNames':
+      return null; // the key's own error (maxLength, ...) says what is wrong
+    case 'maxProperties':
+      return { loc, msg: `Object should have at most ${(e.params as { limit: number }).limit} keys`, type: 'too_long' };
     case 'required':
       return { loc: [...loc, (e.params as { missingProperty: string }).missingProperty], msg: 'Field required', type: 'missing' };
     case 'type': {
@@ -75,30 +81,68 @@ function issueFor(e: ErrorObject, where: string): ValidationIssue | null {
   }
 }
 
+function jsonType(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'array';
+  if (typeof v === 'number') return Number.isInteger(v) ? 'integer' : 'number';
+  return typeof v;
+}
+
+/** Whether a union branch takes values of this JSON type; undefined when the branch does not say. */
+function branchTakes(branch: unknown, type: string): boolean | undefined {
+  const declared = (branch as { type?: string | string[] } | null)?.type;
+  if (declared === undefined) return undefined;
+  const types = Array.isArray(declared) ? declared : [declared];
+  return types.includes(type) || (type === 'integer' && types.includes('number'));
+}
+
+/** The one branch of a failed union the value's type selects (a list -> the list form), or -1. */
+function chosenBranch(e: ErrorObject): number {
+  const branches = Array.isArray(e.schema) ? e.schema : [];
+  const type = jsonType(e.data);
+  const takes = branches.map((b) => branchTakes(b, type));
+  if (takes.includes(undefined)) return -1;
+  return takes.filter(Boolean).length === 1 ? takes.indexOf(true) : -1;
+}
+
+function unionSummary(e: ErrorObject, where: string): ValidationIssue {
+  const forms = (e.parentSchema as { description?: string } | undefined)?.description;
+  return {
+    loc: [where, ...pointerToLoc(e.instancePath)],
+    msg: forms ? `Input does not match any of the accepted forms: ${forms}` : 'Input does not match any of the accepted forms',
+    type: 'union_error',
+  };
+}
+
 /**
  * Turns ajv errors into spec 2.9 issues: one entry per problem, loc rooted at body/path/query.
- * For a value that matched none of several alternatives, only the alternatives' common complaint
- * is kept, as one entry, rather than one per branch.
+ * A value that matched none of several alternatives is reported as a pydantic server would: when
+ * its type selects one alternative (a list for the list form), that alternative's own errors, at
+ * the entry and field (["body","attributes",0,"type"]); otherwise one `union_error` naming the
+ * accepted forms.
  */
 export function toIssues(errors: ErrorObject[] | null | undefined, where: 'body' | 'path' | 'query'): ValidationIssue[] {
   if (!errors) return [];
-  const anyOfPaths = new Set(errors.filter((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf').map((e) => e.instancePath));
+  const unions = errors.filter((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf');
+  const hidden: string[] = []; // schema paths whose errors another entry stands for
+  const summaries: ErrorObject[] = [];
+  for (const u of unions) {
+    const chosen = chosenBranch(u);
+    const branches = Array.isArray(u.schema) ? u.schema.length : 0;
+    for (let i = 0; i < branches; i++) if (i !== chosen) hidden.push(`${u.schemaPath}/${i}/`);
+    if (chosen < 0) summaries.push(u);
+  }
+  const isHidden = (e: ErrorObject) => hidden.some((p) => e.schemaPath.startsWith(p));
   const out: ValidationIssue[] = [];
   const seen = new Set<string>();
-  for (const path of anyOfPaths) {
-    out.push({ loc: [where, ...pointerToLoc(path)], msg: 'Input does not match any of the accepted forms', type: 'union_error' });
-    seen.add(path);
-  }
-  for (const e of errors) {
-    // Errors inside a failed union are the branches' reasons; the union entry stands for them.
-    if ([...anyOfPaths].some((p) => e.instancePath === p || e.instancePath.startsWith(`${p}/`)) && e.keyword !== 'required') continue;
-    if ([...anyOfPaths].some((p) => e.instancePath === p) && e.keyword === 'required') continue;
-    const issue = issueFor(e, where);
-    if (!issue) continue;
+  const add = (issue: ValidationIssue | null) => {
+    if (!issue) return;
     const key = JSON.stringify([issue.loc, issue.type]);
-    if (seen.has(key)) continue;
+    if (seen.has(key)) return;
     seen.add(key);
     out.push(issue);
-  }
+  };
+  for (const u of summaries) if (!isHidden(u)) add(unionSummary(u, where));
+  for (const e of errors) if (!isHidden(e)) add(issueFor(e, where));
   return out;
 }

@@ -46,6 +46,7 @@ export function legacyRoutes(): RouteDef[] {
       {
         method: 'post',
         path: '/v1/generate',
+        startsJob: true,
         summary: 'Build (or rebuild) the agent `name`: a classic scraper of yours (deprecated: POST /v1/extractor/generate)',
         tags: ['legacy agents'],
         deprecated: true,
@@ -57,6 +58,7 @@ export function legacyRoutes(): RouteDef[] {
       {
         method: 'post',
         path: '/v1/scrape',
+        startsJob: true,
         summary: 'Run an agent, or a public one (`public/<slug>`) (deprecated: POST /v1/scrapers/run)',
         tags: ['legacy agents'],
         deprecated: true,

@@ -30,6 +30,7 @@ export function mcpEndpoint(engine: Engine, logger: Logger) {
     }
     try {
       const owner = await mcpOwner(engine, req);
+      await engine.limits.countRequest(owner); // the same per-owner rate limit as the API's routes
       const server = createMcpServer(engine, owner, logger);
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
       res.on('close', () => {

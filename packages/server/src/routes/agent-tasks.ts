@@ -43,6 +43,7 @@ export function agentTaskRoutes() {
       summary: 'Start a browsing agent that navigates from a URL and extracts records',
       tags: ['agent'],
       auth: 'apiKey',
+      startsJob: true,
       body: AGENT_EXTRACT_BODY,
       responses: { 202: { description: 'Accepted', schema: TASK_RESPONSE } },
       handler: async (ctx, { body }) => ({ status: 202, body: await ctx.engine.agent.submit(ctx.owner!, body) }),

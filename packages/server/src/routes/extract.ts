@@ -49,6 +49,7 @@ export function extractRoutes() {
     {
       method: 'post',
       path: '/v1/extractor/extract_async',
+      startsJob: true,
       summary: 'Start an extraction in the background',
       tags: ['extractor'],
       auth: 'apiKey',

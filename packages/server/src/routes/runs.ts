@@ -17,6 +17,7 @@ export function runsRoutes() {
     {
       method: 'post',
       path: '/v1/scrapers/run',
+      startsJob: true,
       summary: 'Run a scraper and wait for its records',
       description: 'Waits up to runs.waitSeconds (GLEANER_RUN_WAIT_SECONDS, 300 by default); a run still going then answers 202 {run_id, status: "running"}: poll GET /v1/scrapers/run_async/{run_id}. 404 for an unknown or another owner\'s scraper, 409 SCRAPER_NOT_READY before its first build.',
       tags: ['scrapers'],
@@ -34,6 +35,7 @@ export function runsRoutes() {
     {
       method: 'post',
       path: '/v1/scrapers/run_async',
+      startsJob: true,
       summary: 'Run a scraper in the background (one job per URL)',
       tags: ['scrapers'],
       auth: 'apiKey',

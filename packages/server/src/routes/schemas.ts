@@ -5,7 +5,11 @@ import { ATTRIBUTES_REQUEST_SCHEMA } from '@gleaner/core';
 
 export const COOKIES_SCHEMA = {
   description: 'A list of cookie objects {name, value, domain?, path?, url?, expires?, httpOnly?, secure?, sameSite?}, or the older flat form {"name": "value", ...}.',
-  anyOf: [{ type: 'array', items: { type: 'object' } }, { type: 'object' }, { type: 'string' }, { type: 'null' }],
+  anyOf: [
+    { type: 'array', maxItems: 300, items: { type: 'object', required: ['name'], properties: { name: { type: 'string', minLength: 1, maxLength: 4096 } } } },
+    { type: 'object', maxProperties: 300 },
+    { type: 'null' },
+  ],
 };
 
 export const PROXY_COUNTRY_SCHEMA = { type: ['string', 'null'], description: 'A value of GET /v1/proxy-countries, or "random".' };

@@ -49,6 +49,7 @@ export function scrapersRoutes() {
     {
       method: 'post',
       path: '/v1/extractor/generate',
+      startsJob: true,
       summary: 'Build a classic scraper (a recipe) from a sample URL or content, in the background',
       description: 'Creates the scraper when template_id is omitted, else regenerates it (runs keep using its last recipe until the new one is accepted). Poll GET /v1/extractor/{scraper_id} until status is ready or failed.',
       tags: ['extractor'],
