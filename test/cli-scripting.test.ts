@@ -23,7 +23,8 @@ function gleaner(args: string[], env: Record<string, string>, input?: string): P
 const lines = (out: string) => out.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));
 
 describe('cli: scripting commands against a running server', function () {
-  this.timeout(120_000);
+  // Each command is a fresh Node process (~3 s of CPU to start): generous on a loaded machine.
+  this.timeout(240_000);
   let s: Stack;
   let env: Record<string, string>;
   let shelfUrl: (n: number) => string;
@@ -102,7 +103,7 @@ describe('cli: scripting commands against a running server', function () {
     expect(r.stdout).to.contain(`"url":"${shelfUrl(1)}"`); // the scraper's own URL
   });
 
-  it('explains a bad key, an unreachable server and a bad request on stderr', async () => {
+  it('explains a bad key, a missing key and an unreachable server on stderr', async () => {
     const badKey = await gleaner(['markdown', shelfUrl(1), '--server', s.url], { GLEANER_API_KEY: 'glk_nope' });
     expect(badKey.code).to.equal(1);
     expect(badKey.stderr).to.contain('gleaner: UNAUTHORIZED: Missing or invalid API key');
@@ -114,7 +115,9 @@ describe('cli: scripting commands against a running server', function () {
     const down = await gleaner(['markdown', shelfUrl(1), '--server', `http://127.0.0.1:${await freePort()}`], env);
     expect(down.code).to.equal(1);
     expect(down.stderr).to.match(/SERVER_UNREACHABLE: cannot reach the Gleaner server at http:\/\/127\.0\.0\.1:\d+/);
+  });
 
+  it('explains a bad request and an unknown scraper on stderr', async () => {
     const invalid = await gleaner(['extract', 'not-a-url', '--attr', 'title', '--server', s.url], env);
     expect(invalid.code).to.equal(1);
     expect(invalid.stderr).to.contain('VALIDATION_FAILED: body.url');
