@@ -15,6 +15,7 @@ setup:
 	./scripts/setup-system.sh
 	if [ -f package-lock.json ]; then npm ci --no-audit --no-fund; else npm install --no-audit --no-fund; fi
 	NODE_OPTIONS= node scripts/build.ts
+	node scripts/build-console.ts
 	node --version
 
 build:

@@ -65,7 +65,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   const engine = createEngine({ config: schemas.config, logger, drivers: plugins.drivers, llm: plugins.llm, llmSpecs: plugins.llmSpecs });
   await engine.start();
   if (opts.worker !== false) await engine.startWorker();
-  const app = createApp({ engine, logger, routes: apiRoutes(), bodyLimitBytes: schemas.config.server.bodyLimitBytes });
+  const app = createApp({ engine, logger, routes: apiRoutes(), bodyLimitBytes: schemas.config.server.bodyLimitBytes, metrics: true, mcp: true, console: true });
   const server: Server = app.listen(0, '127.0.0.1');
   await new Promise((r) => server.once('listening', r));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

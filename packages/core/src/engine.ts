@@ -24,6 +24,7 @@ import { extractTaskJob, getTask, submitExtractTask, type TaskStatusBody } from 
 import { scraperJobKinds, scraperOperations, type ScraperOperations } from './scrapers/index.ts';
 import { runJobKinds, runOperations, type RunOperations } from './runs/index.ts';
 import { catalogOperations, type CatalogOperations } from './catalog/index.ts';
+import { createMetrics, observeEngine, type Metrics } from './metrics/index.ts';
 import { CancelWatch } from './jobs/cancel.ts';
 import { agentTaskJob, getAgentTask, stopAgentTask, submitAgentTask, type AgentTaskStatusBody } from './tasks/agent-task.ts';
 import { createLimits, type Limits } from './limits/index.ts';
@@ -50,6 +51,8 @@ export interface EngineOptions {
   jobKinds?: JobKind<any>[];
   /** Model specs for GET /v1/llm-specs (never throws); defaults to the provider's specs. */
   llmSpecs?: () => Promise<unknown[]>;
+  /** Prometheus instruments to record into; by default the engine makes its own registry. */
+  metrics?: Metrics;
 }
 
 /** The engine: the interface's operations over one Postgres (tables + pg-boss queues). */
@@ -59,6 +62,8 @@ export interface Engine {
   readonly db: Database;
   readonly jobs: JobQueue;
   readonly context: OperationContext;
+  /** Prometheus instruments; the server exposes `metrics.scrape()` at /metrics. */
+  readonly metrics: Metrics;
   /** Applies the engine's migrations (no job queue). */
   migrate(): Promise<string[]>;
   /** Applies migrations and starts the job queue (so operations can enqueue). */
@@ -115,6 +120,7 @@ export function createEngine(opts: EngineOptions): Engine {
   const logger = opts.logger ?? createLogger({ level: config.log.level });
   const url = opts.databaseUrl ?? config.database.url;
   if (!url) throw new Error('createEngine: no database URL (set DATABASE_URL, or let the server start the embedded Postgres)');
+  const metrics = opts.metrics ?? createMetrics();
   const db = createDatabase({ url, schema: config.database.schema, poolMax: config.database.poolMax, connectTimeoutMs: config.database.connectTimeoutMs, logger });
   const jobs = new JobQueue({
     url,
@@ -126,9 +132,10 @@ export function createEngine(opts: EngineOptions): Engine {
     concurrency: config.jobs.concurrency,
     heartbeatSeconds: config.jobs.heartbeatSeconds,
     superviseSeconds: config.jobs.superviseSeconds,
+    metrics,
   });
   const model: ModelClient | null = opts.llm
-    ? createModelClient(opts.llm, { timeoutMs: config.llm.timeoutMs, maxRetries: config.llm.maxRetries, concurrency: config.llm.concurrency, logger })
+    ? createModelClient(opts.llm, { timeoutMs: config.llm.timeoutMs, maxRetries: config.llm.maxRetries, concurrency: config.llm.concurrency, logger, metrics })
     : null;
   let spec: Promise<ModelSpec | null> | null = null;
   const cancels = new CancelWatch({ url, schema: config.database.schema, logger });
@@ -140,6 +147,7 @@ export function createEngine(opts: EngineOptions): Engine {
     jobs,
     drivers: opts.drivers ?? [],
     model,
+    metrics,
     modelSpec: () =>
       (spec ??= (async () => {
         try {
@@ -154,11 +162,12 @@ export function createEngine(opts: EngineOptions): Engine {
   jobs.register(
     extractTaskJob(() => context),
     agentTaskJob(() => context),
-    callbackJobKind({ db, config, logger }),
+    callbackJobKind({ db, config, logger, metrics }),
     ...scraperJobKinds(() => context),
     ...runJobKinds(() => context),
     ...(opts.jobKinds ?? []),
   );
+  observeEngine(metrics, { db, jobsSchema: config.jobs.schema, drivers: context.drivers, logger });
   const scrapers = scraperOperations(context);
   const runs = runOperations(context);
   let started = false;
@@ -169,6 +178,7 @@ export function createEngine(opts: EngineOptions): Engine {
     db,
     jobs,
     context,
+    metrics,
     migrate: () => migrate({ url, schema: config.database.schema, logger }),
     async start() {
       if (started) return;

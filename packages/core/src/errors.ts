@@ -16,6 +16,8 @@ export const ERROR_CODES = {
   CONFIG_INVALID: { retryable: false, description: 'The configuration (options, environment or file) is invalid; the message names the field.' },
   PLUGIN_INCOMPATIBLE: { retryable: false, description: 'A driver or model provider implements another plugin API version than this @gleaner/core (createEngine refuses it); the message names both.' },
   DATABASE_UNAVAILABLE: { retryable: true, description: 'Postgres cannot be reached or answered with a connection error.' },
+  SERVER_UNREACHABLE: { retryable: true, description: 'A scripting command (`gleaner extract`, `markdown`, `run`) could not reach the server at --server / GLEANER_SERVER.' },
+  CONSOLE_NOT_BUILT: { retryable: false, description: 'The web console at / has not been built on this server (`make setup` builds it); the API is unaffected.' },
   JOB_PAYLOAD_INVALID: { retryable: false, description: 'A job was sent with a payload that does not match its job kind\'s schema.' },
   JOB_ABORTED: { retryable: true, description: 'A job was aborted (shutdown or expiry) before it finished; it is retried.' },
   MODEL_NOT_CONFIGURED: { retryable: false, description: 'No model provider is configured or reachable for an operation that needs one.' },

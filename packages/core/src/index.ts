@@ -80,3 +80,7 @@ export type {
 } from './agent/index.ts';
 export type { AgentTaskStatusBody, AgentStepSummary } from './tasks/agent-task.ts';
 export type { OperationContext } from './extract/context.ts';
+
+// Prometheus metrics (prom-client): the registry an engine records into, for a host app's /metrics.
+export { createMetrics, observeEngine } from './metrics/index.ts';
+export type { Metrics, ObserveOptions } from './metrics/index.ts';

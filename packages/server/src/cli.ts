@@ -1,10 +1,12 @@
 #!/usr/bin/env node
-// The `gleaner` command: serve, worker, migrate, keys, tokens, webhooks, catalog.
+// The `gleaner` command: serve, worker, migrate, keys, tokens, webhooks, catalog, and the scripting
+// commands (extract, markdown, run) that call a running server.
 import { Command, InvalidArgumentError } from 'commander';
 import { createLogger, GleanerError, loadConfig, type ConfigOptions, type Logger } from '@gleaner/core';
 import { openRuntime, type Runtime } from './runtime.ts';
-import { startAgents, startApi, type Listener } from './server.ts';
+import { startAgents, startApi, startMetricsListener, type Listener } from './server.ts';
 import { pluginWiring } from './wiring.ts';
+import { registerScriptingCommands } from './client/commands.ts';
 
 function int(name: string) {
   return (v: string) => {
@@ -105,8 +107,18 @@ program
   .action(async () => {
     const { config, logger } = setup({}, false);
     const rt = await openRuntime({ config, logger, jobs: true }, pluginWiring(config, logger));
-    onShutdown(logger, () => rt.close(), () => rt.abort());
+    let metrics: Listener | null = null;
+    onShutdown(
+      logger,
+      async () => {
+        await metrics?.close();
+        await rt.close();
+      },
+      () => rt.abort(),
+    );
     await rt.engine.startWorker();
+    const { mode, workerPort } = config.metrics;
+    if (mode !== 'disabled' && workerPort) metrics = await startMetricsListener(rt.engine, logger, { host: config.server.host, port: workerPort });
   });
 
 program
@@ -232,6 +244,19 @@ catalog
       return `unpublished ${slug}`;
     }),
   );
+
+program
+  .command('mcp')
+  .description('an MCP server on stdio for AI assistants, acting as the owner of GLEANER_API_KEY (also served at /mcp by serve)')
+  .option('--no-worker', 'do not run a worker in this process (a running serve or worker does the background work)')
+  .action(async (o: { worker: boolean }) => {
+    const { config, logger } = setup(o.worker === false ? { worker: { enabled: false } } : {}, true);
+    // Loaded here: the MCP SDK is not needed by the other commands' start-up.
+    const { serveMcpStdio } = await import('./mcp/stdio.ts');
+    await serveMcpStdio(config, logger);
+  });
+
+registerScriptingCommands(program);
 
 program.parseAsync(process.argv).catch((err: unknown) => {
   const message = err instanceof GleanerError ? `${err.code}: ${err.message}` : (err as Error).message;

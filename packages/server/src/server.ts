@@ -1,10 +1,12 @@
 import { once } from 'node:events';
 import type { Server } from 'node:http';
+import express from 'express';
 import type { AddressInfo } from 'node:net';
 import type { Engine, Logger } from '@gleaner/core';
 import { createApp } from './http/app.ts';
 import { apiRoutes } from './routes/index.ts';
 import { createLegacyApp } from './legacy/app.ts';
+import { metricsEndpoint } from './http/metrics.ts';
 
 export interface Listener {
   server: Server;
@@ -13,7 +15,7 @@ export interface Listener {
   close(): Promise<void>;
 }
 
-async function listen(app: ReturnType<typeof createApp>, host: string, port: number, requestTimeoutMs: number): Promise<Listener> {
+async function listen(app: express.Express, host: string, port: number, requestTimeoutMs: number): Promise<Listener> {
   const server = app.listen(port, host);
   server.requestTimeout = requestTimeoutMs;
   server.headersTimeout = Math.min(60_000, requestTimeoutMs);
@@ -38,7 +40,7 @@ async function listen(app: ReturnType<typeof createApp>, host: string, port: num
 /** Starts the API listener. */
 export async function startApi(engine: Engine, logger: Logger, opts: { host: string; port: number }): Promise<Listener> {
   const { config } = engine;
-  const app = createApp({ engine, logger, routes: apiRoutes(), bodyLimitBytes: config.server.bodyLimitBytes });
+  const app = createApp({ engine, logger, routes: apiRoutes(), bodyLimitBytes: config.server.bodyLimitBytes, metrics: true, mcp: true, console: true });
   const listener = await listen(app, opts.host, opts.port, config.server.requestTimeoutMs);
   logger.info({ url: listener.url }, 'API listening');
   return listener;
@@ -53,5 +55,19 @@ export async function startAgents(engine: Engine, logger: Logger, opts: { host: 
   const app = createLegacyApp({ engine, logger, bodyLimitBytes: config.server.bodyLimitBytes, apiUrl: opts.apiUrl, apiPort: opts.apiPort });
   const listener = await listen(app, opts.host, opts.port, config.server.requestTimeoutMs);
   logger.info({ url: listener.url }, 'legacy agents interface listening (deprecated)');
+  return listener;
+}
+
+/**
+ * A listener serving only GET /metrics, for `gleaner worker` (metrics.workerPort): a worker has no
+ * API port, yet its jobs, model calls and browsers are what a dashboard wants to see.
+ */
+export async function startMetricsListener(engine: Engine, logger: Logger, opts: { host: string; port: number }): Promise<Listener> {
+  const app = express();
+  app.disable('x-powered-by');
+  app.get('/metrics', metricsEndpoint(engine, logger));
+  app.use((req, res) => void res.status(404).json({ detail: `no endpoint ${req.method} ${req.path} (this port serves GET /metrics only)`, code: 'NOT_FOUND' }));
+  const listener = await listen(app, opts.host, opts.port, 30_000);
+  logger.info({ url: `${listener.url}/metrics` }, 'metrics listening');
   return listener;
 }

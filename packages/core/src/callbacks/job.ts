@@ -12,6 +12,7 @@ import type { Logger } from '../log.ts';
 import { createSsrfGuard, type SsrfGuard } from '../net/ssrf.ts';
 import type { Queryable } from '../store/db.ts';
 import { deliverCallback } from './deliver.ts';
+import type { Metrics } from '../metrics/registry.ts';
 
 export const CALLBACK_JOB = 'callback.deliver';
 
@@ -25,6 +26,7 @@ export interface CallbackJobDeps {
   logger: Logger;
   /** Defaults to a guard over `network.allowNetworks` (the same rules as page fetches). */
   guard?: SsrfGuard;
+  metrics?: Metrics;
 }
 
 export type CallbackStatus = 'pending' | 'delivered' | 'failed';
@@ -98,6 +100,7 @@ export function callbackJobKind(deps: CallbackJobDeps): JobKind<CallbackPayload>
       });
       const error = attempt.error;
       const retrying = !!error && error.retryable && !ctx.lastAttempt;
+      deps.metrics?.callbacks.inc({ outcome: error ? 'failed' : 'delivered' });
       await db.query(
         `UPDATE callback_deliveries SET
            attempts = attempts + 1, last_status = $2, last_error = $3, last_error_code = $4, last_attempt_at = now(),
@@ -123,6 +126,7 @@ export function callbackJobKind(deps: CallbackJobDeps): JobKind<CallbackPayload>
          WHERE id = $1 AND status = 'pending'`,
         [deliveryId, error.message, error.code],
       );
+      deps.metrics?.callbacks.inc({ outcome: 'abandoned' });
       deps.logger.warn({ deliveryId, code: error.code, err: error.message }, 'callback given up');
     },
   });

@@ -141,6 +141,9 @@ export function loadConfig(input: LoadConfigInput = {}): Readonly<GleanerConfig>
     }
     setPath(resolved, path, value);
   }
+  const metrics = resolved.metrics as { mode?: string; token?: string } | undefined;
+  // A bearer mode without a token would lock the scraper out with no way in; say so at start.
+  if (metrics?.mode === 'bearer' && !metrics.token) problems.push('metrics.token (GLEANER_METRICS_TOKEN) is required when metrics.mode is "bearer"');
   if (problems.length) {
     throw new GleanerError('CONFIG_INVALID', `invalid configuration:\n  ${problems.join('\n  ')}`, { details: problems });
   }

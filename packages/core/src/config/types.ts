@@ -29,6 +29,8 @@ export interface GleanerConfig {
   };
   log: { level: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent' };
   auth: { tokenTtlSeconds: number };
+  metrics: { mode: 'disabled' | 'open' | 'bearer'; token: string; workerPort: number };
+  client: { server: string; apiKey: string };
   limits: { requestsPerMinute: number; concurrentJobs: number };
   llm: {
     provider: '' | 'openai' | 'ollama';

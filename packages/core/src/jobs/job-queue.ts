@@ -6,6 +6,7 @@ import { GleanerError, toGleanerError } from '../errors.ts';
 import type { Logger } from '../log.ts';
 import type { Queryable } from '../store/db.ts';
 import type { JobKind } from './job-kind.ts';
+import { secondsSince, type Metrics } from '../metrics/registry.ts';
 
 export interface JobQueueOptions {
   url: string;
@@ -17,6 +18,7 @@ export interface JobQueueOptions {
   concurrency: number;
   heartbeatSeconds: number;
   superviseSeconds: number;
+  metrics?: Metrics;
 }
 
 export interface SendOptions {
@@ -184,11 +186,13 @@ export class JobQueue {
         try {
           await kind.handler(job.data, ctx);
           logger.debug({ ms: Date.now() - started }, 'job completed');
+          this.#count(kind.name, 'completed', started);
           return { id: job.id, status: 'completed' };
         } catch (err) {
           const error = toGleanerError(err);
           const final = !error.retryable || lastAttempt;
           logger.warn({ code: error.code, err: error.message, final }, 'job attempt failed');
+          this.#count(kind.name, final ? 'failed' : 'retried', started);
           if (!final) return { id: job.id, status: 'failed', output: error.toJSON() };
           if (!kind.onFailure) return { id: job.id, status: 'deadletter', output: error.toJSON() };
           try {
@@ -207,6 +211,11 @@ export class JobQueue {
         }
       }),
     );
+  }
+
+  #count(kind: string, state: 'completed' | 'retried' | 'failed', started: number): void {
+    this.#opts.metrics?.jobs.inc({ kind, state });
+    this.#opts.metrics?.jobDuration.observe({ kind }, secondsSince(started));
   }
 
   async #runDead(kind: JobKind<any>, jobs: Job<any>[]): Promise<JobResult[]> {

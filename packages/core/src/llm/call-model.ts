@@ -11,6 +11,7 @@ import type { LlmJsonSchemaRequest, LlmProvider, LlmRequest, LlmResult, ModelSpe
 import { createLimiter } from './limiter.ts';
 import { abortReason, backoffDelay, sleep } from './retry.ts';
 import { checkJsonAnswer, repairMessages } from './json-output.ts';
+import { secondsSince, type Metrics } from '../metrics/registry.ts';
 
 export interface ModelClientOptions {
   /** Timeout of one attempt (llm.timeoutMs); the wait for a concurrency slot is not counted. */
@@ -28,6 +29,7 @@ export interface ModelClientOptions {
   maxRetryAfterMs?: number;
   /** Source of jitter in [0, 1); Math.random by default. */
   random?: () => number;
+  metrics?: Metrics;
 }
 
 /** A structured-output request: `jsonSchema` is required. */
@@ -111,17 +113,30 @@ export function createModelClient(provider: LlmProvider, opts: ModelClientOption
     }
   }
 
+  const labels = { provider: provider.name, model: provider.model };
+  function observe(outcome: string, started: number, result?: LlmResult): void {
+    const m = opts.metrics;
+    if (!m) return;
+    m.modelCalls.inc({ ...labels, outcome });
+    m.modelDuration.observe(labels, secondsSince(started));
+    if (!result) return;
+    m.modelTokens.inc({ ...labels, type: 'input' }, result.usage.inputTokens);
+    m.modelTokens.inc({ ...labels, type: 'output' }, result.usage.outputTokens);
+  }
+
   async function callWithRetries(req: LlmRequest): Promise<LlmResult> {
     for (let retry = 0; ; retry++) {
       if (req.signal?.aborted) throw abortReason(req.signal);
       const started = Date.now();
       try {
         const result = await limiter.run(() => attempt(req), req.signal);
+        observe('ok', started, result);
         log?.debug({ ms: Date.now() - started, usage: result.usage, finishReason: result.finishReason }, 'model call done');
         return result;
       } catch (err) {
         if (req.signal?.aborted) throw abortReason(req.signal);
         const failure = classify(err, opts.timeoutMs);
+        observe(failure.code, started);
         const attempts = retry + 1;
         if (!failure.retryable || retry >= opts.maxRetries) {
           const after = failure.retryable ? ` after ${attempts} attempt${attempts === 1 ? '' : 's'}` : '';

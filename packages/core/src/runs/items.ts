@@ -167,6 +167,8 @@ export async function recordItems(ctx: OperationContext, runId: string, inputs: 
       return r;
     });
   }
+  // Only the statement that recorded the last item returns a finished run: counted once.
+  if (run && run.completed >= run.total) ctx.metrics?.runs.inc({ status: run.status });
   const recorded = new Set(run?.recorded ?? []);
   return inputs.map((i, k) => recorded.has(i.position) && unique.includes(inputs[k]));
 }

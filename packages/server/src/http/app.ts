@@ -6,6 +6,9 @@ import { STATUS_BY_CODE } from './errors.ts';
 import { authenticate } from './auth.ts';
 import { inputIssues } from './input-guard.ts';
 import type { RouteDef } from './route.ts';
+import { httpMetrics, metricsEndpoint } from './metrics.ts';
+import { mcpEndpoint } from '../mcp/http.ts';
+import { mountConsole } from '../console/serve.ts';
 
 export interface AppOptions {
   engine: Engine;
@@ -14,6 +17,12 @@ export interface AppOptions {
   bodyLimitBytes: number;
   /** Resolves the caller instead of Gleaner's API keys and tokens (a host app's own auth); throw UNAUTHORIZED to refuse. */
   authenticate?: (req: Request) => Promise<Owner>;
+  /** Serve GET /metrics (the API app; not the legacy one, whose port may face other networks). */
+  metrics?: boolean;
+  /** Serve the MCP streamable HTTP transport at /mcp (the API app; not the legacy one). */
+  mcp?: boolean;
+  /** Serve the web console at / (the API app). */
+  console?: boolean;
 }
 
 /** Sends the error body of docs/errors.md: 422 {detail: [...]}, else {detail, code}. */
@@ -116,6 +125,7 @@ export function createApp(opts: AppOptions): express.Express {
     res.setHeader('X-Request-Id', id);
     next();
   });
+  app.use(httpMetrics(opts.engine));
   app.use(
     pinoHttp({
       logger: opts.logger,
@@ -129,6 +139,9 @@ export function createApp(opts: AppOptions): express.Express {
   );
   // Any content type is read as JSON: some clients omit or mislabel it.
   app.use(express.json({ limit: opts.bodyLimitBytes, type: () => true, strict: false }));
+  if (opts.metrics) app.get('/metrics', metricsEndpoint(opts.engine, opts.logger));
+  if (opts.mcp) app.all('/mcp', mcpEndpoint(opts.engine, opts.logger));
+  if (opts.console) mountConsole(app, opts.logger);
   for (const route of opts.routes) mount(app, route, opts);
 
   app.use((req: Request, res: Response) => {

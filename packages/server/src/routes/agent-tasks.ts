@@ -2,7 +2,7 @@ import { ATTRIBUTES_REQUEST_SCHEMA } from '@gleaner/core';
 import { defineRoutes } from '../http/route.ts';
 import { ID_PARAMS, TASK_RESPONSE, URL_SCHEMA } from './schemas.ts';
 
-const AGENT_EXTRACT_BODY = {
+export const AGENT_EXTRACT_BODY = {
   type: 'object',
   required: ['url', 'prompt'],
   properties: {

@@ -1,0 +1,69 @@
+import { useState } from 'preact/hooks';
+import { html } from './html.ts';
+import { api } from './api.ts';
+import { navigate } from './router.ts';
+import { usePoll } from './poll.ts';
+import { useAction } from './action.ts';
+import type { AgentStepSummary } from '@gleaner/core';
+import { AttributeBuilder, blankAttr, ErrorBox, Results, StatusBadge, toAttributes, type Attr } from './widgets.ts';
+
+const KEY = 'gleaner.agentTasks';
+const FINISHED = ['completed', 'failed', 'stopped'];
+
+const started = (): Array<{ task_id: string; url: string; prompt: string; at: string }> => JSON.parse(sessionStorage.getItem(KEY) ?? '[]');
+
+/** Starts a one-shot browsing agent (POST /v1/agent/extract); lists the tasks started in this tab. */
+export function AgentTasks() {
+  const [url, setUrl] = useState('');
+  const [prompt, setPrompt] = useState('');
+  const [attrs, setAttrs] = useState<Attr[]>([blankAttr()]);
+  const { busy, error, run } = useAction();
+  const submit = (e: Event) => {
+    e.preventDefault();
+    void run(async () => {
+      const r = await api<{ task_id: string }>('POST', '/v1/agent/extract', { url, prompt, attributes: toAttributes(attrs), source: 'console' });
+      sessionStorage.setItem(KEY, JSON.stringify([{ task_id: r.task_id, url, prompt, at: new Date().toISOString() }, ...started()].slice(0, 50)));
+      navigate(`/agent/${r.task_id}`);
+    });
+  };
+  const tasks = started();
+  return html`<section aria-labelledby="ag-title">
+    <h2 id="ag-title">Agent tasks</h2>
+    ${tasks.length ? html`<ul class="plain">${tasks.map((t) => html`<li><a href=${`#/agent/${t.task_id}`}>${t.prompt}</a> — ${t.url}, started ${new Date(t.at).toLocaleTimeString()}</li>`)}</ul>` : null}
+    <form class="stack card" onSubmit=${submit} aria-labelledby="ag-new">
+      <h3 id="ag-new">Start an agent</h3>
+      <label>Start URL <input type="url" required value=${url} onInput=${(e: any) => setUrl(e.currentTarget.value)} /></label>
+      <label>Goal <textarea rows="2" required value=${prompt} onInput=${(e: any) => setPrompt(e.currentTarget.value)} placeholder="Search for kettles and return every result"></textarea></label>
+      <${AttributeBuilder} attrs=${attrs} onChange=${setAttrs} />
+      <button type="submit" disabled=${busy}>${busy ? 'Starting…' : 'Start agent'}</button>
+    </form>
+    <${ErrorBox} error=${error} />
+  </section>`;
+}
+
+/** One agent task: its step timeline, followed live, then its records; stoppable while it runs. */
+export function AgentTask({ id }: { id: string }) {
+  const { value: task, error } = usePoll<any>(id, () => api('GET', `/v1/agent/extract/${encodeURIComponent(id)}`), (t) => FINISHED.includes(t.status), 700);
+  const [stopError, setStopError] = useState<string | null>(null);
+  if (!task) return html`<section><h2>Agent task</h2><${ErrorBox} error=${error} /></section>`;
+  const steps: AgentStepSummary[] = task.steps ?? [];
+  const stop = () => api('POST', `/v1/agent/extract/${encodeURIComponent(id)}/stop`).catch((e: Error) => setStopError(e.message));
+  return html`<section aria-labelledby="at-title">
+    <h2 id="at-title">Agent task <code>${id}</code> <${StatusBadge} status=${task.status} /></h2>
+    <${ErrorBox} error=${error ?? stopError} />
+    ${task.error ? html`<p class="error" role="alert">${task.error}</p>` : null}
+    ${task.message ? html`<p class="muted">${task.message}</p>` : null}
+    ${FINISHED.includes(task.status) ? null : html`<button class="secondary" onClick=${stop}>Stop</button>`}
+    <h3>Steps</h3>
+    <ol class="timeline" aria-label="Steps" aria-live="polite">
+      ${steps.map((st) => html`<li class=${st.ok ? 'ok' : 'failed'}>
+        <strong>${st.action}</strong> ${st.target ?? ''}${st.value !== undefined ? html` ← <code>${Array.isArray(st.value) ? st.value.join(', ') : st.value}</code>` : ''}
+        <span class="muted"> · ${(st.duration_ms / 1000).toFixed(1)} s · ${st.tokens} tokens${st.records !== undefined ? ` · ${st.records} records` : ''}</span>
+        ${st.error ? html`<div class="error-text">${st.error}</div>` : null}
+        <div class="muted url">${st.url}</div>
+      </li>`)}
+    </ol>
+    ${FINISHED.includes(task.status) ? null : html`<p role="status" class="muted">Running… this page follows the task.</p>`}
+    ${Array.isArray(task.data) ? html`<h3>Records</h3><${Results} data=${task.data} extra=${task} />` : null}
+  </section>`;
+}

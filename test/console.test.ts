@@ -1,0 +1,152 @@
+// The web console in Debian's Chromium through playwright-core, against a real server, the fixture
+// site and the scripted model server: sign-in (a bad key, then a good one), a playground extraction,
+// a scraper build followed to ready, and a run's progress bar reaching 100%. Screenshots go to
+// docs/console/ (docs/console.md shows them).
+import { expect } from 'chai';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { CHROMIUM_BASE_FLAGS } from '@gleaner/core/internal';
+import { startStack, type Stack } from './support/stack.ts';
+import { openBookshop, shelf } from './support/books.ts';
+import { request } from './support/http.ts';
+import { addAgentPages, PRODUCTS } from './support/agent-site.ts';
+import { agentScript, call, refOf } from './support/agent-script.ts';
+import { buildConsole, CONSOLE_DIST } from '../packages/server/src/console/build.ts';
+
+const SHOTS = new URL('../docs/console/', import.meta.url).pathname;
+
+describe('console: the web console in Chromium', function () {
+  this.timeout(180_000);
+  let s: Stack;
+  let browser: Browser;
+  let page: Page;
+  let shelfUrl: (n: number) => string;
+
+  const shot = (name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+
+  before(async () => {
+    if (!existsSync(join(CONSOLE_DIST, 'index.html'))) await buildConsole();
+    mkdirSync(SHOTS, { recursive: true });
+    s = await startStack();
+    shelfUrl = openBookshop(s);
+    browser = await chromium.launch({ executablePath: s.engine.config.browser.chromiumPath || '/usr/bin/chromium', args: [...CHROMIUM_BASE_FLAGS] });
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
+    page = await context.newPage();
+  });
+  after(async () => {
+    await browser?.close();
+    await s?.close();
+  });
+
+  it('serves the page revalidated and its hashed assets cached for a year', async () => {
+    const index = await request(s.url, 'GET', '/');
+    expect(index.status).to.equal(200);
+    expect(index.headers.get('cache-control')).to.equal('no-cache');
+    expect(index.headers.get('content-security-policy')).to.contain("default-src 'self'");
+    const script = /src="(\/console\/assets\/main-[A-Z0-9]+\.js)"/.exec(index.text)![1];
+    const asset = await fetch(new URL(script, s.url));
+    expect(asset.status).to.equal(200);
+    expect(asset.headers.get('cache-control')).to.equal('public, max-age=31536000, immutable');
+    expect(asset.headers.get('content-type')).to.contain('javascript');
+    expect(index.text).to.not.match(/https?:\/\//); // nothing from a CDN
+  });
+
+  it('shows an error for a bad key, and signs in with a good one', async () => {
+    await page.goto(s.url);
+    await page.getByLabel('API key').fill('glk_notakey_0000');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    const alert = page.getByRole('alert');
+    await alert.waitFor();
+    expect(await alert.textContent()).to.contain('This API key was not accepted');
+    await shot('sign-in-error');
+    // With the keyboard alone: the first Tab reaches the key field, Enter submits.
+    await page.reload();
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('type'))).to.equal('password');
+    await page.keyboard.type(s.key);
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Playground' }).waitFor();
+    await page.keyboard.press('Tab'); // the skip link comes first once signed in
+    expect(await page.evaluate(() => document.activeElement?.textContent)).to.equal('Skip to content');
+    await page.keyboard.press('Enter');
+    expect(await page.evaluate(() => [document.activeElement?.id, location.hash])).to.deep.equal(['content', '']);
+    expect(await page.evaluate(() => sessionStorage.getItem('gleaner.apiKey'))).to.equal(s.key);
+    expect(await page.evaluate(() => localStorage.length)).to.equal(0);
+  });
+
+  it('extracts in the playground: records as a table and as JSON', async () => {
+    await page.getByRole('textbox', { name: 'URL', exact: true }).fill(shelfUrl(1));
+    await page.getByLabel('Name').first().fill('title');
+    await page.getByRole('button', { name: 'Add attribute' }).click();
+    await page.getByLabel('Name').nth(1).fill('pages');
+    await page.getByLabel('Type').nth(1).selectOption('number');
+    await page.getByLabel('Description').nth(1).fill('page count');
+    await page.getByRole('button', { name: 'Extract', exact: true }).click();
+    const table = page.getByRole('table');
+    await table.waitFor();
+    const rows = await table.locator('tbody tr').allTextContents();
+    expect(rows).to.deep.equal(shelf(1).map((b) => `${b.title}${b.pages}`));
+    expect(await page.getByTestId('summary').textContent()).to.match(/^3 records in \d+\.\d s$/);
+    await shot('playground');
+    await page.getByRole('tab', { name: 'JSON' }).click();
+    expect(JSON.parse((await page.getByLabel('Result as JSON').textContent())!).data).to.deep.equal(shelf(1));
+
+    await page.getByRole('button', { name: 'Markdown' }).click();
+    expect(await page.getByLabel('Markdown', { exact: true }).textContent()).to.match(/^# Shelf 1$/m);
+  });
+
+  it('builds a scraper and follows it to ready', async () => {
+    await page.getByRole('link', { name: 'Scrapers' }).click();
+    await page.getByLabel('Sample URL').fill(shelfUrl(2));
+    await page.getByLabel('Name').first().fill('title');
+    await page.getByRole('button', { name: 'Add attribute' }).click();
+    await page.getByLabel('Name').nth(1).fill('pages');
+    await page.getByLabel('Type').nth(1).selectOption('number');
+    await page.getByRole('button', { name: 'Build scraper' }).click();
+    await page.locator('h2 .badge', { hasText: 'ready' }).waitFor({ timeout: 60_000 });
+    const tables = page.getByRole('table');
+    expect(await tables.first().locator('tbody tr').allTextContents()).to.deep.equal(shelf(2).map((b) => `${b.title}${b.pages}`));
+    expect(await page.getByRole('table', { name: 'Fields' }).locator('tbody tr').allTextContents()).to.deep.equal(['title.ttext', 'pages.ptextnumber']);
+    await shot('scraper');
+  });
+
+  it('runs it and shows the progress bar reaching 100%, then results to download', async () => {
+    const urls = [3, 4, 5, 6].map(shelfUrl);
+    await page.getByLabel('URLs, one a line').fill(urls.join('\n'));
+    await page.getByRole('button', { name: 'Start run' }).click();
+    const progress = page.getByTestId('progress-text');
+    await progress.waitFor();
+    await page.waitForFunction(() => document.querySelector('[data-testid="progress-text"]')?.textContent === '4/4 URLs (100%)', undefined, { timeout: 60_000 });
+    expect(await page.getByRole('progressbar', { name: 'Run progress' }).evaluate((p: HTMLProgressElement) => [p.value, p.max])).to.deep.equal([4, 4]);
+    await page.locator('h2 .badge', { hasText: 'completed' }).waitFor();
+    await shot('run');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download CSV' }).click()]);
+    const csv = readFileSync((await download.path())!, 'utf8');
+    const [header, ...lines] = csv.trim().split('\r\n');
+    expect(header.split(',')).to.have.members(['url', 'title', 'pages']);
+    const col = (line: string, name: string) => line.split(',')[header.split(',').indexOf(name)];
+    expect(lines.map((l) => [col(l, 'url'), col(l, 'title'), col(l, 'pages')])).to.deep.include([shelfUrl(3), 'Book 3.1', '301']);
+    expect(csv.trim().split('\r\n')).to.have.length(13);
+    // The runs page lists the run started in this tab.
+    await page.getByRole('link', { name: 'Runs' }).click();
+    expect(await page.getByRole('listitem').filter({ hasText: '4 URLs' }).count()).to.equal(1);
+  });
+
+  it('starts an agent task and shows its step timeline and records', async () => {
+    addAgentPages(s.site);
+    s.model.script(agentScript([(o) => [call.click(refOf(o, /tab "Teapots"/))], () => [call.extract()], () => [call.finish('all teapots')]]).script);
+    await page.getByRole('link', { name: 'Agent' }).click();
+    await page.getByLabel('Start URL').fill(`${s.site.url}/tabs`);
+    await page.getByLabel('Goal').fill('Return the teapots');
+    await page.getByLabel('Name').first().fill('name');
+    await page.getByRole('button', { name: 'Start agent' }).click();
+    await page.locator('h2 .badge', { hasText: 'completed' }).waitFor({ timeout: 90_000 });
+    const steps = await page.getByRole('list', { name: 'Steps' }).getByRole('listitem').allTextContents();
+    expect(steps.map((t) => t.split(' ')[0])).to.deep.equal(['click', 'extract', 'finish']);
+    expect(steps[0]).to.contain('Teapots');
+    const teapots = PRODUCTS.filter((p) => p.name.includes('Teapot')).map((p) => p.name).sort();
+    expect((await page.getByRole('table').locator('tbody tr td:first-child').allTextContents()).sort()).to.deep.equal(teapots);
+    await shot('agent');
+  });
+});
