@@ -3,7 +3,7 @@
 // is left a zombie, and memory did not grow with the page count. The figures are printed for the
 // closing note; the bounds are generous (a leak test, not a timing test).
 import { expect } from 'chai';
-import type { BrowserPoolStats, Driver } from '@gleaner/core';
+import type { BrowserPoolStats, Driver } from '@gleaner/core/internal';
 import { createPlaywrightDriver } from '@gleaner/driver-playwright';
 import { createSeleniumDriver } from '@gleaner/driver-selenium';
 import { startFixtureSite } from './support/fixture-site.ts';

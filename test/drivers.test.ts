@@ -1,5 +1,6 @@
-// The three drivers against one contract (test/support/driver-contract.ts), and the two browser
-// drivers against the interaction contract (test/support/interaction-contract.ts).
+// The three drivers against one contract (test/support/driver-contract.ts), and against the
+// interaction contract (test/support/interaction-contract.ts): the browsers all of it, http (linkedom,
+// no JavaScript) the cases that need no page script.
 import { createHttpDriver } from '@gleaner/driver-http';
 import { createPlaywrightDriver } from '@gleaner/driver-playwright';
 import { createSeleniumDriver } from '@gleaner/driver-selenium';
@@ -10,9 +11,9 @@ import { interactionContract } from './support/interaction-contract.ts';
 
 const BROWSER = { javascript: true, interaction: true, proxy: true, cookies: true };
 
-driverContract('http', (o) => createHttpDriver({ ...o, ca: FIXTURE_CA }), {
-  capabilities: { javascript: false, interaction: false, proxy: true, cookies: true },
-});
+const http = (o: ContractDriverOptions) => createHttpDriver({ ...o, ca: FIXTURE_CA });
+driverContract('http', http, { capabilities: { javascript: false, interaction: true, proxy: true, cookies: true } });
+interactionContract('http', http, { javascript: false });
 
 // Two pages at once, as a worker runs them; self-signed fixture certificates accepted.
 const playwright = (o: ContractDriverOptions) => createPlaywrightDriver({ ...o, maxPages: 2, ignoreHttpsErrors: true });

@@ -1,8 +1,12 @@
 // Driver throughput on loopback fixture pages: pages/s (and node CPU per page) of driver-http at
 // concurrency 1 and 4, and of the two browser drivers at concurrency 1 and 2 (the comparison with a
 // bare playwright-core loop is in playwright.bench.ts). Every page is a fresh session, as a job would use it.
+// Then an agent's round of actions (outline, click a link, outline, type + Enter to submit a search
+// form, read the result) on http (linkedom, no JavaScript) and on the browser drivers: ms per round
+// and per action.
 import { loadavg } from 'node:os';
-import type { Driver } from '@gleaner/core';
+import { isInteractive } from '@gleaner/core/internal';
+import type { Driver } from '@gleaner/core/internal';
 import { createHttpDriver } from '@gleaner/driver-http';
 import { createPlaywrightDriver } from '@gleaner/driver-playwright';
 import { createSeleniumDriver } from '@gleaner/driver-selenium';
@@ -47,6 +51,66 @@ async function bench(label: string, driver: Driver, base: string, pages: number,
   }
 }
 
+const SHOP = `<!doctype html><html><head><title>Shop</title></head><body><h1>Shop</h1><form action="/results"><input id="q" name="q" aria-label="Search"><button>Search</button></form>
+  <ul>${Array.from({ length: 60 }, (_, i) => `<li><a href="/shop?page=${i}">Category ${i}</a> <span>${i * 3} items</span></li>`).join('')}</ul><a id="next" href="/shop?page=2">Next page</a></body></html>`;
+
+/** Actions in one round: goto, outline, click, outline, type + Enter (a form submission), snapshot. */
+const ROUND_ACTIONS = 6;
+
+/** `rounds` agent rounds, one session each, one at a time; returns ms per round. */
+async function measureRounds(driver: Driver, base: string, rounds: number): Promise<number> {
+  const t0 = performance.now();
+  for (let n = 0; n < rounds; n++) {
+    const session = await driver.openSession();
+    try {
+      if (!isInteractive(session)) throw new Error(`${driver.name} sessions are not interactive`);
+      await session.goto(`${base}/shop`);
+      const first = await session.outline();
+      const next = first.elements.find((e) => e.name === 'Next page');
+      if (!next) throw new Error('no "Next page" link in the outline');
+      await session.click(next.ref);
+      const second = await session.outline();
+      const box = second.elements.find((e) => e.name === 'Search');
+      if (!box) throw new Error('no search box in the outline');
+      await session.type(box.ref, `tea ${n}`, { pressEnter: true });
+      if (driver.capabilities.javascript) await session.waitFor({ selector: '#hits', timeoutMs: 10_000 });
+      const page = await session.snapshot();
+      if (!page.html.includes(`Results for tea ${n}`)) throw new Error(`round ${n} ended on the wrong page: ${page.finalUrl}`);
+    } finally {
+      await session.close();
+    }
+  }
+  return (performance.now() - t0) / rounds;
+}
+
+async function benchRounds(label: string, driver: Driver, base: string, rounds: number, warmup: number): Promise<void> {
+  try {
+    await measureRounds(driver, base, warmup);
+    const ms = await measureRounds(driver, base, rounds);
+    console.log(`${label.padEnd(11)} agent round: ${ms.toFixed(1).padStart(7)} ms/round, ${(ms / ROUND_ACTIONS).toFixed(1)} ms/action over ${rounds} rounds (outline, click, outline, type + Enter submit)`);
+  } finally {
+    await driver.close();
+  }
+}
+
+/** The agent-round case alone (`run` includes it). */
+export async function runRounds(): Promise<void> {
+  const site = await startFixtureSite();
+  site.route('/shop', (_q, res) => void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(SHOP));
+  site.route('/results', (_q, res, url) => {
+    const q = (url.searchParams.get('q') ?? '').replace(/[<&]/g, '');
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(`<!doctype html><html><head><title>Hits</title></head><body><p id="hits">Results for ${q}</p></body></html>`);
+  });
+  const opts = { allowNetworks: ['127.0.0.0/8'], timeoutMs: 20_000 };
+  try {
+    await benchRounds('http', createHttpDriver(opts), site.url, 200, 20);
+    await benchRounds('playwright', createPlaywrightDriver({ ...opts, maxPages: 2 }), site.url, 20, 2);
+    await benchRounds('selenium', createSeleniumDriver({ ...opts, maxPages: 2 }), site.url, 10, 2);
+  } finally {
+    await site.close();
+  }
+}
+
 export async function run(): Promise<void> {
   const site = await startFixtureSite();
   site.route('/p', (_q, res, url) => {
@@ -62,6 +126,7 @@ export async function run(): Promise<void> {
     await bench('selenium', createSeleniumDriver({ ...opts, maxPages: 2 }), site.url, 40, [1, 2], 3);
   } finally {
     await site.close();
-    console.log(`load average at end: ${loadavg()[0].toFixed(1)}`);
   }
+  await runRounds();
+  console.log(`load average at end: ${loadavg()[0].toFixed(1)}`);
 }

@@ -1,7 +1,7 @@
 // kill -9 of worker processes at random points of 100-URL runs, 20 times: every URL is recorded
 // exactly once (items, counters, usage) each time.
 import { expect } from 'chai';
-import { insertScraper, type Owner } from '@gleaner/core';
+import { insertScraper, type Owner } from '@gleaner/core/internal';
 import { startStack, waitFor, type Stack } from '../support/stack.ts';
 import { TEST_DATABASE_URL } from '../support/db.ts';
 import { startCli, workerEnv } from '../support/process.ts';

@@ -3,13 +3,13 @@
 // a worker, on fresh schemas; and a fixture web site. Everything is stopped by close().
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createEngine, silentLogger, type ConfigOptions, type Engine } from '@gleaner/core';
+import { createEngine, silentLogger, type ConfigOptions, type Driver, type Engine } from '@gleaner/core';
 import { createApp } from '../../packages/server/src/http/app.ts';
 import { apiRoutes } from '../../packages/server/src/routes/index.ts';
 import { pluginWiring } from '../../packages/server/src/wiring.ts';
 import { startAgents, type Listener } from '../../packages/server/src/server.ts';
 import { testSchemas, type TestSchemas } from './db.ts';
-import { startModelServer, type ModelServer } from './model-server.ts';
+import { startModelServer, type ModelServer, type ScriptedModel } from './model-server.ts';
 import { startFixtureSite, type FixtureSite } from './fixture-site.ts';
 import { request, type JsonResponse } from './http.ts';
 
@@ -17,6 +17,8 @@ export interface Stack {
   url: string;
   key: string;
   engine: Engine;
+  /** The engine's page drivers (e.g. to read a browser driver's pool stats). */
+  drivers: Driver[];
   model: ModelServer;
   site: FixtureSite;
   schemas: TestSchemas;
@@ -35,6 +37,8 @@ export interface StackOptions {
   worker?: boolean;
   /** Also start the legacy agents listener (`s.agentsUrl`, `s.agents(...)`). */
   agents?: boolean;
+  /** The models the scripted model server reports (default: test-model with tools). */
+  models?: ScriptedModel[];
 }
 
 function merge(a: ConfigOptions, b: ConfigOptions): ConfigOptions {
@@ -44,7 +48,7 @@ function merge(a: ConfigOptions, b: ConfigOptions): ConfigOptions {
 }
 
 export async function startStack(opts: StackOptions = {}): Promise<Stack> {
-  const model = await startModelServer();
+  const model = await startModelServer(opts.models ? { models: opts.models } : {});
   const site = await startFixtureSite();
   const provider = opts.provider ?? 'openai';
   const base: ConfigOptions = {
@@ -57,7 +61,8 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   };
   const schemas = testSchemas(merge(base, opts.config ?? {}));
   const logger = silentLogger();
-  const engine = createEngine({ config: schemas.config, logger, ...pluginWiring(schemas.config, logger) });
+  const plugins = pluginWiring(schemas.config, logger);
+  const engine = createEngine({ config: schemas.config, logger, drivers: plugins.drivers, llm: plugins.llm, llmSpecs: plugins.llmSpecs });
   await engine.start();
   if (opts.worker !== false) await engine.startWorker();
   const app = createApp({ engine, logger, routes: apiRoutes(), bodyLimitBytes: schemas.config.server.bodyLimitBytes });
@@ -71,6 +76,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     url,
     key,
     engine,
+    drivers: plugins.drivers ?? [],
     model,
     site,
     schemas,
@@ -88,6 +94,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
       server.closeAllConnections();
       await new Promise((r) => server.close(r));
       await engine.stop();
+      await plugins.close();
       await model.close();
       await site.close();
       await schemas.drop();

@@ -14,6 +14,7 @@ export const ERROR_CODES = {
   PAYLOAD_TOO_LARGE: { retryable: false, description: 'The request body is larger than server.bodyLimitBytes.' },
   RATE_LIMITED: { retryable: true, description: 'Too many requests; retry after the Retry-After header.' },
   CONFIG_INVALID: { retryable: false, description: 'The configuration (options, environment or file) is invalid; the message names the field.' },
+  PLUGIN_INCOMPATIBLE: { retryable: false, description: 'A driver or model provider implements another plugin API version than this @gleaner/core (createEngine refuses it); the message names both.' },
   DATABASE_UNAVAILABLE: { retryable: true, description: 'Postgres cannot be reached or answered with a connection error.' },
   JOB_PAYLOAD_INVALID: { retryable: false, description: 'A job was sent with a payload that does not match its job kind\'s schema.' },
   JOB_ABORTED: { retryable: true, description: 'A job was aborted (shutdown or expiry) before it finished; it is retried.' },
@@ -34,10 +35,12 @@ export const ERROR_CODES = {
   DRIVER_UNAVAILABLE: { retryable: true, description: 'No driver can serve the request (browser missing or failed to start).' },
   NEEDS_BROWSER: { retryable: false, description: 'A page action needs JavaScript (e.g. a button with no link or form behind it) on a driver without it; the agent moves the task to a browser driver.' },
   AGENT_BUDGET_EXHAUSTED: { retryable: false, description: 'An agent task used up its steps, model tokens or wall time (agent.*) before finishing and had gathered no records.' },
+  AGENT_LOOP: { retryable: false, description: 'An agent task kept repeating an action that changed nothing and was stopped before it had gathered any record.' },
   AGENT_STOPPED: { retryable: false, description: 'The agent task was stopped (POST /v1/agent/extract/{id}/stop) or its scraper build was deleted.' },
   SCRAPER_NOT_READY: { retryable: false, description: 'The scraper has no recipe to run yet: it was never generated, is still generating, or its build failed.' },
   SCRAPER_BUILD_FAILED: { retryable: false, description: 'Generation could not produce a recipe that reproduces standard extraction on the sample page; the message says what was missing.' },
   LAYOUT_CHANGED: { retryable: false, description: 'A scraper run found the page layout changed: the recipe returned no records, or missed required fields on most records, where the sample worked.' },
+  SCRIPT_INVALID: { retryable: false, description: 'An agentic scraper\'s script does not match the script schema (docs/api.md, "Agentic scrapers"), or uses a parameter the run did not give.' },
   INTERNAL: { retryable: false, description: 'An unexpected error; the logs carry the details under the request id.' },
 } as const satisfies Record<string, { retryable: boolean; description: string }>;
 

@@ -10,7 +10,9 @@ import type { ScrollOptions } from '../plugins/driver.ts';
 import type { ModelUsage } from '../extract/model-extract.ts';
 
 /** The tools the model may call (one per turn). */
-export type AgentActionName = 'navigate' | 'click' | 'type' | 'select' | 'scroll' | 'wait' | 'back' | 'extract' | 'finish';
+export type AgentActionName = 'navigate' | 'click' | 'type' | 'select' | 'scroll' | 'wait' | 'back' | 'extract' | 'finish'
+  /** A model answer that was no valid tool call (recorded with ok: false; it cost a step). */
+  | 'invalid';
 
 /**
  * How to find an element again, computed from the outline at the moment the action ran. A replay
@@ -102,6 +104,10 @@ export interface AgentRunResult {
   driver: string;
   /** The URL the run ended on. */
   finalUrl: string;
+  /** Milliseconds spent waiting for the model (decisions and extractions). */
+  modelMs: number;
+  /** Steps used, malformed answers included. */
+  stepsUsed: number;
 }
 
 export interface AgentRunInput {

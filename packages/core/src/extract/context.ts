@@ -5,6 +5,7 @@ import type { JobQueue } from '../jobs/job-queue.ts';
 import type { Driver } from '../plugins/driver.ts';
 import type { ModelClient } from '../llm/call-model.ts';
 import type { ModelSpec } from '../plugins/llm.ts';
+import type { CancelWatch } from '../jobs/cancel.ts';
 
 /** What operations get from the engine. */
 export interface OperationContext {
@@ -17,4 +18,6 @@ export interface OperationContext {
   model: ModelClient | null;
   /** The configured model's spec, fetched once; null when the provider does not say. */
   modelSpec(): Promise<ModelSpec | null>;
+  /** Cancellation of running work from another process (agent stop, scraper delete mid-build). */
+  cancels: CancelWatch;
 }

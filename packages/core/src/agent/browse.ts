@@ -1,0 +1,192 @@
+/**
+ * The agent's page: one interactive session at a time, on the cheapest driver that can do the job.
+ * Plain HTML pages are browsed by a driver without JavaScript that still has interaction (driver-http
+ * on linkedom); when a page needs JavaScript — the start page looks like an app shell, or an action
+ * throws NEEDS_BROWSER — the task moves to the browser driver: the current URL is opened there with
+ * the cookies gathered so far, and the action is tried again on the same stable target.
+ */
+import { GleanerError, isGleanerError } from '../errors.ts';
+import type { OperationContext } from '../extract/context.ts';
+import { needsBrowser } from '../extract/needs-browser.ts';
+import type { Cookie } from '../net/cookies.ts';
+import { resolveProxy } from '../net/proxies.ts';
+import type { Driver, InteractiveSession, PageSnapshot } from '../plugins/driver.ts';
+import { isInteractive } from '../plugins/driver.ts';
+import { observation, type Observation } from './observe.ts';
+
+/** See `settled()`. */
+const DOM_QUIET_MS = 200;
+const SETTLE_READS = 5;
+
+export interface AgentPageOptions {
+  proxyCountry?: string | null;
+  cookies?: Cookie[];
+  signal: AbortSignal;
+  preferBrowser?: boolean;
+  actionTimeoutMs: number;
+}
+
+function pick(drivers: readonly Driver[]): { plain: Driver | null; browser: Driver | null } {
+  const interactive = drivers.filter((d) => d.capabilities.interaction);
+  return {
+    plain: interactive.find((d) => !d.capabilities.javascript) ?? null,
+    browser: interactive.find((d) => d.capabilities.javascript) ?? null,
+  };
+}
+
+/** Whether the drivers can run an agent at all (some driver has interaction). */
+export function canBrowse(drivers: readonly Driver[]): boolean {
+  const { plain, browser } = pick(drivers);
+  return plain !== null || browser !== null;
+}
+
+export class AgentPage {
+  readonly #ctx: OperationContext;
+  readonly #opts: AgentPageOptions;
+  readonly #plain: Driver | null;
+  readonly #browser: Driver | null;
+  readonly #proxy: string | null;
+  #driver: Driver | null = null;
+  #session: InteractiveSession | null = null;
+  #cookies: Cookie[];
+  /** URLs visited, for go_back. */
+  readonly history: string[] = [];
+
+  constructor(ctx: OperationContext, opts: AgentPageOptions) {
+    this.#ctx = ctx;
+    this.#opts = opts;
+    const { plain, browser } = pick(ctx.drivers);
+    const mode = ctx.config.browser.escalation;
+    this.#plain = plain;
+    this.#browser = mode === 'never' && plain ? null : browser;
+    if (!plain && !this.#browser) {
+      throw new GleanerError('DRIVER_UNAVAILABLE', 'the agent needs a driver that can interact with pages (a browser driver such as playwright or selenium, or driver-http with interaction); none is configured');
+    }
+    this.#proxy = resolveProxy(opts.proxyCountry ?? ctx.config.network.defaultProxyCountry, ctx.config, { logger: ctx.logger });
+    this.#cookies = opts.cookies ?? [];
+  }
+
+  get driver(): string {
+    return this.#driver?.name ?? (this.#plain ?? this.#browser)!.name;
+  }
+
+  get session(): InteractiveSession {
+    if (!this.#session) throw new GleanerError('INTERNAL', 'the agent page has no session yet');
+    return this.#session;
+  }
+
+  /** True when the page can still move to a browser. */
+  get canEscalate(): boolean {
+    return this.#browser !== null && this.#driver !== this.#browser && this.#ctx.config.browser.escalation !== 'never';
+  }
+
+  get onBrowser(): boolean {
+    return this.#driver?.capabilities.javascript === true;
+  }
+
+  async #open(driver: Driver): Promise<InteractiveSession> {
+    await this.#closeSession();
+    const s = await driver.openSession({ proxy: this.#proxy, cookies: this.#cookies, signal: this.#opts.signal, logger: this.#ctx.logger });
+    if (!isInteractive(s)) {
+      await s.close();
+      throw new GleanerError('DRIVER_UNAVAILABLE', `the ${driver.name} driver declares interaction but its sessions are not interactive`);
+    }
+    this.#driver = driver;
+    this.#session = s;
+    return s;
+  }
+
+  #checkStatus(page: PageSnapshot, url: string): PageSnapshot {
+    if (page.cookies) this.#cookies = page.cookies;
+    if (page.status >= 400) {
+      throw new GleanerError('FETCH_FAILED', `${url} answered HTTP ${page.status}`, { retryable: page.status >= 500 || page.status === 429, details: { status: page.status, url } });
+    }
+    return page;
+  }
+
+  /** Opens the start page: on the plain driver first unless a browser is preferred or the page needs one. */
+  async start(url: string): Promise<PageSnapshot> {
+    const browserFirst = !this.#plain || (this.#browser !== null && (this.#opts.preferBrowser || this.#ctx.config.browser.escalation === 'always'));
+    const first = browserFirst ? this.#browser! : this.#plain!;
+    const s = await this.#open(first);
+    const page = this.#checkStatus(await s.goto(url), url);
+    this.history.push(page.finalUrl);
+    if (!first.capabilities.javascript && this.canEscalate) {
+      const reason = needsBrowser(page);
+      if (reason) return this.escalate(page.finalUrl, reason);
+    }
+    return page;
+  }
+
+  /** Moves to the browser driver on `url` (the page the plain driver was on). */
+  async escalate(url: string, reason: string): Promise<PageSnapshot> {
+    if (!this.canEscalate) throw new GleanerError('DRIVER_UNAVAILABLE', `this page needs a browser (${reason}) and no browser driver is configured`);
+    this.#ctx.logger.info({ url, driver: this.#browser!.name, reason }, 'agent: moving to a browser');
+    const s = await this.#open(this.#browser!);
+    return this.#checkStatus(await s.goto(url), url);
+  }
+
+  /** Navigates (every hop through the SSRF guard, as every goto). Error pages are the model's to judge. */
+  async goto(url: string): Promise<PageSnapshot> {
+    const page = await this.session.goto(url);
+    if (page.cookies) this.#cookies = page.cookies;
+    this.history.push(page.finalUrl);
+    if (!this.onBrowser && this.canEscalate) {
+      const reason = needsBrowser(page);
+      if (reason) return this.escalate(page.finalUrl, reason);
+    }
+    return page;
+  }
+
+  /**
+   * The page after an action, once it has settled: on a browser, the network quiet (bounded) and
+   * then the page read twice, DOM_QUIET_MS apart, until two reads agree (a handler that updates the
+   * page on a timer, with no request, is not missed), at most SETTLE_READS reads.
+   */
+  async settled(): Promise<Observation> {
+    if (!this.onBrowser) return this.observe();
+    await this.session.waitFor({ networkIdle: true, timeoutMs: Math.min(2000, this.#opts.actionTimeoutMs) }).catch(() => undefined);
+    let last = await this.observe();
+    for (let i = 1; i < SETTLE_READS; i++) {
+      await new Promise((r) => setTimeout(r, DOM_QUIET_MS));
+      const next = await this.observe();
+      if (next.fingerprint === last.fingerprint) return next;
+      last = next;
+    }
+    return last;
+  }
+
+  /**
+   * The page as the agent sees it. A browser page in the middle of navigating can refuse to be read
+   * for a moment: retried briefly.
+   */
+  async observe(): Promise<Observation> {
+    let last: unknown;
+    for (let i = 0; i < 4; i++) {
+      this.#opts.signal.throwIfAborted();
+      try {
+        const s = this.session;
+        const outline = await s.outline();
+        const snapshot = await s.snapshot();
+        if (snapshot.cookies) this.#cookies = snapshot.cookies;
+        return observation(outline, snapshot);
+      } catch (err) {
+        if (this.#opts.signal.aborted) throw err;
+        if (isGleanerError(err) && err.code === 'DRIVER_UNAVAILABLE') throw err;
+        last = err;
+        await new Promise((r) => setTimeout(r, 250 * (i + 1)));
+      }
+    }
+    throw last;
+  }
+
+  async #closeSession(): Promise<void> {
+    const s = this.#session;
+    this.#session = null;
+    await s?.close().catch((err: Error) => this.#ctx.logger.warn({ err: err.message }, 'agent: closing a session failed'));
+  }
+
+  async close(): Promise<void> {
+    await this.#closeSession();
+  }
+}

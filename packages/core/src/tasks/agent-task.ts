@@ -1,0 +1,210 @@
+/**
+ * One-shot agent tasks (POST /v1/agent/extract, GET /v1/agent/extract/{id}, POST .../stop).
+ *
+ * A task row (kind `agent`) and its job are created in one transaction. The job runs the browsing
+ * agent; every action is saved on the row as it happens (`steps`), so the status shows progress.
+ * Stop marks the row `stopped` and sends a cancellation NOTIFY in one transaction: the worker running
+ * it aborts the browser, the model call in flight and the loop at once, and since a task is only ever
+ * finished while `pending` or `running`, a stopped task stays stopped and no callback follows.
+ * A worker killed mid-task leaves the job to pg-boss, which retries it (a retry starts the agent
+ * again) or fails the task once its retries are spent.
+ */
+import { randomUUID } from 'node:crypto';
+import { GleanerError, validationFailed, type ValidationIssue } from '../errors.ts';
+import type { Owner } from '../auth/owners.ts';
+import { defineJob } from '../jobs/job-kind.ts';
+import { notifyCancel } from '../jobs/cancel.ts';
+import type { OperationContext } from '../extract/context.ts';
+import { checkHttpUrl } from '../extract/request.ts';
+import { normalizeAttributes, type Attribute } from '../extract/attributes.ts';
+import { creditsFor, recordUsage } from '../extract/credits.ts';
+import { requireModel } from '../extract/model-extract.ts';
+import { enqueueCallback } from '../callbacks/index.ts';
+import type { Queryable } from '../store/db.ts';
+import { createSsrfGuard } from '../net/ssrf.ts';
+import { runAgent } from '../agent/run.ts';
+import { canBrowse } from '../agent/browse.ts';
+import type { RecordedAction } from '../agent/types.ts';
+import { checkCallbackUrl } from './extract-task.ts';
+
+export const AGENT_TASK_JOB = 'agent.task';
+
+/** One line of the `steps` summary in a status body. */
+export interface AgentStepSummary {
+  action: string;
+  /** What was acted on: `button "Load more"`, the URL navigated to, the text typed. */
+  target?: string;
+  value?: string | string[];
+  url: string;
+  ok: boolean;
+  error?: string;
+  records?: number;
+  duration_ms: number;
+  tokens: number;
+}
+
+export interface AgentTaskStatusBody {
+  task_id: string;
+  status: 'pending' | 'running' | 'completed' | 'failed' | 'stopped';
+  data?: unknown;
+  message?: string;
+  error?: string;
+  steps?: AgentStepSummary[];
+}
+
+interface AgentTaskRow {
+  id: string;
+  owner_id: string;
+  status: AgentTaskStatusBody['status'];
+  request: { url: string; prompt: string; attributes: Attribute[]; source: string };
+  data: unknown;
+  message: string | null;
+  error: string | null;
+  callback_url: string | null;
+  steps: RecordedAction[] | null;
+}
+
+function summarize(s: RecordedAction): AgentStepSummary {
+  const out: AgentStepSummary = { action: s.action, url: s.urlAfter || s.urlBefore, ok: s.ok, duration_ms: s.durationMs, tokens: s.inputTokens + s.outputTokens };
+  if (s.target) out.target = `${s.target.role || s.target.tag || 'element'}${s.target.name ? ` "${s.target.name.slice(0, 80)}"` : ''}`;
+  else if (s.url) out.target = s.url;
+  if (s.value !== undefined) out.value = s.value;
+  if (s.records !== undefined) out.records = s.records;
+  if (s.error) out.error = s.error;
+  return out;
+}
+
+export function agentStatusBody(row: Pick<AgentTaskRow, 'id' | 'status' | 'data' | 'message' | 'error' | 'steps'>): AgentTaskStatusBody {
+  const body: AgentTaskStatusBody = { task_id: row.id, status: row.status };
+  if (row.status === 'completed') body.data = row.data ?? [];
+  if (row.message) body.message = row.message;
+  if (row.status === 'failed') body.error = row.error ?? 'the task failed';
+  if (row.steps?.length) body.steps = row.steps.map(summarize);
+  return body;
+}
+
+/** POST /v1/agent/extract: url and prompt required; attributes optional (the three shapes). */
+export async function submitAgentTask(ctx: OperationContext, owner: Owner, body: Record<string, any>): Promise<AgentTaskStatusBody> {
+  const issues: ValidationIssue[] = [];
+  const url = checkHttpUrl(body.url, ['body', 'url'], issues);
+  const prompt = typeof body.prompt === 'string' ? body.prompt.trim() : '';
+  if (!prompt) issues.push({ loc: ['body', 'prompt'], msg: 'Field required', type: 'missing' });
+  let attributes: Attribute[] = [];
+  try {
+    attributes = normalizeAttributes(body.attributes);
+  } catch (err) {
+    const details = (err as GleanerError).details as ValidationIssue[] | undefined;
+    issues.push(...(details ?? [{ loc: ['body', 'attributes'], msg: (err as Error).message, type: 'value_error' }]));
+  }
+  const callbackUrl = checkCallbackUrl(body.callback_url, issues);
+  if (issues.length) throw validationFailed(issues);
+  if (callbackUrl) createSsrfGuard({ allowNetworks: ctx.config.network.allowNetworks }).checkUrl(callbackUrl);
+  // Refused now rather than after a queue wait: nothing could run the task.
+  requireModel(ctx);
+  if (!canBrowse(ctx.drivers)) throw new GleanerError('DRIVER_UNAVAILABLE', 'the agent needs a driver that can interact with pages (a browser driver); none is configured');
+  const id = randomUUID();
+  const request = { url, prompt, attributes, source: typeof body.source === 'string' && body.source ? body.source : 'api' };
+  await ctx.db.tx(async (tx) => {
+    await tx.query(`INSERT INTO tasks (id, owner_id, kind, status, request, callback_url) VALUES ($1, $2, 'agent', 'pending', $3, $4)`, [id, owner.id, request, callbackUrl]);
+    await ctx.jobs.send(AGENT_TASK_JOB, { taskId: id }, { db: tx });
+  });
+  ctx.logger.info({ owner: owner.name, taskId: id, url }, 'agent task accepted');
+  return { task_id: id, status: 'pending' };
+}
+
+export async function getAgentTask(ctx: OperationContext, owner: Owner, id: string): Promise<AgentTaskStatusBody> {
+  const { rows } = await ctx.db.query<AgentTaskRow>(`SELECT id, status, data, message, error, steps FROM tasks WHERE id = $1 AND owner_id = $2 AND kind = 'agent'`, [id, owner.id]);
+  if (!rows[0]) throw new GleanerError('NOT_FOUND', `agent task ${id} not found`);
+  return agentStatusBody(rows[0]);
+}
+
+/** POST /v1/agent/extract/{id}/stop: `stopped` for a pending or running task, `not_running` otherwise. */
+export async function stopAgentTask(ctx: OperationContext, owner: Owner, id: string): Promise<{ task_id: string; status: 'stopped' | 'not_running' }> {
+  return ctx.db.tx(async (tx) => {
+    const { rows } = await tx.query<{ id: string }>(
+      `UPDATE tasks SET status = 'stopped', stopped_at = now(), finished_at = now(), message = 'Stopped on request.'
+       WHERE id = $1 AND owner_id = $2 AND kind = 'agent' AND status IN ('pending', 'running') RETURNING id`,
+      [id, owner.id],
+    );
+    if (rows[0]) {
+      await notifyCancel(tx, ctx.config.database.schema, `task:${id}`);
+      ctx.logger.info({ owner: owner.name, taskId: id }, 'agent task stopped');
+      return { task_id: id, status: 'stopped' as const };
+    }
+    const found = await tx.query(`SELECT 1 FROM tasks WHERE id = $1 AND owner_id = $2 AND kind = 'agent'`, [id, owner.id]);
+    if (!found.rows[0]) throw new GleanerError('NOT_FOUND', `agent task ${id} not found`);
+    return { task_id: id, status: 'not_running' as const };
+  });
+}
+
+async function finish(ctx: OperationContext, tx: Queryable, row: AgentTaskRow, update: string, values: unknown[]): Promise<boolean> {
+  const { rows } = await tx.query<AgentTaskRow>(
+    `UPDATE tasks SET ${update}, finished_at = now() WHERE id = $1 AND status IN ('pending', 'running') RETURNING id, status, data, message, error, steps`,
+    [row.id, ...values],
+  );
+  if (!rows[0]) return false;
+  if (row.callback_url) await enqueueCallback(tx, ctx.jobs, { ownerId: row.owner_id, url: row.callback_url, subject: `task:${row.id}`, body: agentStatusBody(rows[0]) });
+  return true;
+}
+
+export function agentTaskJob(ctx: () => OperationContext) {
+  return defineJob<{ taskId: string }>({
+    name: AGENT_TASK_JOB,
+    payloadSchema: { type: 'object', required: ['taskId'], properties: { taskId: { type: 'string' } } },
+    // An attempt may take the agent's whole wall time; pg-boss expires it a minute after that.
+    policy: { retryLimit: 1, retryDelaySeconds: 5, expireInSeconds: 900 },
+    handler: async ({ taskId }, job) => {
+      const c = ctx();
+      const { rows } = await c.db.query<AgentTaskRow>('SELECT * FROM tasks WHERE id = $1', [taskId]);
+      const row = rows[0];
+      if (!row || !['pending', 'running'].includes(row.status)) return; // finished or stopped already: redelivery
+      await c.db.query(`UPDATE tasks SET status = 'running', started_at = coalesce(started_at, now()), steps = NULL WHERE id = $1 AND status IN ('pending', 'running')`, [taskId]);
+      const isStopped = async () => (await c.db.query(`SELECT 1 FROM tasks WHERE id = $1 AND status = 'stopped'`, [taskId])).rows.length > 0;
+      const watch = await c.cancels.watch(`task:${taskId}`, { parent: job.signal, isCancelled: isStopped });
+      const steps: RecordedAction[] = [];
+      try {
+        const result = await runAgent(c, {
+          url: row.request.url,
+          goal: { prompt: row.request.prompt, attributes: row.request.attributes ?? [] },
+          signal: watch.signal,
+          onStep: async (step) => {
+            steps.push(step);
+            await c.db.query(`UPDATE tasks SET steps = $2 WHERE id = $1 AND status = 'running'`, [taskId, JSON.stringify(steps)]);
+          },
+        });
+        const credits = creditsFor(c.config, { modelPages: result.extractions.length, usage: result.usage });
+        const usage = { ...result.usage, steps: result.stepsUsed, outcome: result.outcome, driver: result.driver, model_ms: result.modelMs };
+        const pages = new Set(result.steps.map((s) => s.urlAfter)).size;
+        await c.db.tx(async (tx) => {
+          if (result.records.length === 0 && result.outcome !== 'finished') {
+            await finish(c, tx, row, `status = 'failed', error = $2, error_code = $3, steps = $4, usage = $5, driver = $6`, [
+              result.message ?? 'the agent stopped before finding any record', result.outcome === 'loop' ? 'AGENT_LOOP' : 'AGENT_BUDGET_EXHAUSTED', JSON.stringify(result.steps), usage, result.driver,
+            ]);
+          } else {
+            await finish(c, tx, row, `status = 'completed', data = $2, message = $3, steps = $4, usage = $5, driver = $6, credits_charged = $7`, [
+              JSON.stringify(result.records), result.message ?? null, JSON.stringify(result.steps), usage, result.driver, credits,
+            ]);
+          }
+          await recordUsage(tx, { ownerId: row.owner_id, operation: 'agent_extract', subject: `task:${taskId}`, pages, usage: result.usage, credits });
+        });
+        job.logger.info({ taskId, outcome: result.outcome, records: result.records.length, steps: result.stepsUsed, driver: result.driver }, 'agent task ended');
+      } catch (err) {
+        if (await isStopped()) {
+          // Stopped: the row says so already; keep what the agent did for the record.
+          await c.db.query(`UPDATE tasks SET steps = $2 WHERE id = $1`, [taskId, JSON.stringify(steps)]);
+          job.logger.info({ taskId, steps: steps.length }, 'agent task stopped while running');
+          return;
+        }
+        throw err;
+      } finally {
+        watch.release();
+      }
+    },
+    onFailure: async ({ taskId }, error) => {
+      const c = ctx();
+      const { rows } = await c.db.query<AgentTaskRow>('SELECT * FROM tasks WHERE id = $1', [taskId]);
+      if (!rows[0]) return;
+      await c.db.tx((tx) => finish(c, tx, rows[0], `status = 'failed', error = $2, error_code = $3`, [error.message, error.code]));
+    },
+  });
+}

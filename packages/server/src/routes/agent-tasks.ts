@@ -1,0 +1,77 @@
+import { ATTRIBUTES_REQUEST_SCHEMA } from '@gleaner/core';
+import { defineRoutes } from '../http/route.ts';
+import { ID_PARAMS, TASK_RESPONSE, URL_SCHEMA } from './schemas.ts';
+
+const AGENT_EXTRACT_BODY = {
+  type: 'object',
+  required: ['url', 'prompt'],
+  properties: {
+    url: { ...URL_SCHEMA, description: 'Where the agent starts browsing' },
+    prompt: { type: 'string', minLength: 1, description: 'What the agent should do and gather (navigate, search, open tabs, page through results...)' },
+    attributes: { ...ATTRIBUTES_REQUEST_SCHEMA, description: 'The fields of each record: a list of {name, description?, type?} (or the map forms); optional.' },
+    callback_url: { type: ['string', 'null'], description: 'The finished task\'s status body is POSTed here, signed (Standard Webhooks).' },
+    source: { type: ['string', 'null'], default: 'api' },
+  },
+};
+
+const STEP_SCHEMA = {
+  type: 'object',
+  properties: {
+    action: { type: 'string' },
+    target: { type: 'string' },
+    value: {},
+    url: { type: 'string' },
+    ok: { type: 'boolean' },
+    error: { type: 'string' },
+    records: { type: 'integer' },
+    duration_ms: { type: 'integer' },
+    tokens: { type: 'integer' },
+  },
+};
+
+const AGENT_TASK_RESPONSE = {
+  ...TASK_RESPONSE,
+  properties: { ...TASK_RESPONSE.properties, steps: { type: 'array', items: STEP_SCHEMA, description: 'What the agent did so far, one entry per action' } },
+};
+
+/** Spec 4.2 items 1-3: the one-shot browsing agent. */
+export function agentTaskRoutes() {
+  return defineRoutes([
+    {
+      method: 'post',
+      path: '/v1/agent/extract',
+      summary: 'Start a browsing agent that navigates from a URL and extracts records',
+      tags: ['agent'],
+      auth: 'apiKey',
+      startsJob: true,
+      body: AGENT_EXTRACT_BODY,
+      responses: { 202: { description: 'Accepted', schema: TASK_RESPONSE } },
+      handler: async (ctx, { body }) => ({ status: 202, body: await ctx.engine.agent.submit(ctx.owner!, body) }),
+    },
+    {
+      method: 'get',
+      path: '/v1/agent/extract/:task_id',
+      summary: 'Status of an agent task: its steps so far, and the records once completed',
+      tags: ['agent'],
+      auth: 'apiKey',
+      params: ID_PARAMS('task_id'),
+      responses: { 200: { description: 'Task status', schema: AGENT_TASK_RESPONSE } },
+      handler: async (ctx, { params }) => ({ body: await ctx.engine.agent.get(ctx.owner!, params.task_id) }),
+    },
+    {
+      method: 'post',
+      path: '/v1/agent/extract/:task_id/stop',
+      summary: 'Stop an agent task (stopped), or learn that it already ended (not_running)',
+      tags: ['agent'],
+      auth: 'apiKey',
+      params: ID_PARAMS('task_id'),
+      responses: {
+        200: {
+          description: 'stopped for a pending or running task; not_running for a finished one (its status is unchanged)',
+          schema: { type: 'object', required: ['task_id', 'status'], properties: { task_id: { type: 'string' }, status: { enum: ['stopped', 'not_running'] } } },
+        },
+      },
+      handler: async (ctx, { params }) => ({ body: await ctx.engine.agent.stop(ctx.owner!, params.task_id) }),
+    },
+  ]);
+}
