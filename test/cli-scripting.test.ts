@@ -20,7 +20,12 @@ function gleaner(args: string[], env: Record<string, string>, input?: string): P
   });
 }
 
-const lines = (out: string) => out.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));
+const lines = (out: string) =>
+  out
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
 
 describe('cli: scripting commands against a running server', function () {
   // Each command is a fresh Node process (~3 s of CPU to start): generous on a loaded machine.
@@ -84,7 +89,10 @@ describe('cli: scripting commands against a running server', function () {
   it('run reads URLs from standard input with --urls -', async () => {
     const r = await gleaner(['run', '--scraper', scraperId, '--urls', '-', '--poll-ms', '100', '--server', s.url], env, `${shelfUrl(9)}\n${shelfUrl(10)}\n`);
     expect(r.code, r.stderr).to.equal(0);
-    expect(lines(r.stdout).map((l) => [l.url, l.data])).to.deep.equal([[shelfUrl(9), shelf(9)], [shelfUrl(10), shelf(10)]]);
+    expect(lines(r.stdout).map((l) => [l.url, l.data])).to.deep.equal([
+      [shelfUrl(9), shelf(9)],
+      [shelfUrl(10), shelf(10)],
+    ]);
   });
 
   it('run draws a progress bar on a terminal', async () => {

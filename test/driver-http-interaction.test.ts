@@ -2,8 +2,8 @@
 // compared with Playwright's on the same page), links, GET and POST forms with their redirects,
 // field values, <details>, the NEEDS_BROWSER cases, SSRF on clicks and form actions, cookies.
 import { expect } from 'chai';
-import { GleanerError, isInteractive } from '@gleaner/core';
-import type { Driver, InteractiveSession, OutlineElement } from '@gleaner/core';
+import { GleanerError, isInteractive } from '@gleaner/core/internal';
+import type { Driver, InteractiveSession, OutlineElement } from '@gleaner/core/internal';
 import { createHttpDriver } from '@gleaner/driver-http';
 import { createPlaywrightDriver } from '@gleaner/driver-playwright';
 import { startFixtureSite } from './support/fixture-site.ts';
@@ -14,7 +14,8 @@ const doc = (title: string, body: string, head = '') => `<!doctype html><html><h
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 const PAGES: Record<string, string> = {
-  // Everything the outline shows or hides, the same without and with a browser.
+  // Everything the outline shows or hides, the same without and with a browser (except <noscript>,
+  // which a browser running scripts hides and the http driver shows: see the /fallback case).
   '/outline': doc('Outline', `<h1>Shop</h1><p>Welcome, <a href="cart">your cart</a>.</p>
     <nav><ul><li><a href="/c/books" id="books">Books</a></li><li><a href="/c/music" data-testid="music">Music</a></li></ul></nav>
     <form action="/search"><label for="q">Search</label><input id="q" name="q" value="tea">
@@ -29,14 +30,26 @@ const PAGES: Record<string, string> = {
     <my-widget><a href="/custom">In a custom element</a></my-widget><a href="/svg"><svg width="10" height="10"><title>Icon</title></svg></a>
     <p>x = <math><mi>x</mi></math></p><button aria-label="Close">×</button><label>Email <input name="email" type="email"></label>
     <input type="submit" value="Go"><input type="image" alt="Pay" src="/pay.png"><span id="lbl">Quantity</span><input aria-labelledby="lbl" type="number" value="2">
-    <a href="/logo"><img alt="Logo" src="/logo.png"></a><noscript><a href="/ns">No script</a></noscript><div contenteditable>Edit me</div>
+    <a href="/logo"><img alt="Logo" src="/logo.png"></a><div contenteditable>Edit me</div>
     <select name="many" multiple size="3"><optgroup label="G"><option>Alpha</option><option selected>Beta</option></optgroup></select>
     <input type="radio" name="r" aria-label="Radio"><input type="range" aria-label="Level"><input type="search" placeholder="Find it">
     <p class="hidden"><a href="/by-class">Hidden by class</a></p><div class="panel"><a href="/panel-1">Panel one</a></div>
     <div class="panel active"><a href="/panel-2">Panel two</a></div><p id="ghost"><a href="/ghost">Ghost</a></p>
-    <p class="forced" style="display: block"><a href="/forced">Forced</a></p><p class="wide"><a href="/wide">Wide only</a></p>`,
+    <p class="forced" style="display: block"><a href="/forced">Forced</a></p><p class="wide"><a href="/wide">Wide only</a></p>
+    <table class="grid"><caption>Sizes</caption><tr><td><a href="/same">Same</a></td><td><a href="/same">Same</a></td></tr><tr><td><button>Pick</button></td></tr></table>`,
   `<base href="/shop/"><style>/* a comment { display: none } */ .hidden { display: none } .panel { display: none } div.panel.active { display: block }
     #ghost { visibility: hidden } .forced { display: none !important } @media (max-width: 10px) { .wide { display: none } }</style>`),
+  // Text as the outline renders it: blocks, lists, tables, entities, whitespace, line breaks.
+  '/article': doc('Article &amp; more', `<header><nav><a href="/">Home</a> &rsaquo; <a href="/blog">Blog</a></nav></header>
+    <main><article><h2>A   title&nbsp;with  spaces</h2><p>First <em>para</em>graph,<br>second line &amp; <code>code</code>.</p>
+    <blockquote>Quoted <strong>text</strong></blockquote><pre>  keep
+  lines  </pre><dl><dt>Term</dt><dd>Definition <a href="#fn1">[1]</a></dd></dl>
+    <ol><li>One<ul><li>Nested <a href="/n">link</a></li></ul></li><li>Two</li></ol>
+    <fieldset><legend>Options</legend><label><input type="checkbox" name="o1"> First option</label><label><input type="radio" name="o2" value="b" checked> B</label></fieldset>
+    <table><thead><tr><th>Name</th><th>Price</th></tr></thead><tr><td>Tea</td><td>3 &euro;</td></tr></table>
+    <p>Read <a href="/more" title="More about it">more</a> or <a href="/x" aria-label="Close dialog">×</a>.</p></article>
+    <aside><h3>Related</h3><a href="/r1"><img src="/i.png" alt="Related one"></a> <a href="/r2">Related two</a></aside></main>
+    <footer><small>&copy; 2026</small> <a href="mailto:a@b.c">Mail</a></footer>`),
   '/links': doc('Links', `<a id="rel" href="next?p=2">Next</a> <a id="frag" href="#top">Top</a> <a id="hash" href="#">Menu</a>
     <a id="js" href="javascript:void(0)">Script</a> <a id="onclick" href="/page" onclick="return false">Tracked</a>
     <a id="noref" href="/page" rel="noreferrer">No referrer</a> <a id="wrapped" href="/page"><span id="inner">Wrapped</span></a>
@@ -61,6 +74,8 @@ const PAGES: Record<string, string> = {
   '/enter-page': doc('Enter', `<a id="frag" href="#one">To the form</a><form action="/results" id="one"><input id="only" name="q"></form>
     <form action="/results" id="two"><input id="a" name="a"><input id="b" name="b"></form>
     <form action="/results" id="three" onsubmit="return check()"><input id="c" name="c"><button>Go</button></form>`),
+  '/fallback': doc('Fallback', `<div id="app"></div><noscript><p>This page works best with JavaScript.</p><a href="/page" id="all">All results</a></noscript>
+    <form action="/results"><select id="sort" name="sort" onchange="this.form.submit()"><option>new</option><option>old</option></select><noscript><button id="go">Go</button></noscript></form>`),
   '/login': doc('Login', '<form method="post" action="/do-login"><input id="user" name="user"><button id="in">Log in</button></form>'),
   '/required': doc('Required', `<form action="/results"><input id="who" name="who" required><select id="size" name="size" required><option value="">Pick</option><option>L</option></select>
     <input type="radio" id="yes" name="ok" value="yes" required><input type="radio" name="ok" value="no"><button id="send">Send</button><button id="skip" formnovalidate>Skip checks</button></form>`),
@@ -157,25 +172,42 @@ describe('driver-http interaction (linkedom, no JavaScript)', () => {
       expect((await s.snapshot()).html).to.not.contain('data-gleaner-ref');
     });
 
-    it('matches the outline Chromium gives for the same page (refs, roles, names, selectors, values, hrefs, text)', async function () {
+    it('matches the outline Chromium gives for the same pages (refs, roles, names, selectors, values, hrefs, text)', async function () {
       const pw = createPlaywrightDriver({ allowNetworks: ['127.0.0.1/32'], maxPages: 1 });
       try {
-        const browser = await pw.openSession();
-        try {
-          if (!isInteractive(browser)) throw new Error('playwright sessions are not interactive');
-          await browser.goto(`${site.url}/outline`);
-          const expected = await browser.outline();
-          const s = await open('/outline');
-          const got = await s.outline();
-          expect(got.elements).to.deep.equal(expected.elements);
-          expect(got.text).to.equal(expected.text);
-          expect(got.title).to.equal(expected.title);
-        } finally {
-          await browser.close();
+        for (const path of ['/outline', '/article']) {
+          const browser = await pw.openSession();
+          try {
+            if (!isInteractive(browser)) throw new Error('playwright sessions are not interactive');
+            await browser.goto(`${site.url}${path}`);
+            const expected = await browser.outline();
+            const s = await open(path);
+            const got = await s.outline();
+            expect(got.elements, path).to.deep.equal(expected.elements);
+            expect(got.text, path).to.equal(expected.text);
+            expect(got.title, path).to.equal(expected.title);
+            await s.close();
+          } finally {
+            await browser.close();
+          }
         }
       } finally {
         await pw.close();
       }
+    });
+  });
+
+  describe('<noscript>', () => {
+    it('shows and acts on what <noscript> holds, as a browser without JavaScript does; snapshots keep the tag', async () => {
+      const s = await open('/fallback');
+      const o = await s.outline();
+      expect(o.text).to.contain('This page works best with JavaScript.');
+      expect(byName(o.elements, 'All results')).to.include({ role: 'link', selector: '#all' });
+      await s.select('#sort', 'old');
+      expect((await s.snapshot()).html).to.match(/<noscript><button id="go"( data-gleaner-ref="e\d+")?>Go<\/button><\/noscript>/);
+      expect((await s.snapshot()).html).to.not.contain('gleaner-noscript');
+      await s.click(byName(o.elements, 'Go')!.ref);
+      expect((await s.snapshot()).finalUrl).to.equal(`${site.url}/results?sort=old`);
     });
   });
 
@@ -224,6 +256,18 @@ describe('driver-http interaction (linkedom, no JavaScript)', () => {
       await s.select('#cat', 'Music');
       await s.click('#lucky');
       expect((await s.snapshot()).finalUrl).to.equal(`${site.url}/lucky?q=jazz&cat=Music&action=Lucky`);
+    });
+
+    it("encodes values in the page's charset (windows-1252 here; &#N; for what it cannot hold), or the form's accept-charset", async () => {
+      site.page('/latin-form', doc('Latin', '<form action="/results"><input id="q" name="q"></form><form action="/results" accept-charset="utf-8"><input id="u" name="u"></form>'), {
+        headers: { 'content-type': 'text/html; charset=iso-8859-1' },
+      });
+      const s = await open('/latin-form');
+      await s.type('#q', 'café €5 ☃', { pressEnter: true });
+      expect((await s.snapshot()).finalUrl).to.equal(`${site.url}/results?q=caf%E9+%805+%26%239731%3B`);
+      await s.goto(`${site.url}/latin-form`);
+      await s.type('#u', 'café', { pressEnter: true });
+      expect((await s.snapshot()).finalUrl).to.equal(`${site.url}/results?u=caf%C3%A9`);
     });
 
     it('submits a one-field form on Enter, and does nothing for Enter in a two-field form without a button', async () => {
@@ -358,7 +402,11 @@ describe('driver-http interaction (linkedom, no JavaScript)', () => {
       const t0 = Date.now();
       await s.waitFor({ ms: 120 });
       expect(Date.now() - t0).to.be.at.least(100);
+      const waiting = rejection(s.waitFor({ ms: 4000 }));
+      const closedAt = Date.now();
       await s.close();
+      expect((await waiting).code, 'a wait in flight ends with the session').to.equal('DRIVER_UNAVAILABLE');
+      expect(Date.now() - closedAt).to.be.below(1000);
       expect((await rejection(s.outline())).code).to.equal('DRIVER_UNAVAILABLE');
       expect((await rejection(s.click('#books'))).code).to.equal('DRIVER_UNAVAILABLE');
     });

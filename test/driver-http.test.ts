@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { GleanerError, listProxyCountries, normalizeCookies, resolveProxy } from '@gleaner/core';
-import type { Driver, DriverSessionOptions, PageSnapshot } from '@gleaner/core';
+import { GleanerError, listProxyCountries, normalizeCookies, resolveProxy } from '@gleaner/core/internal';
+import type { Driver, DriverSessionOptions, PageSnapshot } from '@gleaner/core/internal';
 import { createHttpDriver } from '@gleaner/driver-http';
 import { FIXTURE_CA, LATIN1_TEXT, startFixtureSite } from './support/fixture-site.ts';
 import type { FixtureSite } from './support/fixture-site.ts';

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { verifyWebhook, listDeliveries } from '@gleaner/core';
+import { verifyWebhook, listDeliveries } from '@gleaner/core/internal';
 import { startStack, waitFor, type Stack } from './support/stack.ts';
 import { PRODUCT_ATTRIBUTES, productAnswer, productsPage } from './support/pages.ts';
 

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { countTokens } from '@gleaner/core';
+import { countTokens } from '@gleaner/core/internal';
 import { startStack, sentSchema, userContent, type Stack } from './support/stack.ts';
 import { startForwardProxy, type ForwardProxy } from './support/forward-proxy.ts';
 import { PRODUCT_ATTRIBUTES, answerItems, listPage, productAnswer, productsPage } from './support/pages.ts';

@@ -3,7 +3,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
-import { createEngine, silentLogger, type Engine } from '@gleaner/core';
+import { createEngine, silentLogger, type Engine } from '@gleaner/core/internal';
 import { createApp } from '../packages/server/src/http/app.ts';
 import { apiRoutes } from '../packages/server/src/routes/index.ts';
 import { startStack, type Stack } from './support/stack.ts';

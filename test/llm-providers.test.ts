@@ -1,10 +1,10 @@
 import { expect } from 'chai';
 import { OpenAI } from 'openai';
 import { Ollama } from 'ollama';
-import { createModelClient, GleanerError, parseModelJson, retryAfterFromHeaders, silentLogger } from '@gleaner/core';
+import { createModelClient, GleanerError, parseModelJson, retryAfterFromHeaders, silentLogger } from '@gleaner/core/internal';
 import { createLimiter } from '../packages/core/src/llm/limiter.ts';
 import { backoffDelay } from '../packages/core/src/llm/retry.ts';
-import type { GleanerConfig } from '@gleaner/core';
+import type { GleanerConfig } from '@gleaner/core/internal';
 import { createOpenAiProvider } from '@gleaner/llm-openai';
 import { createOllamaProvider } from '@gleaner/llm-ollama';
 import { chooseProvider, createLlmFromConfig, listLlmSpecs } from '../packages/server/src/llm-provider.ts';

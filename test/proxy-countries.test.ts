@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
 import pg from 'pg';
-import { canonicalProxyCountry, proxyRoute } from '@gleaner/core';
+import { canonicalProxyCountry, proxyRoute } from '@gleaner/core/internal';
 import { startStack, type Stack } from './support/stack.ts';
 import { request } from './support/http.ts';
 import { TEST_DATABASE_URL } from './support/db.ts';

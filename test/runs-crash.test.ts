@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { insertScraper, type Owner } from '@gleaner/core';
+import { insertScraper, type Owner } from '@gleaner/core/internal';
 import { startStack, waitFor, type Stack } from './support/stack.ts';
 import { TEST_DATABASE_URL } from './support/db.ts';
 import { startCli } from './support/process.ts';

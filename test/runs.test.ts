@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { insertScraper, listDeliveries, verifyWebhook, type Owner } from '@gleaner/core';
+import { insertScraper, listDeliveries, verifyWebhook, type Owner } from '@gleaner/core/internal';
 import { startStack, sentSchema, userContent, waitFor, type Stack } from './support/stack.ts';
 import { startWebhookReceiver } from './support/webhook-receiver.ts';
 import type { RecordedRequest } from './support/model-server.ts';

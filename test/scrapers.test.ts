@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { healScraper, loadScraper, markDrift, type Owner } from '@gleaner/core';
+import { healScraper, loadScraper, markDrift, type Owner } from '@gleaner/core/internal';
 import { startStack, sentSchema, userContent, waitFor, type Stack } from './support/stack.ts';
 import { PRODUCT_ATTRIBUTES, productAnswer, productsPage } from './support/pages.ts';
 import type { RecordedRequest, Step } from './support/model-server.ts';

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { createSsrfGuard, GleanerError } from '@gleaner/core';
-import type { Driver, Resolver } from '@gleaner/core';
+import { createSsrfGuard, GleanerError } from '@gleaner/core/internal';
+import type { Driver, Resolver } from '@gleaner/core/internal';
 import { createHttpDriver } from '@gleaner/driver-http';
 import { startFixtureSite } from './support/fixture-site.ts';
 import type { FixtureSite } from './support/fixture-site.ts';

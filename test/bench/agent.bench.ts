@@ -4,7 +4,7 @@
 // Selenium. The scripted model answers at once, so the overhead is what the agent itself costs:
 // observing (outline + snapshot + reduction), acting, settling, and the queue-free loop.
 import os from 'node:os';
-import { runAgent, type AgentRunResult } from '@gleaner/core';
+import { runAgent, type AgentRunResult } from '@gleaner/core/internal';
 import { startStack, type Stack } from '../support/stack.ts';
 import { addAgentPages } from '../support/agent-site.ts';
 import { agentScript } from '../support/agent-script.ts';

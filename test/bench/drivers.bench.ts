@@ -5,8 +5,8 @@
 // form, read the result) on http (linkedom, no JavaScript) and on the browser drivers: ms per round
 // and per action.
 import { loadavg } from 'node:os';
-import { isInteractive } from '@gleaner/core';
-import type { Driver } from '@gleaner/core';
+import { isInteractive } from '@gleaner/core/internal';
+import type { Driver } from '@gleaner/core/internal';
 import { createHttpDriver } from '@gleaner/driver-http';
 import { createPlaywrightDriver } from '@gleaner/driver-playwright';
 import { createSeleniumDriver } from '@gleaner/driver-selenium';

@@ -3,7 +3,7 @@
 // throughput, and markdown throughput next to turndown's (scripts/styles removed) measured in this run.
 import TurndownService from 'turndown';
 import { htmlToMarkdown as mdreamRaw } from 'mdream';
-import { countTokens, htmlToMarkdown, reducePage } from '@gleaner/core';
+import { countTokens, htmlToMarkdown, reducePage } from '@gleaner/core/internal';
 import { buildCorpus, type CorpusPage } from '../support/corpus.ts';
 
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;

@@ -4,7 +4,7 @@
 // same process; pages/s of both, their ratio, and model calls per page during runs (must be 0).
 import os from 'node:os';
 import pg from 'pg';
-import { insertScraper, RUN_ITEM_BATCH_SIZE, RUN_ITEM_CONCURRENCY, runChannel, scrapeWithRecipe, type Recipe } from '@gleaner/core';
+import { insertScraper, RUN_ITEM_BATCH_SIZE, RUN_ITEM_CONCURRENCY, runChannel, scrapeWithRecipe, type Recipe } from '@gleaner/core/internal';
 import { startStack } from '../support/stack.ts';
 
 const URLS = 100;

@@ -59,7 +59,8 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   };
   const schemas = testSchemas(merge(base, opts.config ?? {}));
   const logger = silentLogger();
-  const engine = createEngine({ config: schemas.config, logger, ...pluginWiring(schemas.config, logger) });
+  const plugins = pluginWiring(schemas.config, logger);
+  const engine = createEngine({ config: schemas.config, logger, drivers: plugins.drivers, llm: plugins.llm, llmSpecs: plugins.llmSpecs });
   await engine.start();
   if (opts.worker !== false) await engine.startWorker();
   const app = createApp({ engine, logger, routes: apiRoutes(), bodyLimitBytes: schemas.config.server.bodyLimitBytes, metrics: true, mcp: true, console: true });
@@ -90,6 +91,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
       server.closeAllConnections();
       await new Promise((r) => server.close(r));
       await engine.stop();
+      await plugins.close();
       await model.close();
       await site.close();
       await schemas.drop();

@@ -8,6 +8,12 @@ import * as auth from './auth/index.ts';
 import type { Owner } from './auth/owners.ts';
 import { listProxyCountries } from './net/proxies.ts';
 import type { Driver } from './plugins/driver.ts';
+import { checkPluginApiVersion } from './plugins/version.ts';
+import { checkRequest } from './schemas/validate.ts';
+import {
+  EXTRACT_ASYNC_BODY, EXTRACT_BODY, MARKDOWN_BODY, PARSE_BODY,
+  type ExtractAsyncRequest, type ExtractRequest, type MarkdownRequest, type ParseRequest,
+} from './schemas/requests.ts';
 import type { LlmProvider, ModelSpec } from './plugins/llm.ts';
 import { createModelClient, type ModelClient } from './llm/call-model.ts';
 import type { OperationContext } from './extract/context.ts';
@@ -31,9 +37,15 @@ export interface EngineOptions {
    * Postgres' URL here).
    */
   databaseUrl?: string;
-  /** Page drivers, in order of preference: the first is tried first (plain HTTP). */
+  /**
+   * Page drivers, in order of preference: the first is tried first (plain HTTP). Borrowed: the
+   * engine never closes them; whoever created them closes them after `engine.stop()`.
+   */
   drivers?: Driver[];
-  /** The model provider; null or absent: operations that need a model answer MODEL_NOT_CONFIGURED. */
+  /**
+   * The model provider; null or absent: operations that need a model answer MODEL_NOT_CONFIGURED.
+   * Borrowed, like the drivers.
+   */
   llm?: LlmProvider | null;
   /** Extra job kinds (tests, embedders). */
   jobKinds?: JobKind<any>[];
@@ -58,7 +70,10 @@ export interface Engine {
   start(): Promise<void>;
   /** Starts workers for every job kind in this process. */
   startWorker(): Promise<void>;
-  /** Stops workers (graceful, config.jobs.shutdownGraceSeconds), closes drivers and connections. */
+  /**
+   * Stops workers (graceful, config.jobs.shutdownGraceSeconds) and closes what the engine created
+   * (its connections); the drivers and model provider it was handed stay open for their owner to close.
+   */
   stop(): Promise<void>;
 
   ready(): Promise<void>;
@@ -67,14 +82,19 @@ export interface Engine {
   createApiKey(ownerName: string): Promise<auth.CreatedApiKey>;
   revokeApiKey(prefix: string): Promise<boolean>;
   createAccessToken(ownerName: string, ttlSeconds?: number): Promise<auth.CreatedAccessToken>;
+  /** The owner's callback signing secret; NOT_FOUND for an unknown owner (a look-up creates none). */
   signingSecret(ownerName: string): Promise<string>;
+  /** Finds or creates the owner: for a host app that authenticates its own users (see createApiRouter). */
+  ensureOwner(ownerName: string): Promise<Owner>;
   proxyCountries(): Record<string, string>;
   llmSpecs(): Promise<unknown[]>;
 
-  extract(owner: Owner, body: Record<string, unknown>, signal?: AbortSignal): Promise<ExtractResponse>;
-  parse(owner: Owner, body: Record<string, unknown>, signal?: AbortSignal): Promise<ExtractResponse>;
-  extractMarkdown(owner: Owner, body: Record<string, unknown>, signal?: AbortSignal): Promise<{ data: string }>;
-  submitExtractTask(owner: Owner, body: Record<string, unknown>): Promise<TaskStatusBody>;
+  // The extraction operations take the HTTP API's request bodies, typed from the same JSON Schemas,
+  // and check them as the API does: a bad body throws VALIDATION_FAILED with the same 422 issues.
+  extract(owner: Owner, body: ExtractRequest, signal?: AbortSignal): Promise<ExtractResponse>;
+  parse(owner: Owner, body: ParseRequest, signal?: AbortSignal): Promise<ExtractResponse>;
+  extractMarkdown(owner: Owner, body: MarkdownRequest, signal?: AbortSignal): Promise<{ data: string }>;
+  submitExtractTask(owner: Owner, body: ExtractAsyncRequest): Promise<TaskStatusBody>;
   getExtractTask(owner: Owner, taskId: string): Promise<TaskStatusBody>;
 
   /** Classic (and, later, agentic) scrapers: create, generate, read, delete, list. */
@@ -95,6 +115,8 @@ export interface Engine {
 
 export function createEngine(opts: EngineOptions): Engine {
   const { config } = opts;
+  for (const d of opts.drivers ?? []) checkPluginApiVersion(d, 'driver');
+  if (opts.llm) checkPluginApiVersion(opts.llm, 'model provider');
   const logger = opts.logger ?? createLogger({ level: config.log.level });
   const url = opts.databaseUrl ?? config.database.url;
   if (!url) throw new Error('createEngine: no database URL (set DATABASE_URL, or let the server start the embedded Postgres)');
@@ -172,8 +194,6 @@ export function createEngine(opts: EngineOptions): Engine {
     async stop() {
       await jobs.stop(config.jobs.shutdownGraceSeconds * 1000);
       cancels.close();
-      await Promise.allSettled(context.drivers.map((d) => d.close()));
-      await opts.llm?.close?.();
       await db.close();
       started = false;
     },
@@ -184,6 +204,7 @@ export function createEngine(opts: EngineOptions): Engine {
     revokeApiKey: (prefix) => auth.revokeApiKey(db, prefix),
     createAccessToken: (ownerName, ttl) => auth.createAccessToken(db, ownerName, ttl ?? config.auth.tokenTtlSeconds),
     signingSecret: (ownerName) => auth.getSigningSecret(db, ownerName),
+    ensureOwner: (ownerName) => auth.ensureOwner(db, ownerName),
     proxyCountries: () => listProxyCountries(config),
     async llmSpecs() {
       if (opts.llmSpecs) return opts.llmSpecs();
@@ -193,10 +214,10 @@ export function createEngine(opts: EngineOptions): Engine {
         return [];
       }
     },
-    extract: (owner, body, signal) => extract(context, owner, body, signal),
-    parse: (owner, body, signal) => parse(context, owner, body, signal),
-    extractMarkdown: (owner, body, signal) => extractMarkdown(context, owner, body, signal),
-    submitExtractTask: (owner, body) => submitExtractTask(context, owner, body),
+    extract: async (owner, body, signal) => extract(context, owner, checkRequest(EXTRACT_BODY, body), signal),
+    parse: async (owner, body, signal) => parse(context, owner, checkRequest(PARSE_BODY, body), signal),
+    extractMarkdown: async (owner, body, signal) => extractMarkdown(context, owner, checkRequest(MARKDOWN_BODY, body), signal),
+    submitExtractTask: async (owner, body) => submitExtractTask(context, owner, checkRequest(EXTRACT_ASYNC_BODY, body)),
     getExtractTask: (owner, taskId) => getTask(context, owner, taskId, 'extract'),
     scrapers,
     runs,

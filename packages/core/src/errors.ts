@@ -14,6 +14,7 @@ export const ERROR_CODES = {
   PAYLOAD_TOO_LARGE: { retryable: false, description: 'The request body is larger than server.bodyLimitBytes.' },
   RATE_LIMITED: { retryable: true, description: 'Too many requests; retry after the Retry-After header.' },
   CONFIG_INVALID: { retryable: false, description: 'The configuration (options, environment or file) is invalid; the message names the field.' },
+  PLUGIN_INCOMPATIBLE: { retryable: false, description: 'A driver or model provider implements another plugin API version than this @gleaner/core (createEngine refuses it); the message names both.' },
   DATABASE_UNAVAILABLE: { retryable: true, description: 'Postgres cannot be reached or answered with a connection error.' },
   SERVER_UNREACHABLE: { retryable: true, description: 'A scripting command (`gleaner extract`, `markdown`, `run`) could not reach the server at --server / GLEANER_SERVER.' },
   CONSOLE_NOT_BUILT: { retryable: false, description: 'The web console at / has not been built on this server (`make setup` builds it); the API is unaffected.' },

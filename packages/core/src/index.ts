@@ -1,33 +1,86 @@
-// @gleaner/core public API. Plugins import only from here.
-export * from './errors.ts';
-export * from './config/index.ts';
-export * from './log.ts';
-export * from './store/db.ts';
-export * from './store/migrate.ts';
-export * from './jobs/index.ts';
-export * from './auth/index.ts';
-export * from './engine.ts';
-export * from './plugins/llm.ts';
-export * from './llm/index.ts';
-export * from './plugins/driver.ts';
-export * from './net/ssrf.ts';
-export * from './net/cookies.ts';
-export * from './net/cookie-jar.ts';
-export * from './net/proxies.ts';
-export * from './extract/attributes.ts';
-export * from './callbacks/index.ts';
-export * from './recipes/index.ts';
-export * from './page/index.ts';
-export * from './net/filter-proxy.ts';
-export * from './browser/pool.ts';
-export * from './browser/page-scripts.ts';
-export * from './scrapers/index.ts';
-export * from './runs/index.ts';
-export * from './agent/index.ts';
-export { CancelWatch, cancelChannel, notifyCancel } from './jobs/cancel.ts';
+// @gleaner/core — what an embedder uses: the engine, its configuration, its operations' types, the
+// error codes, job kinds. Each name is listed on purpose (no `export *`): whatever is not here is
+// internal and may change without notice. Plugins use the subpath @gleaner/core/plugin instead;
+// '@gleaner/testing' serves plugin authors' tests.
+
+// The engine and its lifecycle.
+export { createEngine } from './engine.ts';
+export type { Engine, EngineOptions } from './engine.ts';
+
+// Configuration: one schema, options > environment > file > defaults.
+export { loadConfig, redactConfig, CONFIG_FIELDS } from './config/index.ts';
+export type { ConfigOptions, DeepPartial, FieldSpec, GleanerConfig, LoadConfigInput } from './config/index.ts';
+
+// Errors: stable codes, a message a user can act on, whether a retry can help.
+export { ERROR_CODES, GleanerError, isGleanerError, toGleanerError, validationFailed } from './errors.ts';
+export type { ErrorCode, GleanerErrorJSON, ValidationIssue } from './errors.ts';
+
+// Logging.
+export { createLogger, silentLogger } from './log.ts';
+export type { Logger, LoggerOptions } from './log.ts';
+
+// The store and job queue the engine runs on (an embedder registers its own job kinds).
+export { createDatabase } from './store/db.ts';
+export type { Database, DatabaseOptions, Queryable } from './store/db.ts';
+export { migrate } from './store/migrate.ts';
+export { defineJob } from './jobs/job-kind.ts';
+export type { JobContext, JobKind, JobPolicy } from './jobs/job-kind.ts';
+export { JobQueue } from './jobs/job-queue.ts';
+export type { JobQueueOptions, SendOptions } from './jobs/job-queue.ts';
+
+// Request validation and schemas: the engine checks direct calls as the HTTP adapter does.
+export { checkRequest, compileSchema, toIssues } from './schemas/validate.ts';
+export type { JsonSchema } from './schemas/validate.ts';
+export {
+  COOKIES_SCHEMA,
+  EXTRACT_ASYNC_BODY,
+  EXTRACT_BODY,
+  ID_PARAMS,
+  MARKDOWN_BODY,
+  PARSE_BODY,
+  PROXY_COUNTRY_SCHEMA,
+  RECORDS_RESPONSE,
+  TASK_RESPONSE,
+  URL_SCHEMA,
+} from './schemas/requests.ts';
+export type { ExtractAsyncRequest, ExtractRequest, MarkdownRequest, ParseRequest } from './schemas/requests.ts';
+
+// Owners and credentials.
+export type { Owner } from './auth/owners.ts';
+export type { CreatedApiKey } from './auth/api-keys.ts';
+export type { CreatedAccessToken } from './auth/access-tokens.ts';
+export { signWebhook, verifyWebhook } from './callbacks/sign.ts';
+export type { WebhookHeaders } from './callbacks/sign.ts';
+
+// What the operations take and return.
+export { ATTRIBUTES_REQUEST_SCHEMA, ATTRIBUTE_TYPES } from './extract/attributes.ts';
+export type { Attribute, AttributeType, ExtractedRecord } from './extract/attributes.ts';
+export type { ExtractResponse } from './operations/extract.ts';
+export type { TaskStatusBody } from './tasks/extract-task.ts';
+export type { ScraperOperations } from './scrapers/operations.ts';
+export type { ParameterSpec, ScraperBuildRequest, ScraperKind, ScraperRecord, ScraperStatus } from './scrapers/types.ts';
+export type { ScraperListItem } from './scrapers/store.ts';
+export type { RunOperations, RunOutcome } from './runs/operations.ts';
+export type { RunOptions } from './runs/request.ts';
+export type { RunStatus, RunStatusBody } from './runs/status.ts';
+export type { CatalogOperations } from './catalog/index.ts';
+export type { Recipe } from './recipes/schema.ts';
+export { RANDOM_PROXY_COUNTRY } from './net/proxies.ts';
+
+// The plugin seams an embedder hands to createEngine (implementing one: '@gleaner/core/plugin').
+export { PLUGIN_API_VERSION } from './plugins/version.ts';
+export type { Driver, DriverCapabilities } from './plugins/driver.ts';
+export type { LlmProvider, ModelSpec } from './plugins/llm.ts';
+
+// The browsing agent: one-shot tasks (engine.agent), and the loop itself for embedders that run it
+// on their own (runAgent with an engine's context).
+export { runAgent, agentBudgets, stableTarget, resolveTarget, AGENT_TOOLS } from './agent/index.ts';
+export type {
+  AgentActionName, AgentBudgets, AgentExtraction, AgentGoal, AgentOutcome, AgentRunInput, AgentRunResult, RecordedAction, StableTarget,
+} from './agent/index.ts';
 export type { AgentTaskStatusBody, AgentStepSummary } from './tasks/agent-task.ts';
-export * from './net/content-type.ts';
-export * from './browser/chromium-flags.ts';
-export * from './browser/driver-options.ts';
-export * from './browser/request-check.ts';
-export * from './metrics/index.ts';
+export type { OperationContext } from './extract/context.ts';
+
+// Prometheus metrics: the engine's registry (engine.metrics) and the instruments on it.
+export { createMetrics, observeEngine, secondsSince } from './metrics/index.ts';
+export type { Metrics, ObserveOptions } from './metrics/index.ts';

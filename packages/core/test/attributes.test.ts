@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { coerceRecord, coerceValue, mergeRecords, normalizeAttributes, recordsJsonSchema, GleanerError } from '@gleaner/core';
+import { coerceRecord, coerceValue, mergeRecords, normalizeAttributes, recordsJsonSchema, GleanerError } from '@gleaner/core/internal';
 
 describe('attributes: shapes, schema, coercion', () => {
   it('normalises the list and both map forms to one list', () => {

@@ -1,9 +1,10 @@
 import { expect } from 'chai';
 import {
   authenticateAccessToken, authenticateApiKey, createAccessToken, createApiKey, createDatabase,
-  getSigningSecret, migrate, revokeApiKey, silentLogger, type Database,
-} from '@gleaner/core';
+  ensureOwner, findOwnerByName, getSigningSecret, migrate, revokeApiKey, silentLogger, type Database,
+} from '@gleaner/core/internal';
 import { TEST_DATABASE_URL, dropSchemas } from '../../../test/support/db.ts';
+import { rejection } from '../../../test/support/assert.ts';
 
 describe('auth: API keys, access tokens, signing secrets', () => {
   const schema = `t_auth_${Math.random().toString(36).slice(2, 8)}`;
@@ -66,7 +67,11 @@ describe('auth: API keys, access tokens, signing secrets', () => {
     expect(await authenticateAccessToken(db, token)).to.equal(null);
   });
 
-  it('gives each owner a stable Standard Webhooks signing secret', async () => {
+  it('gives each owner a stable Standard Webhooks signing secret; looking one up creates no owner', async () => {
+    expect((await rejection(getSigningSecret(db, 'frank'))).code).to.equal('NOT_FOUND');
+    expect(await findOwnerByName(db, 'frank')).to.equal(null);
+    await ensureOwner(db, 'frank');
+    await ensureOwner(db, 'grace');
     const s1 = await getSigningSecret(db, 'frank');
     const s2 = await getSigningSecret(db, 'frank');
     const other = await getSigningSecret(db, 'grace');

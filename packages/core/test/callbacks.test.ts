@@ -3,7 +3,7 @@ import {
   CALLBACK_JOB, CALLBACK_USER_AGENT, JobQueue, callbackJobKind, callbackPolicy, createDatabase, enqueueCallback, ensureOwner,
   getSigningSecretById, listDeliveries, migrate, signWebhook, silentLogger, verifyWebhook,
   type CallbackDelivery, type ConfigOptions, type Database,
-} from '@gleaner/core';
+} from '@gleaner/core/internal';
 import { testSchemas, type TestSchemas } from '../../../test/support/db.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../../../test/support/webhook-receiver.ts';
 import { waitFor } from '../../../test/support/wait.ts';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
-import { createModelClient, GleanerError } from '@gleaner/core';
-import type { Attribute, ExtractedRecord } from '@gleaner/core';
+import { createModelClient, GleanerError } from '@gleaner/core/internal';
+import type { Attribute, ExtractedRecord } from '@gleaner/core/internal';
 import { createOpenAiProvider, qualifiesForStrict } from '@gleaner/llm-openai';
 import {
   brittleSelectors, compareRecipeOutput, executeRecipe, generateRecipe, pageSkeleton, recipeAnswerSchema, runRecipe, validateRecipe,

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import pg from 'pg';
-import { migrate, loadMigrations, silentLogger, createDatabase, GleanerError } from '@gleaner/core';
+import { migrate, loadMigrations, silentLogger, createDatabase, GleanerError } from '@gleaner/core/internal';
 import { TEST_DATABASE_URL, dropSchemas } from '../../../test/support/db.ts';
 
 describe('store: migrations', () => {

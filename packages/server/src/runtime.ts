@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { createEngine, type Engine, type GleanerConfig, type Logger } from '@gleaner/core';
+import { createEngine, type Engine, type EngineOptions, type GleanerConfig, type Logger } from '@gleaner/core';
 import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from './embedded-postgres.ts';
 
 export interface Runtime {
@@ -23,8 +23,9 @@ export interface RuntimeOptions {
  * <dataDir>/postgres (reusing the instance another gleaner process already runs there).
  * Applies migrations. The server's plugin wiring lives in wiring.ts.
  */
-export async function openRuntime(opts: RuntimeOptions, extra: Partial<Parameters<typeof createEngine>[0]> = {}): Promise<Runtime> {
+export async function openRuntime(opts: RuntimeOptions, plugins: Pick<EngineOptions, 'drivers' | 'llm' | 'llmSpecs'> & { close?(): Promise<void> } = {}): Promise<Runtime> {
   const { config, logger } = opts;
+  const { close: closePlugins, ...extra } = plugins;
   let embedded: EmbeddedPostgresHandle | null = null;
   let url = config.database.url;
   if (!url) {
@@ -42,6 +43,7 @@ export async function openRuntime(opts: RuntimeOptions, extra: Partial<Parameter
     else await engine.migrate();
   } catch (err) {
     await engine.stop().catch(() => undefined);
+    await closePlugins?.().catch(() => undefined);
     await embedded?.stop().catch(() => undefined);
     throw err;
   }
@@ -53,6 +55,7 @@ export async function openRuntime(opts: RuntimeOptions, extra: Partial<Parameter
       (closing ??= (async () => {
         try {
           await engine.stop();
+          await closePlugins?.(); // the engine borrows its plugins: their owner closes them
         } finally {
           await embedded?.stop();
         }

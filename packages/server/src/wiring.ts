@@ -13,12 +13,23 @@ function browserDriver(config: Readonly<GleanerConfig>, logger: Logger): Driver[
   return [config.browser.driver === 'selenium' ? createSeleniumDriver({ config, logger }) : createPlaywrightDriver({ config, logger })];
 }
 
-/** Plugins wired into the engine from configuration (explicit registration, CONVENTIONS.md 2). */
-export function pluginWiring(config: Readonly<GleanerConfig>, logger: Logger): Partial<EngineOptions> {
+/** The plugins the server builds from configuration, for createEngine, and their owner's close(). */
+export interface PluginWiring extends Pick<EngineOptions, 'drivers' | 'llm' | 'llmSpecs'> {
+  /** Closes the drivers and the provider (the engine borrows them); call after engine.stop(). */
+  close(): Promise<void>;
+}
+
+/** Plugins wired into the engine from configuration (explicit registration, never on import). */
+export function pluginWiring(config: Readonly<GleanerConfig>, logger: Logger): PluginWiring {
   const llm = createLlmFromConfig(config, logger);
+  const drivers = [createHttpDriver({ config, logger }), ...browserDriver(config, logger)];
   return {
     llm: llm.provider,
     llmSpecs: llm.listLlmSpecs,
-    drivers: [createHttpDriver({ config, logger }), ...browserDriver(config, logger)],
+    drivers,
+    async close() {
+      await Promise.allSettled(drivers.map((d) => d.close()));
+      await llm.provider?.close?.();
+    },
   };
 }

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { mkdtempSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { authenticateApiKey, createDatabase, silentLogger } from '@gleaner/core';
+import { authenticateApiKey, createDatabase, silentLogger } from '@gleaner/core/internal';
 import { TEST_DATABASE_URL, dropSchemas } from '../../../test/support/db.ts';
 import { freePort, runCli, startCli, waitForExit, waitForHttp } from '../../../test/support/process.ts';
 import { findRunningEmbeddedPostgres } from '../src/embedded-postgres.ts';

@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { silentLogger } from '@gleaner/core';
+import { silentLogger } from '@gleaner/core/internal';
 import { startEmbeddedPostgres } from '../src/embedded-postgres.ts';
 import type { EmbeddedPostgresHandle, EmbeddedPostgresOptions } from '../src/embedded-postgres.ts';
 

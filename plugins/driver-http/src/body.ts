@@ -3,7 +3,7 @@ import { Transform, Writable } from 'node:stream';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import zlib from 'node:zlib';
-import { GleanerError } from '@gleaner/core';
+import { GleanerError } from '@gleaner/core/plugin';
 
 // Tolerate a truncated compressed stream as browsers and curl do: keep what was decoded.
 const ZLIB_OPTS = { finishFlush: zlib.constants.Z_SYNC_FLUSH };

@@ -1,5 +1,5 @@
 // How a response's bytes become text (what a response is: core's content-type helpers).
-import type { ContentKind } from '@gleaner/core';
+import type { ContentKind } from '@gleaner/core/plugin';
 
 /** The WHATWG encoding name for a label, or undefined when TextDecoder does not know it. */
 export function encodingForLabel(label: string | undefined): string | undefined {

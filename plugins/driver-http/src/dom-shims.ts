@@ -19,11 +19,16 @@ import { closest, matches, querySelector, querySelectorAll } from './selectors.t
 import { DocumentStyles, declarations } from './styles.ts';
 import type { OwnStyle } from './styles.ts';
 
-/** The URL each parsed document was fetched from (linkedom documents have none), and its base URL once known. */
-const documentUrls = new WeakMap<object, { url: string; base?: string }>();
+/** The URL each parsed document was fetched from (linkedom documents have none), its charset, and its base URL once known. */
+const documentUrls = new WeakMap<object, { url: string; charset?: string; base?: string }>();
 
-export function setDocumentUrl(doc: Document, url: string): void {
-  documentUrls.set(doc, { url });
+export function setDocumentUrl(doc: Document, url: string, charset?: string): void {
+  documentUrls.set(doc, { url, charset });
+}
+
+/** The encoding the document was decoded with (WHATWG name), when known. */
+export function documentCharset(doc: Document): string | undefined {
+  return documentUrls.get(doc)?.charset;
 }
 
 export function documentUrl(doc: Document): string {

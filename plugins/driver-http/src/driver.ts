@@ -2,28 +2,19 @@
 import { isIP } from 'node:net';
 import { Agent, ProxyAgent, buildConnector } from 'undici';
 import type { Dispatcher } from 'undici';
-import { CONFIG_FIELDS, CookieJar, GleanerError, createSsrfGuard, unbracket } from '@gleaner/core';
-import type { Driver, DriverCapabilities, DriverSession, DriverSessionOptions, GleanerConfig, Logger, Resolver, SsrfGuard } from '@gleaner/core';
+import { CONFIG_FIELDS, CookieJar, GleanerError, createSsrfGuard, unbracket } from '@gleaner/core/plugin';
+import type { Driver, DriverCapabilities, DriverOptions, DriverSession, DriverSessionOptions, SsrfGuard } from '@gleaner/core/plugin';
 import { HttpSession } from './session.ts';
+
+/** The plugin API this plugin was written against (createEngine refuses another major). */
+const PLUGIN_API = '1.0';
 
 export const HTTP_DRIVER_NAME = 'http';
 
-export interface HttpDriverOptions {
-  /** The resolved configuration; `network.allowNetworks` and `fetch.*` are read from it. */
-  config?: { network?: Partial<GleanerConfig['network']>; fetch?: Partial<GleanerConfig['fetch']> };
-  /** Overrides `network.allowNetworks`. */
-  allowNetworks?: readonly string[];
-  /** A guard to share (e.g. with another driver); built from allowNetworks/resolver otherwise. */
-  guard?: SsrfGuard;
-  /** Replaces the system DNS resolver (tests). */
-  resolver?: Resolver;
-  userAgent?: string;
-  timeoutMs?: number;
-  maxBytes?: number;
-  maxRedirects?: number;
+/** The shared driver options (`DriverOptions`: config, allowNetworks, guard, resolver, logger, fetch overrides) plus TLS trust. */
+export interface HttpDriverOptions extends DriverOptions {
   /** Extra trusted CA certificates (PEM) for https targets and https proxies, e.g. an internal CA. */
   ca?: string | Buffer | Array<string | Buffer>;
-  logger?: Logger;
 }
 
 const CAPABILITIES: Readonly<DriverCapabilities> = Object.freeze({ javascript: false, interaction: true, proxy: true, cookies: true });
@@ -90,6 +81,7 @@ export function createHttpDriver(opts: HttpDriverOptions = {}): Driver {
 
   return {
     name: HTTP_DRIVER_NAME,
+    apiVersion: PLUGIN_API,
     capabilities: CAPABILITIES,
 
     async openSession(sessionOpts: DriverSessionOptions = {}): Promise<DriverSession> {

@@ -1,5 +1,5 @@
 // Turns whatever undici, zlib, DNS or an abort threw into the GleanerError a caller can act on.
-import { GleanerError, isGleanerError } from '@gleaner/core';
+import { GleanerError, isGleanerError } from '@gleaner/core/plugin';
 
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT']);
 const DNS_CODES = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_NODATA', 'EAI_NONAME']);

@@ -2,9 +2,11 @@
 // owner, the submitter's overrides (formaction, formmethod, formenctype), the entry list in tree order,
 // and the encodings (GET query, urlencoded, multipart/form-data, text/plain).
 import { randomBytes } from 'node:crypto';
-import { GleanerError } from '@gleaner/core';
-import { baseUrl, buttonType, documentUrl, inputType, inputValue, isMultiple, optionValue, resolveAgainstBase, selectedOptions } from './dom-shims.ts';
+import { GleanerError } from '@gleaner/core/plugin';
+import { baseUrl, buttonType, documentCharset, documentUrl, inputType, inputValue, isMultiple, optionValue, resolveAgainstBase, selectedOptions } from './dom-shims.ts';
 import { describeElement, needsBrowser } from './targets.ts';
+import { formEncoder, percentEncode } from './form-encoding.ts';
+import type { FormEncoder } from './form-encoding.ts';
 
 /** A navigation a form submission asks for. */
 export interface FormRequest {
@@ -101,26 +103,25 @@ function entries(form: Element, submitter: Element | null): Entry[] {
 
 const crlf = (s: string) => s.replace(/\r\n|\r|\n/g, '\r\n');
 
-function urlencoded(list: Entry[]): string {
-  const params = new URLSearchParams();
-  for (const [name, value] of list) params.append(crlf(name), typeof value === 'string' ? crlf(value) : '');
-  return params.toString();
+function urlencoded(list: Entry[], encode: FormEncoder): string {
+  return list.map(([name, value]) => `${percentEncode(encode(crlf(name)))}=${percentEncode(encode(typeof value === 'string' ? crlf(value) : ''))}`).join('&');
 }
 
-function multipart(list: Entry[]): { body: Buffer; contentType: string } {
+function multipart(list: Entry[], encode: FormEncoder): { body: Buffer; contentType: string } {
   const boundary = `----GleanerFormBoundary${randomBytes(8).toString('hex')}`;
   const escapeName = (s: string) => s.replace(/\n/g, '%0A').replace(/\r/g, '%0D').replace(/"/g, '%22');
-  const parts: string[] = [];
+  const parts: Buffer[] = [];
   for (const [name, value] of list) {
+    const disposition = `--${boundary}\r\nContent-Disposition: form-data; name="${escapeName(crlf(name))}"`;
     if (typeof value === 'string') {
-      parts.push(`--${boundary}\r\nContent-Disposition: form-data; name="${escapeName(crlf(name))}"\r\n\r\n${crlf(value)}\r\n`);
+      parts.push(encode(`${disposition}\r\n\r\n`), encode(crlf(value)), Buffer.from('\r\n'));
     } else {
       // No file is ever chosen: browsers send an empty part with an empty filename.
-      parts.push(`--${boundary}\r\nContent-Disposition: form-data; name="${escapeName(crlf(name))}"; filename=""\r\nContent-Type: application/octet-stream\r\n\r\n\r\n`);
+      parts.push(encode(`${disposition}; filename=""\r\nContent-Type: application/octet-stream\r\n\r\n\r\n`));
     }
   }
-  parts.push(`--${boundary}--\r\n`);
-  return { body: Buffer.from(parts.join(''), 'utf8'), contentType: `multipart/form-data; boundary=${boundary}` };
+  parts.push(Buffer.from(`--${boundary}--\r\n`));
+  return { body: Buffer.concat(parts), contentType: `multipart/form-data; boundary=${boundary}` };
 }
 
 function textPlain(list: Entry[]): string {
@@ -182,14 +183,15 @@ export function submission(form: Element, submitter: Element | null): FormReques
     if (missing) throw new GleanerError('BAD_REQUEST', `the form was not sent: ${describeElement(missing)} is required; fill it in first`);
   }
   const list = entries(form, submitter);
+  const encode = formEncoder(form.getAttribute('accept-charset'), documentCharset(doc));
   if (method !== 'post') {
-    url.search = `?${urlencoded(list)}`; // replaces the action's query (an empty form still ends in '?')
+    url.search = `?${urlencoded(list, encode)}`; // replaces the action's query (an empty form still ends in '?')
     return { url: url.href, method: 'GET' };
   }
   const enctype = (attr('enctype', 'formenctype') ?? '').trim().toLowerCase();
-  if (enctype === 'multipart/form-data') return { url: url.href, method: 'POST', ...multipart(list) };
-  if (enctype === 'text/plain') return { url: url.href, method: 'POST', body: Buffer.from(textPlain(list), 'utf8'), contentType: 'text/plain;charset=UTF-8' };
-  return { url: url.href, method: 'POST', body: Buffer.from(urlencoded(list), 'utf8'), contentType: 'application/x-www-form-urlencoded' };
+  if (enctype === 'multipart/form-data') return { url: url.href, method: 'POST', ...multipart(list, encode) };
+  if (enctype === 'text/plain') return { url: url.href, method: 'POST', body: encode(textPlain(list)), contentType: 'text/plain' };
+  return { url: url.href, method: 'POST', body: Buffer.from(urlencoded(list, encode), 'latin1'), contentType: 'application/x-www-form-urlencoded' };
 }
 
 /** Whether a select may take every value asked (`multiple` for more than one). */

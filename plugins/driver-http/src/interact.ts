@@ -2,8 +2,8 @@
 // browser does without JavaScript. A link click navigates, a submit button submits its form, typing
 // and selecting set the form's values, checkboxes, radios and <details> toggle. Whatever only a
 // script could do throws NEEDS_BROWSER, naming the element, so the agent moves to a browser driver.
-import { GleanerError } from '@gleaner/core';
-import type { ActionOptions, PageOutline, PageSnapshot, ScrollOptions, WaitForOptions } from '@gleaner/core';
+import { GleanerError } from '@gleaner/core/plugin';
+import type { ActionOptions, PageOutline, PageSnapshot, ScrollOptions, WaitForOptions } from '@gleaner/core/plugin';
 import { firstLabelable, inputType, isRendered, optionLabel, optionValue, optionsOf, resolveAgainstBase } from './dom-shims.ts';
 import { assertSelectable, defaultButton, formOwner, implicitSubmissionAllowed, isDisabled, isSubmitButton, submission } from './forms.ts';
 import type { FormRequest } from './forms.ts';

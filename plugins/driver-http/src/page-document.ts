@@ -4,8 +4,8 @@
 // as the browser drivers' do.
 import vm from 'node:vm';
 import { Node as DomNode, parseHTML } from 'linkedom';
-import { capOutline, scriptCall } from '@gleaner/core';
-import type { PageOutline, PageScriptName } from '@gleaner/core';
+import { capOutline, scriptCall } from '@gleaner/core/plugin';
+import type { PageOutline, PageScriptName } from '@gleaner/core/plugin';
 import { computedStyle, cssEscape, installShims, invalidateStyles, setDocumentUrl } from './dom-shims.ts';
 
 /** A script gets this long on a parsed document (it is our own code, but the page decides its size). */
@@ -16,19 +16,64 @@ const compiledScripts = new Map<string, vm.Script>();
 
 const escapeText = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
+/**
+ * linkedom's parser (htmlparser2) does not add the `<tbody>` the HTML parser implies around a table's
+ * rows; browsers do, and outline selectors that path through a table must be the same.
+ */
+function impliedTableBodies(doc: Document): void {
+  for (const table of Array.from(doc.querySelectorAll('table'))) {
+    let body: Element | null = null;
+    for (let child = table.firstChild; child; ) {
+      const next: ChildNode | null = child.nextSibling;
+      const isRow = child.nodeType === 1 && (child as Element).localName === 'tr';
+      const isSpace = child.nodeType === 3 && !(child as Text).data.trim();
+      if (isRow) {
+        if (!body) {
+          body = doc.createElement('tbody');
+          table.insertBefore(body, child);
+        }
+        body.appendChild(child);
+      } else if (!(isSpace && body && next?.nodeType === 1 && (next as Element).localName === 'tr')) {
+        body = null; // anything else between rows starts a new body (as the parser does)
+      } else {
+        body.appendChild(child);
+      }
+      child = next;
+    }
+  }
+}
+
+/** What `<noscript>` becomes in the parsed document: an element the outline walks (its script skips noscript). */
+const NOSCRIPT = 'gleaner-noscript';
+
+/**
+ * Without JavaScript a browser shows what `<noscript>` holds (fallback links, a "Go" button next to a
+ * select, "please enable JavaScript"): renamed, the outline lists and renders it. `html()` renames it back.
+ */
+function revealNoscript(doc: Document): void {
+  for (const el of Array.from(doc.querySelectorAll('noscript'))) {
+    const shown = doc.createElement(NOSCRIPT);
+    for (const attr of Array.from(el.attributes)) shown.setAttribute(attr.name, attr.value);
+    while (el.firstChild) shown.appendChild(el.firstChild);
+    el.replaceWith(shown);
+  }
+}
+
 export class PageDocument {
   readonly document: Document;
   readonly url: string;
   #context: vm.Context | undefined;
   #changed = false;
 
-  /** Parses `html` (text/plain and JSON as a `<pre>`, as browsers show them) as the document at `url`. */
-  constructor(html: string, contentType: string, url: string) {
+  /** Parses `html` (text/plain and JSON as a `<pre>`, as browsers show them) as the document at `url`, decoded from `charset`. */
+  constructor(html: string, contentType: string, url: string, charset?: string) {
     installShims();
     const markup = contentType === '' || contentType.includes('html') ? html : `<!DOCTYPE html><html><head></head><body><pre>${escapeText(html)}</pre></body></html>`;
     this.document = parseHTML(markup).document as unknown as Document;
+    impliedTableBodies(this.document);
+    revealNoscript(this.document);
     this.url = url;
-    setDocumentUrl(this.document, url);
+    setDocumentUrl(this.document, url, charset);
   }
 
   /**
@@ -86,6 +131,6 @@ export class PageDocument {
 
   /** The document serialized as it is now, without Gleaner's ref stamps (core's snapshotHtml). */
   html(): string {
-    return this.run<string>('snapshotHtml', false);
+    return this.run<string>('snapshotHtml', false).replace(new RegExp(`<(/?)${NOSCRIPT}\\b`, 'g'), '<$1noscript');
   }
 }

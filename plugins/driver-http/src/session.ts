@@ -2,10 +2,10 @@
 // GET, and POST for submitted forms) and the interactions on the last response (interact.ts).
 import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
-import { CookieJar, GleanerError, isGleanerError } from '@gleaner/core';
-import type { ActionOptions, DriverSession, GotoOptions, Logger, PageSnapshot, SsrfGuard } from '@gleaner/core';
+import { CookieJar, GleanerError, isGleanerError } from '@gleaner/core/plugin';
+import type { ActionOptions, DriverSession, GotoOptions, Logger, PageSnapshot, SsrfGuard } from '@gleaner/core/plugin';
 import { readBody, tooLarge } from './body.ts';
-import { classifyMediaType, parseContentType, sniffBinary } from '@gleaner/core';
+import { classifyMediaType, parseContentType, sniffBinary } from '@gleaner/core/plugin';
 import { decodeBody, detectEncoding } from './decode.ts';
 import { toFetchError } from './errors.ts';
 import { Interactions } from './interact.ts';
@@ -59,6 +59,8 @@ type Navigation = Pick<ActionNavigation, 'url' | 'method' | 'body' | 'contentTyp
 export class HttpSession extends Interactions implements DriverSession {
   #s: HttpSessionSettings;
   #closed = false;
+  /** Aborted by close(): stops a navigation or wait in flight. */
+  #closer = new AbortController();
   #navigated = false;
   /** The last page loaded, and its document once an interaction parsed it. */
   #page: { snap: PageSnapshot; doc?: PageDocument } | null = null;
@@ -71,7 +73,7 @@ export class HttpSession extends Interactions implements DriverSession {
       page: (what: string) => {
         const page = this.#current(what);
         // Parsed on the first interaction only: plain extraction never pays for a DOM.
-        page.doc ??= new PageDocument(page.snap.html, page.snap.contentType, page.snap.finalUrl);
+        page.doc ??= new PageDocument(page.snap.html, page.snap.contentType, page.snap.finalUrl, page.snap.charset);
         return { doc: page.doc, snap: page.snap };
       },
       current: (what: string) => this.#current(what),
@@ -97,13 +99,12 @@ export class HttpSession extends Interactions implements DriverSession {
   async #load(nav: Navigation, extra?: AbortSignal, timeoutMs?: number): Promise<PageSnapshot> {
     const totalMs = Math.min(timeoutMs ?? this.#s.totalMs, this.#s.totalMs);
     const deadline = AbortSignal.timeout(totalMs);
-    const callerSignals = [this.#s.signal, extra];
+    const callerSignals = [this.#s.signal, extra, this.#closer.signal];
     const signal = AbortSignal.any([deadline, ...callerSignals.filter((s): s is AbortSignal => s !== undefined)]);
     const where = { url: nav.url };
     try {
       signal.throwIfAborted();
       const snap = await this.#navigate(nav, signal, where);
-      if (this.#closed) throw new GleanerError('DRIVER_UNAVAILABLE', `the http session was closed while loading ${nav.url}`);
       this.#page = { snap };
       return snap;
     } catch (err) {
@@ -119,18 +120,19 @@ export class HttpSession extends Interactions implements DriverSession {
     return fn();
   }
 
+  /** Waits `ms`, cut short by the session's signal or close(). */
   #sleep(ms: number): Promise<void> {
-    const signal = this.#s.signal;
+    const signal = this.#s.signal ? AbortSignal.any([this.#s.signal, this.#closer.signal]) : this.#closer.signal;
     return new Promise<void>((resolve, reject) => {
       const onAbort = () => {
         clearTimeout(timer);
-        reject(isGleanerError(signal?.reason) ? signal?.reason : new GleanerError('FETCH_TIMEOUT', 'the wait was aborted'));
+        reject(isGleanerError(signal.reason) ? signal.reason : new GleanerError('FETCH_TIMEOUT', 'the wait was aborted'));
       };
       const timer = setTimeout(() => {
-        signal?.removeEventListener('abort', onAbort);
+        signal.removeEventListener('abort', onAbort);
         resolve();
       }, ms);
-      signal?.addEventListener('abort', onAbort, { once: true });
+      signal.addEventListener('abort', onAbort, { once: true });
     });
   }
 
@@ -235,6 +237,7 @@ export class HttpSession extends Interactions implements DriverSession {
     if (this.#closed) return;
     this.#closed = true;
     this.#page = null;
+    this.#closer.abort(new GleanerError('DRIVER_UNAVAILABLE', 'the http session was closed'));
     this.#s.onClose();
   }
 }

@@ -1,6 +1,6 @@
 // Finding the element an action names (an outline ref `e7` or a CSS selector) in the parsed document,
 // and naming elements in error messages.
-import { GleanerError, isRef, refSelector, splitFrameSelector } from '@gleaner/core';
+import { GleanerError, isRef, refSelector, splitFrameSelector } from '@gleaner/core/plugin';
 
 /** The error that moves an agent task to a browser driver. */
 export function needsBrowser(what: string): GleanerError {

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { classifyMediaType, parseContentType, sniffBinary } from '@gleaner/core';
+import { classifyMediaType, parseContentType, sniffBinary } from '@gleaner/core/plugin';
 import { detectEncoding, prescanCharset } from '../src/decode.ts';
 
 const bytes = (s: string) => Buffer.from(s, 'latin1');

@@ -1,7 +1,7 @@
 // Core's normalised Cookie <-> Playwright's cookie shape. Playwright (like CDP) marks a domain cookie
 // with a leading dot; a cookie set with a bare domain is host-only.
 import type { BrowserContext } from 'playwright-core';
-import type { Cookie, Logger } from '@gleaner/core';
+import type { Cookie, Logger } from '@gleaner/core/plugin';
 
 type PlaywrightCookie = Parameters<BrowserContext['addCookies']>[0][number];
 type StoredCookie = Awaited<ReturnType<BrowserContext['cookies']>>[number];

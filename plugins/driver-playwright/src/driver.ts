@@ -2,15 +2,18 @@
 // the first session, retired after N pages, killed by process group when hung) and openSession, which
 // gives each job a fresh context behind its own filtering proxy.
 import type { Browser, BrowserContext } from 'playwright-core';
-import { GleanerError, createBrowserPool, isGleanerError, literalAddressScope, pickOption, resolveBrowserOptions, startFilterProxy } from '@gleaner/core';
+import { GleanerError, createBrowserPool, isGleanerError, literalAddressScope, pickOption, resolveBrowserOptions, startFilterProxy } from '@gleaner/core/plugin';
 import type {
-  BrowserDriverOptions, BrowserPoolStats, Driver, DriverCapabilities, DriverSession, DriverSessionOptions, FilterProxy, PageLease,
-} from '@gleaner/core';
+  BrowserDriver, BrowserDriverOptions, BrowserPoolStats, DriverCapabilities, DriverSession, DriverSessionOptions, FilterProxy, PageLease,
+} from '@gleaner/core/plugin';
 import { abortError } from './errors.ts';
 import { launchBrowser } from './launcher.ts';
 import { installBrowserRequestCheck, installRouteCheck } from './route-check.ts';
 import type { LaunchRecord } from './launcher.ts';
 import { PlaywrightSession } from './session.ts';
+
+/** The plugin API this plugin was written against (createEngine refuses another major). */
+const PLUGIN_API = '1.0';
 
 export const PLAYWRIGHT_DRIVER_NAME = 'playwright';
 
@@ -39,7 +42,7 @@ export interface PlaywrightDriverStats {
   requestCheck: 'browser' | 'context' | 'off' | null;
 }
 
-export type PlaywrightDriver = Driver & { stats(): PlaywrightDriverStats };
+export type PlaywrightDriver = BrowserDriver<PlaywrightDriverStats>;
 
 const CAPABILITIES: Readonly<DriverCapabilities> = Object.freeze({ javascript: true, interaction: true, proxy: true, cookies: true });
 
@@ -134,6 +137,7 @@ export function createPlaywrightDriver(opts: PlaywrightDriverOptions = {}): Play
 
   return {
     name: PLAYWRIGHT_DRIVER_NAME,
+    apiVersion: PLUGIN_API,
     capabilities: CAPABILITIES,
 
     async openSession(sessionOpts: DriverSessionOptions = {}): Promise<DriverSession> {

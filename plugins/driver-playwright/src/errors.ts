@@ -1,8 +1,8 @@
 // Turns what Playwright, Chromium (net::ERR_*) or the filtering proxy reported into the GleanerError a
 // caller can act on — the same codes and messages as driver-http.
 import { errors } from 'playwright-core';
-import { GleanerError, isGleanerError } from '@gleaner/core';
-import type { BlockedRequest } from '@gleaner/core';
+import { GleanerError, isGleanerError } from '@gleaner/core/plugin';
+import type { BlockedRequest } from '@gleaner/core/plugin';
 
 export function tooLarge(maxBytes: number, url: string): GleanerError {
   return new GleanerError('FETCH_TOO_LARGE', `the page is larger than fetch.maxBytes (${maxBytes} bytes): ${url}`, { details: { maxBytes } });

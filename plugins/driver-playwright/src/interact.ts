@@ -2,9 +2,10 @@
 // outline ref (`e7`) or a CSS selector, either possibly inside same-origin iframes (`iframe >>> a`).
 // The in-page work (outline, scroll, ref lookup) uses core's shared page scripts, so the Selenium
 // driver sees pages the same way.
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { FrameLocator, Locator, Page } from 'playwright-core';
-import { GleanerError, capOutline, isRef, refSelector, scriptCall, splitFrameSelector } from '@gleaner/core';
-import type { ActionOptions, PageOutline, ScrollOptions, ScrollResult, WaitForOptions } from '@gleaner/core';
+import { GleanerError, capOutline, isRef, refSelector, scriptCall, splitFrameSelector } from '@gleaner/core/plugin';
+import type { ActionOptions, PageOutline, ScrollOptions, ScrollResult, WaitForOptions } from '@gleaner/core/plugin';
 import { actionError } from './errors.ts';
 import { evaluateStable } from './snapshot.ts';
 import type { NetworkTracker } from './tracker.ts';
@@ -16,7 +17,6 @@ const SCROLL_MAX_WAIT_MS = 3000;
 /** Network idle for waitFor({networkIdle}): no request for this long (Playwright's own definition). */
 const IDLE_QUIET_MS = 500;
 
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 export interface InteractionSettings {
   page: Page;

@@ -2,8 +2,8 @@
 // browser. A local browser's pid is read over CDP so a hung one can be killed by process group.
 import { chromium } from 'playwright-core';
 import type { Browser } from 'playwright-core';
-import { CHROMIUM_BASE_FLAGS } from '@gleaner/core';
-import type { LaunchedBrowser, Logger } from '@gleaner/core';
+import { CHROMIUM_BASE_FLAGS } from '@gleaner/core/plugin';
+import type { LaunchedBrowser, Logger } from '@gleaner/core/plugin';
 
 /** The flags of every local launch (core's CHROMIUM_BASE_FLAGS; Playwright adds --headless itself). */
 export const CHROMIUM_ARGS: readonly string[] = CHROMIUM_BASE_FLAGS;

@@ -9,8 +9,8 @@
 // not show it redirect hops.) Where no browser-wide session can be had, a context route with the same
 // scope is the fallback.
 import type { Browser, BrowserContext, CDPSession, Route } from 'playwright-core';
-import { literalAddressRegExp, literalAddressUrlPatterns, refusedRequest } from '@gleaner/core';
-import type { LiteralAddressScope, Logger, SsrfGuard } from '@gleaner/core';
+import { literalAddressRegExp, literalAddressUrlPatterns, refusedRequest } from '@gleaner/core/plugin';
+import type { LiteralAddressScope, Logger, SsrfGuard } from '@gleaner/core/plugin';
 
 interface RequestPaused {
   requestId: string;

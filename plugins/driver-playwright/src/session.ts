@@ -2,10 +2,10 @@
 // navigation (goto) and the interactions. Closed in the job's finally; a context that will not close
 // marks the browser as hung for the pool.
 import type { BrowserContext, Page, Request, Response } from 'playwright-core';
-import { GleanerError, isGleanerError, readReserveMs, refusedRequest, settlesWithin } from '@gleaner/core';
+import { GleanerError, isGleanerError, readReserveMs, refusedRequest, settlesWithin } from '@gleaner/core/plugin';
 import type {
   ActionOptions, BlockedRequest, Cookie, DriverSession, FilterProxy, GotoOptions, Logger, PageOutline, PageSnapshot, ScrollOptions, SsrfGuard, WaitForOptions,
-} from '@gleaner/core';
+} from '@gleaner/core/plugin';
 import { addCookies } from './cookies.ts';
 import { abortError, closedError, isClosedError, toNavigationError, tooLarge, tooManyRedirects } from './errors.ts';
 import { Interactions } from './interact.ts';

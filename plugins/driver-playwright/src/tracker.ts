@@ -1,6 +1,7 @@
 // Watches one page's network: requests in flight (for the short network-idle waits), the main frame's
 // navigation responses (the status and headers a snapshot reports, also after a click navigated), and
 // a hook the running goto() uses to stop early (too many redirects, the proxy refused the page).
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Page, Request, Response } from 'playwright-core';
 
 /** What the running navigation wants to hear about. */
@@ -17,7 +18,6 @@ export function redirectChain(req: Request): string[] {
   return out;
 }
 
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 export class NetworkTracker {
   readonly #page: Page;

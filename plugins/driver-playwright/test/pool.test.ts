@@ -2,8 +2,8 @@
 // the page cap, retirement after N pages, a hung browser killed by process group, job signals.
 import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
-import { GleanerError } from '@gleaner/core';
-import type { DriverSession } from '@gleaner/core';
+import { GleanerError } from '@gleaner/core/plugin';
+import type { DriverSession } from '@gleaner/core/plugin';
 import { CHROMIUM_ARGS, createPlaywrightDriver } from '../src/index.ts';
 import type { PlaywrightDriver, PlaywrightDriverOptions } from '../src/index.ts';
 import { startFixtureSite } from '../../../test/support/fixture-site.ts';

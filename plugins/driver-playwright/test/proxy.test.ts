@@ -2,12 +2,12 @@
 // filtering proxy (bypass list `<-loopback>`), not around it. The route check is switched off here so
 // that only the proxy stands between the page and the canary.
 import { expect } from 'chai';
-import type { Resolver } from '@gleaner/core';
+import type { Resolver } from '@gleaner/core/plugin';
 import { createPlaywrightDriver } from '../src/index.ts';
 import { chromium } from 'playwright-core';
 import type { Browser, BrowserContext } from 'playwright-core';
-import { createSsrfGuard, literalAddressRegExp, literalAddressScope, literalAddressUrlPatterns, refusedRequest } from '@gleaner/core';
-import type { LiteralAddressScope } from '@gleaner/core';
+import { createSsrfGuard, literalAddressRegExp, literalAddressScope, literalAddressUrlPatterns, refusedRequest } from '@gleaner/core/plugin';
+import type { LiteralAddressScope } from '@gleaner/core/plugin';
 import { installBrowserRequestCheck, installRouteCheck } from '../src/route-check.ts';
 import { CHROMIUM_ARGS } from '../src/launcher.ts';
 import type { PlaywrightDriver, PlaywrightDriverOptions } from '../src/index.ts';

@@ -1,5 +1,5 @@
 // The session's cookies between core's Cookie shape and DevTools' (per browser context).
-import type { Cookie, SameSite } from '@gleaner/core';
+import type { Cookie, SameSite } from '@gleaner/core/plugin';
 import type { CdpConnection } from './cdp.ts';
 
 /** DevTools' cookie shape (Network.Cookie / Network.CookieParam, the fields used here). */

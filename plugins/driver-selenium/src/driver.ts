@@ -1,14 +1,17 @@
 // The long-lived half of the Selenium driver: the browser pool and the per-job page factory.
-import { GleanerError, createBrowserPool, isGleanerError, literalAddressScope, literalAddressUrlPatterns, pickOption, resolveBrowserOptions } from '@gleaner/core';
+import { GleanerError, createBrowserPool, isGleanerError, literalAddressScope, literalAddressUrlPatterns, pickOption, resolveBrowserOptions } from '@gleaner/core/plugin';
 import type {
-  BrowserDriverOptions, BrowserPoolStats, Driver, DriverCapabilities, DriverSession, DriverSessionOptions,
-} from '@gleaner/core';
+  BrowserDriver, BrowserDriverOptions, DriverCapabilities, DriverSession, DriverSessionOptions,
+} from '@gleaner/core/plugin';
 import { abortError, browserError } from './errors.ts';
 import { gridLauncher, localLauncher } from './launcher.ts';
 import type { LaunchSettings, SeleniumBrowser } from './launcher.ts';
 import { openPageContext } from './page-context.ts';
 import { SeleniumSession } from './session.ts';
 import { PageTracker } from './tracker.ts';
+
+/** The plugin API this plugin was written against (createEngine refuses another major). */
+const PLUGIN_API = '1.0';
 
 export const SELENIUM_DRIVER_NAME = 'selenium';
 
@@ -20,9 +23,7 @@ export interface SeleniumDriverOptions extends BrowserDriverOptions {
 }
 
 /** The Selenium driver, with its pool's figures. */
-export interface SeleniumDriver extends Driver {
-  stats(): BrowserPoolStats;
-}
+export type SeleniumDriver = BrowserDriver;
 
 const CAPABILITIES: Readonly<DriverCapabilities> = Object.freeze({ javascript: true, interaction: true, proxy: true, cookies: true });
 
@@ -70,6 +71,7 @@ export function createSeleniumDriver(opts: SeleniumDriverOptions = {}): Selenium
 
   return {
     name: SELENIUM_DRIVER_NAME,
+    apiVersion: PLUGIN_API,
     capabilities: CAPABILITIES,
 
     async openSession(sessionOpts: DriverSessionOptions = {}): Promise<DriverSession> {

@@ -1,7 +1,7 @@
 // Turns what chromedriver, Chromium's network stack and the filtering proxy report into the
 // GleanerError a caller can act on, with the same codes and wording as the HTTP driver.
-import { GleanerError, isGleanerError } from '@gleaner/core';
-import type { BlockedRequest } from '@gleaner/core';
+import { GleanerError, isGleanerError } from '@gleaner/core/plugin';
+import type { BlockedRequest } from '@gleaner/core/plugin';
 
 /** The guard's message for a target the filtering proxy (or the route check) refused, if any. */
 export function findBlocked(blocked: readonly BlockedRequest[], url: string, since = 0): BlockedRequest | undefined {

@@ -1,10 +1,11 @@
 // The interaction capabilities over WebDriver. Elements are found by CSS selector or by outline ref
 // (`e7`, resolved in the page with the shared `findRef` script, frames included); the outline, the
 // snapshot and scrolling run the shared page scripts, so both browser drivers see pages alike.
+import { setTimeout as sleep } from 'node:timers/promises';
 import { By, Key, error as wdError } from 'selenium-webdriver';
 import type { WebDriver, WebElement } from 'selenium-webdriver';
-import { GleanerError, PAGE_SCRIPTS, capOutline, isGleanerError, isRef, splitFrameSelector } from '@gleaner/core';
-import type { ActionOptions, PageOutline, ScrollOptions, ScrollResult, WaitForOptions } from '@gleaner/core';
+import { GleanerError, PAGE_SCRIPTS, capOutline, isGleanerError, isRef, splitFrameSelector } from '@gleaner/core/plugin';
+import type { ActionOptions, PageOutline, ScrollOptions, ScrollResult, WaitForOptions } from '@gleaner/core/plugin';
 import { actionError, actionTimeout } from './errors.ts';
 import type { PageContext } from './page-context.ts';
 import type { PageTracker } from './tracker.ts';
@@ -34,7 +35,6 @@ const SCROLL_MAX_WAIT_MS = 3_000;
 /** Playwright's definition of network idle: no request for 500 ms. */
 const NETWORK_IDLE_MS = 500;
 
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 /** An element that exists but cannot take the action yet (disabled): retried like WebDriver's own. */
 function notYet(message: string): Error {

@@ -8,8 +8,8 @@ import type { ChildProcess } from 'node:child_process';
 import { Builder } from 'selenium-webdriver';
 import type { WebDriver } from 'selenium-webdriver';
 import { Options } from 'selenium-webdriver/chrome.js';
-import { CHROMIUM_BASE_FLAGS, abortable, killProcessGroup, startFilterProxy } from '@gleaner/core';
-import type { FilterProxy, LaunchedBrowser, Logger, SsrfGuard } from '@gleaner/core';
+import { CHROMIUM_BASE_FLAGS, abortable, killProcessGroup, startFilterProxy } from '@gleaner/core/plugin';
+import type { FilterProxy, LaunchedBrowser, Logger, SsrfGuard } from '@gleaner/core/plugin';
 import { CdpConnection } from './cdp.ts';
 
 /** Core's CHROMIUM_BASE_FLAGS plus what chromedriver's Chromium needs here (headless, no crash reporting, a window size). */

@@ -15,8 +15,8 @@
 // browser, fresh by construction) started with the filtering proxy as its `--proxy-server`.
 import type { WebDriver } from 'selenium-webdriver';
 import { Options } from 'selenium-webdriver/chrome.js';
-import { abortable, startFilterProxy } from '@gleaner/core';
-import type { FilterProxy } from '@gleaner/core';
+import { abortable, startFilterProxy } from '@gleaner/core/plugin';
+import type { FilterProxy } from '@gleaner/core/plugin';
 import { CdpConnection } from './cdp.ts';
 import { PROXY_BYPASS_LIST, buildSession, chromeOptions, devtoolsSocketUrl } from './launcher.ts';
 import type { LaunchSettings, SeleniumBrowser } from './launcher.ts';

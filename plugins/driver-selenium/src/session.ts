@@ -1,11 +1,11 @@
 // One job's page on the Selenium driver: goto() through WebDriver, with DevTools filling in what
 // WebDriver does not report (status, headers, redirects, cookies, size), and the interactions.
-import { FILTER_PROXY_BLOCKED_HEADER, FILTER_PROXY_ERROR_HEADER, GleanerError, classifyMediaType, isGleanerError, parseContentType, readReserveMs, charsetLabel, settlesWithin, showsDocument } from '@gleaner/core';
+import { FILTER_PROXY_BLOCKED_HEADER, FILTER_PROXY_ERROR_HEADER, GleanerError, classifyMediaType, isGleanerError, parseContentType, readReserveMs, charsetLabel, settlesWithin, showsDocument } from '@gleaner/core/plugin';
 import type {
   ActionOptions, Cookie, DriverSession, GotoOptions, Logger, PageOutline, PageSnapshot, ScrollOptions, SsrfGuard, WaitForOptions,
-} from '@gleaner/core';
+} from '@gleaner/core/plugin';
 import { getCookies, setCookies } from './content.ts';
-import type { ContentKind } from '@gleaner/core';
+import type { ContentKind } from '@gleaner/core/plugin';
 import { abortError, blockedError, browserError, findBlocked, netError, proxyFailure, timeoutError, tooLarge, unsupported, webDriverErrorName } from './errors.ts';
 import { Interactions } from './interact.ts';
 import type { PageContext } from './page-context.ts';

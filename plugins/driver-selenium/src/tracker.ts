@@ -1,8 +1,8 @@
 // Watches one tab over DevTools: what WebDriver cannot tell — the main document's status, headers,
 // redirects and size — plus the route check (a second SSRF layer behind the filtering proxy), the
 // redirect cap, in-flight requests for "network idle", and dialogs that would block WebDriver.
-import { classifyMediaType, parseContentType, refusedRequest } from '@gleaner/core';
-import type { BlockedRequest, GleanerError, Logger, SsrfGuard } from '@gleaner/core';
+import { classifyMediaType, parseContentType, refusedRequest } from '@gleaner/core/plugin';
+import type { BlockedRequest, GleanerError, Logger, SsrfGuard } from '@gleaner/core/plugin';
 
 import { blockedError, tooLarge, tooManyRedirects, unsupported } from './errors.ts';
 import type { PageContext } from './page-context.ts';

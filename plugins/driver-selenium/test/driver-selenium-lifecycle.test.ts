@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
-import { killProcessGroup, normalizeCookies } from '@gleaner/core';
+import { killProcessGroup, normalizeCookies } from '@gleaner/core/plugin';
 import { createSeleniumDriver } from '../src/index.ts';
 import type { SeleniumDriver } from '../src/index.ts';
 import { processGroupMembers } from '../src/launcher.ts';

@@ -3,8 +3,8 @@
 // side by side, a proxy per job, service workers refused, self-signed TLS, and abort.
 import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
-import { GleanerError, isInteractive, normalizeCookies } from '@gleaner/core';
-import type { DriverSession, PageSnapshot } from '@gleaner/core';
+import { GleanerError, isInteractive, normalizeCookies } from '@gleaner/core/plugin';
+import type { DriverSession, PageSnapshot } from '@gleaner/core/plugin';
 import { CHROMIUM_FLAGS, createSeleniumDriver } from '../src/index.ts';
 import type { SeleniumDriver } from '../src/index.ts';
 import { processGroupMembers } from '../src/launcher.ts';

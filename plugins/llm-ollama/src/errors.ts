@@ -1,5 +1,5 @@
 /** Maps ollama SDK errors to core's LlmProviderError (status and Retry-After kept for the retry policy). */
-import { LlmProviderError, retryAfterFromHeaders } from '@gleaner/core';
+import { LlmProviderError, retryAfterFromHeaders } from '@gleaner/core/plugin';
 
 export const PROVIDER_NAME = 'ollama';
 

@@ -1,11 +1,14 @@
 /** The Ollama model provider over the ollama SDK. */
 import { Ollama } from 'ollama';
-import { LlmProviderError, parseModelJson } from '@gleaner/core';
-import type { LlmProvider, LlmRequest, LlmResult, Logger, ModelSpec } from '@gleaner/core';
+import { LlmProviderError, parseModelJson } from '@gleaner/core/plugin';
+import type { LlmProvider, LlmRequest, LlmResult, Logger, ModelSpec } from '@gleaner/core/plugin';
 import { PROVIDER_NAME, toProviderError } from './errors.ts';
 import { buildChatRequest, readChatResponse } from './request.ts';
 import { buildSpec } from './specs.ts';
 import type { ShowInfo } from './specs.ts';
+
+/** The plugin API this plugin was written against (createEngine refuses another major). */
+const PLUGIN_API = '1.0';
 
 export const OLLAMA_DEFAULT_HOST = 'http://127.0.0.1:11434';
 
@@ -77,5 +80,5 @@ export function createOllamaProvider(opts: OllamaProviderOptions): LlmProvider {
     return [buildSpec(model, opts.contextWindow, show)];
   }
 
-  return { name: PROVIDER_NAME, model, generate, specs };
+  return { name: PROVIDER_NAME, apiVersion: PLUGIN_API, model, generate, specs };
 }

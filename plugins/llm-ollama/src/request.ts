@@ -1,6 +1,6 @@
 /** Translation between core's LlmRequest/LlmResult and Ollama's /api/chat. */
 import type { ChatRequest, ChatResponse, Message, Tool } from 'ollama';
-import type { LlmFinishReason, LlmRequest, LlmResult, LlmToolCall } from '@gleaner/core';
+import type { LlmFinishReason, LlmRequest, LlmResult, LlmToolCall } from '@gleaner/core/plugin';
 
 /** Ollama's keep_alive: a duration ('5m', '1h') or a number of seconds (-1 keeps the model loaded). */
 export function keepAliveValue(value: string | number | undefined): string | number | undefined {

@@ -1,5 +1,5 @@
 /** The spec of the configured Ollama model, from /api/show when the server has it. */
-import type { ModelSpec } from '@gleaner/core';
+import type { ModelSpec } from '@gleaner/core/plugin';
 import { PROVIDER_NAME } from './errors.ts';
 
 export const FALLBACK_CONTEXT_WINDOW = 8192;

@@ -1,6 +1,6 @@
 /** Maps openai SDK errors to core's LlmProviderError (status and Retry-After kept for the retry policy). */
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError, OpenAIError } from 'openai';
-import { LlmProviderError, retryAfterFromHeaders } from '@gleaner/core';
+import { LlmProviderError, retryAfterFromHeaders } from '@gleaner/core/plugin';
 
 export const PROVIDER_NAME = 'openai';
 

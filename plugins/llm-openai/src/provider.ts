@@ -1,11 +1,14 @@
 /** The OpenAI (and OpenAI-compatible) model provider over the openai SDK. */
 import { OpenAI } from 'openai';
-import { LlmProviderError, parseModelJson } from '@gleaner/core';
-import type { LlmProvider, LlmRequest, LlmResult, Logger, ModelSpec } from '@gleaner/core';
+import { LlmProviderError, parseModelJson } from '@gleaner/core/plugin';
+import type { LlmProvider, LlmRequest, LlmResult, Logger, ModelSpec } from '@gleaner/core/plugin';
 import { PROVIDER_NAME, isResponseFormatRejection, toProviderError } from './errors.ts';
 import { buildParams, readCompletion } from './request.ts';
 import type { JsonMode } from './request.ts';
 import { buildSpec, contextLengthOf } from './specs.ts';
+
+/** The plugin API this plugin was written against (createEngine refuses another major). */
+const PLUGIN_API = '1.0';
 
 export const OPENAI_BASE_URL = 'https://api.openai.com/v1';
 
@@ -89,5 +92,5 @@ export function createOpenAiProvider(opts: OpenAiProviderOptions): LlmProvider {
     return [buildSpec({ model, contextWindow: opts.contextWindow, serverContextWindow, official })];
   }
 
-  return { name: PROVIDER_NAME, model, generate, specs };
+  return { name: PROVIDER_NAME, apiVersion: PLUGIN_API, model, generate, specs };
 }

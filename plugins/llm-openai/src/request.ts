@@ -1,6 +1,6 @@
 /** Translation between core's LlmRequest/LlmResult and OpenAI's chat completions. */
 import type { OpenAI } from 'openai';
-import type { LlmJsonSchema, LlmFinishReason, LlmRequest, LlmResult, LlmToolCall } from '@gleaner/core';
+import type { LlmJsonSchema, LlmFinishReason, LlmRequest, LlmResult, LlmToolCall } from '@gleaner/core/plugin';
 import { isReasoningModel } from './specs.ts';
 
 type Params = OpenAI.Chat.ChatCompletionCreateParamsNonStreaming;

@@ -1,5 +1,5 @@
 /** What is known about OpenAI's models, and the spec of the configured model. */
-import type { ModelSpec } from '@gleaner/core';
+import type { ModelSpec } from '@gleaner/core/plugin';
 import { PROVIDER_NAME } from './errors.ts';
 
 interface KnownModel {

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { LlmProviderError } from '@gleaner/core';
+import { LlmProviderError } from '@gleaner/core/plugin';
 import { buildParams, qualifiesForStrict, readCompletion, schemaName } from '../src/request.ts';
 import { isResponseFormatRejection } from '../src/errors.ts';
 import { buildSpec, isReasoningModel, knownModel } from '../src/specs.ts';

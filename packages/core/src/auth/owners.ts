@@ -39,9 +39,14 @@ export async function findOwnerByName(db: Queryable, name: string): Promise<Owne
   return rows[0] ?? null;
 }
 
-/** The owner's Standard Webhooks signing secret ("whsec_..."), creating the owner when missing. */
+/**
+ * The owner's Standard Webhooks signing secret ("whsec_..."). A look-up: an unknown name answers
+ * NOT_FOUND rather than creating an owner for a typo (owners come with their first key or token).
+ */
 export async function getSigningSecret(db: Queryable, ownerName: string): Promise<string> {
-  return (await upsertOwner(db, ownerName)).signing_secret;
+  const { rows } = await db.query<{ signing_secret: string }>('SELECT signing_secret FROM owners WHERE name = $1', [ownerName]);
+  if (!rows[0]) throw new GleanerError('NOT_FOUND', `no owner named "${ownerName}": owners are created with their first API key or token (gleaner keys create --owner ${ownerName})`);
+  return rows[0].signing_secret;
 }
 
 export async function getSigningSecretById(db: Queryable, ownerId: string): Promise<string> {

@@ -5,22 +5,17 @@
 import { CONFIG_FIELDS } from '../config/load.ts';
 import type { GleanerConfig } from '../config/types.ts';
 import type { Logger } from '../log.ts';
-import { createSsrfGuard, type Resolver, type SsrfGuard } from '../net/ssrf.ts';
+import { createSsrfGuard, type SsrfGuard } from '../net/ssrf.ts';
+import type { Driver, DriverOptions } from '../plugins/driver.ts';
+import type { BrowserPoolStats } from './pool.ts';
 
-export interface BrowserDriverOptions {
-  /** The resolved configuration; `network.allowNetworks`, `fetch.*` and `browser.*` are read from it. */
-  config?: {
-    network?: Partial<GleanerConfig['network']>;
-    fetch?: Partial<GleanerConfig['fetch']>;
-    browser?: Partial<GleanerConfig['browser']>;
-  };
-  /** Overrides `network.allowNetworks`. */
-  allowNetworks?: readonly string[];
-  /** A guard to share (e.g. with the HTTP driver); built from allowNetworks/resolver otherwise. */
-  guard?: SsrfGuard;
-  /** Replaces the system DNS resolver (tests); the filtering proxy resolves through the guard. */
-  resolver?: Resolver;
-  logger?: Logger;
+/** A browser driver: a Driver that reports its pool's figures (a driver may add its own to them). */
+export interface BrowserDriver<S extends BrowserPoolStats = BrowserPoolStats> extends Driver {
+  stats(): S;
+}
+
+/** The shared driver options plus the browser's own (`browser.*` read from `config`). */
+export interface BrowserDriverOptions extends DriverOptions {
   /** Overrides `browser.chromiumPath`. */
   chromiumPath?: string;
   /** Overrides `browser.maxPages`: pages (jobs) open at once on the browser. */
@@ -31,14 +26,6 @@ export interface BrowserDriverOptions {
   launchTimeoutMs?: number;
   /** Overrides `browser.closeTimeoutMs`. */
   closeTimeoutMs?: number;
-  /** Overrides `fetch.timeoutMs`. */
-  timeoutMs?: number;
-  /** Overrides `fetch.maxBytes`. */
-  maxBytes?: number;
-  /** Overrides `fetch.maxRedirects`. */
-  maxRedirects?: number;
-  /** Overrides `fetch.userAgent`. */
-  userAgent?: string;
   /** Accept invalid or self-signed TLS certificates (tests, internal sites). */
   ignoreHttpsErrors?: boolean;
   /** After `load`, wait at most this long for requests still in flight (0: never). Pages with nothing in flight pay nothing. */

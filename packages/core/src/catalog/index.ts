@@ -5,6 +5,7 @@ import { entryDetail, listEntries, type CatalogDetail, type CatalogListItem } fr
 import { publishEntry, unpublishEntry, type PublishInput, type PublishResult } from './publish.ts';
 import { cloneEntry, type CloneResult } from './clone.ts';
 import { legacyAgents, type LegacyListResponse, type LegacyRunOps, type LegacyScraperOps } from './legacy.ts';
+import type { RunOutcome } from '../runs/operations.ts';
 
 export type { CatalogDetail, CatalogListItem, CatalogSnapshot, Faq, ArticleLink } from './entries.ts';
 export { assertSlug } from './entries.ts';
@@ -26,7 +27,7 @@ export interface CatalogOperations {
   /** The legacy agents interface on {agents_url}. */
   legacy: {
     generate(owner: Owner, body: Record<string, unknown>): Promise<{ name: string; status: 'generating' }>;
-    scrape(owner: Owner, body: Record<string, unknown>, signal?: AbortSignal): Promise<{ status: 200 | 202; body: Record<string, unknown> }>;
+    scrape(owner: Owner, body: Record<string, unknown>, signal?: AbortSignal): Promise<RunOutcome>;
     list(owner: Owner): Promise<LegacyListResponse>;
     remove(owner: Owner, body: Record<string, unknown>): Promise<{ message: string }>;
   };

@@ -12,6 +12,7 @@ import { checkHttpUrl, normalizeCookieInput, normalizeProxyCountry } from '../ex
 import { creditsFor, recordUsage } from '../extract/credits.ts';
 import { emptyUsage } from '../extract/model-extract.ts';
 import { scrapeWithRecipe } from '../runs/index.ts';
+import type { RunOutcome } from '../runs/operations.ts';
 import type { Queryable } from '../store/db.ts';
 import { loadEntry } from './entries.ts';
 
@@ -23,7 +24,7 @@ export interface LegacyScraperOps {
 
 /** The run operation the legacy agents use (engine.runs). */
 export interface LegacyRunOps {
-  run(owner: Owner, body: Record<string, unknown>, opts?: { waitSeconds?: number; signal?: AbortSignal }): Promise<{ status: 200 | 202; body: Record<string, unknown> }>;
+  run(owner: Owner, body: Record<string, unknown>, opts?: { waitSeconds?: number; signal?: AbortSignal }): Promise<RunOutcome>;
 }
 
 export interface LegacyAgentItem {
@@ -105,7 +106,7 @@ export function legacyAgents(ctx: OperationContext, deps: { scrapers: LegacyScra
   }
 
   /** POST /v1/scrape: runs the agent (or a public one) on `url`; `{data: [...]}`. */
-  async function scrape(owner: Owner, body: Record<string, unknown>, signal?: AbortSignal): Promise<{ status: 200 | 202; body: Record<string, unknown> }> {
+  async function scrape(owner: Owner, body: Record<string, unknown>, signal?: AbortSignal): Promise<RunOutcome> {
     const issues: ValidationIssue[] = [];
     const name = agentName(body, issues);
     if (!name.startsWith(PUBLIC_PREFIX)) {
@@ -113,9 +114,9 @@ export function legacyAgents(ctx: OperationContext, deps: { scrapers: LegacyScra
       const agent = await findAgent(ctx.db, owner, name);
       if (!agent) throw noAgent(name);
       const run = await deps.runs.run(owner, { template_id: agent.scraperId, url: body.url, proxy_country: body.proxy_country, cookies: body.cookies }, { signal });
-      if (run.status === 202) return run; // still running: {run_id, status}, polled on the current interface
+      if (!run.finished) return run; // still running: {run_id, status}, polled on the current interface
       if (run.body.status === 'failed') throw await runFailure(ctx.db, String(run.body.run_id));
-      return { status: 200, body: { data: run.body.data ?? [] } };
+      return { finished: true, body: { data: run.body.data ?? [] } };
     }
     const slug = name.slice(PUBLIC_PREFIX.length);
     const entry = slug ? await loadEntry(ctx.db, slug) : null;
@@ -140,7 +141,7 @@ export function legacyAgents(ctx: OperationContext, deps: { scrapers: LegacyScra
     });
     const pages = result.pages.length;
     await recordUsage(ctx.db, { ownerId: owner.id, operation: 'legacy_scrape', subject: name, pages, usage: emptyUsage(), credits: creditsFor(ctx.config, { recipePages: pages }) });
-    return { status: 200, body: { data: result.records } };
+    return { finished: true, body: { data: result.records } };
   }
 
   /** GET /v1/list: the caller's agents and the public ones (catalog entries with a recipe). */

@@ -1,4 +1,4 @@
-// The configuration loader: the only module that reads process.env (CONVENTIONS.md 5).
+// The configuration loader: the only module that reads process.env (options > environment > file > defaults).
 import { readFileSync } from 'node:fs';
 import { Ajv } from 'ajv';
 import { GleanerError } from '../errors.ts';
@@ -13,8 +13,8 @@ export interface FieldSpec {
   [keyword: string]: unknown;
 }
 
-const schemaUrl = new URL('../../../../config/schema.json', import.meta.url);
-/** config/schema.json's fields, keyed by dotted path ("server.port"). */
+const schemaUrl = new URL('./schema.json', import.meta.url);
+/** schema.json's fields (packages/core/src/config; shipped in dist), keyed by dotted path ("server.port"). */
 export const CONFIG_FIELDS: Readonly<Record<string, FieldSpec>> = Object.freeze(
   (JSON.parse(readFileSync(schemaUrl, 'utf8')) as { fields: Record<string, FieldSpec> }).fields,
 );
@@ -99,7 +99,7 @@ function deepFreeze<T>(value: T): T {
 
 /**
  * Resolves the configuration once: options > environment > GLEANER_CONFIG file > defaults.
- * Every value is checked against config/schema.json; unknown keys are rejected.
+ * Every value is checked against schema.json; unknown keys are rejected.
  */
 export function loadConfig(input: LoadConfigInput = {}): Readonly<GleanerConfig> {
   const env = input.env ?? process.env;

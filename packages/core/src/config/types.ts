@@ -1,4 +1,4 @@
-/** The resolved configuration: config/schema.json's fields as a nested, frozen object. */
+/** The resolved configuration: packages/core/src/config/schema.json's fields as a nested, frozen object. */
 export interface GleanerConfig {
   configFile: string;
   dataDir: string;

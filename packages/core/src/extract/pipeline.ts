@@ -2,6 +2,7 @@
  * One extraction: acquire -> extract (model, or a generated recipe in code mode) -> paginate.
  * Used by /v1/extract, /v1/parse and async extraction tasks.
  */
+import { suppliedHtml } from '../page/supplied.ts';
 import type { PageSnapshot } from '../plugins/driver.ts';
 import { generateRecipe, executeRecipe, type Recipe } from '../recipes/index.ts';
 import { mergeRecords, type ExtractedRecord } from './attributes.ts';
@@ -39,15 +40,6 @@ function renderedBy(ctx: OperationContext, driver: string): boolean {
   return ctx.drivers.some((d) => d.name === driver && d.capabilities.javascript);
 }
 
-function looksLikeHtml(s: string): boolean {
-  return /<\s*(html|body|div|p|table|ul|ol|span|a|h[1-6]|section|article|main|head)\b/i.test(s);
-}
-
-function textAsHtml(s: string): string {
-  const esc = s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-  return `<html><body>${esc.split(/\n{2,}/).map((p) => `<p>${p.replace(/\n/g, '<br>')}</p>`).join('')}</body></html>`;
-}
-
 /** Extracts from one page, with the model or (code mode) the recipe generated on the first page. */
 async function extractPage(
   ctx: OperationContext,
@@ -81,7 +73,7 @@ export async function runExtraction(ctx: OperationContext, target: ExtractTarget
 
   if ('content' in target) {
     const url = target.url ?? CONTENT_BASE;
-    const html = looksLikeHtml(target.content) ? target.content : textAsHtml(target.content);
+    const html = suppliedHtml(target.content);
     perPage.push(await extractPage(ctx, { html, url }, options, state, signal));
     pages.push({ url, driver: 'content', records: perPage[0].length });
   } else {

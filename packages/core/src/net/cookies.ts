@@ -1,5 +1,5 @@
 /**
- * Request cookies: the shapes callers send (interface-decisions.md, "cookies") normalised into one
+ * Request cookies: the shapes callers send (docs/api.md, "cookies") normalised into one
  * list, and the matching rules (RFC 6265 domain / path / secure) that build a Cookie header.
  *
  * Accepted inputs:

@@ -6,7 +6,7 @@ import { runExtraction } from '../extract/pipeline.ts';
 import { recordUsage } from '../extract/credits.ts';
 import type { ExtractedRecord } from '../extract/attributes.ts';
 
-/** The body of /v1/extract and /v1/parse (interface-decisions.md). */
+/** The body of /v1/extract and /v1/parse (docs/api.md). */
 export interface ExtractResponse {
   data: ExtractedRecord[];
   message?: string;

@@ -1,13 +1,43 @@
 /**
- * The driver plugin interface (CONVENTIONS.md 1): a driver package exports one factory returning a
+ * The driver plugin interface: a driver package exports one factory returning a
  * `Driver`. The driver is the long-lived part (connection pool, browser); a `DriverSession` is one
  * page for one job, always closed in `finally`.
  *
  * Every driver must pass every URL it navigates to — the first one and each redirect hop — through
  * the SSRF guard (`createSsrfGuard` in core) and connect only to the addresses the guard checked.
  */
+import type { GleanerConfig } from '../config/types.ts';
 import type { Logger } from '../log.ts';
 import type { Cookie } from '../net/cookies.ts';
+import type { Resolver, SsrfGuard } from '../net/ssrf.ts';
+
+/**
+ * The options every driver factory accepts (each driver adds its own): explicit options win over
+ * `config`, which wins over the schema's defaults. Read nothing from `process.env`.
+ */
+export interface DriverOptions {
+  /** The resolved configuration; `network.allowNetworks`, `fetch.*` (and for browsers `browser.*`) are read from it. */
+  config?: {
+    network?: Partial<GleanerConfig['network']>;
+    fetch?: Partial<GleanerConfig['fetch']>;
+    browser?: Partial<GleanerConfig['browser']>;
+  };
+  /** Overrides `network.allowNetworks`. */
+  allowNetworks?: readonly string[];
+  /** A guard to share with another driver; built from allowNetworks/resolver otherwise. */
+  guard?: SsrfGuard;
+  /** Replaces the system DNS resolver (tests). */
+  resolver?: Resolver;
+  logger?: Logger;
+  /** Overrides `fetch.timeoutMs`. */
+  timeoutMs?: number;
+  /** Overrides `fetch.maxBytes`. */
+  maxBytes?: number;
+  /** Overrides `fetch.maxRedirects`. */
+  maxRedirects?: number;
+  /** Overrides `fetch.userAgent`. */
+  userAgent?: string;
+}
 
 /** What a driver can do; callers pick a driver, and check a session's optional methods, by these. */
 export interface DriverCapabilities {
@@ -144,6 +174,8 @@ export type InteractiveSession = DriverSession & Required<Pick<DriverSession, 'c
 export interface Driver {
   /** Stable name, e.g. `http`, `playwright`; reported in `PageSnapshot.driver`. */
   readonly name: string;
+  /** The plugin API version the driver implements (`PLUGIN_API_VERSION` of the core it was built with). */
+  readonly apiVersion: string;
   readonly capabilities: Readonly<DriverCapabilities>;
   openSession(opts?: DriverSessionOptions): Promise<DriverSession>;
   /** Closes every session and the resources behind them. */

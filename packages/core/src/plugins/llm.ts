@@ -104,6 +104,8 @@ export interface LlmProvider {
   readonly name: string;
   /** The model every call uses. */
   readonly model: string;
+  /** The plugin API version the provider implements (`PLUGIN_API_VERSION` of the core it was built with). */
+  readonly apiVersion: string;
   /** One call, no retries: failures throw {@link LlmProviderError} (or the caller's abort reason). */
   generate(req: LlmRequest): Promise<LlmResult>;
   /** The configured model's spec. May throw LlmProviderError when the server cannot be reached. */

@@ -1,5 +1,5 @@
 /**
- * Recipes: the declarative "scraping code" of code mode and classic scrapers (DESIGN.md, Recipes).
+ * Recipes: the declarative "scraping code" of code mode and classic scrapers.
  * A recipe names a record container, and for each attribute where its value sits (a CSS selector
  * relative to the container), what to read there and which transforms from a fixed list to apply.
  * It is data, never code: the executor interprets it and nothing in it is evaluated.

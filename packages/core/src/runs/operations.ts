@@ -10,12 +10,15 @@ import { finishedBody, isFinished, progressBody, resultBody, type RunStatusBody 
 import { createRun, finishedAmong, loadItems, loadRun, runChannel } from './store.ts';
 import { RunWaiter } from './waiter.ts';
 
+/**
+ * What a synchronous run came to: finished (completed, partly or failed: the result body), or still
+ * running when the wait ended ({run_id, status: 'running'}, to poll with `get`).
+ */
+export type RunOutcome = { finished: true; body: Record<string, unknown> } | { finished: false; body: { run_id: string; status: 'running' } };
+
 export interface RunOperations {
-  /**
-   * POST /v1/scrapers/run: waits up to opts.waitSeconds (default config runs.waitSeconds); 200 with
-   * the result or 202 {run_id, status: 'running'}.
-   */
-  run(owner: Owner, body: Record<string, unknown>, opts?: { waitSeconds?: number; signal?: AbortSignal }): Promise<{ status: 200 | 202; body: Record<string, unknown> }>;
+  /** POST /v1/scrapers/run: waits up to opts.waitSeconds (default config runs.waitSeconds) for the run to finish. */
+  run(owner: Owner, body: Record<string, unknown>, opts?: { waitSeconds?: number; signal?: AbortSignal }): Promise<RunOutcome>;
   /** POST /v1/scrapers/run_async: 202 {run_id, status: 'queued'}. */
   submit(owner: Owner, body: Record<string, unknown>): Promise<{ run_id: string; status: 'queued' }>;
   /** GET /v1/scrapers/run_async/{run_id}. */
@@ -46,8 +49,8 @@ export function runOperations(ctx: OperationContext): RunOperations {
       const waitMs = Math.max(0, opts.waitSeconds ?? ctx.config.runs.waitSeconds) * 1000;
       await waiterFor().wait(runId, waitMs, opts.signal);
       const run = await loadRun(ctx.db, owner.id, runId);
-      if (!run || !isFinished(run.status)) return { status: 202, body: { run_id: runId, status: 'running' } };
-      return { status: 200, body: resultBody(run, await loadItems(ctx.db, runId)) };
+      if (!run || !isFinished(run.status)) return { finished: false, body: { run_id: runId, status: 'running' } };
+      return { finished: true, body: resultBody(run, await loadItems(ctx.db, runId)) };
     },
     async get(owner, runId) {
       const run = await loadRun(ctx.db, owner.id, runId);

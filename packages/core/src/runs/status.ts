@@ -1,5 +1,5 @@
 /**
- * Run bodies (spec 2.7, interface-decisions): the status of GET /v1/scrapers/run_async/{id} (also
+ * Run bodies (docs/api.md): the status of GET /v1/scrapers/run_async/{id} (also
  * the callback body) and the result of POST /v1/scrapers/run.
  */
 import type { ExtractedRecord } from '../extract/attributes.ts';

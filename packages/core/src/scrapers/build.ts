@@ -4,6 +4,7 @@
  * rounds, differences and brittle selectors sent back). Shared by the build job and healScraper so
  * both validate the same way.
  */
+import { suppliedHtml } from '../page/supplied.ts';
 import { isGleanerError } from '../errors.ts';
 import type { Attribute, ExtractedRecord } from '../extract/attributes.ts';
 import { openBrowser } from '../extract/acquire.ts';
@@ -24,16 +25,9 @@ export interface SamplePage {
 /** Base URL of supplied content without a url (the same placeholder /v1/parse uses). */
 export const CONTENT_BASE = 'https://content.invalid/';
 
-function looksLikeHtml(s: string): boolean {
-  return /<\s*(html|body|div|p|table|ul|ol|span|a|h[1-6]|section|article|main|head)\b/i.test(s);
-}
-
 /** Supplied content as the HTML both standard extraction and the recipe read (text gets paragraphs). */
 export function contentPage(content: string, url: string | null): SamplePage {
-  if (looksLikeHtml(content)) return { html: content, url: url ?? CONTENT_BASE, driver: 'content' };
-  const esc = content.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-  const html = `<html><body>${esc.split(/\n{2,}/).map((p) => `<p>${p.replace(/\n/g, '<br>')}</p>`).join('')}</body></html>`;
-  return { html, url: url ?? CONTENT_BASE, driver: 'content' };
+  return { html: suppliedHtml(content), url: url ?? CONTENT_BASE, driver: 'content' };
 }
 
 function standardOptions(attributes: Attribute[], prompt: string): ExtractOptions {

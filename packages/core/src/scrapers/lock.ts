@@ -5,6 +5,7 @@
  * itself when its process dies (the connection closes). Waiters poll with pg_try_advisory_lock and
  * hold no connection between tries, so they cannot starve the pool the holder needs.
  */
+import { sleep } from '../llm/retry.ts';
 import type pg from 'pg';
 import { GleanerError } from '../errors.ts';
 import { mapDbError, type Database } from '../store/db.ts';
@@ -16,22 +17,6 @@ export interface LockOptions {
   /** Give up (CONFLICT) after waiting this long; default 15 minutes. */
   maxWaitMs?: number;
   pollMs?: number;
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(done, ms);
-    function done(): void {
-      signal?.removeEventListener('abort', abort);
-      resolve();
-    }
-    function abort(): void {
-      clearTimeout(timer);
-      reject(signal!.reason);
-    }
-    signal?.addEventListener('abort', abort, { once: true });
-  });
 }
 
 async function tryLock(db: Database, key: string): Promise<pg.PoolClient | null> {

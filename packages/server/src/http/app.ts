@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { pinoHttp } from 'pino-http';
-import { GleanerError, toGleanerError, validationFailed, type Engine, type Logger, type ValidationIssue } from '@gleaner/core';
+import { GleanerError, compileSchema, toGleanerError, toIssues, validationFailed, type Engine, type Logger, type Owner, type ValidationIssue } from '@gleaner/core';
 import { STATUS_BY_CODE } from './errors.ts';
 import { authenticate } from './auth.ts';
-import { compileSchema, toIssues } from './validation.ts';
 import { inputIssues } from './input-guard.ts';
 import type { RouteDef } from './route.ts';
 import { httpMetrics, metricsEndpoint } from './metrics.ts';
@@ -22,9 +21,11 @@ export interface AppOptions {
   mcp?: boolean;
   /** Serve the web console at / (the API app). */
   console?: boolean;
+  /** Resolves the caller instead of Gleaner's API keys and tokens (a host app's own auth); throw UNAUTHORIZED to refuse. */
+  authenticate?: (req: Request) => Promise<Owner>;
 }
 
-/** Sends the error body of interface-decisions.md: 422 {detail: [...]}, else {detail, code}. */
+/** Sends the error body of docs/errors.md: 422 {detail: [...]}, else {detail, code}. */
 export function sendError(res: Response, err: unknown, logger: Logger): void {
   const e = toGleanerError(err);
   if (e.code === 'VALIDATION_FAILED') {
@@ -57,7 +58,7 @@ function mount(app: express.Express, route: RouteDef, opts: AppOptions): void {
   };
   const handler = async (req: Request, res: Response, next: NextFunction) => {
     try {
-      const owner = route.auth === 'none' ? null : await authenticate(opts.engine, req, route.auth);
+      const owner = route.auth === 'none' ? null : opts.authenticate ? await opts.authenticate(req) : await authenticate(opts.engine, req, route.auth);
       if (owner) await opts.engine.limits.countRequest(owner);
       const issues: ValidationIssue[] = [];
       const params = { ...req.params };

@@ -1,6 +1,7 @@
 // The deprecated legacy agents interface (spec 4.5), served on its own listener ({agents_url}).
+import { clientSignal } from '../http/client-signal.ts';
 import { ATTRIBUTES_REQUEST_SCHEMA } from '@gleaner/core';
-import { defineRoutes, type RouteContext, type RouteDef } from '../http/route.ts';
+import { defineRoutes, type RouteDef } from '../http/route.ts';
 import { COOKIES_SCHEMA, PROXY_COUNTRY_SCHEMA, URL_SCHEMA } from '../routes/schemas.ts';
 import { systemRoutes } from '../routes/system.ts';
 
@@ -26,15 +27,6 @@ const SCRAPE_BODY = {
 };
 
 const REMOVE_BODY = { type: 'object', required: ['name'], properties: { name: NAME } };
-
-/** Aborted when the client goes away, so a long scrape stops. */
-function clientSignal(ctx: RouteContext): AbortSignal {
-  const controller = new AbortController();
-  ctx.res.on('close', () => {
-    if (!ctx.res.writableFinished) controller.abort(new Error('client closed the connection'));
-  });
-  return controller.signal;
-}
 
 const KEEP_SYSTEM = new Set(['/readyz', '/openapi.json', '/docs']);
 
@@ -68,7 +60,10 @@ export function legacyRoutes(): RouteDef[] {
           200: { description: 'Records', schema: { type: 'object', properties: { data: { type: 'array', items: { type: 'object' } } } } },
           202: { description: 'Still running after the wait: poll GET /v1/scrapers/run_async/{run_id} on the current API' },
         },
-        handler: async (ctx, { body }) => ctx.engine.catalog.legacy.scrape(ctx.owner!, body, clientSignal(ctx)),
+        handler: async (ctx, { body }) => {
+          const result = await ctx.engine.catalog.legacy.scrape(ctx.owner!, body, clientSignal(ctx));
+          return { status: result.finished ? 200 : 202, body: result.body };
+        },
       },
       {
         method: 'get',

@@ -1,14 +1,6 @@
-import { defineRoutes, type RouteContext } from '../http/route.ts';
+import { clientSignal } from '../http/client-signal.ts';
+import { defineRoutes } from '../http/route.ts';
 import { EXTRACT_ASYNC_BODY, EXTRACT_BODY, ID_PARAMS, MARKDOWN_BODY, PARSE_BODY, RECORDS_RESPONSE, TASK_RESPONSE } from './schemas.ts';
-
-/** Aborted when the client goes away, so a long extraction stops spending model calls. */
-function clientSignal(ctx: RouteContext): AbortSignal {
-  const controller = new AbortController();
-  ctx.res.on('close', () => {
-    if (!ctx.res.writableFinished) controller.abort(new Error('client closed the connection'));
-  });
-  return controller.signal;
-}
 
 /** Spec 4.1 items 1-5: extraction from a URL or from content, markdown, async extraction. */
 export function extractRoutes() {

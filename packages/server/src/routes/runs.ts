@@ -1,15 +1,7 @@
-import { defineRoutes, type RouteContext } from '../http/route.ts';
+import { clientSignal } from '../http/client-signal.ts';
+import { defineRoutes } from '../http/route.ts';
 import { ID_PARAMS } from './schemas.ts';
 import { RUN_ACCEPTED_RESPONSE, RUN_ASYNC_BODY, RUN_BODY, RUN_RESULT_RESPONSE, RUN_STATUS_RESPONSE } from './run-schemas.ts';
-
-/** Aborted when the client goes away: a synchronous run stops waiting (the run itself goes on). */
-function clientSignal(ctx: RouteContext): AbortSignal {
-  const controller = new AbortController();
-  ctx.res.on('close', () => {
-    if (!ctx.res.writableFinished) controller.abort(new Error('client closed the connection'));
-  });
-  return controller.signal;
-}
 
 /** Spec 4.3 items 2-4: running scrapers, synchronously or in the background. */
 export function runsRoutes() {
@@ -29,7 +21,7 @@ export function runsRoutes() {
       },
       handler: async (ctx, { body }) => {
         const result = await ctx.engine.runs.run(ctx.owner!, body, { signal: clientSignal(ctx) });
-        return { status: result.status, body: result.body };
+        return { status: result.finished ? 200 : 202, body: result.body };
       },
     },
     {

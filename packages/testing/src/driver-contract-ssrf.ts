@@ -2,8 +2,8 @@
 // targets before any connection, and a browser's subresources, WebSockets and WebRTC never reach them.
 import { createSocket } from 'node:dgram';
 import { expect } from 'chai';
-import type { Driver } from '@gleaner/core';
-import { isInteractive } from '@gleaner/core';
+import type { Driver, DriverCapabilities } from '@gleaner/core/plugin';
+import { isInteractive } from '@gleaner/core/plugin';
 import { startFixtureSite } from './fixture-site.ts';
 import type { FixtureSite } from './fixture-site.ts';
 import { startForwardProxy } from './forward-proxy.ts';
@@ -12,7 +12,8 @@ import { visit } from './driver-contract.ts';
 import type { ContractDriverOptions, TestResolver } from './driver-contract.ts';
 
 /** The SSRF table: literal forms, metadata, resolved names, redirect hops, proxies, and (browsers) subresources. */
-export function ssrfContract(js: boolean, ctx: () => { site: FixtureSite; build: (o?: Partial<ContractDriverOptions>) => Driver; dns: TestResolver }): void {
+export function ssrfContract(capabilities: DriverCapabilities, ctx: () => { site: FixtureSite; build: (o?: Partial<ContractDriverOptions>) => Driver; dns: TestResolver }): void {
+  const js = capabilities.javascript;
   describe('ssrf', () => {
     let canary: FixtureSite; // dual-stack on [::]: sees 127.0.0.x, ::1 and ::ffff:127.0.0.1
     let strict: Driver; // nothing allowed
@@ -70,7 +71,7 @@ export function ssrfContract(js: boolean, ctx: () => { site: FixtureSite; build:
       untouched();
     });
 
-    it('checks the target before sending it to a proxy (literal and resolved names)', async () => {
+    (capabilities.proxy ? it : it.skip)('checks the target before sending it to a proxy (literal and resolved names)', async () => {
       ctx().dns.set('intranet.test', ['10.0.0.5']);
       const proxy = await startForwardProxy();
       try {

@@ -1,8 +1,10 @@
+// Request validation shared by the HTTP adapter and the engine's operations: the same JSON Schemas,
+// the same ajv settings, the same 422 issues ({loc, msg, type}), whichever way a request arrives.
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import type { JsonSchema } from './route.ts';
+import { validationFailed, type ValidationIssue } from '../errors.ts';
 
-import type { ValidationIssue } from '@gleaner/core';
+export type JsonSchema = Record<string, unknown>;
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 // Unknown fields are ignored (clients send extras such as source: "n8n"), so no
@@ -145,4 +147,18 @@ export function toIssues(errors: ErrorObject[] | null | undefined, where: 'body'
   for (const u of summaries) if (!isHidden(u)) add(unionSummary(u, where));
   for (const e of errors) if (!isHidden(e)) add(issueFor(e, where));
   return out;
+}
+
+const compiled = new WeakMap<JsonSchema, ValidateFunction>();
+
+/**
+ * Checks a request body against its schema, as the HTTP adapter does, and returns a copy with the
+ * schema's defaults filled in; throws VALIDATION_FAILED with one issue per problem (loc under `body`).
+ */
+export function checkRequest<T>(schema: JsonSchema, body: unknown): T {
+  let validate = compiled.get(schema);
+  if (!validate) compiled.set(schema, (validate = compileSchema(schema, 'body')));
+  const copy = body === undefined ? {} : structuredClone(body);
+  if (!validate(copy)) throw validationFailed(toIssues(validate.errors, 'body'));
+  return copy as T;
 }

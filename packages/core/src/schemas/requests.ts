@@ -1,0 +1,85 @@
+// Request schemas of the extraction operations, used by the engine (checkRequest) and served by the
+// HTTP adapter (validation, OpenAPI). Unknown fields are ignored; the cross-field rules (url or
+// content, attributes or prompt, proxy country, cookie shapes) are checked by the operations and
+// reported with the same 422 body.
+import type { FromSchema } from 'json-schema-to-ts';
+import { ATTRIBUTES_REQUEST_SCHEMA } from '../extract/attributes.ts';
+
+export const COOKIES_SCHEMA = {
+  description: 'A list of cookie objects {name, value, domain?, path?, url?, expires?, httpOnly?, secure?, sameSite?}, or the older flat form {"name": "value", ...}.',
+  anyOf: [
+    { type: 'array', maxItems: 300, items: { type: 'object', required: ['name'], properties: { name: { type: 'string', minLength: 1, maxLength: 4096 } } } },
+    { type: 'object', maxProperties: 300 },
+    { type: 'null' },
+  ],
+} as const;
+
+export const PROXY_COUNTRY_SCHEMA = { type: ['string', 'null'], description: 'A value of GET /v1/proxy-countries, or "random".' } as const;
+
+export const URL_SCHEMA = { type: 'string', minLength: 1, description: 'Absolute http(s) URL' } as const;
+
+const commonExtract = {
+  attributes: { ...ATTRIBUTES_REQUEST_SCHEMA, description: 'What to extract: a list of {name, description?, type?}, or a map name -> {description, type} or name -> description (deprecated).' },
+  prompt: { type: ['string', 'null'], default: '', description: 'Free-text instructions; enough on its own when attributes are omitted.' },
+  mode: { enum: ['standard', 'precision', 'code', 'fast', 'light', null], default: 'standard', description: 'standard (default), precision (less reduction), code (a generated recipe is executed); fast and light mean standard.' },
+  enable_pagination: { type: ['boolean', 'null'], default: false },
+  max_pages: { type: ['integer', 'null'], minimum: 1, default: 2 },
+  source: { type: ['string', 'null'], default: 'api' },
+} as const;
+
+export const EXTRACT_BODY = {
+  type: 'object',
+  required: ['url'],
+  properties: { url: URL_SCHEMA, ...commonExtract, proxy_country: PROXY_COUNTRY_SCHEMA, cookies: COOKIES_SCHEMA },
+} as const;
+
+export const EXTRACT_ASYNC_BODY = {
+  type: 'object',
+  required: ['url'],
+  properties: { ...EXTRACT_BODY.properties, callback_url: { type: ['string', 'null'], description: 'The finished task\'s status body is POSTed here, signed (Standard Webhooks).' } },
+} as const;
+
+export const PARSE_BODY = {
+  type: 'object',
+  required: ['content'],
+  properties: {
+    content: { type: 'string', minLength: 1, description: 'Raw HTML or text' },
+    url: { type: ['string', 'null'], description: 'Optional: the page\'s URL, to make relative links absolute' },
+    ...commonExtract,
+  },
+} as const;
+
+export const MARKDOWN_BODY = {
+  type: 'object',
+  required: ['url'],
+  properties: { url: URL_SCHEMA, proxy_country: PROXY_COUNTRY_SCHEMA, cookies: COOKIES_SCHEMA },
+} as const;
+
+/** POST /v1/extractor/extract (engine.extract), as the schema describes it. */
+export type ExtractRequest = FromSchema<typeof EXTRACT_BODY, { keepDefaultedPropertiesOptional: true }>;
+/** POST /v1/extractor/extract_async (engine.submitExtractTask). */
+export type ExtractAsyncRequest = FromSchema<typeof EXTRACT_ASYNC_BODY, { keepDefaultedPropertiesOptional: true }>;
+/** POST /v1/extractor/parse (engine.parse). */
+export type ParseRequest = FromSchema<typeof PARSE_BODY, { keepDefaultedPropertiesOptional: true }>;
+/** POST /v1/extractor/extract_markdown (engine.extractMarkdown). */
+export type MarkdownRequest = FromSchema<typeof MARKDOWN_BODY, { keepDefaultedPropertiesOptional: true }>;
+
+export const RECORDS_RESPONSE = {
+  type: 'object',
+  required: ['data'],
+  properties: { data: { type: 'array', items: { type: 'object' } }, message: { type: 'string' } },
+};
+
+export const TASK_RESPONSE = {
+  type: 'object',
+  required: ['task_id', 'status'],
+  properties: {
+    task_id: { type: 'string' },
+    status: { enum: ['pending', 'running', 'completed', 'failed', 'stopped'] },
+    data: { type: 'array', items: { type: 'object' } },
+    message: { type: 'string' },
+    error: { type: 'string' },
+  },
+};
+
+export const ID_PARAMS = (name: string) => ({ type: 'object', required: [name], properties: { [name]: { type: 'string', minLength: 1, maxLength: 200 } } });
