@@ -7,10 +7,13 @@ import { startStack, type Stack } from './support/stack.ts';
 import { buildBookScraper, openBookshop, shelf } from './support/books.ts';
 import { CLI, freePort, type CliResult } from './support/process.ts';
 
+// The workspace packages resolve to their sources under the Makefile's --conditions=gleaner-source.
+const nodeOptions = process.env.NODE_OPTIONS ? { NODE_OPTIONS: process.env.NODE_OPTIONS } : {};
+
 /** Runs `gleaner <args>` as a user would from another machine: only the server URL and the key. */
 function gleaner(args: string[], env: Record<string, string>, input?: string): Promise<CliResult> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env: { PATH: process.env.PATH, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, ...args], { env: { PATH: process.env.PATH, ...nodeOptions, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -99,7 +102,10 @@ describe('cli: scripting commands against a running server', function () {
     // `script` gives the command a pseudo-terminal, as an interactive shell would.
     const cmd = [process.execPath, CLI, 'run', '--scraper', scraperId, '--poll-ms', '100', '--server', s.url].map((a) => `'${a}'`).join(' ');
     const r = await new Promise<CliResult>((resolve) => {
-      const child = spawn('script', ['-qec', cmd, '/dev/null'], { env: { PATH: process.env.PATH, TERM: 'xterm', ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+      const child = spawn('script', ['-qec', cmd, '/dev/null'], {
+        env: { PATH: process.env.PATH, TERM: 'xterm', ...nodeOptions, ...env },
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
       let stdout = '';
       child.stdout.on('data', (d) => (stdout += d));
       child.stdin.end();

@@ -201,6 +201,7 @@ describe('mcp: stdio (gleaner mcp)', function () {
       args: [CLI, 'mcp', '--no-worker'],
       env: {
         PATH: process.env.PATH!,
+        ...(process.env.NODE_OPTIONS ? { NODE_OPTIONS: process.env.NODE_OPTIONS } : {}), // resolves @gleaner/* to their sources
         GLEANER_API_KEY: s.key,
         DATABASE_URL: c.database.url,
         GLEANER_DB_SCHEMA: c.database.schema,
