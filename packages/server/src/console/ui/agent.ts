@@ -56,6 +56,9 @@ export function AgentTasks() {
   </section>`;
 }
 
+/** What was typed or chosen, after the target (spaces as values: htm drops whitespace around line breaks). */
+const value = (st: AgentStepSummary) => (st.value === undefined ? '' : html`${' ← '}<code>${Array.isArray(st.value) ? st.value.join(', ') : st.value}</code>`);
+
 /** One agent task: its step timeline, followed live, then its records; stoppable while it runs. */
 export function AgentTask({ id }: { id: string }) {
   const { value: task, error } = usePoll<any>(
@@ -82,10 +85,9 @@ export function AgentTask({ id }: { id: string }) {
       ${steps.map(
         (st) =>
           html`<li class=${st.ok ? 'ok' : 'failed'}>
-            <strong>${st.action}</strong>
-            ${st.target ?? ''}${st.value !== undefined ? html` ← <code>${Array.isArray(st.value) ? st.value.join(', ') : st.value}</code>` : ''}
-            <span class="muted">
-              · ${(st.duration_ms / 1000).toFixed(1)} s · ${st.tokens} tokens${st.records !== undefined ? ` · ${st.records} records` : ''}</span
+            <strong>${st.action}</strong>${st.target ? ` ${st.target}` : ''}${value(st)}
+            <span class="muted"
+              >${` · ${(st.duration_ms / 1000).toFixed(1)} s · ${st.tokens} tokens${st.records !== undefined ? ` · ${st.records} records` : ''}`}</span
             >
             ${st.error ? html`<div class="error-text">${st.error}</div>` : null}
             <div class="muted url">${st.url}</div>
