@@ -83,9 +83,7 @@ function Recipe({ recipe, order }: { recipe: any; order: string[] }) {
   const fields = (Object.entries(recipe.fields ?? {}) as Array<[string, any]>).sort(([a], [b]) => rank(a) - rank(b));
   return html`<div>
     <p>
-      Each record is an element matching
-      <code>${recipe.container?.selector ?? '(the page)'}</code
-      >${recipe.pagination ? html`; next pages through <code>${JSON.stringify(recipe.pagination)}</code>` : ''}.
+      ${'Each record is an element matching '}<code>${recipe.container?.selector ?? '(the page)'}</code>${recipe.pagination ? html`; next pages through <code>${JSON.stringify(recipe.pagination)}</code>` : ''}.
     </p>
     <div class="table-wrap">
       <table>
