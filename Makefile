@@ -9,7 +9,7 @@ endif
 # Run the packages' TypeScript sources (package.json `exports` condition), not their built dist/.
 export NODE_OPTIONS := --conditions=gleaner-source
 
-.PHONY: setup build start test lint format bench migrate
+.PHONY: setup build start test lint format bench migrate chaos
 
 setup:
 	./scripts/setup-system.sh
@@ -41,3 +41,8 @@ test: lint
 
 bench:
 	node test/bench/run.ts
+
+# The chaos suite (issue 16): minutes long and CPU-heavy, so not part of `make test`. Figures are
+# printed for the closing note; the assertions are about correctness, not timings.
+chaos:
+	npx mocha --no-config --extension ts --timeout 1800000 --exit 'test/chaos/*.chaos.ts'

@@ -32,20 +32,26 @@ async function freshWindow(): Promise<void> {
   if (intoMinute > 45) await new Promise((r) => setTimeout(r, (61 - intoMinute) * 1000));
 }
 
+/** The stack with `limits`, and a second API server on its database, for the describe block. */
+function twoServers(limits: { requestsPerMinute: number; concurrentJobs: number }) {
+  const servers = {} as { s: Stack; other: Awaited<ReturnType<typeof secondServer>> };
+  before(async () => {
+    servers.s = await startStack({ worker: false, config: { limits } });
+    servers.other = await secondServer(servers.s);
+  });
+  after(async () => {
+    await servers.other?.close();
+    await servers.s?.close();
+  });
+  return servers;
+}
+
 describe('per-owner limits (issue 16 item 6)', () => {
   describe('request rate, across two API servers', () => {
-    let s: Stack;
-    let other: Awaited<ReturnType<typeof secondServer>>;
-    before(async () => {
-      s = await startStack({ worker: false, config: { limits: { requestsPerMinute: 10, concurrentJobs: 0 } } });
-      other = await secondServer(s);
-    });
-    after(async () => {
-      await other?.close();
-      await s?.close();
-    });
+    const servers = twoServers({ requestsPerMinute: 10, concurrentJobs: 0 });
 
     it('shares one budget: 12 requests over two servers give 10 answers and 2 429s with Retry-After', async () => {
+      const { s, other } = servers;
       await freshWindow();
       const statuses: number[] = [];
       let limited: { status: number; headers: Headers; body: any } | null = null;
@@ -70,18 +76,10 @@ describe('per-owner limits (issue 16 item 6)', () => {
   });
 
   describe('concurrent jobs', () => {
-    let s: Stack;
-    let other: Awaited<ReturnType<typeof secondServer>>;
-    before(async () => {
-      s = await startStack({ worker: false, config: { limits: { requestsPerMinute: 0, concurrentJobs: 2 } } });
-      other = await secondServer(s);
-    });
-    after(async () => {
-      await other?.close();
-      await s?.close();
-    });
+    const servers = twoServers({ requestsPerMinute: 0, concurrentJobs: 2 });
 
     it('refuses a third unfinished job on either server with 429, and takes one again when a job finishes', async () => {
+      const { s, other } = servers;
       const body = { url: `${s.site.url}/`, prompt: 'anything' };
       expect((await s.api('POST', '/v1/extractor/extract_async', body)).status).to.equal(202);
       expect((await request(other.url, 'POST', '/v1/extractor/extract_async', { body, headers: { 'X-API-KEY': s.key } })).status).to.equal(202);

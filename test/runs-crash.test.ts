@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { insertScraper, type Owner } from '@gleaner/core/internal';
 import { startStack, waitFor, type Stack } from './support/stack.ts';
 import { TEST_DATABASE_URL } from './support/db.ts';
-import { startCli } from './support/process.ts';
+import { startCli, workerEnv } from './support/process.ts';
 
 const RECIPE = {
   version: 1 as const,
@@ -37,15 +37,7 @@ describe('scraper runs survive a worker killed with SIGKILL mid-run', () => {
       ownerId: alice.id, kind: 'extractor', url: `${s.site.url}/slow-shop?page=1`, status: 'ready', attributes: [{ name: 'name', description: '', type: 'string' }, { name: 'price', description: '', type: 'number' }],
       recipe: RECIPE, sampleData: records(1), sampleDriver: 'http',
     }));
-    const child = startCli(['worker'], {
-      DATABASE_URL: TEST_DATABASE_URL,
-      GLEANER_DB_SCHEMA: s.schemas.schema,
-      GLEANER_JOBS_SCHEMA: s.schemas.jobsSchema,
-      GLEANER_ALLOW_NETWORKS: '127.0.0.0/8',
-      GLEANER_JOB_POLLING_SECONDS: '0.5',
-      GLEANER_JOB_SUPERVISE_SECONDS: '1',
-      GLEANER_LOG_LEVEL: 'info',
-    });
+    const child = startCli(['worker'], workerEnv(s.schemas, TEST_DATABASE_URL));
     const urls = Array.from({ length: 30 }, (_, i) => `${s.site.url}/slow-shop?page=${i + 1}`);
     let runId: string;
     let recordedByChild: number;

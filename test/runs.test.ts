@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { insertScraper, listDeliveries, verifyWebhook, type Owner } from '@gleaner/core/internal';
 import { startStack, sentSchema, userContent, waitFor, type Stack } from './support/stack.ts';
 import { startWebhookReceiver } from './support/webhook-receiver.ts';
+import { buildScraper as buildScraperFrom } from './support/scrapers.ts';
 import type { RecordedRequest } from './support/model-server.ts';
 
 // Recipe answers as the model writes them under the recipe answer schema (unused keys null).
@@ -50,17 +51,7 @@ function shopSite(s: Stack): { layout: { drift: 'old' | 'new' } } {
   return { layout };
 }
 
-async function buildScraper(s: Stack, url: string): Promise<string> {
-  const started = await s.api('POST', '/v1/extractor/generate', { url, attributes: ATTRS });
-  expect(started.status, started.text).to.equal(202);
-  const id = started.body.template_id as string;
-  const built = await waitFor(async () => {
-    const r = await s.api('GET', `/v1/extractor/${id}`);
-    return r.body.status === 'ready' || r.body.status === 'failed' ? r.body : undefined;
-  }, 30_000, `scraper ${id} build`);
-  expect(built.status, built.error).to.equal('ready');
-  return id;
-}
+const buildScraper = (s: Stack, url: string): Promise<string> => buildScraperFrom(s, { url, attributes: ATTRS });
 
 async function untilFinished(s: Stack, runId: string, ms = 60_000): Promise<any> {
   return waitFor(async () => {
@@ -175,25 +166,35 @@ describe('scraper runs (HTTP API end to end)', () => {
     await untilFinished(s, mine.body.run_id);
   });
 
-  it('applies the custom-parameter rules of agentic scrapers (spec 4.3), then says agentic runs are not available yet', async () => {
+  it('applies the custom-parameter rules of agentic scrapers (spec 4.3); a stored script that breaks the script schema fails the item', async () => {
     const id = await s.engine.db.tx((tx) => insertScraper(tx, {
       ownerId: alice.id, kind: 'agentic', url: `${s.site.url}/shop?page=1`, status: 'ready', script: { steps: [] },
       parametersSchema: [{ name: 'start_url', type: 'url' }, { name: 'query', type: 'string' }, { name: 'limit', type: 'integer', default: 10 }],
     }));
     const two = await s.api('POST', '/v1/scrapers/run_async', { template_id: id, url: [`${s.site.url}/a`, `${s.site.url}/b`] });
-    expect(two.status).to.equal(422);
-    expect(two.body.detail[0].msg).to.contain('one URL');
-    const missing = await s.api('POST', '/v1/scrapers/run', { template_id: id, url: `${s.site.url}/a` });
+    expect(two.status).to.equal(400);
+    expect(two.body.detail).to.contain('one URL');
+    const sync = await s.api('POST', '/v1/scrapers/run', { template_id: id, url: `${s.site.url}/a` });
+    expect(sync.status).to.equal(400);
+    expect(sync.body.detail).to.contain('run_async');
+    const missing = await s.api('POST', '/v1/scrapers/run_async', { template_id: id, url: `${s.site.url}/a` });
     expect(missing.status).to.equal(400);
     expect(missing.body).to.deep.equal({ detail: 'parameters is required for this scraper.', code: 'BAD_REQUEST' });
     // The top-level url fills the URL-typed parameter; `limit` has a default; `query` is missing.
     const required = await s.api('POST', '/v1/scrapers/run_async', { template_id: id, url: `${s.site.url}/a`, parameters: {} });
     expect(required.status).to.equal(400);
     expect(required.body.detail).to.equal('Missing required parameters: query');
-    const valid = await s.api('POST', '/v1/scrapers/run_async', { template_id: id, url: `${s.site.url}/a`, parameters: { query: 'x', start_url: null } });
-    expect(valid.status).to.equal(409); // start_url filled from url: the rules pass
-    expect(valid.body.code).to.equal('SCRAPER_NOT_READY');
-    expect(valid.body.detail).to.contain('agentic').and.contain('not available in this version');
+    const typed = await s.api('POST', '/v1/scrapers/run_async', { template_id: id, url: `${s.site.url}/a`, parameters: { query: 'x', limit: 'ten' } });
+    expect(typed.status).to.equal(400);
+    expect(typed.body.detail).to.match(/^Parameter limit must be an integer/);
+    const valid = await s.api('POST', '/v1/scrapers/run_async', { template_id: id, url: `${s.site.url}/a`, parameters: { query: 'x', start_url: null, limit: '5' } });
+    expect(valid.status, valid.text).to.equal(202); // start_url filled from url: the rules pass
+    const done = await untilFinished(s, valid.body.run_id);
+    expect(done.status).to.equal('failed');
+    expect(Object.keys(done.data)).to.deep.equal([`${s.site.url}/a`]);
+    expect(done.errors[`${s.site.url}/a`]).to.contain('the agentic script is invalid');
+    const item = await s.engine.db.query('SELECT error_code FROM run_items WHERE run_id = $1', [valid.body.run_id]);
+    expect(item.rows[0].error_code).to.equal('SCRIPT_INVALID');
   });
 
   it('records a 100-URL run where some pages answer 500 as completed_partial, with errors and [] entries', async function () {

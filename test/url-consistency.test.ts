@@ -2,7 +2,8 @@
 // same page and attribute — absolute and tracking-free — because a recipe's href/src read resolves
 // exactly as the page the model reads renders it.
 import { expect } from 'chai';
-import { startStack, sentSchema, userContent, waitFor, type Stack } from './support/stack.ts';
+import { startStack, sentSchema, userContent, type Stack } from './support/stack.ts';
+import { buildScraper } from './support/scrapers.ts';
 
 const f = (selector: string | null, read: string, extra: Record<string, unknown> = {}) => ({ selector, read, attr: null, name: null, path: null, value: null, all: false, transforms: [], fallback: null, ...extra });
 const RECIPE = {
@@ -42,19 +43,15 @@ describe('one URL coercion path for runs and extraction (issue 16 item 5)', () =
     const extracted = await s.api('POST', '/v1/extract', { url, attributes: ATTRS });
     expect(extracted.status, extracted.text).to.equal(200);
 
-    const started = await s.api('POST', '/v1/extractor/generate', { url, attributes: ATTRS });
-    expect(started.status, started.text).to.equal(202);
-    const id = started.body.template_id as string;
-    const built = await waitFor(async () => {
-      const r = await s.api('GET', `/v1/extractor/${id}`);
-      return r.body.status === 'ready' || r.body.status === 'failed' ? r.body : undefined;
-    }, 30_000, 'scraper build');
-    expect(built.status, built.error).to.equal('ready');
+    const id = await buildScraper(s, { url, attributes: ATTRS });
     const run = await s.api('POST', '/v1/scrapers/run', { scraper_id: id, url });
     expect(run.status, run.text).to.equal(200);
 
     const expected = [1, 2, 3].map((k) => ({ name: `Widget ${k}`, link: `${s.site.url}/p/widget-${k}?ref=${k}`, image: `${s.site.url}/img/w${k}.png` }));
     expect(extracted.body.data).to.deep.equal(expected);
     expect(run.body.data).to.deep.equal(expected);
+    // The run item records how it was fetched (no proxy_country: direct).
+    const items = await s.engine.db.query<{ proxy: string }>('SELECT proxy FROM run_items');
+    expect(items.rows.map((r) => r.proxy)).to.deep.equal(['direct']);
   });
 });

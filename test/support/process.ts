@@ -85,3 +85,17 @@ export async function waitForHttp(url: string, ms: number, child?: { output: () 
     await new Promise((r) => setTimeout(r, 100));
   }
 }
+
+/** The environment of a `gleaner worker` child on a test's schemas, with fast job timings. */
+export function workerEnv(schemas: { schema: string; jobsSchema: string }, databaseUrl: string, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    DATABASE_URL: databaseUrl,
+    GLEANER_DB_SCHEMA: schemas.schema,
+    GLEANER_JOBS_SCHEMA: schemas.jobsSchema,
+    GLEANER_ALLOW_NETWORKS: '127.0.0.0/8',
+    GLEANER_JOB_POLLING_SECONDS: '0.5',
+    GLEANER_JOB_SUPERVISE_SECONDS: '1',
+    GLEANER_LOG_LEVEL: 'info',
+    ...extra,
+  };
+}

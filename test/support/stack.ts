@@ -3,7 +3,7 @@
 // a worker, on fresh schemas; and a fixture web site. Everything is stopped by close().
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createEngine, silentLogger, type ConfigOptions, type Engine } from '@gleaner/core';
+import { createEngine, silentLogger, type ConfigOptions, type Driver, type Engine } from '@gleaner/core';
 import { createApp } from '../../packages/server/src/http/app.ts';
 import { apiRoutes } from '../../packages/server/src/routes/index.ts';
 import { pluginWiring } from '../../packages/server/src/wiring.ts';
@@ -17,6 +17,8 @@ export interface Stack {
   url: string;
   key: string;
   engine: Engine;
+  /** The engine's page drivers (e.g. to read a browser driver's pool stats). */
+  drivers: Driver[];
   model: ModelServer;
   site: FixtureSite;
   schemas: TestSchemas;
@@ -74,6 +76,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     url,
     key,
     engine,
+    drivers: plugins.drivers ?? [],
     model,
     site,
     schemas,

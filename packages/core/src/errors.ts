@@ -42,6 +42,7 @@ export const ERROR_CODES = {
   SCRAPER_NOT_READY: { retryable: false, description: 'The scraper has no recipe to run yet: it was never generated, is still generating, or its build failed.' },
   SCRAPER_BUILD_FAILED: { retryable: false, description: 'Generation could not produce a recipe that reproduces standard extraction on the sample page; the message says what was missing.' },
   LAYOUT_CHANGED: { retryable: false, description: 'A scraper run found the page layout changed: the recipe returned no records, or missed required fields on most records, where the sample worked.' },
+  SCRIPT_INVALID: { retryable: false, description: 'An agentic scraper\'s script does not match the script schema (docs/api.md, "Agentic scrapers"), or uses a parameter the run did not give.' },
   INTERNAL: { retryable: false, description: 'An unexpected error; the logs carry the details under the request id.' },
 } as const satisfies Record<string, { retryable: boolean; description: string }>;
 

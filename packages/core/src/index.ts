@@ -81,6 +81,6 @@ export type {
 export type { AgentTaskStatusBody, AgentStepSummary } from './tasks/agent-task.ts';
 export type { OperationContext } from './extract/context.ts';
 
-// Prometheus metrics: the engine's registry (engine.metrics) and the instruments on it.
-export { createMetrics, observeEngine, secondsSince } from './metrics/index.ts';
+// Prometheus metrics (prom-client): the registry an engine records into, for a host app's /metrics.
+export { createMetrics, observeEngine } from './metrics/index.ts';
 export type { Metrics, ObserveOptions } from './metrics/index.ts';

@@ -34,3 +34,4 @@ export * from './index.ts';
 export * from './agent/index.ts';
 export { CancelWatch, cancelChannel, notifyCancel } from './jobs/cancel.ts';
 export type { AgentTaskStatusBody, AgentStepSummary } from './tasks/agent-task.ts';
+export * from './metrics/index.ts';

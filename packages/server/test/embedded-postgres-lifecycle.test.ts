@@ -5,7 +5,6 @@ import { expect } from 'chai';
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,26 +12,23 @@ import pg from 'pg';
 import { silentLogger } from '@gleaner/core/internal';
 import { startEmbeddedPostgres } from '../src/embedded-postgres.ts';
 import type { EmbeddedPostgresHandle, EmbeddedPostgresOptions } from '../src/embedded-postgres.ts';
+import { freePort } from '../../../test/support/process.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, '../../..');
 const isRoot = process.getuid?.() === 0;
 
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+/** Alive and not a zombie (procfs state). */
+const alive = (pid: number): boolean => {
+  const state = /^\d+ \(.*\) (\S)/s.exec(readFileSafe(`/proc/${pid}/stat`))?.[1];
+  return state !== undefined && state !== 'Z';
+};
 
-function alive(pid: number): boolean {
+function readFileSafe(file: string): string {
   try {
-    process.kill(pid, 0);
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+    return readFileSync(file, 'utf8');
   } catch {
-    return false;
+    return '';
   }
 }
 

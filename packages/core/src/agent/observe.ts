@@ -66,10 +66,13 @@ export function renderObservation(o: Observation, opts: { textTokens?: number } 
   return lines.join('\n');
 }
 
+/** The effect of an action that changed nothing (replays skip waiting after such steps). */
+export const NOTHING_CHANGED = 'Nothing changed on the page.';
+
 /** What an action changed, in words the model can act on. */
 export function describeEffect(before: Observation, after: Observation): string {
   if (before.url !== after.url) return `The page changed to ${after.url}.`;
-  if (before.fingerprint === after.fingerprint) return 'Nothing changed on the page.';
+  if (before.fingerprint === after.fingerprint) return NOTHING_CHANGED;
   const had = new Set(before.outline.elements.map((e) => e.ref));
   const added = after.outline.elements.filter((e) => !had.has(e.ref)).length;
   const now = new Set(after.outline.elements.map((e) => e.ref));

@@ -291,7 +291,6 @@ export async function runAgent(ctx: OperationContext, input: AgentRunInput): Pro
         obs = after;
         if (a.name === 'finish') {
           outcome = 'finished';
-          message = a.message || undefined;
           reply('Finished.');
           continue;
         }

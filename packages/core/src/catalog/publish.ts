@@ -25,7 +25,7 @@ export interface PublishInput {
   valueProposition?: string | null;
   /** Default: the scraper's own URL (the page it was built on). */
   sampleUrl?: string | null;
-  /** Default: `{url: sample_url}` (plus the defaults of the scraper's parameters). */
+  /** Default: `{url: sample_url}` (plus the parameter values the build ran with, or the defaults). */
   sampleInput?: Record<string, unknown> | null;
   faqs?: Faq[];
   articleLinks?: ArticleLink[];
@@ -99,19 +99,25 @@ function sourceDomain(url: string | null): string | null {
   }
 }
 
-function defaultSampleInput(parameters: CatalogSnapshot['parameters_schema'], sampleUrl: string | null): Record<string, unknown> | null {
+/**
+ * `{url: sample_url}`, plus for a scraper with parameters the values its build ran with (an agentic
+ * script records them: defaults, the sample URL for the URL-typed one), else the defaults.
+ */
+function defaultSampleInput(snapshot: Pick<CatalogSnapshot, 'parameters_schema' | 'script'>, sampleUrl: string | null): Record<string, unknown> | null {
   const input: Record<string, unknown> = {};
   if (sampleUrl) input.url = sampleUrl;
-  const withDefaults = (parameters ?? []).filter((p) => p.default !== undefined);
-  if (withDefaults.length) input.parameters = Object.fromEntries(withDefaults.map((p) => [p.name, p.default]));
+  const parameters = snapshot.parameters_schema ?? [];
+  const built = (snapshot.script as { parameters?: Record<string, unknown> } | null)?.parameters ?? {};
+  const values = Object.fromEntries(parameters.flatMap((p) => (built[p.name] !== undefined ? [[p.name, built[p.name]]] : p.default !== undefined ? [[p.name, p.default]] : [])));
+  if (Object.keys(values).length) input.parameters = values;
   return Object.keys(input).length ? input : null;
 }
 
 /** Given: that; omitted: the previous entry's when it was given explicitly, else derived again. */
 function sampleInput(given: Record<string, unknown> | null | undefined, prev: CatalogEntry | null, s: ScraperRecord, sampleUrl: string | null): Record<string, unknown> | null {
   if (given !== undefined) return given;
-  if (prev && !isDeepStrictEqual(prev.sample_input, defaultSampleInput(prev.snapshot.parameters_schema, prev.sample_url))) return prev.sample_input;
-  return defaultSampleInput(s.parametersSchema, sampleUrl);
+  if (prev && !isDeepStrictEqual(prev.sample_input, defaultSampleInput(prev.snapshot, prev.sample_url))) return prev.sample_input;
+  return defaultSampleInput(snapshotOf(s), sampleUrl);
 }
 
 async function ownerOf(db: Queryable, scraperId: string): Promise<string | null> {

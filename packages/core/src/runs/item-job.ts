@@ -4,13 +4,13 @@
  * recorded by onFailure once retries are spent — including when its worker died (dead letter).
  */
 import { GleanerError, toGleanerError } from '../errors.ts';
-import { creditsFor } from '../extract/credits.ts';
 import type { OperationContext } from '../extract/context.ts';
 import { defineJob, type JobContext } from '../jobs/job-kind.ts';
 import { healScraper, loadScraper, markDrift, type ScraperRecord } from '../scrapers/index.ts';
+import { executeAgenticItem } from './agentic-item.ts';
 import { detectDrift } from './drift.ts';
 import { scrapeWithRecipe, type ScrapeResult } from './scrape.ts';
-import { itemStatements, type ClaimedItem, type ItemOutcome } from './items.ts';
+import { completedOutcome, itemStatements, type ClaimedItem, type ItemOutcome } from './items.ts';
 import { RUN_ITEM_JOB } from './store.ts';
 
 export interface RunItemPayload {
@@ -35,9 +35,10 @@ export const RUN_ITEM_POLICY = {
   retryLimit: 2,
   retryDelaySeconds: 1,
   retryDelayMaxSeconds: 10,
-  // Bounds one URL: max_pages fetches plus, after drift, one regeneration. A worker that dies is
-  // noticed sooner, by its missed heartbeats (jobs.heartbeatSeconds).
-  expireInSeconds: 300,
+  // Bounds one URL: max_pages fetches (or a script's replay) plus, after drift, one regeneration —
+  // for an agentic scraper the agent's recording, up to agent.timeoutMs (5 minutes by default). A
+  // worker that dies is noticed sooner, by its missed heartbeats (jobs.heartbeatSeconds).
+  expireInSeconds: 900,
 };
 
 function scrape(c: OperationContext, scraper: ScraperRecord, recipe: NonNullable<ScraperRecord['recipe']>, item: ClaimedItem, signal: AbortSignal): Promise<ScrapeResult> {
@@ -110,17 +111,7 @@ export async function executeItem(c: OperationContext, scraper: ScraperRecord, i
       throw layoutChanged(`${again} (even with the regenerated version ${heal.version})`, result, { recipeVersion: version, healed, modelCalls, healCredits });
     }
   }
-  return {
-    status: 'completed',
-    records: result.records,
-    driver: result.driver,
-    recipeVersion: version,
-    healed,
-    pages: result.pages.length,
-    credits: creditsFor(c.config, { recipePages: result.pages.length }) + healCredits,
-    healCredits,
-    modelCalls,
-  };
+  return completedOutcome(c.config, { records: result.records, driver: result.driver, pages: result.pages.length }, { version, healed, modelCalls, healCredits });
 }
 
 /**
@@ -162,8 +153,10 @@ export function runItemJob(ctx: () => OperationContext) {
       if (!item) return; // recorded already: a redelivered job
       const scraper = await scraperFor(c, item);
       if (!scraper) throw new GleanerError('NOT_FOUND', `Scraper ${item.scraperId} was deleted while the run was in progress`);
-      if (!scraper.recipe) throw new GleanerError('SCRAPER_NOT_READY', `Scraper ${item.scraperId} has no recipe any more (it is being regenerated or its build failed)`);
-      const outcome = await executeItem(c, scraper, item, job);
+      if (scraper.kind === 'agentic' ? !scraper.script : !scraper.recipe) {
+        throw new GleanerError('SCRAPER_NOT_READY', `Scraper ${item.scraperId} has no ${scraper.kind === 'agentic' ? 'script' : 'recipe'} any more (it is being regenerated or its build failed)`);
+      }
+      const outcome = scraper.kind === 'agentic' ? await executeAgenticItem(c, scraper, item, job) : await executeItem(c, scraper, item, job);
       const recorded = await items.record(runId, { position, outcome, hasCallback: item.hasCallback });
       job.logger.debug({ runId, position, records: outcome.status === 'completed' ? outcome.records.length : 0, recorded }, 'run item done');
     },

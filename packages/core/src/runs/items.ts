@@ -7,6 +7,7 @@
  */
 import type { ExtractedRecord } from '../extract/attributes.ts';
 import type { OperationContext } from '../extract/context.ts';
+import { creditsFor } from '../extract/credits.ts';
 import { enqueueCallback } from '../callbacks/index.ts';
 import type { Queryable } from '../store/db.ts';
 import { coalesce } from './coalesce.ts';
@@ -46,6 +47,18 @@ export type ItemOutcome = {
   | { status: 'completed'; records: ExtractedRecord[]; pages: number }
   | { status: 'failed'; error: string; code: string }
 );
+
+/** A completed item's outcome: its pages are charged as recipe pages, plus any heal it paid for. */
+export function completedOutcome(
+  config: OperationContext['config'],
+  r: { records: ExtractedRecord[]; driver: string; pages: number },
+  h: { version: number | null; healed: boolean; modelCalls: number; healCredits: number },
+): ItemOutcome {
+  return {
+    status: 'completed', records: r.records, driver: r.driver, recipeVersion: h.version, healed: h.healed, pages: r.pages,
+    credits: creditsFor(config, { recipePages: r.pages }) + h.healCredits, healCredits: h.healCredits, modelCalls: h.modelCalls,
+  };
+}
 
 const CLAIM_SQL = `
   WITH item AS (

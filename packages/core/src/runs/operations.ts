@@ -35,17 +35,17 @@ export function runOperations(ctx: OperationContext): RunOperations {
       finished: (ids) => finishedAmong(ctx.db, ids),
     }));
 
-  async function submit(owner: Owner, body: Record<string, unknown>): Promise<{ run_id: string; status: 'queued' }> {
-    const req = await normalizeRunRequest(ctx, owner, body);
+  async function submit(owner: Owner, body: Record<string, unknown>, sync = false): Promise<{ run_id: string; status: 'queued' }> {
+    const req = await normalizeRunRequest(ctx, owner, body, { sync });
     const runId = await createRun(ctx, owner.id, req);
     ctx.logger.info({ runId, scraperId: req.scraper.id, urls: req.urls.length }, 'run queued');
     return { run_id: runId, status: 'queued' };
   }
 
   return {
-    submit,
+    submit: (owner, body) => submit(owner, body),
     async run(owner, body, opts = {}) {
-      const { run_id: runId } = await submit(owner, body);
+      const { run_id: runId } = await submit(owner, body, true);
       const waitMs = Math.max(0, opts.waitSeconds ?? ctx.config.runs.waitSeconds) * 1000;
       await waiterFor().wait(runId, waitMs, opts.signal);
       const run = await loadRun(ctx.db, owner.id, runId);

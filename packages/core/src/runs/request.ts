@@ -1,7 +1,7 @@
 /**
  * A run request in normal form (spec 4.3 items 2-3): which scraper, which URLs, which options.
  * Shape problems are 422 issues; the scraper's own rules answer 404 (unknown or another owner's
- * id), 400 (agentic parameter rules) and 409 (not ready).
+ * id), 400 (agentic scrapers: parameter rules, one URL, run_async only) and 409 (not ready).
  */
 import { GleanerError, validationFailed, type ValidationIssue } from '../errors.ts';
 import type { Owner } from '../auth/owners.ts';
@@ -9,6 +9,7 @@ import type { OperationContext } from '../extract/context.ts';
 import { checkHttpUrl, normalizeCookieInput, normalizeProxyCountry } from '../extract/request.ts';
 import type { Cookie } from '../net/cookies.ts';
 import { createSsrfGuard } from '../net/ssrf.ts';
+import { coerceParameter } from '../agent/script-parameters.ts';
 import { loadScraper, type ParameterSpec, type ScraperRecord } from '../scrapers/index.ts';
 import { checkCallbackUrl } from '../tasks/extract-task.ts';
 
@@ -65,17 +66,39 @@ function urlList(body: Record<string, any>, scraper: ScraperRecord, issues: Vali
   return { urls, form: 'list' };
 }
 
-/** Spec 4.3's custom-parameter rules, for a scraper that declares a parameters_schema. */
+/** The scraper's URL-typed parameter (the one a top-level url fills), if any. */
+export function urlParameter(schema: ParameterSpec[] | null): ParameterSpec | undefined {
+  return schema?.find((p) => /^(url|uri)$/i.test(p.type));
+}
+
+const TYPE_NAMES: Record<string, string> = { integer: 'an integer', number: 'a number', bool: 'true or false', url: 'an absolute http(s) URL', string: 'a string' };
+
+/**
+ * Spec 4.3's custom-parameter rules, for a scraper that declares a parameters_schema: parameters
+ * required, required ones present (a top-level url fills the URL-typed one), defaults filled, each
+ * value of its declared type (numeric strings are accepted for numbers, "true"/"false" for bools).
+ */
 export function applyParameterRules(schema: ParameterSpec[] | null, body: Record<string, any>, url: string | null): Record<string, unknown> | null {
   if (!schema?.length) return null; // parameters is ignored without a schema
   const given = body.parameters;
   if (given === null || given === undefined) throw new GleanerError('BAD_REQUEST', 'parameters is required for this scraper.');
+  if (typeof given !== 'object' || Array.isArray(given)) throw new GleanerError('BAD_REQUEST', 'parameters must be an object of parameter names to values.');
   const parameters: Record<string, unknown> = { ...given };
-  const urlParam = schema.find((p) => /^(url|uri)$/i.test(p.type));
+  const urlParam = urlParameter(schema);
   if (urlParam && url && (parameters[urlParam.name] === undefined || parameters[urlParam.name] === null)) parameters[urlParam.name] = url;
   const missing = schema.filter((p) => p.default === undefined && (parameters[p.name] === undefined || parameters[p.name] === null)).map((p) => p.name);
   if (missing.length) throw new GleanerError('BAD_REQUEST', `Missing required parameters: ${missing.join(', ')}`);
-  for (const p of schema) if (parameters[p.name] === undefined && p.default !== undefined) parameters[p.name] = p.default;
+  for (const p of schema) {
+    if (parameters[p.name] === undefined || parameters[p.name] === null) {
+      parameters[p.name] = p.default;
+      continue;
+    }
+    const value = coerceParameter(p.type, parameters[p.name]);
+    if (value === undefined) {
+      throw new GleanerError('BAD_REQUEST', `Parameter ${p.name} must be ${TYPE_NAMES[p.type] ?? `of type ${p.type}`}; got ${JSON.stringify(parameters[p.name]).slice(0, 100)}.`);
+    }
+    parameters[p.name] = value;
+  }
   return parameters;
 }
 
@@ -93,7 +116,7 @@ function notReady(scraper: ScraperRecord): GleanerError {
 }
 
 /** Validates a run request and loads its scraper (see the module comment for the statuses). */
-export async function normalizeRunRequest(ctx: OperationContext, owner: Owner, body: Record<string, any>): Promise<RunRequest> {
+export async function normalizeRunRequest(ctx: OperationContext, owner: Owner, body: Record<string, any>, opts: { sync?: boolean } = {}): Promise<RunRequest> {
   const issues: ValidationIssue[] = [];
   const id = body.template_id ?? body.scraper_id;
   if (typeof id !== 'string' || !id.trim()) {
@@ -102,9 +125,13 @@ export async function normalizeRunRequest(ctx: OperationContext, owner: Owner, b
   const scraper = await loadScraper(ctx.db, owner.id, id.trim());
   if (!scraper) throw new GleanerError('NOT_FOUND', `Scraper ${id.trim()} not found`);
 
+  const agentic = scraper.kind === 'agentic';
+  if (agentic && opts.sync) {
+    throw new GleanerError('BAD_REQUEST', `Scraper ${scraper.id} is agentic: run it with POST /v1/scrapers/run_async (and poll GET /v1/scrapers/run_async/{run_id}, or give a callback_url); POST /v1/scrapers/run serves classic scrapers only.`);
+  }
   const { urls, form } = urlList(body, scraper, issues);
-  if (scraper.kind === 'agentic' && urls.length > 1) {
-    issues.push({ loc: ['body', 'url'], msg: 'An agentic scraper runs on one URL at a time; give one URL (or several runs)', type: 'too_long' });
+  if (agentic && urls.length > 1) {
+    throw new GleanerError('BAD_REQUEST', `An agentic scraper runs on one URL at a time, and ${urls.length} were given: give url as one URL (or none for the scraper's own), and start one run_async per URL.`);
   }
   const detection = body.pagination_detection_url === null || body.pagination_detection_url === undefined || body.pagination_detection_url === ''
     ? null
@@ -117,7 +144,6 @@ export async function normalizeRunRequest(ctx: OperationContext, owner: Owner, b
     issues.push({ loc: ['body', 'max_pages'], msg: `Input should be less than or equal to ${ctx.config.extract.maxPagesLimit}`, type: 'less_than_equal' });
   }
   // Agentic scrapers ignore proxy_country and cookies (spec 4.3).
-  const agentic = scraper.kind === 'agentic';
   const proxyCountry = agentic ? null : normalizeProxyCountry(body.proxy_country, ctx.config, issues);
   const cookies = agentic ? [] : normalizeCookieInput(body.cookies, null, issues);
   const callbackUrl = checkCallbackUrl(body.callback_url, issues);
@@ -125,16 +151,18 @@ export async function normalizeRunRequest(ctx: OperationContext, owner: Owner, b
   // A literal private address fails now rather than after a day of retries.
   if (callbackUrl) createSsrfGuard({ allowNetworks: ctx.config.network.allowNetworks }).checkUrl(callbackUrl);
 
-  const parameters = agentic ? applyParameterRules(scraper.parametersSchema, body, urls[0] ?? null) : null;
-  // A classic scraper runs whenever it has a recipe: a regeneration in progress (or failed) leaves
-  // the last accepted version in place.
-  if (agentic ? scraper.status !== 'ready' : !scraper.recipe) throw notReady(scraper);
-  if (agentic) {
-    throw new GleanerError('SCRAPER_NOT_READY', `Scraper ${scraper.id} is agentic; running agentic scrapers is not available in this version yet (it arrives with the agent). Its parameters were accepted.`);
-  }
+  // Only a url the caller gave moves into the URL-typed parameter (the scraper's own is its default).
+  const given = body.url !== undefined && body.url !== null && body.url !== '';
+  const parameters = agentic ? applyParameterRules(scraper.parametersSchema, body, given ? urls[0] ?? null : null) : null;
+  // The run's URL (the key of `data`) is where the replay starts: the URL-typed parameter's value.
+  const startParam = agentic ? urlParameter(scraper.parametersSchema) : undefined;
+  const runUrls = startParam && typeof parameters?.[startParam.name] === 'string' ? [parameters[startParam.name] as string] : urls;
+  // A scraper runs whenever it has a recipe (a script): a regeneration in progress (or failed)
+  // leaves the last accepted version in place.
+  if (agentic ? !scraper.script : !scraper.recipe) throw notReady(scraper);
   return {
     scraper,
-    urls,
+    urls: runUrls,
     urlForm: form,
     options: {
       maxPages,

@@ -30,7 +30,8 @@ async function currentBuild(tx: Queryable, p: GeneratePayload): Promise<ScraperR
   return s && s.buildId === p.buildId && s.status === 'generating' ? s : null;
 }
 
-async function fail(tx: Queryable, p: GeneratePayload, message: string, code: string, credits = 0): Promise<boolean> {
+/** Marks the build failed, when it is still the scraper's current one (shared by both kinds' builds). */
+export async function failBuild(tx: Queryable, p: GeneratePayload, message: string, code: string, credits = 0): Promise<boolean> {
   const { rowCount } = await tx.query(
     `UPDATE scrapers SET status = 'failed', error = $3, error_code = $4, credits_charged = credits_charged + $5, updated_at = now()
      WHERE id = $1 AND build_id = $2 AND status = 'generating'`,
@@ -39,10 +40,13 @@ async function fail(tx: Queryable, p: GeneratePayload, message: string, code: st
   return (rowCount ?? 0) > 0;
 }
 
+/** The payload of both kinds' build jobs. */
+export const BUILD_PAYLOAD_SCHEMA = { type: 'object', required: ['scraperId', 'buildId'], properties: { scraperId: { type: 'string' }, buildId: { type: 'string' } } };
+
 export function scraperGenerateJob(ctx: () => OperationContext) {
   return defineJob<GeneratePayload>({
     name: SCRAPER_GENERATE_JOB,
-    payloadSchema: { type: 'object', required: ['scraperId', 'buildId'], properties: { scraperId: { type: 'string' }, buildId: { type: 'string' } } },
+    payloadSchema: BUILD_PAYLOAD_SCHEMA,
     policy: { retryLimit: 2, retryDelaySeconds: 5, expireInSeconds: 900 },
     handler: async (payload, job) => {
       const c = ctx();
@@ -82,10 +86,10 @@ export function scraperGenerateJob(ctx: () => OperationContext) {
         await recordUsage(tx, { ownerId: scraper.ownerId, operation: 'scraper_build', subject: `scraper:${scraper.id}`, pages: 1, usage, credits });
         if (!(await currentBuild(tx, payload))) return;
         if (!expected.length) {
-          await fail(tx, payload, `Scraper build failed: ${nothingFound(page)}.`, 'SCRAPER_BUILD_FAILED', credits);
+          await failBuild(tx, payload, `Scraper build failed: ${nothingFound(page)}.`, 'SCRAPER_BUILD_FAILED', credits);
           outcome = 'nothing found';
         } else if (build && !build.accepted) {
-          await fail(tx, payload, `Scraper build failed: ${build.reason}`, 'SCRAPER_BUILD_FAILED', credits);
+          await failBuild(tx, payload, `Scraper build failed: ${build.reason}`, 'SCRAPER_BUILD_FAILED', credits);
           outcome = 'rejected';
         } else if (build && build.accepted) {
           await saveRecipeVersion(tx, {
@@ -102,7 +106,7 @@ export function scraperGenerateJob(ctx: () => OperationContext) {
     },
     onFailure: async (payload, error) => {
       const c = ctx();
-      await c.db.tx((tx) => fail(tx, payload, `Scraper build failed: ${error.message}`, error.code));
+      await c.db.tx((tx) => failBuild(tx, payload, `Scraper build failed: ${error.message}`, error.code));
     },
   });
 }

@@ -14,17 +14,26 @@ import { buildRecipe, nothingFound, standardRecords } from './build.ts';
 import { withScraperLock } from './lock.ts';
 import { loadScraperById, saveRecipeVersion } from './store.ts';
 import type { ScraperRecord } from './types.ts';
+import type { Queryable } from '../store/db.ts';
 
 /** How long a failed heal of a recipe version stands before a drifting page may try again. */
-const HEAL_RETRY_MINUTES = 10;
+export const HEAL_RETRY_MINUTES = 10;
 
 /** The reason of a heal of this version that failed recently, if any. */
-async function recentHealFailure(ctx: OperationContext, scraperId: string, version: number | null): Promise<string | null> {
+export async function recentHealFailure(ctx: OperationContext, scraperId: string, version: number | null): Promise<string | null> {
   const { rows } = await ctx.db.query<{ heal_failed_reason: string }>(
     `SELECT heal_failed_reason FROM scrapers WHERE id = $1 AND heal_failed_version IS NOT DISTINCT FROM $2 AND heal_failed_at > now() - make_interval(mins => $3)`,
     [scraperId, version, HEAL_RETRY_MINUTES],
   );
   return rows[0]?.heal_failed_reason ?? null;
+}
+
+/** Remembers a failed heal of this version (and charges its credits), so later drifts wait. */
+export async function rememberHealFailure(tx: Queryable, scraperId: string, version: number | null, reason: string, credits: number): Promise<void> {
+  await tx.query(
+    'UPDATE scrapers SET credits_charged = credits_charged + $2, heal_failed_version = $3, heal_failed_reason = $4, heal_failed_at = now() WHERE id = $1',
+    [scraperId, credits, version, reason.slice(0, 2000)],
+  );
 }
 
 export type HealResult =
@@ -86,10 +95,7 @@ export async function healScraper(
       await recordUsage(tx, { ownerId: current.ownerId, operation: 'scraper_heal', subject: `scraper:${scraper.id}`, pages: 1, usage, credits });
       if (!build?.accepted) {
         const why = build ? build.reason : nothingFound(page);
-        await tx.query(
-          'UPDATE scrapers SET credits_charged = credits_charged + $2, heal_failed_version = $3, heal_failed_reason = $4, heal_failed_at = now() WHERE id = $1',
-          [scraper.id, credits, current.recipeVersion, why.slice(0, 2000)],
-        );
+        await rememberHealFailure(tx, scraper.id, current.recipeVersion, why, credits);
         return null;
       }
       return saveRecipeVersion(tx, {

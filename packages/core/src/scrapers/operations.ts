@@ -1,6 +1,6 @@
 /**
- * The scraper operations of spec 4.1 items 6-9, 4.2 items 4, 6, 7 and 4.3 item 1: create an empty
- * scraper, start a classic scraper's build, read, delete and list. Another owner's id and the other
+ * The scraper operations of spec 4.1 items 6-9, 4.2 items 4-7 and 4.3 item 1: create an empty
+ * scraper, start a classic or agentic scraper's build, read, delete (stopping a build) and list. Another owner's id and the other
  * kind's id answer 404 like an unknown id.
  */
 import { randomUUID } from 'node:crypto';
@@ -9,6 +9,8 @@ import { GleanerError, validationFailed, type ValidationIssue } from '../errors.
 import type { OperationContext } from '../extract/context.ts';
 import { requireModel } from '../extract/model-extract.ts';
 import { checkHttpUrl, normalizeExtractOptions } from '../extract/request.ts';
+import { AGENTIC_BUILD_JOB } from './agentic-build-job.ts';
+import { cancelBuild } from './build-watch.ts';
 import { SCRAPER_GENERATE_JOB } from './generate-job.ts';
 import { UNTITLED, defaultName, deleteScraper, insertScraper, listScrapers, loadScraper, type ScraperListItem } from './store.ts';
 import type { ScraperBuildRequest, ScraperKind, ScraperRecord } from './types.ts';
@@ -16,11 +18,14 @@ import type { ScraperBuildRequest, ScraperKind, ScraperRecord } from './types.ts
 export interface ScraperOperations {
   /** POST /v1/extractor/new, /v1/agent/new: an empty scraper (status null). */
   create(owner: Owner, input: { kind: ScraperKind; name?: string }): Promise<{ template_id: string }>;
-  /** Validates (422), creates the scraper when template_id is absent, 404 for unknown/other owner's/wrong-kind template_id; 202 body. */
-  generate(owner: Owner, body: Record<string, unknown>): Promise<{ template_id: string; status: 'generating' }>;
+  /**
+   * POST /v1/extractor/generate (kind extractor, the default) and /v1/agent/generate (kind agentic):
+   * validates (422), creates the scraper when template_id is absent, 404 for unknown/other owner's/wrong-kind template_id; 202 body.
+   */
+  generate(owner: Owner, body: Record<string, unknown>, kind?: ScraperKind): Promise<{ template_id: string; status: 'generating' }>;
   /** Spec 2.3 / 2.4 (+ error when failed); 404 for the wrong kind. */
   get(owner: Owner, id: string, kind: ScraperKind): Promise<Record<string, unknown>>;
-  /** {"message": "Scraper <id> deleted"}; 404 for the wrong kind. */
+  /** {"message": "Scraper <id> deleted"}, after stopping a build in progress; 404 for the wrong kind. */
   remove(owner: Owner, id: string, kind: ScraperKind): Promise<{ message: string }>;
   /** Spec 2.5 items of both kinds, newest first. */
   list(owner: Owner): Promise<ScraperListItem[]>;
@@ -73,6 +78,26 @@ interface GenerateInput {
   prompt: string;
 }
 
+/** The body of POST /v1/agent/generate in normal form (url and prompt required), or 422. */
+function normalizeAgentGenerate(ctx: OperationContext, body: Record<string, any>): GenerateInput {
+  const issues: ValidationIssue[] = [];
+  let url: string | null = null;
+  if (body.url === undefined || body.url === null || body.url === '') issues.push({ loc: ['body', 'url'], msg: 'Field required: the page the agent starts from', type: 'missing' });
+  else url = checkHttpUrl(body.url, ['body', 'url'], issues);
+  if (typeof body.prompt !== 'string' || !body.prompt.trim()) issues.push({ loc: ['body', 'prompt'], msg: 'Field required: what the agent should do and extract (inputs may be declared as parameters)', type: 'missing' });
+  // Agentic scrapers take no proxy_country or cookies (spec 4.2 item 5).
+  const options = normalizeExtractOptions({ attributes: body.attributes, prompt: body.prompt }, ctx.config, url, issues);
+  if (issues.length) throw validationFailed(issues);
+  return {
+    templateId: typeof body.template_id === 'string' && body.template_id.trim() ? body.template_id.trim() : null,
+    name: typeof body.name === 'string' && body.name.trim() ? body.name.trim().slice(0, 200) : null,
+    url,
+    request: { url, content: null, proxyCountry: null, cookies: [] },
+    attributes: options.attributes,
+    prompt: options.prompt,
+  };
+}
+
 /** The body of POST /v1/extractor/generate in normal form, or 422 with one issue per problem. */
 function normalizeGenerate(ctx: OperationContext, body: Record<string, any>): GenerateInput {
   const issues: ValidationIssue[] = [];
@@ -101,33 +126,34 @@ export function scraperOperations(ctx: OperationContext): ScraperOperations {
       return { template_id: id };
     },
 
-    async generate(owner, body) {
-      const input = normalizeGenerate(ctx, body);
+    async generate(owner, body, kind = 'extractor') {
+      const input = kind === 'agentic' ? normalizeAgentGenerate(ctx, body) : normalizeGenerate(ctx, body);
       requireModel(ctx); // no model: answer now rather than fail in the background
       const buildId = randomUUID();
       const id = await ctx.db.tx(async (tx) => {
         let scraperId: string;
         if (input.templateId) {
-          // Regeneration: status goes back to generating; runs keep using the last accepted recipe meanwhile.
+          // Regeneration: status goes back to generating; runs keep using the last accepted recipe (script) meanwhile.
           const { rows } = await tx.query<{ id: string }>(
             `UPDATE scrapers SET status = 'generating', error = NULL, error_code = NULL, attributes = $4, prompt = $5, request = $6,
                build_id = $7, url = coalesce($8, url), name = coalesce($9, CASE WHEN name = $10 AND $8::text IS NOT NULL THEN $11 ELSE name END),
                updated_at = now()
              WHERE id = $1 AND owner_id = $2 AND kind = $3 RETURNING id`,
-            [input.templateId, owner.id, 'extractor', JSON.stringify(input.attributes), input.prompt, JSON.stringify(input.request), buildId, input.url, input.name, UNTITLED, defaultName(input.url)],
+            [input.templateId, owner.id, kind, JSON.stringify(input.attributes), input.prompt, JSON.stringify(input.request), buildId, input.url, input.name, UNTITLED, defaultName(input.url)],
           );
-          if (!rows[0]) throw notFound(input.templateId, 'extractor');
+          if (!rows[0]) throw notFound(input.templateId, kind);
           scraperId = rows[0].id;
         } else {
           scraperId = await insertScraper(tx, {
-            ownerId: owner.id, kind: 'extractor', name: input.name ?? undefined, url: input.url, attributes: input.attributes,
+            ownerId: owner.id, kind, name: input.name ?? undefined, url: input.url, attributes: input.attributes,
             prompt: input.prompt, status: 'generating', request: input.request, buildId,
           });
         }
-        await ctx.jobs.send(SCRAPER_GENERATE_JOB, { scraperId, buildId }, { db: tx });
+        const jobId = await ctx.jobs.send(kind === 'agentic' ? AGENTIC_BUILD_JOB : SCRAPER_GENERATE_JOB, { scraperId, buildId }, { db: tx });
+        await tx.query('UPDATE scrapers SET build_job_id = $2 WHERE id = $1', [scraperId, jobId]);
         return scraperId;
       });
-      ctx.logger.info({ owner: owner.name, scraperId: id, regenerate: Boolean(input.templateId), url: input.url, content: input.request.content !== null }, 'scraper build queued');
+      ctx.logger.info({ owner: owner.name, scraperId: id, kind, regenerate: Boolean(input.templateId), url: input.url, content: input.request.content !== null }, 'scraper build queued');
       return { template_id: id, status: 'generating' };
     },
 
@@ -137,8 +163,20 @@ export function scraperOperations(ctx: OperationContext): ScraperOperations {
     },
 
     async remove(owner, id, kind) {
-      // A build job still running finds the row gone and changes nothing.
-      if (!(await deleteScraper(ctx.db, owner.id, id, kind))) throw notFound(id, kind);
+      // A classic build still running finds the row gone and changes nothing; an agentic one is
+      // stopped by its build watch (agent, browser, model call). A queued build never starts.
+      const deleted = await ctx.db.tx(async (tx) => {
+        const row = await deleteScraper(tx, owner.id, id, kind);
+        if (row?.buildJobId) await cancelBuild(ctx, tx, id);
+        return row;
+      });
+      if (!deleted) throw notFound(id, kind);
+      if (deleted.buildJobId) {
+        await ctx.jobs.boss.cancel(kind === 'agentic' ? AGENTIC_BUILD_JOB : SCRAPER_GENERATE_JOB, deleted.buildJobId).catch((err: Error) => {
+          ctx.logger.warn({ scraperId: id, jobId: deleted.buildJobId, err: err.message }, 'could not cancel the build job of a deleted scraper (it stops by itself)');
+        });
+      }
+      ctx.logger.info({ owner: owner.name, scraperId: id, kind, buildStopped: Boolean(deleted.buildJobId) }, 'scraper deleted');
       return { message: `Scraper ${id} deleted` };
     },
 

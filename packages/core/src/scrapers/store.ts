@@ -126,6 +126,8 @@ const json = (v: unknown): string | null => (v === undefined || v === null ? nul
 export async function insertScraper(tx: Queryable, input: InsertScraperInput): Promise<string> {
   const id = input.id ?? randomUUID();
   const hasRecipe = Boolean(input.recipe);
+  // An agentic scraper's script is its version 1, as a recipe is a classic scraper's.
+  const hasScript = input.kind === 'agentic' && Boolean(input.script);
   await tx.query(
     `INSERT INTO scrapers (id, owner_id, kind, name, mode, url, status, attributes, prompt, request, build_id,
        recipe_version, sample_data, sample_driver, script, parameters_schema)
@@ -133,7 +135,7 @@ export async function insertScraper(tx: Queryable, input: InsertScraperInput): P
     [
       id, input.ownerId, input.kind, input.name?.trim() || defaultName(input.url), input.mode ?? (input.kind === 'agentic' ? 'agent' : 'code'),
       input.url ?? null, input.status ?? (hasRecipe || input.script ? 'ready' : null), JSON.stringify(input.attributes ?? []), input.prompt ?? '',
-      json(input.request), input.buildId ?? null, hasRecipe ? 1 : null, json(input.sampleData), input.sampleDriver ?? null,
+      json(input.request), input.buildId ?? null, hasRecipe || hasScript ? 1 : null, json(input.sampleData), input.sampleDriver ?? null,
       json(input.script), json(input.parametersSchema),
     ],
   );
@@ -143,7 +145,52 @@ export async function insertScraper(tx: Queryable, input: InsertScraperInput): P
       [id, JSON.stringify(input.recipe), input.url ?? null, json(input.sampleData), input.reason ?? 'generated'],
     );
   }
+  if (hasScript) {
+    await tx.query(
+      `INSERT INTO scraper_scripts (scraper_id, version, script, parameters_schema, sample_url, sample_data, reason) VALUES ($1, 1, $2, $3, $4, $5, $6)`,
+      [id, JSON.stringify(input.script), json(input.parametersSchema), input.url ?? null, json(input.sampleData), input.reason ?? 'generated'],
+    );
+  }
   return id;
+}
+
+/**
+ * Stores an agentic scraper's script as its next version and makes it current (script, parameters,
+ * sample data and driver; drift cleared; credits added), like saveRecipeVersion. A heal during a
+ * rebuild (`markReady` false) leaves the rebuild's status alone. Null when the scraper is gone.
+ */
+export async function saveScriptVersion(
+  tx: Queryable,
+  input: {
+    scraperId: string; script: unknown; parametersSchema: ParameterSpec[]; reason: string; sampleUrl: string | null;
+    sampleData: ExtractedRecord[]; sampleDriver: string; modelCalls: number; credits: number; markReady: boolean;
+  },
+): Promise<number | null> {
+  const locked = await tx.query('SELECT 1 FROM scrapers WHERE id = $1 FOR UPDATE', [input.scraperId]);
+  if (!locked.rowCount) return null;
+  const { rows } = await tx.query<{ version: number }>(
+    `INSERT INTO scraper_scripts (scraper_id, version, script, parameters_schema, sample_url, sample_data, reason, model_calls)
+     SELECT $1, coalesce(max(version), 0) + 1, $2, $3, $4, $5, $6, $7 FROM scraper_scripts WHERE scraper_id = $1
+     RETURNING version`,
+    [input.scraperId, JSON.stringify(input.script), JSON.stringify(input.parametersSchema), input.sampleUrl, JSON.stringify(input.sampleData), input.reason, input.modelCalls],
+  );
+  const version = rows[0].version;
+  await tx.query(
+    `UPDATE scrapers SET recipe_version = $2, script = $3, parameters_schema = $4, sample_data = $5, sample_driver = $6,
+       drift_detected_at = NULL, drift_reason = NULL, credits_charged = credits_charged + $7, ${statusAfterSave(input.markReady)}, updated_at = now()
+     WHERE id = $1`,
+    [input.scraperId, version, JSON.stringify(input.script), JSON.stringify(input.parametersSchema), JSON.stringify(input.sampleData), input.sampleDriver, input.credits],
+  );
+  return version;
+}
+
+/**
+ * The status columns once a new version is current: ready, error cleared — except that a heal
+ * during a regeneration (`markReady` false) leaves the regeneration's status and error alone.
+ */
+function statusAfterSave(markReady: boolean): string {
+  const keep = (column: string, otherwise: string): string => (markReady ? otherwise : `CASE WHEN status = 'generating' THEN ${column} ELSE ${otherwise} END`);
+  return `status = ${keep('status', `'ready'`)}, error = ${keep('error', 'NULL')}, error_code = ${keep('error_code', 'NULL')}`;
 }
 
 /**
@@ -167,12 +214,9 @@ export async function saveRecipeVersion(
     [input.scraperId, JSON.stringify(input.recipe), input.sampleUrl, JSON.stringify(input.sampleData), input.reason, input.modelCalls],
   );
   const version = rows[0].version;
-  // A heal during a regeneration leaves the regeneration's status alone; otherwise the scraper is ready.
-  const status = input.markReady ? `'ready'` : `CASE WHEN status = 'generating' THEN status ELSE 'ready' END`;
-  const keep = (column: string): string => (input.markReady ? 'NULL' : `CASE WHEN status = 'generating' THEN ${column} ELSE NULL END`);
   await tx.query(
     `UPDATE scrapers SET recipe_version = $2, sample_data = $3, sample_driver = $4, drift_detected_at = NULL, drift_reason = NULL,
-       credits_charged = credits_charged + $5, status = ${status}, error = ${keep('error')}, error_code = ${keep('error_code')}, updated_at = now()
+       credits_charged = credits_charged + $5, ${statusAfterSave(input.markReady)}, updated_at = now()
      WHERE id = $1`,
     [input.scraperId, version, JSON.stringify(input.sampleData), input.sampleDriver, input.credits],
   );
@@ -202,8 +246,15 @@ export async function listScrapers(db: Queryable, ownerId: string): Promise<Scra
   return rows.map((r) => ({ id: r.id, name: r.name, type: r.kind, status: r.status, url: r.url, created_at: r.created_at.toISOString() }));
 }
 
-/** Deletes one scraper of the owner and kind (its recipes go with it); false when there is none. */
-export async function deleteScraper(db: Queryable, ownerId: string, id: string, kind: ScraperKind): Promise<boolean> {
-  const { rowCount } = await db.query('DELETE FROM scrapers WHERE id = $1 AND owner_id = $2 AND kind = $3', [id, ownerId, kind]);
-  return (rowCount ?? 0) > 0;
+/**
+ * Deletes one scraper of the owner and kind (its recipes and scripts go with it); null when there is
+ * none, else the job of the build that was in progress (null when none was).
+ */
+export async function deleteScraper(db: Queryable, ownerId: string, id: string, kind: ScraperKind): Promise<{ buildJobId: string | null } | null> {
+  const { rows } = await db.query<{ build_job_id: string | null; status: string | null }>(
+    'DELETE FROM scrapers WHERE id = $1 AND owner_id = $2 AND kind = $3 RETURNING build_job_id, status',
+    [id, ownerId, kind],
+  );
+  if (!rows[0]) return null;
+  return { buildJobId: rows[0].status === 'generating' ? rows[0].build_job_id : null };
 }

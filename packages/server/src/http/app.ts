@@ -15,14 +15,14 @@ export interface AppOptions {
   logger: Logger;
   routes: RouteDef[];
   bodyLimitBytes: number;
+  /** Resolves the caller instead of Gleaner's API keys and tokens (a host app's own auth); throw UNAUTHORIZED to refuse. */
+  authenticate?: (req: Request) => Promise<Owner>;
   /** Serve GET /metrics (the API app; not the legacy one, whose port may face other networks). */
   metrics?: boolean;
   /** Serve the MCP streamable HTTP transport at /mcp (the API app; not the legacy one). */
   mcp?: boolean;
   /** Serve the web console at / (the API app). */
   console?: boolean;
-  /** Resolves the caller instead of Gleaner's API keys and tokens (a host app's own auth); throw UNAUTHORIZED to refuse. */
-  authenticate?: (req: Request) => Promise<Owner>;
 }
 
 /** Sends the error body of docs/errors.md: 422 {detail: [...]}, else {detail, code}. */

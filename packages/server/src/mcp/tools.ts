@@ -4,7 +4,7 @@
  * same defaults and the same `{loc, msg, type}` issues). Tools that start background work (a run, an
  * agent task) follow it to the end and report progress to clients that ask for it.
  */
-import { GleanerError, type Engine, type Owner } from '@gleaner/core';
+import { GleanerError, type Engine, type ExtractRequest, type MarkdownRequest, type Owner, type ParseRequest } from '@gleaner/core';
 import { EXTRACT_BODY, ID_PARAMS, MARKDOWN_BODY, PARSE_BODY } from '../routes/schemas.ts';
 import { GENERATE_BODY } from '../routes/scraper-schemas.ts';
 import { RUN_ASYNC_BODY } from '../routes/run-schemas.ts';
@@ -75,7 +75,7 @@ export const TOOLS: ToolDef[] = [
       'Reads the page at `url` and returns the records described by `attributes` (a list of {name, type?, description?}) and/or `prompt`, as JSON. Same as POST /v1/extract.',
     inputSchema: EXTRACT_BODY,
     readOnly: true,
-    call: async (ctx, args) => ({ json: { ...(await ctx.engine.extract(ctx.owner, args, ctx.signal)) } }),
+    call: async (ctx, args) => ({ json: { ...(await ctx.engine.extract(ctx.owner, args as ExtractRequest, ctx.signal)) } }),
   },
   {
     name: 'parse',
@@ -83,7 +83,7 @@ export const TOOLS: ToolDef[] = [
     description: 'Extracts records from `content` (HTML or text you supply) as described by `attributes` and/or `prompt`. Same as POST /v1/parse.',
     inputSchema: PARSE_BODY,
     readOnly: true,
-    call: async (ctx, args) => ({ json: { ...(await ctx.engine.parse(ctx.owner, args, ctx.signal)) } }),
+    call: async (ctx, args) => ({ json: { ...(await ctx.engine.parse(ctx.owner, args as ParseRequest, ctx.signal)) } }),
   },
   {
     name: 'markdown',
@@ -92,7 +92,7 @@ export const TOOLS: ToolDef[] = [
     inputSchema: MARKDOWN_BODY,
     readOnly: true,
     call: async (ctx, args) => {
-      const result = await ctx.engine.extractMarkdown(ctx.owner, args, ctx.signal);
+      const result = await ctx.engine.extractMarkdown(ctx.owner, args as MarkdownRequest, ctx.signal);
       return { text: result.data, json: result };
     },
   },

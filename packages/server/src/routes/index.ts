@@ -5,8 +5,9 @@ import { scrapersRoutes } from './scrapers.ts';
 import { runsRoutes } from './runs.ts';
 import { catalogRoutes } from './catalog.ts';
 import { agentTaskRoutes } from './agent-tasks.ts';
+import { agentScraperRoutes } from './agent-scrapers.ts';
 
 /** Every route of the API listener. */
 export function apiRoutes(): RouteDef[] {
-  return [...systemRoutes(), ...extractRoutes(), ...scrapersRoutes(), ...runsRoutes(), ...catalogRoutes(), ...agentTaskRoutes()];
+  return [...systemRoutes(), ...extractRoutes(), ...scrapersRoutes(), ...runsRoutes(), ...catalogRoutes(), ...agentTaskRoutes(), ...agentScraperRoutes()];
 }

@@ -18,6 +18,21 @@ export const GENERATE_BODY = {
   },
 };
 
+export const AGENT_GENERATE_BODY = {
+  type: 'object',
+  required: ['url', 'prompt'],
+  properties: {
+    template_id: { type: ['string', 'null'], maxLength: 200, description: 'The agentic scraper to rebuild; omitted: a new scraper is created.' },
+    url: { type: 'string', description: 'The page the agent starts from (absolute http(s) URL); runs without a url start here.' },
+    prompt: {
+      type: 'string',
+      description: 'What the agent should do and extract. Inputs may be declared, e.g. "parameter `query` (string) — the search term" or "min_rating (number, default 4)"; they become parameters_schema.',
+    },
+    attributes: { ...ATTRIBUTES_REQUEST_SCHEMA, description: 'The fields of each record (spec 2.1); optional, the prompt can say what to return.' },
+    name: { type: ['string', 'null'], maxLength: 200, description: 'Gleaner extension: the scraper\'s name (default: the URL\'s host and path).' },
+  },
+};
+
 export const TEMPLATE_ID_RESPONSE = { type: 'object', required: ['template_id'], properties: { template_id: { type: 'string' } } };
 
 export const GENERATING_RESPONSE = {

@@ -5,7 +5,7 @@ import { AGENTIC_RESPONSE, DELETED_RESPONSE, EXTRACTOR_RESPONSE, GENERATE_BODY, 
 type Kind = 'extractor' | 'agentic';
 
 /** new / get / delete of one kind of scraper (`/v1/extractor/...` or `/v1/agent/...`). */
-function kindRoutes(kind: Kind, prefix: string, tag: string): RouteDef[] {
+export function kindRoutes(kind: Kind, prefix: string, tag: string): RouteDef[] {
   const what = kind === 'extractor' ? 'classic scraper' : 'agentic scraper';
   return [
     {
@@ -32,7 +32,9 @@ function kindRoutes(kind: Kind, prefix: string, tag: string): RouteDef[] {
       method: 'delete',
       path: `${prefix}/:scraper_id`,
       summary: `Delete a ${what}`,
-      description: 'A build in progress finds the scraper gone and changes nothing. 404 for the other kind of scraper.',
+      description: kind === 'extractor'
+        ? 'A build in progress finds the scraper gone and changes nothing. 404 for the other kind of scraper.'
+        : 'Stops a build in progress (its job is cancelled, the agent and its browser session stop), then deletes. 404 for the other kind of scraper.',
       tags: [tag],
       auth: 'apiKey',
       params: ID_PARAMS('scraper_id'),
@@ -42,7 +44,7 @@ function kindRoutes(kind: Kind, prefix: string, tag: string): RouteDef[] {
   ];
 }
 
-/** Spec 4.1 items 6-9, 4.2 items 4, 6, 7 and 4.3 item 1. */
+/** Spec 4.1 items 6-9 and 4.3 item 1 (the agentic scrapers' routes are in agent-scrapers.ts). */
 export function scrapersRoutes() {
   return defineRoutes([
     ...kindRoutes('extractor', '/v1/extractor', 'extractor'),
@@ -58,7 +60,6 @@ export function scrapersRoutes() {
       responses: { 202: { description: 'Accepted', schema: GENERATING_RESPONSE } },
       handler: async (ctx, { body }) => ({ status: 202, body: await ctx.engine.scrapers.generate(ctx.owner!, body) }),
     },
-    ...kindRoutes('agentic', '/v1/agent', 'agent'),
     {
       method: 'get',
       path: '/v1/scrapers',

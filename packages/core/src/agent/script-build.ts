@@ -1,0 +1,176 @@
+/**
+ * From an agent's trajectory to a script: each successful action becomes a step on its recorded
+ * stable target, values that came from a parameter become placeholders, each page the agent
+ * extracted from gets a classic recipe generated and verified on that page's HTML against the
+ * agent's records there (the classic build's buildRecipe; a recipe already made for an earlier page
+ * is reused when it reproduces this one), and a repeated "click next, extract" becomes a paginate
+ * step. The script is validated against the script schema before it is returned.
+ */
+import { NOTHING_CHANGED } from './observe.ts';
+import type { Attribute, ExtractedRecord } from '../extract/attributes.ts';
+import type { OperationContext } from '../extract/context.ts';
+import { addUsage, emptyUsage, type ModelUsage } from '../extract/model-extract.ts';
+import { compareRecipeOutput, executeRecipe, type Recipe } from '../recipes/index.ts';
+import { buildRecipe } from '../scrapers/build.ts';
+import { parameterizeText, parameterizeUrl } from './script-parameters.ts';
+import { SCRIPT_FORMAT, validateScript, type AgentScript, type ScriptStep } from './script.ts';
+import type { AgentExtraction, AgentRunResult, StableTarget } from './types.ts';
+
+export interface ScriptBuildInput {
+  run: AgentRunResult;
+  /** The URL the agent started from. */
+  url: string;
+  /** The parameter values the build ran with (placeholders replace them). */
+  values: Record<string, unknown>;
+  attributes: Attribute[];
+  prompt: string;
+  signal?: AbortSignal;
+}
+
+export type ScriptBuildResult = { ok: true; script: AgentScript; usage: ModelUsage; recipes: number } | { ok: false; reason: string; usage: ModelUsage };
+
+/** The same control on two pages: the same selector, or the same role and name (a "Next" link whose href moves on). */
+/** The agent's words for an action that changed nothing (agent/observe.ts describeEffect). */
+const UNCHANGED = NOTHING_CHANGED;
+
+const sameTarget = (a: StableTarget, b: StableTarget) => a.role === b.role && (a.selector === b.selector || (a.name !== '' && a.name === b.name));
+
+/** Folds repeated `click T, extract R` pairs after an `extract R` into one paginate step. */
+export function foldPagination(steps: ScriptStep[]): ScriptStep[] {
+  const out: ScriptStep[] = [];
+  for (let i = 0; i < steps.length; i++) {
+    const st = steps[i];
+    out.push(st);
+    if (st.action !== 'extract') continue;
+    let target: StableTarget | null = null;
+    let pages = 0;
+    while (i + 2 < steps.length) {
+      const click = steps[i + 1];
+      const next = steps[i + 2];
+      if (click.action !== 'click' || next.action !== 'extract' || next.recipe !== st.recipe) break;
+      if (target && !sameTarget(target, click.target)) break;
+      target = click.target;
+      pages++;
+      i += 2;
+    }
+    if (target) out.push({ action: 'paginate', target, pages });
+  }
+  return out;
+}
+
+/** A recipe for one extraction: an earlier one that reproduces it, else a new verified one. */
+async function recipeFor(
+  ctx: OperationContext,
+  x: AgentExtraction,
+  made: Recipe[],
+  input: ScriptBuildInput,
+  usage: ModelUsage,
+): Promise<{ recipe: Recipe } | { reason: string }> {
+  const attributes = input.attributes.length ? input.attributes : undefined;
+  for (const recipe of made) {
+    const actual = executeRecipe(recipe, x.html, { url: x.url, attributes });
+    if (compareRecipeOutput(actual, x.records, { baseUrl: x.url }).ok) return { recipe };
+  }
+  const built = await buildRecipe(ctx, {
+    page: { html: x.html, url: x.url, driver: x.driver },
+    expected: x.records,
+    attributes: input.attributes,
+    prompt: input.prompt,
+    signal: input.signal,
+  });
+  addUsage(usage, built.usage);
+  if (!built.accepted) return { reason: `no recipe reproduces what the agent extracted on ${x.url}: ${built.reason}` };
+  made.push(built.recipe);
+  return { recipe: built.recipe };
+}
+
+export async function buildScript(ctx: OperationContext, input: ScriptBuildInput): Promise<ScriptBuildResult> {
+  const { run, values } = input;
+  const usage = emptyUsage();
+  const made: Recipe[] = [];
+  const urlParam = Object.entries(values).find(([, v]) => typeof v === 'string' && v === input.url)?.[0];
+  const steps: ScriptStep[] = [{ action: 'goto', url: urlParam ? `{{${urlParam}}}` : '{{url}}' }];
+  const byStep = new Map(run.extractions.map((x) => [x.step, x]));
+  const url = (u: string) => parameterizeUrl(u, values, input.url);
+
+  for (const [i, a] of run.steps.entries()) {
+    if (!a.ok) continue; // a failed action changed nothing the replay needs
+    // The replay waits for the page to change only after actions that changed it when recorded.
+    const still = a.urlAfter === a.urlBefore && a.effect === UNCHANGED ? { changes: false } : {};
+    switch (a.action) {
+      case 'navigate':
+        if (a.url) steps.push({ action: 'goto', url: url(a.url) });
+        break;
+      case 'back':
+        steps.push({ action: 'goto', url: url(a.urlAfter) });
+        break;
+      case 'click':
+        if (a.target) steps.push({ action: 'click', target: a.target, ...still });
+        break;
+      case 'type':
+        if (a.target)
+          steps.push({
+            action: 'type',
+            target: a.target,
+            value: parameterizeText(String(a.value ?? ''), values),
+            ...(a.pressEnter ? { pressEnter: true } : {}),
+            ...still,
+          });
+        break;
+      case 'select':
+        if (a.target) steps.push({ action: 'select', target: a.target, values: [a.value ?? []].flat().map((v) => parameterizeText(v, values)), ...still });
+        break;
+      case 'scroll':
+        if (a.target) steps.push({ action: 'scroll', target: a.target, ...still });
+        else if (a.scroll?.pixels !== undefined) steps.push({ action: 'scroll', pixels: Math.round(a.scroll.pixels), ...still });
+        else steps.push({ action: 'scroll', to: a.scroll?.to ?? 'bottom', ...still });
+        break;
+      case 'wait':
+        steps.push({ action: 'wait', ms: Math.min(30_000, Math.max(0, Math.round(a.ms ?? 1000))) });
+        break;
+      case 'extract': {
+        const x = byStep.get(i);
+        if (!x || !x.records.length) break; // nothing to reproduce on this page
+        const r = await recipeFor(ctx, x, made, input, usage);
+        if ('reason' in r) return { ok: false, reason: r.reason, usage };
+        steps.push({ action: 'extract', recipe: r.recipe, sampleRecords: x.records.length });
+        break;
+      }
+      case 'finish':
+        break;
+    }
+  }
+  if (!steps.some((s) => s.action === 'extract'))
+    return { ok: false, reason: 'the agent extracted no records on any page, so there is no extract step to record', usage };
+  // Trailing actions after the last extract do not change the output.
+  const last = steps.findLastIndex((s) => s.action === 'extract');
+  const onHttp = run.steps.every((a) => !a.ok || a.driver === 'http') && run.extractions.every((x) => x.driver === 'http');
+  const script = validateScript({
+    format: SCRIPT_FORMAT,
+    driver: onHttp ? 'http' : 'browser',
+    parameters: values,
+    steps: foldPagination(steps.slice(0, last + 1)),
+  });
+  return { ok: true, script, usage, recipes: made.length };
+}
+
+const cut = (s: string, n: number): string => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+
+/**
+ * What a replay got wrong against the agent's records (null when it reproduced them all; records the
+ * replay finds in addition are not an error, as for recipes), for the scraper's `error`.
+ */
+export function replayDifference(replayed: ExtractedRecord[], agent: ExtractedRecord[], baseUrl: string): string | null {
+  const c = compareRecipeOutput(replayed, agent, { baseUrl });
+  if (c.ok) return null;
+  const parts = [`the replay without the model gave ${c.actualCount} record${c.actualCount === 1 ? '' : 's'} where the agent gave ${c.expectedCount}`];
+  if (c.missingRecordCount) parts.push(`${c.missingRecordCount} of the agent's records are missing (e.g. ${cut(JSON.stringify(c.missingRecords[0]), 200)})`);
+  for (const [name, f] of Object.entries(c.fields)) {
+    if (!f.missing && !f.wrong) continue;
+    const ex = f.examples[0];
+    parts.push(
+      `field ${name}: ${f.missing} missing, ${f.wrong} different${ex ? ` (agent ${cut(JSON.stringify(ex.expected), 80)}, replay ${cut(JSON.stringify(ex.actual), 80)})` : ''}`,
+    );
+  }
+  return cut(parts.join('; '), 1500);
+}

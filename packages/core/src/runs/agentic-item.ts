@@ -1,0 +1,91 @@
+/**
+ * One run item of an agentic scraper: its script replayed on the run's URL with the run's
+ * parameters, no model call. Layout drift (a step's target gone, an extract empty where the build's
+ * page had records, or most records missing fields the sample filled) fails the item with
+ * `layout changed: <step>` and flags the scraper; with scrapers.selfHeal the agent records the
+ * script again first (agentic-heal.ts) and the item is replayed once on the new version.
+ */
+import { replayScript, type ReplayResult } from '../agent/replay.ts';
+import { validateScript, type AgentScript } from '../agent/script.ts';
+import { GleanerError, toGleanerError } from '../errors.ts';
+import type { OperationContext } from '../extract/context.ts';
+import type { JobContext } from '../jobs/job-kind.ts';
+import { healAgenticScraper } from '../scrapers/agentic-heal.ts';
+import { markDrift, type ScraperRecord } from '../scrapers/index.ts';
+import { detectDrift } from './drift.ts';
+import { completedOutcome, type ClaimedItem, type ItemOutcome } from './items.ts';
+
+function replay(c: OperationContext, scraper: ScraperRecord, script: AgentScript, item: ClaimedItem, signal: AbortSignal): Promise<ReplayResult> {
+  return replayScript(c, { script, url: new URL(item.url).href, parameters: item.options.parameters, attributes: scraper.attributes, signal });
+}
+
+/** The replay's drift, or records that miss the sample's fields (an empty result is judged by the replay's extract steps). */
+function driftOf(result: ReplayResult, scraper: ScraperRecord, url: string): string | null {
+  if (result.drift) return result.drift.message;
+  return result.records.length ? detectDrift(result.records, scraper.sampleData, scraper.attributes, result.pages[0]?.url ?? url) : null;
+}
+
+function layoutChanged(
+  message: string,
+  d: { driver: string; recipeVersion: number | null; healed?: boolean; modelCalls?: number; healCredits?: number },
+): GleanerError {
+  return new GleanerError('LAYOUT_CHANGED', message, { details: d });
+}
+
+export async function executeAgenticItem(
+  c: OperationContext,
+  scraper: ScraperRecord,
+  item: ClaimedItem,
+  job: Pick<JobContext, 'signal' | 'lastAttempt' | 'logger'>,
+): Promise<ItemOutcome> {
+  let script = validateScript(scraper.script);
+  let version = scraper.recipeVersion;
+  let result = await replay(c, scraper, script, item, job.signal);
+  const drift = driftOf(result, scraper, item.url);
+  let healed = false;
+  let modelCalls = 0;
+  let healCredits = 0;
+  if (drift) {
+    const regenerate = `Rebuild the scraper (POST /v1/agent/generate with template_id ${scraper.id})`;
+    if (!c.config.scrapers.selfHeal) {
+      await markDrift(c.db, scraper.id, drift);
+      throw layoutChanged(`${drift}. ${regenerate}, or turn on scrapers.selfHeal.`, { driver: result.driver, recipeVersion: version });
+    }
+    job.logger.info({ scraperId: scraper.id, version, reason: drift }, 'layout drift: the agent records the agentic scraper again');
+    let heal: Awaited<ReturnType<typeof healAgenticScraper>>;
+    try {
+      heal = await healAgenticScraper(c, scraper, { url: item.url, parameters: item.options.parameters }, drift, job.signal);
+    } catch (err) {
+      const e = toGleanerError(err);
+      if ((e.retryable && !job.lastAttempt) || e.code === 'JOB_ABORTED') throw e;
+      await markDrift(c.db, scraper.id, drift);
+      throw layoutChanged(`${drift}; recording the script again failed: ${e.message}`, { driver: result.driver, recipeVersion: version });
+    }
+    if (!heal.healed) {
+      await markDrift(c.db, scraper.id, drift);
+      throw layoutChanged(`${drift}; recording the script again failed: ${heal.reason}. ${regenerate}.`, {
+        driver: result.driver,
+        recipeVersion: version,
+        healCredits: heal.credits ?? 0,
+      });
+    }
+    ({ script, version, modelCalls, credits: healCredits } = heal);
+    healed = true;
+    result = await replay(c, scraper, script, item, job.signal);
+    if (result.drift) {
+      await markDrift(c.db, scraper.id, result.drift.message);
+      throw layoutChanged(`${result.drift.message} (even with the re-recorded version ${version})`, {
+        driver: result.driver,
+        recipeVersion: version,
+        healed,
+        modelCalls,
+        healCredits,
+      });
+    }
+  }
+  return completedOutcome(
+    c.config,
+    { records: result.records, driver: result.driver, pages: Math.max(1, result.pages.length) },
+    { version, healed, modelCalls, healCredits },
+  );
+}

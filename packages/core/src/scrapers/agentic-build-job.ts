@@ -1,0 +1,114 @@
+/**
+ * The background build of an agentic scraper (job kind `scraper.agent-build`): parameters named by
+ * the prompt -> the agent browses the sample URL -> a script -> one replay without the model that
+ * must reproduce the agent's records -> a new script version and status `ready`, or `failed` with
+ * an `error` saying what differed. Like the classic build, the job carries its build id and changes
+ * nothing once the scraper is deleted or rebuilt; a deletion also aborts it at once (the agent's
+ * model call and browser session included), through the scraper's build watch.
+ */
+import { isGleanerError } from '../errors.ts';
+import { identifyParameters } from '../agent/script-parameters.ts';
+import type { OperationContext } from '../extract/context.ts';
+import { creditsFor, recordUsage } from '../extract/credits.ts';
+import { addUsage, emptyUsage } from '../extract/model-extract.ts';
+import { defineJob } from '../jobs/job-kind.ts';
+import type { Queryable } from '../store/db.ts';
+import { recordScript, type RecordResult } from './agentic-record.ts';
+import { watchBuild } from './build-watch.ts';
+import { BUILD_PAYLOAD_SCHEMA, failBuild, type GeneratePayload } from './generate-job.ts';
+import { loadScraperById, saveScriptVersion } from './store.ts';
+
+export const AGENTIC_BUILD_JOB = 'scraper.agent-build';
+
+async function stillCurrent(tx: Queryable, p: GeneratePayload): Promise<boolean> {
+  const s = await loadScraperById(tx, p.scraperId, { forUpdate: true });
+  return Boolean(s && s.buildId === p.buildId && s.status === 'generating');
+}
+
+export function agenticBuildJob(ctx: () => OperationContext) {
+  return defineJob<GeneratePayload>({
+    name: AGENTIC_BUILD_JOB,
+    payloadSchema: BUILD_PAYLOAD_SCHEMA,
+    // An agent run takes minutes (agent.timeoutMs) and is not worth repeating more than once.
+    policy: { retryLimit: 1, retryDelaySeconds: 5, expireInSeconds: 1800 },
+    handler: async (payload, job) => {
+      const c = ctx();
+      const scraper = await loadScraperById(c.db, payload.scraperId);
+      if (!scraper || scraper.kind !== 'agentic' || scraper.buildId !== payload.buildId || scraper.status !== 'generating' || !scraper.url) {
+        job.logger.info({ scraperId: payload.scraperId }, 'stale agentic scraper build skipped');
+        return;
+      }
+      const url = scraper.url;
+      const watch = await watchBuild(c, payload, job.signal);
+      const usage = emptyUsage();
+      let recorded: RecordResult | null = null;
+      let parameters: Awaited<ReturnType<typeof identifyParameters>> | null = null;
+      try {
+        parameters = await identifyParameters(c, { prompt: scraper.prompt, url, signal: watch.signal });
+        addUsage(usage, parameters.usage);
+        recorded = await recordScript(c, { url, prompt: scraper.prompt, attributes: scraper.attributes, values: parameters.values, signal: watch.signal });
+        addUsage(usage, recorded.usage);
+      } catch (err) {
+        if (!watch.cancelled()) throw err;
+      } finally {
+        watch.release();
+      }
+      if (watch.cancelled() || !recorded || !parameters) {
+        // Deleted or superseded mid-build: the agent stopped, nothing is saved; the tokens spent are still recorded.
+        await recordUsage(c.db, {
+          ownerId: scraper.ownerId,
+          operation: 'scraper_build',
+          subject: `scraper:${scraper.id}`,
+          pages: 0,
+          usage,
+          credits: creditsFor(c.config, { usage }),
+        });
+        job.logger.info({ scraperId: scraper.id, ...usage }, 'agentic scraper build stopped: the scraper was deleted or rebuilt');
+        return;
+      }
+      const accepted = recorded.accepted;
+      const credits = creditsFor(c.config, { builds: accepted ? 1 : 0, usage });
+      let outcome = 'stale';
+      await c.db.tx(async (tx) => {
+        await recordUsage(tx, { ownerId: scraper.ownerId, operation: 'scraper_build', subject: `scraper:${scraper.id}`, pages: 1, usage, credits });
+        if (!(await stillCurrent(tx, payload))) return;
+        if (!recorded.accepted) {
+          await failBuild(tx, payload, `Agentic scraper build failed: ${recorded.reason}`, 'SCRAPER_BUILD_FAILED', credits);
+          outcome = 'rejected';
+          return;
+        }
+        await saveScriptVersion(tx, {
+          scraperId: scraper.id,
+          script: recorded.script,
+          parametersSchema: parameters.schema,
+          reason: 'generated',
+          sampleUrl: url,
+          sampleData: recorded.records,
+          sampleDriver: recorded.driver,
+          modelCalls: usage.modelCalls,
+          credits,
+          markReady: true,
+        });
+        outcome = 'ready';
+      });
+      job.logger.info(
+        {
+          scraperId: scraper.id,
+          url,
+          outcome,
+          parameters: parameters.schema.length,
+          steps: recorded.accepted ? recorded.script.steps.length : undefined,
+          credits,
+          ...usage,
+        },
+        'agentic scraper build finished',
+      );
+    },
+    onFailure: async (payload, error) => {
+      const c = ctx();
+      const message =
+        isGleanerError(error) && error.code === 'JOB_ABORTED' ? 'the build was interrupted (the worker stopped); generate it again' : error.message;
+      await c.db.tx((tx) => failBuild(tx, payload, `Agentic scraper build failed: ${message}`, error.code));
+    },
+  });
+}

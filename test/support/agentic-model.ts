@@ -1,0 +1,59 @@
+// Scripting the model of an agentic scraper's build on the scripted model server: the parameter call
+// (structured output with a `parameters` list), the recipe calls (the recipe for the agent fixture's
+// product lines) and the agent itself (agent-script.ts: decisions along a plan, extractions read back).
+import { agentScript, type AgentScript, type PlanStep } from './agent-script.ts';
+import type { RecordedRequest, Step } from './model-server.ts';
+import { sentSchema, type Stack } from './stack.ts';
+
+// The recipe the model writes for the fixture's product lines (unused keys null, as under the answer schema).
+const tr = (op: string, extra: Record<string, unknown> = {}) => ({
+  op,
+  pattern: null,
+  flags: null,
+  group: null,
+  with: null,
+  separator: null,
+  value: null,
+  ...extra,
+});
+const field = (selector: string, transforms: unknown[] = []) => ({
+  selector,
+  read: 'text',
+  attr: null,
+  name: null,
+  path: null,
+  value: null,
+  all: false,
+  transforms,
+  fallback: null,
+});
+export const PRODUCT_RECIPE = {
+  container: { selector: 'li.product' },
+  fields: { name: field('.name', [tr('replace', { pattern: '^Product:\\s*', with: '' })]), price: field('.price') },
+  pagination: null,
+};
+
+export const isRecipeRequest = (req: RecordedRequest) => Boolean(sentSchema(req)?.properties?.container);
+export const isParametersRequest = (req: RecordedRequest) => Boolean(sentSchema(req)?.properties?.parameters);
+
+/**
+ * The model of one build: the parameter call gets `parameters`, recipe calls the product recipe,
+ * everything else plays the agent along `plan`. `onDecision` sees each agent request first (e.g. to
+ * read the values the agent was told). `delayMs` holds every answer (a model's latency).
+ */
+export function scriptBuildModel(
+  s: Stack,
+  plan: PlanStep[],
+  parameters: unknown[],
+  opts: { decisionDelayMs?: number; delayMs?: number; onAgentRequest?: (req: RecordedRequest) => void } = {},
+): AgentScript {
+  const agent = agentScript(plan, { decisionDelayMs: opts.decisionDelayMs });
+  s.model.script(async (req, i): Promise<Step> => {
+    if (opts.delayMs) await new Promise((r) => setTimeout(r, opts.delayMs));
+    if (isParametersRequest(req)) return { json: { parameters } };
+    if (isRecipeRequest(req)) return { json: PRODUCT_RECIPE };
+    opts.onAgentRequest?.(req);
+    return agent.script(req, i);
+  });
+  return agent;
+}
