@@ -7,10 +7,13 @@ import { startStack, type Stack } from './support/stack.ts';
 import { buildBookScraper, openBookshop, shelf } from './support/books.ts';
 import { CLI, freePort, type CliResult } from './support/process.ts';
 
+// The workspace packages resolve to their sources under the Makefile's --conditions=gleaner-source.
+const nodeOptions = process.env.NODE_OPTIONS ? { NODE_OPTIONS: process.env.NODE_OPTIONS } : {};
+
 /** Runs `gleaner <args>` as a user would from another machine: only the server URL and the key. */
 function gleaner(args: string[], env: Record<string, string>, input?: string): Promise<CliResult> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env: { PATH: process.env.PATH, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, ...args], { env: { PATH: process.env.PATH, ...nodeOptions, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -20,7 +23,12 @@ function gleaner(args: string[], env: Record<string, string>, input?: string): P
   });
 }
 
-const lines = (out: string) => out.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));
+const lines = (out: string) =>
+  out
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
 
 describe('cli: scripting commands against a running server', function () {
   // Each command is a fresh Node process (~3 s of CPU to start): generous on a loaded machine.
@@ -84,14 +92,20 @@ describe('cli: scripting commands against a running server', function () {
   it('run reads URLs from standard input with --urls -', async () => {
     const r = await gleaner(['run', '--scraper', scraperId, '--urls', '-', '--poll-ms', '100', '--server', s.url], env, `${shelfUrl(9)}\n${shelfUrl(10)}\n`);
     expect(r.code, r.stderr).to.equal(0);
-    expect(lines(r.stdout).map((l) => [l.url, l.data])).to.deep.equal([[shelfUrl(9), shelf(9)], [shelfUrl(10), shelf(10)]]);
+    expect(lines(r.stdout).map((l) => [l.url, l.data])).to.deep.equal([
+      [shelfUrl(9), shelf(9)],
+      [shelfUrl(10), shelf(10)],
+    ]);
   });
 
   it('run draws a progress bar on a terminal', async () => {
     // `script` gives the command a pseudo-terminal, as an interactive shell would.
     const cmd = [process.execPath, CLI, 'run', '--scraper', scraperId, '--poll-ms', '100', '--server', s.url].map((a) => `'${a}'`).join(' ');
     const r = await new Promise<CliResult>((resolve) => {
-      const child = spawn('script', ['-qec', cmd, '/dev/null'], { env: { PATH: process.env.PATH, TERM: 'xterm', ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+      const child = spawn('script', ['-qec', cmd, '/dev/null'], {
+        env: { PATH: process.env.PATH, TERM: 'xterm', ...nodeOptions, ...env },
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
       let stdout = '';
       child.stdout.on('data', (d) => (stdout += d));
       child.stdin.end();

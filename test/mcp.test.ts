@@ -15,7 +15,18 @@ import { CLI } from './support/process.ts';
 import { EXTRACT_BODY } from '../packages/server/src/routes/schemas.ts';
 import { RUN_ASYNC_BODY } from '../packages/server/src/routes/run-schemas.ts';
 
-const TOOL_NAMES = ['agent_extract', 'extract', 'generate_scraper', 'get_agent_task', 'get_run', 'get_scraper', 'list_scrapers', 'markdown', 'parse', 'run_scraper'];
+const TOOL_NAMES = [
+  'agent_extract',
+  'extract',
+  'generate_scraper',
+  'get_agent_task',
+  'get_run',
+  'get_scraper',
+  'list_scrapers',
+  'markdown',
+  'parse',
+  'run_scraper',
+];
 
 async function httpClient(s: Stack, headers: Record<string, string>): Promise<Client> {
   const client = new Client({ name: 'gleaner-test', version: '1.0.0' });
@@ -42,7 +53,7 @@ describe('mcp: streamable HTTP at /mcp', function () {
     await s?.close();
   });
 
-  it('lists the tools with the HTTP API\'s request schemas', async () => {
+  it("lists the tools with the HTTP API's request schemas", async () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).to.deep.equal(TOOL_NAMES);
     const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
@@ -58,14 +69,17 @@ describe('mcp: streamable HTTP at /mcp', function () {
     expect(json(extracted).data).to.deep.equal(shelf(1));
     expect(JSON.parse(text(extracted)).data).to.deep.equal(shelf(1));
 
-    const parsed = await client.callTool({ name: 'parse', arguments: { content: '<ul><li class="book"><span class="t">Book 9.1</span> <span class="p">901 pages</span></li></ul>', attributes: BOOK_ATTRS } });
+    const parsed = await client.callTool({
+      name: 'parse',
+      arguments: { content: '<ul><li class="book"><span class="t">Book 9.1</span> <span class="p">901 pages</span></li></ul>', attributes: BOOK_ATTRS },
+    });
     expect(json(parsed).data).to.deep.equal([{ title: 'Book 9.1', pages: 901 }]);
 
     const md = await client.callTool({ name: 'markdown', arguments: { url: shelfUrl(2) } });
     expect(text(md)).to.match(/^# Shelf 2$/m);
   });
 
-  it('answers a bad request with the API\'s validation issues as a tool error', async () => {
+  it("answers a bad request with the API's validation issues as a tool error", async () => {
     const bad = await client.callTool({ name: 'extract', arguments: { url: 42, attributes: BOOK_ATTRS } });
     expect(bad.isError).to.equal(true);
     expect(text(bad)).to.contain('VALIDATION_FAILED: body.url');
@@ -79,10 +93,15 @@ describe('mcp: streamable HTTP at /mcp', function () {
     const generated = await client.callTool({ name: 'generate_scraper', arguments: { url: shelfUrl(3), attributes: BOOK_ATTRS } });
     const id = json(generated).template_id;
     expect(json(generated)).to.deep.equal({ template_id: id, status: 'generating' });
-    const ready = await waitFor(async () => {
-      const r = json(await client.callTool({ name: 'get_scraper', arguments: { scraper_id: id } }));
-      return r.status === 'ready' ? r : undefined;
-    }, 30_000, 'the scraper to be ready', 200);
+    const ready = await waitFor(
+      async () => {
+        const r = json(await client.callTool({ name: 'get_scraper', arguments: { scraper_id: id } }));
+        return r.status === 'ready' ? r : undefined;
+      },
+      30_000,
+      'the scraper to be ready',
+      200,
+    );
     expect(ready.template_id).to.equal(id);
     const listed = json(await client.callTool({ name: 'list_scrapers', arguments: {} }));
     expect(listed.scrapers.map((x: any) => x.id)).to.include(id);
@@ -109,21 +128,41 @@ describe('mcp: streamable HTTP at /mcp', function () {
     s.model.script(agentScript([(o) => [call.click(refOf(o, /tab "Teapots"/))], () => [call.extract()], () => [call.finish()]]).script);
     const progress: Progress[] = [];
     const r = await client.callTool(
-      { name: 'agent_extract', arguments: { url: `${s.site.url}/tabs`, prompt: 'Return the teapots', attributes: [{ name: 'name', type: 'string' }, { name: 'price', type: 'number' }] } },
+      {
+        name: 'agent_extract',
+        arguments: {
+          url: `${s.site.url}/tabs`,
+          prompt: 'Return the teapots',
+          attributes: [
+            { name: 'name', type: 'string' },
+            { name: 'price', type: 'number' },
+          ],
+        },
+      },
       undefined,
       { onprogress: (p) => progress.push(p), timeout: 120_000 },
     );
     const task = json(r);
     expect(task.status, text(r)).to.equal('completed');
-    expect(task.data.map((p: any) => p.name).sort()).to.deep.equal(PRODUCTS.filter((p) => p.name.includes('Teapot')).map((p) => p.name).sort());
+    expect(task.data.map((p: any) => p.name).sort()).to.deep.equal(
+      PRODUCTS.filter((p) => p.name.includes('Teapot'))
+        .map((p) => p.name)
+        .sort(),
+    );
     expect(task.steps.map((st: any) => st.action)).to.include.members(['click', 'extract']);
     // Each notification names the latest step (polling may see two steps at once and name the second).
-    expect(progress.some((p) => /^step \d+: (click|extract|finish) /.test(p.message ?? '')), JSON.stringify(progress)).to.equal(true);
+    expect(
+      progress.some((p) => /^step \d+: (click|extract|finish) /.test(p.message ?? '')),
+      JSON.stringify(progress),
+    ).to.equal(true);
     expect(progress.every((p) => p.total === s.engine.config.agent.maxSteps)).to.equal(true);
   });
 
   it('refuses a missing or wrong key, and takes the key as a bearer credential', async () => {
-    const none = await request(s.url, 'POST', '/mcp', { body: { jsonrpc: '2.0', id: 1, method: 'tools/list' }, headers: { accept: 'application/json, text/event-stream' } });
+    const none = await request(s.url, 'POST', '/mcp', {
+      body: { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+      headers: { accept: 'application/json, text/event-stream' },
+    });
     expect(none.status).to.equal(401);
     expect(none.body.code).to.equal('UNAUTHORIZED');
     expect(none.body.detail).to.contain('"Authorization: Bearer <API key>"');
@@ -162,6 +201,7 @@ describe('mcp: stdio (gleaner mcp)', function () {
       args: [CLI, 'mcp', '--no-worker'],
       env: {
         PATH: process.env.PATH!,
+        ...(process.env.NODE_OPTIONS ? { NODE_OPTIONS: process.env.NODE_OPTIONS } : {}), // resolves @gleaner/* to their sources
         GLEANER_API_KEY: s.key,
         DATABASE_URL: c.database.url,
         GLEANER_DB_SCHEMA: c.database.schema,
@@ -194,7 +234,9 @@ describe('mcp: stdio (gleaner mcp)', function () {
     const listed = json(await client.callTool({ name: 'list_scrapers', arguments: {} }));
     expect(listed.scrapers.map((x: any) => x.id)).to.include(id);
     const progress: Progress[] = [];
-    const ran = await client.callTool({ name: 'run_scraper', arguments: { template_id: id, url: [shelfUrl(3), shelfUrl(4)] } }, undefined, { onprogress: (p) => progress.push(p) });
+    const ran = await client.callTool({ name: 'run_scraper', arguments: { template_id: id, url: [shelfUrl(3), shelfUrl(4)] } }, undefined, {
+      onprogress: (p) => progress.push(p),
+    });
     expect(json(ran).data, text(ran)).to.deep.equal({ [shelfUrl(3)]: shelf(3), [shelfUrl(4)]: shelf(4) });
     expect(progress.length, stderr).to.be.at.least(1);
     expect(progress.every((p) => p.total === 2)).to.equal(true);

@@ -38,11 +38,23 @@ describe('metrics: /metrics after real work', function () {
   it('exposes HTTP, job, model, browser, callback and run series with the values the work produced', async () => {
     const shelfUrl = openBookshop(s);
     // A page that is an empty mount point until its script runs: fetched plainly, then in Chromium.
-    s.site.route('/app', (_q, res) => void res.writeHead(200, { 'content-type': 'text/html' }).end(
-      '<!doctype html><html><head><title>App</title></head><body><div id="root"></div><script>document.getElementById("root").innerHTML = "<h1>Rendered by script</h1><p>" + "words ".repeat(40) + "</p>";</script></body></html>',
-    ));
+    s.site.route(
+      '/app',
+      (_q, res) =>
+        void res
+          .writeHead(200, { 'content-type': 'text/html' })
+          .end(
+            '<!doctype html><html><head><title>App</title></head><body><div id="root"></div><script>document.getElementById("root").innerHTML = "<h1>Rendered by script</h1><p>" + "words ".repeat(40) + "</p>";</script></body></html>',
+          ),
+    );
 
-    const extracted = await s.api('POST', '/v1/extract', { url: shelfUrl(1), attributes: [{ name: 'title', type: 'string' }, { name: 'pages', type: 'number' }] });
+    const extracted = await s.api('POST', '/v1/extract', {
+      url: shelfUrl(1),
+      attributes: [
+        { name: 'title', type: 'string' },
+        { name: 'pages', type: 'number' },
+      ],
+    });
     expect(extracted.status, extracted.text).to.equal(200);
     const md = await s.api('POST', '/v1/extract_markdown', { url: `${s.site.url}/app` });
     expect(md.status, md.text).to.equal(200);
@@ -56,10 +68,14 @@ describe('metrics: /metrics after real work', function () {
     await waitFor(() => hooks.received.length > 0, 30_000, 'the run callback');
 
     // The callback attempt is counted after its row is updated; give the handler a moment to return.
-    const text = await waitFor(async () => {
-      const r = await scrape(s);
-      return (sample(r.text, 'gleaner_callback_deliveries_total', { outcome: 'delivered' }) ?? 0) >= 1 ? r.text : undefined;
-    }, 10_000, 'the callback counted');
+    const text = await waitFor(
+      async () => {
+        const r = await scrape(s);
+        return (sample(r.text, 'gleaner_callback_deliveries_total', { outcome: 'delivered' }) ?? 0) >= 1 ? r.text : undefined;
+      },
+      10_000,
+      'the callback counted',
+    );
 
     expect(sample(text, 'gleaner_http_requests_total', { method: 'POST', route: '/v1/extract', status: '200' })).to.equal(1);
     expect(sample(text, 'gleaner_http_requests_total', { method: 'POST', route: '/v1/extract', status: '422' })).to.equal(1);
@@ -156,19 +172,28 @@ describe('metrics: gleaner worker serves /metrics on metrics.workerPort', functi
   const schema = `t_wm_${Math.random().toString(36).slice(2, 8)}`;
   after(() => dropSchemas(TEST_DATABASE_URL, schema, `${schema}_jobs`));
 
-  it('answers with the worker\'s series behind the bearer token, and nothing else on that port', async () => {
+  it("answers with the worker's series behind the bearer token, and nothing else on that port", async () => {
     const port = await freePort();
     const child = startCli(['worker'], {
-      DATABASE_URL: TEST_DATABASE_URL, GLEANER_DB_SCHEMA: schema, GLEANER_JOBS_SCHEMA: `${schema}_jobs`,
-      GLEANER_METRICS: 'bearer', GLEANER_METRICS_TOKEN: 'w-token', GLEANER_METRICS_PORT: String(port), GLEANER_HOST: '127.0.0.1',
+      DATABASE_URL: TEST_DATABASE_URL,
+      GLEANER_DB_SCHEMA: schema,
+      GLEANER_JOBS_SCHEMA: `${schema}_jobs`,
+      GLEANER_METRICS: 'bearer',
+      GLEANER_METRICS_TOKEN: 'w-token',
+      GLEANER_METRICS_PORT: String(port),
+      GLEANER_HOST: '127.0.0.1',
     });
     try {
       const url = `http://127.0.0.1:${port}`;
-      const ok = await waitFor(async () => {
-        if (child.exitCode !== null) throw new Error(`worker exited: ${child.output()}`);
-        const r = await fetch(`${url}/metrics`, { headers: { Authorization: 'Bearer w-token' } }).catch(() => null);
-        return r?.status === 200 ? r.text() : undefined;
-      }, 60_000, 'the worker\'s /metrics');
+      const ok = await waitFor(
+        async () => {
+          if (child.exitCode !== null) throw new Error(`worker exited: ${child.output()}`);
+          const r = await fetch(`${url}/metrics`, { headers: { Authorization: 'Bearer w-token' } }).catch(() => null);
+          return r?.status === 200 ? r.text() : undefined;
+        },
+        60_000,
+        "the worker's /metrics",
+      );
       expect(ok).to.contain('# TYPE gleaner_jobs_total counter');
       expect(ok).to.contain('# TYPE gleaner_queue_jobs gauge');
       expect((await fetch(`${url}/metrics`)).status).to.equal(401);

@@ -5,9 +5,22 @@
 import type { ServerResponse } from 'node:http';
 import { sentSchema, userContent, waitFor, type Stack } from './stack.ts';
 
-export const BOOK_ATTRS = [{ name: 'title', type: 'string' }, { name: 'pages', type: 'number' }];
+export const BOOK_ATTRS = [
+  { name: 'title', type: 'string' },
+  { name: 'pages', type: 'number' },
+];
 
-const field = (selector: string, transforms: unknown[] = []) => ({ selector, read: 'text', attr: null, name: null, path: null, value: null, all: false, transforms, fallback: null });
+const field = (selector: string, transforms: unknown[] = []) => ({
+  selector,
+  read: 'text',
+  attr: null,
+  name: null,
+  path: null,
+  value: null,
+  all: false,
+  transforms,
+  fallback: null,
+});
 const toNumber = { op: 'number', pattern: null, flags: null, group: null, with: null, separator: null, value: null };
 const RECIPE = { container: { selector: 'li.book' }, fields: { title: field('.t'), pages: field('.p', [toNumber]) }, pagination: null };
 
@@ -15,7 +28,9 @@ const RECIPE = { container: { selector: 'li.book' }, fields: { title: field('.t'
 export const shelf = (n: number) => [1, 2, 3].map((k) => ({ title: `Book ${n}.${k}`, pages: n * 100 + k }));
 
 function page(n: number): string {
-  const books = shelf(n).map((b) => `<li class="book"><span class="t">${b.title}</span> <span class="p">${b.pages} pages</span></li>`).join('');
+  const books = shelf(n)
+    .map((b) => `<li class="book"><span class="t">${b.title}</span> <span class="p">${b.pages} pages</span></li>`)
+    .join('');
   return `<!doctype html><html><head><title>Shelf ${n}</title></head><body><main><h1>Shelf ${n}</h1><ul>${books}</ul></main></body></html>`;
 }
 
@@ -26,7 +41,10 @@ export function openBookshop(s: Stack): (n: number) => string {
   });
   s.model.script((req) => {
     if (sentSchema(req)?.properties?.container) return { json: RECIPE, usage: { inputTokens: 300, outputTokens: 80 } };
-    const records = [...userContent(req).matchAll(/Book (\d+)\.(\d)/g)].map((m) => ({ title: `Book ${m[1]}.${m[2]}`, pages: `${Number(m[1]) * 100 + Number(m[2])}` }));
+    const records = [...userContent(req).matchAll(/Book (\d+)\.(\d)/g)].map((m) => ({
+      title: `Book ${m[1]}.${m[2]}`,
+      pages: `${Number(m[1]) * 100 + Number(m[2])}`,
+    }));
     return { json: { records }, usage: { inputTokens: 200, outputTokens: 40 } };
   });
   return (n) => `${s.site.url}/shelf?n=${n}`;
@@ -37,10 +55,14 @@ export async function buildBookScraper(s: Stack, url: string): Promise<string> {
   const started = await s.api('POST', '/v1/extractor/generate', { url, attributes: BOOK_ATTRS });
   if (started.status !== 202) throw new Error(`generate answered ${started.status}: ${started.text}`);
   const id = started.body.template_id as string;
-  const built = await waitFor(async () => {
-    const r = await s.api('GET', `/v1/extractor/${id}`);
-    return r.body.status === 'ready' || r.body.status === 'failed' ? r.body : undefined;
-  }, 30_000, `scraper ${id} build`);
+  const built = await waitFor(
+    async () => {
+      const r = await s.api('GET', `/v1/extractor/${id}`);
+      return r.body.status === 'ready' || r.body.status === 'failed' ? r.body : undefined;
+    },
+    30_000,
+    `scraper ${id} build`,
+  );
   if (built.status !== 'ready') throw new Error(`scraper ${id} failed to build: ${JSON.stringify(built)}`);
   return id;
 }

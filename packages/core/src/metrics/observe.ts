@@ -79,14 +79,18 @@ export function observeEngine(metrics: Metrics, opts: ObserveOptions): void {
     },
   });
 
-  const pools = () => drivers.flatMap((d) => {
-    const s = poolStats(d);
-    return s ? [{ driver: d.name, s }] : [];
-  });
+  const pools = () =>
+    drivers.flatMap((d) => {
+      const s = poolStats(d);
+      return s ? [{ driver: d.name, s }] : [];
+    });
   // The pool keeps running totals too: those counters are reset and set to them at each scrape.
   const series = (Kind: typeof Gauge | typeof Counter) => (name: string, help: string, pick: (s: PoolStats) => number) =>
     new (Kind as typeof Gauge)({
-      name, help, labelNames: ['driver'], registers,
+      name,
+      help,
+      labelNames: ['driver'],
+      registers,
       collect() {
         this.reset();
         for (const { driver, s } of pools()) this.inc({ driver }, pick(s));

@@ -35,14 +35,57 @@ export function createMetrics(opts: { processMetrics?: boolean } = {}): Metrics 
   const registers = [registry];
   return {
     registry,
-    httpRequests: new Counter({ name: 'gleaner_http_requests_total', help: 'HTTP requests answered, by method, route pattern and status', labelNames: ['method', 'route', 'status'], registers }),
-    httpDuration: new Histogram({ name: 'gleaner_http_request_duration_seconds', help: 'Time to answer an HTTP request', labelNames: ['method', 'route', 'status'], buckets: SECONDS_FAST, registers }),
-    jobs: new Counter({ name: 'gleaner_jobs_total', help: 'Job attempts finished in this process, by kind and state (completed, retried, failed)', labelNames: ['kind', 'state'], registers }),
-    jobDuration: new Histogram({ name: 'gleaner_job_duration_seconds', help: 'Time one job attempt took, by kind', labelNames: ['kind'], buckets: SECONDS_SLOW, registers }),
-    modelCalls: new Counter({ name: 'gleaner_model_calls_total', help: 'Model calls (attempts) by provider, model and outcome (ok or the error code)', labelNames: ['provider', 'model', 'outcome'], registers }),
-    modelTokens: new Counter({ name: 'gleaner_model_tokens_total', help: 'Tokens the model read (input) and wrote (output)', labelNames: ['provider', 'model', 'type'], registers }),
-    modelDuration: new Histogram({ name: 'gleaner_model_call_duration_seconds', help: 'Time one model call attempt took', labelNames: ['provider', 'model'], buckets: SECONDS_SLOW, registers }),
-    callbacks: new Counter({ name: 'gleaner_callback_deliveries_total', help: 'Callback delivery attempts by outcome (delivered, failed, abandoned)', labelNames: ['outcome'], registers }),
+    httpRequests: new Counter({
+      name: 'gleaner_http_requests_total',
+      help: 'HTTP requests answered, by method, route pattern and status',
+      labelNames: ['method', 'route', 'status'],
+      registers,
+    }),
+    httpDuration: new Histogram({
+      name: 'gleaner_http_request_duration_seconds',
+      help: 'Time to answer an HTTP request',
+      labelNames: ['method', 'route', 'status'],
+      buckets: SECONDS_FAST,
+      registers,
+    }),
+    jobs: new Counter({
+      name: 'gleaner_jobs_total',
+      help: 'Job attempts finished in this process, by kind and state (completed, retried, failed)',
+      labelNames: ['kind', 'state'],
+      registers,
+    }),
+    jobDuration: new Histogram({
+      name: 'gleaner_job_duration_seconds',
+      help: 'Time one job attempt took, by kind',
+      labelNames: ['kind'],
+      buckets: SECONDS_SLOW,
+      registers,
+    }),
+    modelCalls: new Counter({
+      name: 'gleaner_model_calls_total',
+      help: 'Model calls (attempts) by provider, model and outcome (ok or the error code)',
+      labelNames: ['provider', 'model', 'outcome'],
+      registers,
+    }),
+    modelTokens: new Counter({
+      name: 'gleaner_model_tokens_total',
+      help: 'Tokens the model read (input) and wrote (output)',
+      labelNames: ['provider', 'model', 'type'],
+      registers,
+    }),
+    modelDuration: new Histogram({
+      name: 'gleaner_model_call_duration_seconds',
+      help: 'Time one model call attempt took',
+      labelNames: ['provider', 'model'],
+      buckets: SECONDS_SLOW,
+      registers,
+    }),
+    callbacks: new Counter({
+      name: 'gleaner_callback_deliveries_total',
+      help: 'Callback delivery attempts by outcome (delivered, failed, abandoned)',
+      labelNames: ['outcome'],
+      registers,
+    }),
     runs: new Counter({ name: 'gleaner_runs_finished_total', help: 'Scraper runs finished, by final status', labelNames: ['status'], registers }),
     async scrape() {
       return { contentType: registry.contentType, body: await registry.metrics() };

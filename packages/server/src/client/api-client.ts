@@ -48,7 +48,9 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
         });
       } catch (err) {
         const why = (err as Error & { cause?: Error }).cause?.message ?? (err as Error).message;
-        throw new GleanerError('SERVER_UNREACHABLE', `cannot reach the Gleaner server at ${base.origin} (${why}); is it running? (--server / GLEANER_SERVER)`, { retryable: true });
+        throw new GleanerError('SERVER_UNREACHABLE', `cannot reach the Gleaner server at ${base.origin} (${why}); is it running? (--server / GLEANER_SERVER)`, {
+          retryable: true,
+        });
       }
       const text = await res.text();
       let parsed: any;

@@ -78,7 +78,8 @@ async function runScraper(o: RunOptions): Promise<number> {
   const urls = o.urls ? await readUrls(o.urls) : null;
   if (urls && !urls.length) throw new InvalidArgumentError(`no URLs in ${o.urls === '-' ? 'standard input' : o.urls}`);
   const batches: Array<string[] | null> = [];
-  if (!urls) batches.push(null); // the scraper's own URL
+  if (!urls)
+    batches.push(null); // the scraper's own URL
   else for (let i = 0; i < urls.length; i += o.batch) batches.push(urls.slice(i, i + o.batch));
 
   const runs: Array<{ id: string; urls: string[] | null; status: RunStatus }> = [];
@@ -125,33 +126,42 @@ export function registerScriptingCommands(program: Command): void {
     .command('extract')
     .description('extract records from a page through a running server; prints one JSON record per line')
     .argument('<url>')
-    .option('--attr <name[:type][:description]>', 'an attribute to extract (repeatable); type: string, number, integer, bool, list, object, image, any', parseAttr)
+    .option(
+      '--attr <name[:type][:description]>',
+      'an attribute to extract (repeatable); type: string, number, integer, bool, list, object, image, any',
+      parseAttr,
+    )
     .option('--prompt <text>', 'free-text instructions (enough on their own without --attr)')
     .option('--mode <mode>', 'standard (default), precision or code')
     .option('--max-pages <n>', 'follow pagination up to N pages', positiveInt('--max-pages'))
     .option('--proxy-country <code>', 'fetch through a proxy of this country (see GET /v1/proxy-countries)')
     .option('--json', 'print the whole response (records, credits, driver, ...) as one JSON document')
     .option(serverOption, serverHelp)
-    .action(async (url: string, o: ServerOption & { attr?: unknown[]; prompt?: string; mode?: string; maxPages?: number; proxyCountry?: string; json?: boolean }) => {
-      const body: Record<string, unknown> = { url, source: 'cli' };
-      if (o.attr) body.attributes = o.attr;
-      if (o.prompt) body.prompt = o.prompt;
-      if (o.mode) body.mode = o.mode;
-      if (o.maxPages) Object.assign(body, { enable_pagination: o.maxPages > 1, max_pages: o.maxPages });
-      if (o.proxyCountry) body.proxy_country = o.proxyCountry;
-      const result = await client(o).call<{ data: unknown[] }>('POST', '/v1/extract', body);
-      if (o.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
-      else for (const record of result.data ?? []) writeLine(record);
-    });
+    .action(
+      async (url: string, o: ServerOption & { attr?: unknown[]; prompt?: string; mode?: string; maxPages?: number; proxyCountry?: string; json?: boolean }) => {
+        const body: Record<string, unknown> = { url, source: 'cli' };
+        if (o.attr) body.attributes = o.attr;
+        if (o.prompt) body.prompt = o.prompt;
+        if (o.mode) body.mode = o.mode;
+        if (o.maxPages) Object.assign(body, { enable_pagination: o.maxPages > 1, max_pages: o.maxPages });
+        if (o.proxyCountry) body.proxy_country = o.proxyCountry;
+        const result = await client(o).call<{ data: unknown[] }>('POST', '/v1/extract', body);
+        if (o.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+        else for (const record of result.data ?? []) writeLine(record);
+      },
+    );
 
   program
     .command('markdown')
-    .description("print a page as Markdown, read through a running server")
+    .description('print a page as Markdown, read through a running server')
     .argument('<url>')
     .option('--proxy-country <code>', 'fetch through a proxy of this country')
     .option(serverOption, serverHelp)
     .action(async (url: string, o: ServerOption & { proxyCountry?: string }) => {
-      const result = await client(o).call<{ data: string }>('POST', '/v1/extract_markdown', { url, ...(o.proxyCountry ? { proxy_country: o.proxyCountry } : {}) });
+      const result = await client(o).call<{ data: string }>('POST', '/v1/extract_markdown', {
+        url,
+        ...(o.proxyCountry ? { proxy_country: o.proxyCountry } : {}),
+      });
       process.stdout.write(result.data.endsWith('\n') ? result.data : `${result.data}\n`);
     });
 

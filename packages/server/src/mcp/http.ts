@@ -10,7 +10,8 @@ import { GleanerError, type Engine, type Logger, type Owner } from '@gleaner/cor
 import { authenticate } from '../http/auth.ts';
 import { createMcpServer } from './server.ts';
 
-const KEY_MESSAGE = 'Missing or invalid credentials for /mcp: send your API key in the X-API-KEY header or as "Authorization: Bearer <API key>" (an access token works too).';
+const KEY_MESSAGE =
+  'Missing or invalid credentials for /mcp: send your API key in the X-API-KEY header or as "Authorization: Bearer <API key>" (an access token works too).';
 
 /** X-API-KEY, or an API key or access token as a bearer credential (many MCP clients only set Authorization). */
 async function mcpOwner(engine: Engine, req: Request): Promise<Owner> {
@@ -25,7 +26,10 @@ export function mcpEndpoint(engine: Engine, logger: Logger) {
   return async (req: Request, res: Response, next: NextFunction) => {
     if (req.method !== 'POST') {
       // No sessions, hence no server-initiated stream (GET) and nothing to end (DELETE).
-      res.status(405).setHeader('Allow', 'POST').json({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this MCP endpoint is stateless; POST JSON-RPC messages.' }, id: null });
+      res
+        .status(405)
+        .setHeader('Allow', 'POST')
+        .json({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this MCP endpoint is stateless; POST JSON-RPC messages.' }, id: null });
       return;
     }
     try {

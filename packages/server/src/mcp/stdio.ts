@@ -12,7 +12,10 @@ import { createMcpServer } from './server.ts';
 
 export async function serveMcpStdio(config: Readonly<GleanerConfig>, logger: Logger): Promise<void> {
   if (!config.client.apiKey) {
-    throw new GleanerError('UNAUTHORIZED', 'gleaner mcp acts as the owner of an API key: set GLEANER_API_KEY (create one with `gleaner keys create --owner NAME`)');
+    throw new GleanerError(
+      'UNAUTHORIZED',
+      'gleaner mcp acts as the owner of an API key: set GLEANER_API_KEY (create one with `gleaner keys create --owner NAME`)',
+    );
   }
   const rt = await openRuntime({ config, logger, jobs: true }, pluginWiring(config, logger));
   let closing: Promise<void> | null = null;

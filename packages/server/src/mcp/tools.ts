@@ -28,7 +28,8 @@ export interface ToolDef {
   inputSchema: JsonSchema;
   /** Read-only tools change nothing (MCP annotations help clients decide what to confirm). */
   readOnly: boolean;
-  call(ctx: ToolCall, args: Record<string, any>): Promise<ToolOutput>;
+  /** `args` have passed `inputSchema` (the same check the HTTP route makes). */
+  call(ctx: ToolCall, args: any): Promise<ToolOutput>;
 }
 
 /** What a tool returns: JSON for the model to read (also as structured content), or plain text. */
@@ -70,7 +71,8 @@ export const TOOLS: ToolDef[] = [
   {
     name: 'extract',
     title: 'Extract records from a URL',
-    description: 'Reads the page at `url` and returns the records described by `attributes` (a list of {name, type?, description?}) and/or `prompt`, as JSON. Same as POST /v1/extract.',
+    description:
+      'Reads the page at `url` and returns the records described by `attributes` (a list of {name, type?, description?}) and/or `prompt`, as JSON. Same as POST /v1/extract.',
     inputSchema: EXTRACT_BODY,
     readOnly: true,
     call: async (ctx, args) => ({ json: { ...(await ctx.engine.extract(ctx.owner, args as ExtractRequest, ctx.signal)) } }),
@@ -97,7 +99,8 @@ export const TOOLS: ToolDef[] = [
   {
     name: 'agent_extract',
     title: 'Browse with an agent and extract',
-    description: 'Starts a browsing agent at `url` that follows `prompt` (navigate, search, page through results) and gathers records with `attributes`; waits for it, reporting each step as progress, and returns the records and the steps taken. Same as POST /v1/agent/extract followed to its end.',
+    description:
+      'Starts a browsing agent at `url` that follows `prompt` (navigate, search, page through results) and gathers records with `attributes`; waits for it, reporting each step as progress, and returns the records and the steps taken. Same as POST /v1/agent/extract followed to its end.',
     inputSchema: AGENT_EXTRACT_BODY,
     readOnly: false,
     call: async (ctx, args) => {
@@ -122,7 +125,8 @@ export const TOOLS: ToolDef[] = [
   {
     name: 'get_scraper',
     title: 'Get a scraper',
-    description: 'One scraper: its status (generating, ready, failed), sample data and, when it failed, why. Same as GET /v1/extractor/{scraper_id} (or /v1/agent/{scraper_id}).',
+    description:
+      'One scraper: its status (generating, ready, failed), sample data and, when it failed, why. Same as GET /v1/extractor/{scraper_id} (or /v1/agent/{scraper_id}).',
     inputSchema: ID_PARAMS('scraper_id'),
     readOnly: true,
     call: async (ctx, args) => {
@@ -137,7 +141,8 @@ export const TOOLS: ToolDef[] = [
   {
     name: 'generate_scraper',
     title: 'Generate a scraper',
-    description: 'Builds a reusable scraper (a recipe that runs without a model) from a sample `url` (or `content`) and `attributes`/`prompt`, in the background; returns its template_id. Call get_scraper until its status is ready, then run_scraper. Same as POST /v1/extractor/generate.',
+    description:
+      'Builds a reusable scraper (a recipe that runs without a model) from a sample `url` (or `content`) and `attributes`/`prompt`, in the background; returns its template_id. Call get_scraper until its status is ready, then run_scraper. Same as POST /v1/extractor/generate.',
     inputSchema: GENERATE_BODY,
     readOnly: false,
     call: async (ctx, args) => ({ json: await ctx.engine.scrapers.generate(ctx.owner, args) }),
@@ -145,7 +150,8 @@ export const TOOLS: ToolDef[] = [
   {
     name: 'run_scraper',
     title: 'Run a scraper',
-    description: 'Runs a ready scraper (`template_id`) over `url` (one URL, a list of up to 100, or omitted for its own URL) and waits for the records, reporting URLs done as progress. A run still going after the wait returns its status: call get_run later. Same as POST /v1/scrapers/run_async followed to its end.',
+    description:
+      'Runs a ready scraper (`template_id`) over `url` (one URL, a list of up to 100, or omitted for its own URL) and waits for the records, reporting URLs done as progress. A run still going after the wait returns its status: call get_run later. Same as POST /v1/scrapers/run_async followed to its end.',
     inputSchema: RUN_ASYNC_BODY,
     readOnly: false,
     call: async (ctx, args) => {
@@ -156,7 +162,7 @@ export const TOOLS: ToolDef[] = [
   {
     name: 'get_run',
     title: 'Get a run',
-    description: 'A run\'s progress and, once finished, its records per URL and errors. Same as GET /v1/scrapers/run_async/{run_id}.',
+    description: "A run's progress and, once finished, its records per URL and errors. Same as GET /v1/scrapers/run_async/{run_id}.",
     inputSchema: ID_PARAMS('run_id'),
     readOnly: true,
     call: async (ctx, args) => ({ json: { ...(await ctx.engine.runs.get(ctx.owner, args.run_id)) } }),
@@ -164,7 +170,7 @@ export const TOOLS: ToolDef[] = [
   {
     name: 'get_agent_task',
     title: 'Get an agent task',
-    description: 'An agent task\'s status, its steps so far and, once completed, its records. Same as GET /v1/agent/extract/{task_id}.',
+    description: "An agent task's status, its steps so far and, once completed, its records. Same as GET /v1/agent/extract/{task_id}.",
     inputSchema: ID_PARAMS('task_id'),
     readOnly: true,
     call: async (ctx, args) => ({ json: { ...(await ctx.engine.agent.get(ctx.owner, args.task_id)) } }),

@@ -28,19 +28,51 @@ export function Catalog({ slug }: { slug?: string }) {
     return html`<section aria-labelledby="cat-title">
       <h2 id="cat-title">${entry?.title ?? slug}</h2>
       <${ErrorBox} error=${error} />
-      ${entry ? html`<p>${entry.long_description ?? entry.description}</p>
-        ${entry.sample_url ? html`<p class="muted">Sample: <span class="url">${entry.sample_url}</span></p>` : null}
-        ${(entry.faqs ?? []).length ? html`<h3>FAQ</h3><dl>${entry.faqs.map((f: any) => html`<dt>${f.question}</dt><dd>${f.answer}</dd>`)}</dl>` : null}
-        <form class="row card" onSubmit=${clone}>
-          <label>Access token <input type="password" required value=${token} onInput=${(e: any) => setToken(e.currentTarget.value)} placeholder="glt_... (gleaner tokens create)" /></label>
-          <button type="submit">Clone into my scrapers</button>
-        </form>` : null}
+      ${
+        entry
+          ? html`<p>${entry.long_description ?? entry.description}</p>
+              ${entry.sample_url ? html`<p class="muted">Sample: <span class="url">${entry.sample_url}</span></p>` : null}
+              ${
+                (entry.faqs ?? []).length
+                  ? html`<h3>FAQ</h3>
+                      <dl>
+                        ${entry.faqs.map(
+                          (f: any) =>
+                            html`<dt>${f.question}</dt>
+                              <dd>${f.answer}</dd>`,
+                        )}
+                      </dl>`
+                  : null
+              }
+              <form class="row card" onSubmit=${clone}>
+                <label
+                  >Access token
+                  <input
+                    type="password"
+                    required
+                    value=${token}
+                    onInput=${(e: any) => setToken(e.currentTarget.value)}
+                    placeholder="glt_... (gleaner tokens create)"
+                /></label>
+                <button type="submit">Clone into my scrapers</button>
+              </form>`
+          : null
+      }
     </section>`;
   }
   return html`<section aria-labelledby="cat-title">
     <h2 id="cat-title">Catalog</h2>
     <${ErrorBox} error=${error} />
     ${items && !items.length ? html`<p class="muted">Nothing published yet (<code>gleaner catalog publish</code>).</p>` : null}
-    <ul class="cards">${(items ?? []).map((i) => html`<li class="card"><h3><a href=${`#/catalog/${i.slug}`}>${i.title}</a></h3><p>${i.description}</p><p class="muted">${i.source_domain ?? ''}</p></li>`)}</ul>
+    <ul class="cards">
+      ${(items ?? []).map(
+        (i) =>
+          html`<li class="card">
+            <h3><a href=${`#/catalog/${i.slug}`}>${i.title}</a></h3>
+            <p>${i.description}</p>
+            <p class="muted">${i.source_domain ?? ''}</p>
+          </li>`,
+      )}
+    </ul>
   </section>`;
 }

@@ -43,10 +43,20 @@ function App() {
     <a class="skip" href="#content" onClick=${skip}>Skip to content</a>
     <header>
       <strong class="brand">Gleaner</strong>
-      <nav aria-label="Sections"><ul>
-        ${SECTIONS.map(([path, label]) => html`<li><a href=${`#/${path}`} aria-current=${route[0] === path ? 'page' : undefined}>${label}</a></li>`)}
-      </ul></nav>
-      <button class="secondary" onClick=${() => { session.signOut(); setSignedIn(false); }}>Sign out</button>
+      <nav aria-label="Sections">
+        <ul>
+          ${SECTIONS.map(([path, label]) => html`<li><a href=${`#/${path}`} aria-current=${route[0] === path ? 'page' : undefined}>${label}</a></li>`)}
+        </ul>
+      </nav>
+      <button
+        class="secondary"
+        onClick=${() => {
+          session.signOut();
+          setSignedIn(false);
+        }}
+      >
+        Sign out
+      </button>
     </header>
     <main id="content" tabindex="-1"><${View} route=${route} /></main>
   </div>`;

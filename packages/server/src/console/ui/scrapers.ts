@@ -29,20 +29,45 @@ export function ScrapersList() {
   return html`<section aria-labelledby="sc-title">
     <h2 id="sc-title">Scrapers</h2>
     <${ErrorBox} error=${error ?? buildError} />
-    ${items === null
-      ? html`<p class="muted">Loading…</p>`
-      : items.length === 0
-        ? html`<p class="muted">No scrapers yet: build one below.</p>`
-        : html`<div class="table-wrap"><table>
-            <caption>${items.length} scrapers, newest first</caption>
-            <thead><tr><th scope="col">Name</th><th scope="col">Type</th><th scope="col">Status</th><th scope="col">Sample URL</th><th scope="col">Created</th></tr></thead>
-            <tbody>${items.map((s) => html`<tr>
-              <td><a href=${`#/scrapers/${s.id}`}>${s.name || s.id}</a></td><td>${s.type}</td><td><${StatusBadge} status=${s.status} /></td>
-              <td class="url">${s.url ?? ''}</td><td>${s.created_at ? new Date(s.created_at).toLocaleString() : ''}</td></tr>`)}
-            </tbody></table></div>`}
+    ${
+      items === null
+        ? html`<p class="muted">Loading…</p>`
+        : items.length === 0
+          ? html`<p class="muted">No scrapers yet: build one below.</p>`
+          : html`<div class="table-wrap">
+              <table>
+                <caption>
+                  ${items.length} scrapers, newest first
+                </caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Name</th>
+                    <th scope="col">Type</th>
+                    <th scope="col">Status</th>
+                    <th scope="col">Sample URL</th>
+                    <th scope="col">Created</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  ${items.map(
+                    (s) =>
+                      html`<tr>
+                        <td><a href=${`#/scrapers/${s.id}`}>${s.name || s.id}</a></td>
+                        <td>${s.type}</td>
+                        <td><${StatusBadge} status=${s.status} /></td>
+                        <td class="url">${s.url ?? ''}</td>
+                        <td>${s.created_at ? new Date(s.created_at).toLocaleString() : ''}</td>
+                      </tr>`,
+                  )}
+                </tbody>
+              </table>
+            </div>`
+    }
     <form class="stack card" onSubmit=${build} aria-labelledby="build-title">
       <h3 id="build-title">Build a scraper</h3>
-      <label>Sample URL <input type="url" required value=${url} onInput=${(e: any) => setUrl(e.currentTarget.value)} placeholder="https://example.com/list?page=1" /></label>
+      <label
+        >Sample URL <input type="url" required value=${url} onInput=${(e: any) => setUrl(e.currentTarget.value)} placeholder="https://example.com/list?page=1"
+      /></label>
       <${AttributeBuilder} attrs=${attrs} onChange=${setAttrs} />
       <label>Prompt <textarea rows="2" value=${prompt} onInput=${(e: any) => setPrompt(e.currentTarget.value)}></textarea></label>
       <button type="submit" disabled=${busy}>${busy ? 'Starting…' : 'Build scraper'}</button>
@@ -57,21 +82,57 @@ function Recipe({ recipe, order }: { recipe: any; order: string[] }) {
   const rank = (name: string) => (order.includes(name) ? order.indexOf(name) : order.length);
   const fields = (Object.entries(recipe.fields ?? {}) as Array<[string, any]>).sort(([a], [b]) => rank(a) - rank(b));
   return html`<div>
-    <p>Each record is an element matching <code>${recipe.container?.selector ?? '(the page)'}</code>${recipe.pagination ? html`; next pages through <code>${JSON.stringify(recipe.pagination)}</code>` : ''}.</p>
-    <div class="table-wrap"><table>
-      <caption>Fields</caption>
-      <thead><tr><th scope="col">Field</th><th scope="col">Selector</th><th scope="col">Reads</th><th scope="col">Transforms</th></tr></thead>
-      <tbody>${fields.map(([name, f]) => html`<tr><td>${name}</td><td><code>${f.selector ?? ''}</code></td><td>${f.read}${f.attr ? ` ${f.attr}` : ''}${f.path ? ` ${f.path}` : ''}</td><td>${(f.transforms ?? []).map((t: any) => t.op).join(', ')}</td></tr>`)}</tbody>
-    </table></div>
-    <details><summary>Recipe JSON</summary><${Json} value=${recipe} label="Recipe JSON" /></details>
+    <p>
+      ${'Each record is an element matching '}<code>${recipe.container?.selector ?? '(the page)'}</code>${recipe.pagination ? html`; next pages through <code>${JSON.stringify(recipe.pagination)}</code>` : ''}.
+    </p>
+    <div class="table-wrap">
+      <table>
+        <caption>
+          Fields
+        </caption>
+        <thead>
+          <tr>
+            <th scope="col">Field</th>
+            <th scope="col">Selector</th>
+            <th scope="col">Reads</th>
+            <th scope="col">Transforms</th>
+          </tr>
+        </thead>
+        <tbody>
+          ${fields.map(
+            ([name, f]) =>
+              html`<tr>
+                <td>${name}</td>
+                <td><code>${f.selector ?? ''}</code></td>
+                <td>${f.read}${f.attr ? ` ${f.attr}` : ''}${f.path ? ` ${f.path}` : ''}</td>
+                <td>${(f.transforms ?? []).map((t: any) => t.op).join(', ')}</td>
+              </tr>`,
+          )}
+        </tbody>
+      </table>
+    </div>
+    <details>
+      <summary>Recipe JSON</summary>
+      <${Json} value=${recipe} label="Recipe JSON" />
+    </details>
   </div>`;
 }
 
 /** A form for an agentic scraper's parameters, generated from its parameters_schema. */
 function ParameterFields({ schema, values, onChange }: { schema: any[]; values: Record<string, string>; onChange: (v: Record<string, string>) => void }) {
-  return html`<fieldset><legend>Parameters</legend>
-    ${schema.map((p) => html`<label>${p.name}${p.required ? ' (required)' : ''}
-      <input required=${!!p.required} value=${values[p.name] ?? ''} onInput=${(e: any) => onChange({ ...values, [p.name]: e.currentTarget.value })} placeholder=${p.description ?? ''} /></label>`)}
+  return html`<fieldset>
+    <legend>Parameters</legend>
+    ${schema.map(
+      (p) =>
+        html`<label
+          >${p.name}${p.required ? ' (required)' : ''}
+          <input
+            required=${!!p.required}
+            value=${values[p.name] ?? ''}
+            onInput=${(e: any) => onChange({ ...values, [p.name]: e.currentTarget.value })}
+            placeholder=${p.description ?? ''}
+        /></label>`,
+    )}
   </fieldset>`;
 }
 
@@ -79,7 +140,10 @@ function ParameterFields({ schema, values, onChange }: { schema: any[]; values: 
 export function ScraperDetail({ id }: { id: string }) {
   const loaded = usePoll<any>(
     id,
-    () => api('GET', `/v1/extractor/${encodeURIComponent(id)}`).catch((e) => (e.status === 404 ? api('GET', `/v1/agent/${encodeURIComponent(id)}`) : Promise.reject(e))),
+    () =>
+      api('GET', `/v1/extractor/${encodeURIComponent(id)}`).catch((e) =>
+        e.status === 404 ? api('GET', `/v1/agent/${encodeURIComponent(id)}`) : Promise.reject(e),
+      ),
     (body) => body.status !== 'generating',
     1000,
   );
@@ -91,7 +155,10 @@ export function ScraperDetail({ id }: { id: string }) {
   const run = (e: Event) => {
     e.preventDefault();
     void act(async () => {
-      const list = urls.split('\n').map((u) => u.trim()).filter(Boolean);
+      const list = urls
+        .split('\n')
+        .map((u) => u.trim())
+        .filter(Boolean);
       const body: Record<string, unknown> = { template_id: id, source: 'console' };
       if (list.length) body.url = list;
       if (s.parameters_schema) body.parameters = params;
@@ -101,7 +168,11 @@ export function ScraperDetail({ id }: { id: string }) {
     });
   };
   const order: string[] = (s?.attributes ?? []).map((a: { name: string }) => a.name);
-  if (!s) return html`<section><h2>Scraper</h2><${ErrorBox} error=${error} />${error ? null : html`<p class="muted">Loading…</p>`}</section>`;
+  if (!s)
+    return html`<section>
+      <h2>Scraper</h2>
+      <${ErrorBox} error=${error} />${error ? null : html`<p class="muted">Loading…</p>`}
+    </section>`;
   return html`<section aria-labelledby="sd-title">
     <h2 id="sd-title">${s.name ?? id} <${StatusBadge} status=${s.status} /></h2>
     <p class="muted">${s.type} scraper <code>${id}</code>${s.url ? html` · sample <a href=${s.url} rel="noreferrer">${s.url}</a>` : ''}</p>
@@ -111,14 +182,23 @@ export function ScraperDetail({ id }: { id: string }) {
     <${ErrorBox} error=${error} />
     <h3>Sample data</h3>
     <${RecordsTable} records=${Array.isArray(s.sample_data) ? s.sample_data : []} caption="Records from the sample page" order=${order} />
-    ${s.type === 'extractor' ? html`<h3>Recipe${s.recipe_version ? ` (version ${s.recipe_version})` : ''}</h3><${Recipe} recipe=${s.recipe} order=${order} />` : null}
-    ${s.status === 'ready'
-      ? html`<form class="stack card" onSubmit=${run} aria-labelledby="run-title">
-          <h3 id="run-title">Run</h3>
-          <label>URLs, one a line (empty: the sample URL) <textarea rows="4" value=${urls} onInput=${(e: any) => setUrls(e.currentTarget.value)}></textarea></label>
-          ${s.parameters_schema ? html`<${ParameterFields} schema=${s.parameters_schema} values=${params} onChange=${setParams} />` : null}
-          <button type="submit" disabled=${busy}>${busy ? 'Starting…' : 'Start run'}</button>
-        </form>`
-      : null}
+    ${
+      s.type === 'extractor'
+        ? html`<h3>Recipe${s.recipe_version ? ` (version ${s.recipe_version})` : ''}</h3>
+            <${Recipe} recipe=${s.recipe} order=${order} />`
+        : null
+    }
+    ${
+      s.status === 'ready'
+        ? html`<form class="stack card" onSubmit=${run} aria-labelledby="run-title">
+            <h3 id="run-title">Run</h3>
+            <label
+              >URLs, one a line (empty: the sample URL) <textarea rows="4" value=${urls} onInput=${(e: any) => setUrls(e.currentTarget.value)}></textarea>
+            </label>
+            ${s.parameters_schema ? html`<${ParameterFields} schema=${s.parameters_schema} values=${params} onChange=${setParams} />` : null}
+            <button type="submit" disabled=${busy}>${busy ? 'Starting…' : 'Start run'}</button>
+          </form>`
+        : null
+    }
   </section>`;
 }

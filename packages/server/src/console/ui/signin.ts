@@ -20,7 +20,9 @@ export function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
   return html`<main class="signin">
     <h1>Gleaner</h1>
     <form onSubmit=${submit}>
-      <label>API key <input type="password" autocomplete="off" required value=${key} onInput=${(e: any) => setKey(e.currentTarget.value)} placeholder="glk_..." /></label>
+      <label
+        >API key <input type="password" autocomplete="off" required value=${key} onInput=${(e: any) => setKey(e.currentTarget.value)} placeholder="glk_..."
+      /></label>
       <p class="muted">Create one on the server with <code>gleaner keys create --owner NAME</code>. It is kept for this tab only.</p>
       <button type="submit" disabled=${busy}>${busy ? 'Checking…' : 'Sign in'}</button>
       <${ErrorBox} error=${error} />

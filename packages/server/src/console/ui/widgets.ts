@@ -14,21 +14,37 @@ export const blankAttr = (): Attr => ({ name: '', type: 'string', description: '
 
 /** The API's attribute list from the builder's rows (rows without a name are left out). */
 export const toAttributes = (attrs: Attr[]) =>
-  attrs.filter((a) => a.name.trim()).map((a) => ({ name: a.name.trim(), type: a.type, ...(a.description.trim() ? { description: a.description.trim() } : {}) }));
+  attrs
+    .filter((a) => a.name.trim())
+    .map((a) => ({ name: a.name.trim(), type: a.type, ...(a.description.trim() ? { description: a.description.trim() } : {}) }));
 
 export function AttributeBuilder({ attrs, onChange }: { attrs: Attr[]; onChange: (a: Attr[]) => void }) {
   const set = (i: number, patch: Partial<Attr>) => onChange(attrs.map((a, k) => (k === i ? { ...a, ...patch } : a)));
   return html`<fieldset class="attrs">
     <legend>Attributes</legend>
     ${attrs.map(
-      (a, i) => html`<div class="attr-row" key=${i}>
-        <label>Name <input value=${a.name} onInput=${(e: any) => set(i, { name: e.currentTarget.value })} placeholder="title" /></label>
-        <label>Type <select value=${a.type} onChange=${(e: any) => set(i, { type: e.currentTarget.value })}>
-          ${TYPES.map((t) => html`<option value=${t}>${t}</option>`)}
-        </select></label>
-        <label class="grow">Description <input value=${a.description} onInput=${(e: any) => set(i, { description: e.currentTarget.value })} placeholder="what this field holds" /></label>
-        <button type="button" class="secondary" aria-label=${`Remove attribute ${a.name || i + 1}`} onClick=${() => onChange(attrs.filter((_, k) => k !== i))}>Remove</button>
-      </div>`,
+      (a, i) =>
+        html`<div class="attr-row" key=${i}>
+          <label>Name <input value=${a.name} onInput=${(e: any) => set(i, { name: e.currentTarget.value })} placeholder="title" /></label>
+          <label
+            >Type
+            <select value=${a.type} onChange=${(e: any) => set(i, { type: e.currentTarget.value })}>
+              ${TYPES.map((t) => html`<option value=${t}>${t}</option>`)}
+            </select></label
+          >
+          <label class="grow"
+            >Description
+            <input value=${a.description} onInput=${(e: any) => set(i, { description: e.currentTarget.value })} placeholder="what this field holds"
+          /></label>
+          <button
+            type="button"
+            class="secondary"
+            aria-label=${`Remove attribute ${a.name || i + 1}`}
+            onClick=${() => onChange(attrs.filter((_, k) => k !== i))}
+          >
+            Remove
+          </button>
+        </div>`,
     )}
     <button type="button" class="secondary" onClick=${() => onChange([...attrs, blankAttr()])}>Add attribute</button>
   </fieldset>`;
@@ -48,11 +64,26 @@ const cell = (v: unknown) => (v === null || v === undefined ? '' : typeof v === 
 export function RecordsTable({ records, caption, order = [] }: { records: Array<Record<string, unknown>>; caption: string; order?: string[] }) {
   if (!records.length) return html`<p class="muted">No records.</p>`;
   const columns = [...new Set([...order, ...records.flatMap((r) => Object.keys(r))])];
-  return html`<div class="table-wrap"><table>
-    <caption>${caption}</caption>
-    <thead><tr>${columns.map((c) => html`<th scope="col">${c}</th>`)}</tr></thead>
-    <tbody>${records.map((r) => html`<tr>${columns.map((c) => html`<td>${cell(r[c])}</td>`)}</tr>`)}</tbody>
-  </table></div>`;
+  return html`<div class="table-wrap">
+    <table>
+      <caption>
+        ${caption}
+      </caption>
+      <thead>
+        <tr>
+          ${columns.map((c) => html`<th scope="col">${c}</th>`)}
+        </tr>
+      </thead>
+      <tbody>
+        ${records.map(
+          (r) =>
+            html`<tr>
+              ${columns.map((c) => html`<td>${cell(r[c])}</td>`)}
+            </tr>`,
+        )}
+      </tbody>
+    </table>
+  </div>`;
 }
 
 /** Records and JSON as two tabs. */
