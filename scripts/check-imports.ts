@@ -32,14 +32,18 @@ const rules: Array<{ dir: string; under?: string; forbid: (spec: string) => bool
   },
   {
     dir: 'examples',
-    forbid: (s) => s === '@gleaner/core/internal' || s.startsWith('.') && s.includes('/packages/'),
+    forbid: (s) => s === '@gleaner/core/internal' || (s.startsWith('.') && s.includes('/packages/')),
     why: 'the examples use only what an installed package offers',
   },
 ];
 
 function* files(dir: string): Generator<string> {
   let entries: string[];
-  try { entries = readdirSync(dir); } catch { return; }
+  try {
+    entries = readdirSync(dir);
+  } catch {
+    return;
+  }
   for (const name of entries) {
     if (name === 'node_modules') continue;
     const path = join(dir, name);

@@ -17,7 +17,9 @@ export function configTable(): string {
       f.enum ? `one of ${(f.enum as unknown[]).map((e) => (e === '' ? '(empty)' : String(e))).join(', ')}` : '',
       f.minimum !== undefined ? `min ${f.minimum}` : '',
       f.maximum !== undefined ? `max ${f.maximum}` : '',
-    ].filter(Boolean).join('; ');
+    ]
+      .filter(Boolean)
+      .join('; ');
     const desc = `${f.description}${limits ? ` (${limits})` : ''}`.replace(/\|/g, '\\|');
     return `| \`${key}\` | \`${f.env}\` | ${f.type} | ${fmt(f.default)} | ${desc} |`;
   });
@@ -26,7 +28,8 @@ export function configTable(): string {
 
 export function errorsTable(): string {
   const rows = Object.entries(ERROR_CODES).map(
-    ([code, e]) => `| \`${code}\` | ${STATUS_BY_CODE[code as keyof typeof ERROR_CODES]} | ${e.retryable ? 'yes' : 'no'} | ${e.description.replace(/\|/g, '\\|')} |`,
+    ([code, e]) =>
+      `| \`${code}\` | ${STATUS_BY_CODE[code as keyof typeof ERROR_CODES]} | ${e.retryable ? 'yes' : 'no'} | ${e.description.replace(/\|/g, '\\|')} |`,
   );
   return ['| code | HTTP status | retry can help | meaning |', '|---|---|---|---|', ...rows].join('\n');
 }

@@ -11,7 +11,11 @@ import { agentScript, call, isDecision } from './support/agent-script.ts';
 /** The direct children of a process (the worker's browser). */
 function childrenOf(pid: number): number[] {
   try {
-    return execFileSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' }).trim().split('\n').filter(Boolean).map(Number);
+    return execFileSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' })
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .map(Number);
   } catch {
     return [];
   }
@@ -67,7 +71,11 @@ describe('agent tasks survive a worker killed with SIGKILL mid-task', () => {
     try {
       await waitFor(() => child.output().includes('worker started') || child.exitCode !== null, 30_000, 'the child worker');
       expect(child.exitCode, child.output()).to.equal(null);
-      const sent = await s.api('POST', '/v1/agent/extract', { url: `${s.site.url}/list?page=1`, prompt: 'products', attributes: [{ name: 'name' }, { name: 'price', type: 'number' }] });
+      const sent = await s.api('POST', '/v1/agent/extract', {
+        url: `${s.site.url}/list?page=1`,
+        prompt: 'products',
+        attributes: [{ name: 'name' }, { name: 'price', type: 'number' }],
+      });
       expect(sent.status, sent.text).to.equal(202);
       taskId = sent.body.task_id;
       await waitFor(() => s.model.inFlight > 0, 60_000, 'the child worker to ask the model');
@@ -78,13 +86,22 @@ describe('agent tasks survive a worker killed with SIGKILL mid-task', () => {
       child.kill('SIGKILL');
     }
     await s.engine.startWorker();
-    const done = await waitFor(async () => {
-      const r = await s.api('GET', `/v1/agent/extract/${taskId}`);
-      return ['completed', 'failed', 'stopped'].includes(r.body.status) ? r.body : undefined;
-    }, 120_000, 'the task to end after the crash', 200);
+    const done = await waitFor(
+      async () => {
+        const r = await s.api('GET', `/v1/agent/extract/${taskId}`);
+        return ['completed', 'failed', 'stopped'].includes(r.body.status) ? r.body : undefined;
+      },
+      120_000,
+      'the task to end after the crash',
+      200,
+    );
     expect(done.status, JSON.stringify(done)).to.equal('completed');
-    expect(done.data.map((r: { name: string }) => r.name).sort()).to.deep.equal(PRODUCTS.slice(0, 3).map((p) => p.name).sort());
+    expect(done.data.map((r: { name: string }) => r.name).sort()).to.deep.equal(
+      PRODUCTS.slice(0, 3)
+        .map((p) => p.name)
+        .sort(),
+    );
     // The killed worker's browser went with it (its DevTools pipe closed).
-    await waitFor(() => browserPids.every((pid) => !alive(pid)), 15_000, 'the killed worker\'s browser to exit');
+    await waitFor(() => browserPids.every((pid) => !alive(pid)), 15_000, "the killed worker's browser to exit");
   });
 });

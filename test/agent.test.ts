@@ -16,7 +16,10 @@ import { rejection } from './support/assert.ts';
 import { createEngine, silentLogger } from '@gleaner/core/internal';
 import { createOpenAiProvider } from '@gleaner/llm-openai';
 
-const ATTRIBUTES = [{ name: 'name', type: 'string', description: 'product name' }, { name: 'price', type: 'number' }];
+const ATTRIBUTES = [
+  { name: 'name', type: 'string', description: 'product name' },
+  { name: 'price', type: 'number' },
+];
 const names = (data: Array<{ name: string }>) => data.map((r) => r.name).sort();
 const expected = (...ps: typeof PRODUCTS) => ps.map((p) => p.name).sort();
 const TERMINAL = ['completed', 'failed', 'stopped'];
@@ -25,10 +28,15 @@ async function runTask(s: Stack, body: Record<string, unknown>, ms = 60_000): Pr
   const sent = await s.api('POST', '/v1/agent/extract', { attributes: ATTRIBUTES, ...body });
   expect(sent.status, sent.text).to.equal(202);
   expect(sent.body).to.deep.equal({ task_id: sent.body.task_id, status: 'pending' });
-  return waitFor(async () => {
-    const r = await s.api('GET', `/v1/agent/extract/${sent.body.task_id}`);
-    return TERMINAL.includes(r.body.status) ? r.body : undefined;
-  }, ms, 'the agent task to end', 100);
+  return waitFor(
+    async () => {
+      const r = await s.api('GET', `/v1/agent/extract/${sent.body.task_id}`);
+      return TERMINAL.includes(r.body.status) ? r.body : undefined;
+    },
+    ms,
+    'the agent task to end',
+    100,
+  );
 }
 
 function scenarioSuite(label: string, opts: StackOptions, only?: string[]): void {
@@ -58,7 +66,11 @@ function scenarioSuite(label: string, opts: StackOptions, only?: string[]): void
 }
 
 scenarioSuite('playwright + openai tools', { provider: 'openai', config: { browser: { driver: 'playwright', escalation: 'always' } } });
-scenarioSuite('selenium + ollama tools', { provider: 'ollama', config: { browser: { driver: 'selenium', escalation: 'always' } } }, ['/catalog', '/shop', '/banner']);
+scenarioSuite('selenium + ollama tools', { provider: 'ollama', config: { browser: { driver: 'selenium', escalation: 'always' } } }, [
+  '/catalog',
+  '/shop',
+  '/banner',
+]);
 
 describe('agent on plain HTML without a browser (driver-http interaction), escalating when a page needs JavaScript', function () {
   this.timeout(180_000);
@@ -74,7 +86,8 @@ describe('agent on plain HTML without a browser (driver-http interaction), escal
   });
   after(() => s?.close());
 
-  const driverOf = async (taskId: string) => (await s.engine.db.query<{ driver: string; steps: any[] }>('SELECT driver, steps FROM tasks WHERE id = $1', [taskId])).rows[0];
+  const driverOf = async (taskId: string) =>
+    (await s.engine.db.query<{ driver: string; steps: any[] }>('SELECT driver, steps FROM tasks WHERE id = $1', [taskId])).rows[0];
 
   for (const sc of SCENARIOS.filter((x) => x.plainHtml)) {
     it(`${sc.title}, on the http driver only`, async () => {
@@ -119,7 +132,10 @@ describe('agent tasks: lifecycle, budgets and failures (playwright)', function (
     s.model.script(script.script);
     const done = await runTask(s, { url: `${s.site.url}/shop`, prompt: 'find kettles' });
     expect(done.status).to.equal('completed');
-    const { rows } = await s.engine.db.query<{ steps: any[]; usage: any; credits_charged: string }>('SELECT steps, usage, credits_charged FROM tasks WHERE id = $1', [done.task_id]);
+    const { rows } = await s.engine.db.query<{ steps: any[]; usage: any; credits_charged: string }>(
+      'SELECT steps, usage, credits_charged FROM tasks WHERE id = $1',
+      [done.task_id],
+    );
     const typed = rows[0].steps[0];
     expect(typed).to.include({ action: 'type', value: 'kettle', pressEnter: true, ok: true });
     expect(typed.target.selector).to.equal('#q');
@@ -133,12 +149,20 @@ describe('agent tasks: lifecycle, budgets and failures (playwright)', function (
   });
 
   it('answers a malformed tool call with its error, counts it as a step and carries on', async () => {
-    const script = agentScript([() => [{ name: 'click', arguments: { nothing: true } }], () => [{ name: 'teleport', arguments: {} }], () => [call.extract()], () => [call.finish()]]);
+    const script = agentScript([
+      () => [{ name: 'click', arguments: { nothing: true } }],
+      () => [{ name: 'teleport', arguments: {} }],
+      () => [call.extract()],
+      () => [call.finish()],
+    ]);
     s.model.script(script.script);
     const done = await runTask(s, { url: `${s.site.url}/list?page=2`, prompt: 'products' });
     expect(done.status).to.equal('completed');
     expect(names(done.data)).to.deep.equal(expected(...PRODUCTS.slice(3, 6)));
-    expect(done.steps.slice(0, 2).map((st: any) => [st.action, st.ok])).to.deep.equal([['invalid', false], ['invalid', false]]);
+    expect(done.steps.slice(0, 2).map((st: any) => [st.action, st.ok])).to.deep.equal([
+      ['invalid', false],
+      ['invalid', false],
+    ]);
     expect(done.steps[1].error).to.match(/no tool "teleport"/);
     // The error went back to the model as the tool's result.
     const second = s.model.chatRequests()[1].body.messages;
@@ -150,7 +174,12 @@ describe('agent tasks: lifecycle, budgets and failures (playwright)', function (
     try {
       const script = agentScript([(o) => [call.click(refOf(o, /button "Load more"/))], () => [call.extract()]], { decisionDelayMs: 30_000 });
       s.model.script(script.script);
-      const sent = await s.api('POST', '/v1/agent/extract', { url: `${s.site.url}/catalog`, prompt: 'all', attributes: ATTRIBUTES, callback_url: receiver.url });
+      const sent = await s.api('POST', '/v1/agent/extract', {
+        url: `${s.site.url}/catalog`,
+        prompt: 'all',
+        attributes: ATTRIBUTES,
+        callback_url: receiver.url,
+      });
       await waitFor(() => s.model.inFlight > 0, 30_000, 'the first decision to be asked');
       const stopped = await s.api('POST', `/v1/agent/extract/${sent.body.task_id}/stop`);
       expect(stopped.status).to.equal(200);
@@ -177,7 +206,10 @@ describe('agent tasks: lifecycle, budgets and failures (playwright)', function (
     expect(stop.body).to.deep.equal({ task_id: done.task_id, status: 'not_running' });
     expect((await s.api('GET', `/v1/agent/extract/${done.task_id}`)).body.status).to.equal('completed');
     const bob = (await s.engine.createApiKey('bob')).key;
-    for (const [method, path] of [['GET', `/v1/agent/extract/${done.task_id}`], ['POST', `/v1/agent/extract/${done.task_id}/stop`]]) {
+    for (const [method, path] of [
+      ['GET', `/v1/agent/extract/${done.task_id}`],
+      ['POST', `/v1/agent/extract/${done.task_id}/stop`],
+    ]) {
       const r = await request(s.url, method, path, { headers: { 'X-API-KEY': bob } });
       expect(r.status, path).to.equal(404);
       expect(r.body.code).to.equal('NOT_FOUND');
@@ -255,7 +287,10 @@ describe('agent tasks: lifecycle, budgets and failures (playwright)', function (
     expect(done.status).to.equal('failed');
     expect(done.error).to.match(/kept repeating an action that changed nothing/);
     expect(script.decisions).to.equal(3);
-    const warned = s.model.chatRequests()[2].body.messages.filter((m: any) => m.role === 'tool').at(-1).content;
+    const warned = s.model
+      .chatRequests()[2]
+      .body.messages.filter((m: any) => m.role === 'tool')
+      .at(-1).content;
     expect(warned).to.match(/You already did exactly this/);
   });
 
@@ -293,7 +328,12 @@ describe('agent tasks: lifecycle, budgets and failures (playwright)', function (
     const receiver = await startWebhookReceiver();
     try {
       s.model.script(agentScript([() => [call.extract()], () => [call.finish()]]).script);
-      const sent = await s.api('POST', '/v1/agent/extract', { url: `${s.site.url}/list`, prompt: 'products', attributes: ATTRIBUTES, callback_url: receiver.url });
+      const sent = await s.api('POST', '/v1/agent/extract', {
+        url: `${s.site.url}/list`,
+        prompt: 'products',
+        attributes: ATTRIBUTES,
+        callback_url: receiver.url,
+      });
       const hook = await waitFor(() => receiver.received[0], 60_000, 'the callback');
       const status = await s.api('GET', `/v1/agent/extract/${sent.body.task_id}`);
       expect(JSON.parse(hook.body)).to.deep.equal(status.body);
@@ -325,10 +365,19 @@ describe('agent tasks: the JSON-in-prompt fallback for models without tool calls
   this.timeout(120_000);
   it('plays the agent through structured output when the model has no tools capability', async () => {
     // The scripted Ollama server reports the model's capabilities without "tools".
-    const s = await startStack({ provider: 'ollama', models: [{ name: 'test-model', contextLength: 32768, capabilities: ['completion'] }], config: { browser: { driver: 'playwright' } } });
+    const s = await startStack({
+      provider: 'ollama',
+      models: [{ name: 'test-model', contextLength: 32768, capabilities: ['completion'] }],
+      config: { browser: { driver: 'playwright' } },
+    });
     try {
       addAgentPages(s.site);
-      const plan: PlanStep[] = [(o) => ({ json: { tool: 'click', arguments: { ref: refOf(o, /button "Load more"/) } } }), () => ({ text: 'not json at all' }), () => ({ json: { tool: 'extract' } }), () => ({ json: { tool: 'finish', arguments: {} } })];
+      const plan: PlanStep[] = [
+        (o) => ({ json: { tool: 'click', arguments: { ref: refOf(o, /button "Load more"/) } } }),
+        () => ({ text: 'not json at all' }),
+        () => ({ json: { tool: 'extract' } }),
+        () => ({ json: { tool: 'finish', arguments: {} } }),
+      ];
       const script = agentScript(plan);
       s.model.script(script.script);
       const done = await runTask(s, { url: `${s.site.url}/catalog`, prompt: 'all' });
@@ -372,7 +421,6 @@ describe('agent tasks without a model or a browser', function () {
       await schemas.drop();
     }
   });
-
 });
 
 /** A server on another loopback address that counts connections (a refused request must leave 0). */

@@ -26,9 +26,11 @@ function sample(page: number): Sample {
 type PooledDriver = Driver & { stats(): BrowserPoolStats };
 type Factory = (opts: { allowNetworks: string[]; timeoutMs: number; maxPages: number; retireAfterPages: number }) => PooledDriver;
 
-const PAGE = (n: number) => `<!doctype html><html><head><title>Page ${n}</title></head><body><h1>Page ${n}</h1><ul>${
-  Array.from({ length: 40 }, (_, i) => `<li class="item">Item ${n}.${i} <a href="/h?n=${n + 1}">next</a></li>`).join('')
-}</ul><p id="js"></p><script>document.getElementById('js').textContent = 'rendered ' + ${n};</script></body></html>`;
+const PAGE = (n: number) =>
+  `<!doctype html><html><head><title>Page ${n}</title></head><body><h1>Page ${n}</h1><ul>${Array.from(
+    { length: 40 },
+    (_, i) => `<li class="item">Item ${n}.${i} <a href="/h?n=${n + 1}">next</a></li>`,
+  ).join('')}</ul><p id="js"></p><script>document.getElementById('js').textContent = 'rendered ' + ${n};</script></body></html>`;
 
 // retireAfterPages is chosen so the last sample falls mid-way through a browser's life, as the
 // first one does (a browser retired exactly at the last page would make the late sample look small).
@@ -103,12 +105,16 @@ for (const run of RUNS) {
       const survivors = alive();
       const first = samples[0];
       const last = samples.at(-1)!;
-      console.log(`      ${run.name}: ${done} pages; browser processes baseline ${baseline}, peak ${peak}, after close ${descendants().filter(isBrowser).length}; ` +
-        `${survivors.length} of the ${seen.size} browser pids seen still alive ${goneAfterMs} ms after close; zombies ${zombies.length}; ` +
-        `pool: ${stats.launches} launches, ${stats.retired} retired, ${stats.killed} killed`);
+      console.log(
+        `      ${run.name}: ${done} pages; browser processes baseline ${baseline}, peak ${peak}, after close ${descendants().filter(isBrowser).length}; ` +
+          `${survivors.length} of the ${seen.size} browser pids seen still alive ${goneAfterMs} ms after close; zombies ${zombies.length}; ` +
+          `pool: ${stats.launches} launches, ${stats.retired} retired, ${stats.killed} killed`,
+      );
       for (const s of samples) {
-        console.log(`      ${run.name} at page ${s.page}: node RSS ${s.nodeRssMb.toFixed(0)} MB, browser PSS ${s.browserMb.toFixed(0)} MB in ${s.browserProcs} processes, ` +
-          `total ${(s.nodeRssMb + s.browserMb).toFixed(0)} MB`);
+        console.log(
+          `      ${run.name} at page ${s.page}: node RSS ${s.nodeRssMb.toFixed(0)} MB, browser PSS ${s.browserMb.toFixed(0)} MB in ${s.browserProcs} processes, ` +
+            `total ${(s.nodeRssMb + s.browserMb).toFixed(0)} MB`,
+        );
       }
 
       expect(done).to.equal(run.pages);

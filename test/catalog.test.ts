@@ -17,10 +17,14 @@ async function buildScraper(s: Stack): Promise<string> {
   const gen = await s.api('POST', '/v1/extractor/generate', { url: `${s.site.url}/laptops`, attributes: ATTRIBUTES });
   expect(gen.status, gen.text).to.equal(202);
   const id: string = gen.body.template_id;
-  const detail = await waitFor(async () => {
-    const r = await s.api('GET', `/v1/extractor/${id}`);
-    return r.body.status === 'generating' ? undefined : r.body;
-  }, 30_000, 'scraper build');
+  const detail = await waitFor(
+    async () => {
+      const r = await s.api('GET', `/v1/extractor/${id}`);
+      return r.body.status === 'generating' ? undefined : r.body;
+    },
+    30_000,
+    'scraper build',
+  );
   expect(detail.status, JSON.stringify(detail)).to.equal('ready');
   return id;
 }
@@ -49,7 +53,12 @@ describe('public scraper APIs: publish, list, detail, clone', () => {
 
     const list = await request(s.url, 'GET', '/v1/scraper-apis');
     expect(list.status, list.text).to.equal(200);
-    expect(list.body).to.deep.include({ slug: 'laptop-prices', title: 'Laptop prices', description: 'Names and prices of the laptops of a shop', source_domain: '127.0.0.1' });
+    expect(list.body).to.deep.include({
+      slug: 'laptop-prices',
+      title: 'Laptop prices',
+      description: 'Names and prices of the laptops of a shop',
+      source_domain: '127.0.0.1',
+    });
 
     const detail = await request(s.url, 'GET', '/v1/scraper-apis/laptop-prices');
     expect(detail.status, detail.text).to.equal(200);
@@ -112,7 +121,7 @@ describe('public scraper APIs: publish, list, detail, clone', () => {
     await s.engine.catalog.unpublish('laptops-auth');
   });
 
-  it('refuses bad slugs, scrapers that are not ready, unknown scrapers, and another owner\'s slug; re-publishing updates the snapshot and keeps omitted fields', async () => {
+  it("refuses bad slugs, scrapers that are not ready, unknown scrapers, and another owner's slug; re-publishing updates the snapshot and keeps omitted fields", async () => {
     const bad = await rejection(s.engine.catalog.publish({ scraperId, slug: 'Bad Slug!', title: 't', description: 'd' }));
     expect(bad.code).to.equal('BAD_REQUEST');
     expect(bad.message).to.contain('invalid slug "Bad Slug!"');
@@ -135,9 +144,19 @@ describe('public scraper APIs: publish, list, detail, clone', () => {
     // Alice rebuilds her scraper with one more attribute and re-publishes: new snapshot, niche and FAQs kept.
     s.model.script([
       { json: { records: BUILT_PRODUCTS.map((r) => ({ ...r, price: String(r.price), currency: 'USD' })) } },
-      { json: { container: { selector: 'div.card' }, fields: { name: f('h2'), price: f('.price'), currency: { ...f(null), read: 'const', value: 'USD' } }, pagination: null } },
+      {
+        json: {
+          container: { selector: 'div.card' },
+          fields: { name: f('h2'), price: f('.price'), currency: { ...f(null), read: 'const', value: 'USD' } },
+          pagination: null,
+        },
+      },
     ]);
-    const regen = await s.api('POST', '/v1/extractor/generate', { template_id: scraperId, url: `${s.site.url}/laptops`, attributes: [...ATTRIBUTES, { name: 'currency', type: 'string' }] });
+    const regen = await s.api('POST', '/v1/extractor/generate', {
+      template_id: scraperId,
+      url: `${s.site.url}/laptops`,
+      attributes: [...ATTRIBUTES, { name: 'currency', type: 'string' }],
+    });
     expect(regen.status, regen.text).to.equal(202);
     await waitFor(async () => (await s.api('GET', `/v1/extractor/${scraperId}`)).body.status === 'ready', 30_000, 'rebuild');
     const again = await s.engine.catalog.publish({ scraperId, slug: 'shared', title: 'Second', description: 'd2' });
@@ -158,7 +177,10 @@ describe('public scraper APIs: publish, list, detail, clone', () => {
     this.timeout(300_000); // eight CLI processes, each starting Node and connecting
     const env = { DATABASE_URL: TEST_DATABASE_URL, GLEANER_DB_SCHEMA: s.schemas.schema, GLEANER_JOBS_SCHEMA: s.schemas.jobsSchema };
     const args = ['catalog', 'publish', '--scraper', scraperId, '--slug', 'cli-laptops', '--title', 'Laptops (CLI)', '--description', 'From the CLI'];
-    const pub = await runCli([...args, '--use-case', 'price watch', '--faq', 'Is it free?|Yes, self-hosted.', '--faq', 'Pages?|One.', '--sample-url', `${s.site.url}/laptops?page=1`], env);
+    const pub = await runCli(
+      [...args, '--use-case', 'price watch', '--faq', 'Is it free?|Yes, self-hosted.', '--faq', 'Pages?|One.', '--sample-url', `${s.site.url}/laptops?page=1`],
+      env,
+    );
     expect(pub.code, pub.stderr).to.equal(0);
     expect(pub.stdout).to.equal(`published cli-laptops (scraper ${scraperId})\n`);
     const detail = (await request(s.url, 'GET', '/v1/scraper-apis/cli-laptops')).body;
@@ -167,7 +189,10 @@ describe('public scraper APIs: publish, list, detail, clone', () => {
       use_case: 'price watch',
       sample_url: `${s.site.url}/laptops?page=1`,
       sample_input: { url: `${s.site.url}/laptops?page=1` },
-      faqs: [{ question: 'Is it free?', answer: 'Yes, self-hosted.' }, { question: 'Pages?', answer: 'One.' }],
+      faqs: [
+        { question: 'Is it free?', answer: 'Yes, self-hosted.' },
+        { question: 'Pages?', answer: 'One.' },
+      ],
     });
     const update = await runCli([...args, '--sample-url', `${s.site.url}/laptops?page=2`], env);
     expect(update.stdout).to.equal(`updated cli-laptops (scraper ${scraperId})\n`);

@@ -117,7 +117,9 @@ describe('console: the web console in Chromium', function () {
     await page.getByRole('button', { name: 'Start run' }).click();
     const progress = page.getByTestId('progress-text');
     await progress.waitFor();
-    await page.waitForFunction(() => document.querySelector('[data-testid="progress-text"]')?.textContent === '4/4 URLs (100%)', undefined, { timeout: 60_000 });
+    await page.waitForFunction(() => document.querySelector('[data-testid="progress-text"]')?.textContent === '4/4 URLs (100%)', undefined, {
+      timeout: 60_000,
+    });
     expect(await page.getByRole('progressbar', { name: 'Run progress' }).evaluate((p: HTMLProgressElement) => [p.value, p.max])).to.deep.equal([4, 4]);
     await page.locator('h2 .badge', { hasText: 'completed' }).waitFor();
     await shot('run');
@@ -145,7 +147,9 @@ describe('console: the web console in Chromium', function () {
     const steps = await page.getByRole('list', { name: 'Steps' }).getByRole('listitem').allTextContents();
     expect(steps.map((t) => t.split(' ')[0])).to.deep.equal(['click', 'extract', 'finish']);
     expect(steps[0]).to.contain('Teapots');
-    const teapots = PRODUCTS.filter((p) => p.name.includes('Teapot')).map((p) => p.name).sort();
+    const teapots = PRODUCTS.filter((p) => p.name.includes('Teapot'))
+      .map((p) => p.name)
+      .sort();
     expect((await page.getByRole('table').locator('tbody tr td:first-child').allTextContents()).sort()).to.deep.equal(teapots);
     await shot('agent');
   });

@@ -42,7 +42,11 @@ describe('docs: the embedding and plugin guides show the code the packaging test
     it(`${page}: every TypeScript block is taken verbatim from examples/`, () => {
       const blocks = [...read(page).matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1].trimEnd());
       expect(blocks.length, 'TypeScript blocks').to.be.greaterThan(0);
-      for (const block of blocks) expect(examples.some((e) => e.includes(block)), block.split('\n')[0]).to.equal(true);
+      for (const block of blocks)
+        expect(
+          examples.some((e) => e.includes(block)),
+          block.split('\n')[0],
+        ).to.equal(true);
     });
   }
 });

@@ -16,7 +16,9 @@ const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replac
 const PAGES: Record<string, string> = {
   // Everything the outline shows or hides, the same without and with a browser (except <noscript>,
   // which a browser running scripts hides and the http driver shows: see the /fallback case).
-  '/outline': doc('Outline', `<h1>Shop</h1><p>Welcome, <a href="cart">your cart</a>.</p>
+  '/outline': doc(
+    'Outline',
+    `<h1>Shop</h1><p>Welcome, <a href="cart">your cart</a>.</p>
     <nav><ul><li><a href="/c/books" id="books">Books</a></li><li><a href="/c/music" data-testid="music">Music</a></li></ul></nav>
     <form action="/search"><label for="q">Search</label><input id="q" name="q" value="tea">
       <input type="hidden" name="token" value="t0k"><input type="checkbox" id="stock" name="stock" checked><label for="stock">In stock</label>
@@ -37,10 +39,13 @@ const PAGES: Record<string, string> = {
     <div class="panel active"><a href="/panel-2">Panel two</a></div><p id="ghost"><a href="/ghost">Ghost</a></p>
     <p class="forced" style="display: block"><a href="/forced">Forced</a></p><p class="wide"><a href="/wide">Wide only</a></p>
     <table class="grid"><caption>Sizes</caption><tr><td><a href="/same">Same</a></td><td><a href="/same">Same</a></td></tr><tr><td><button>Pick</button></td></tr></table>`,
-  `<base href="/shop/"><style>/* a comment { display: none } */ .hidden { display: none } .panel { display: none } div.panel.active { display: block }
-    #ghost { visibility: hidden } .forced { display: none !important } @media (max-width: 10px) { .wide { display: none } }</style>`),
+    `<base href="/shop/"><style>/* a comment { display: none } */ .hidden { display: none } .panel { display: none } div.panel.active { display: block }
+    #ghost { visibility: hidden } .forced { display: none !important } @media (max-width: 10px) { .wide { display: none } }</style>`,
+  ),
   // Text as the outline renders it: blocks, lists, tables, entities, whitespace, line breaks.
-  '/article': doc('Article &amp; more', `<header><nav><a href="/">Home</a> &rsaquo; <a href="/blog">Blog</a></nav></header>
+  '/article': doc(
+    'Article &amp; more',
+    `<header><nav><a href="/">Home</a> &rsaquo; <a href="/blog">Blog</a></nav></header>
     <main><article><h2>A   title&nbsp;with  spaces</h2><p>First <em>para</em>graph,<br>second line &amp; <code>code</code>.</p>
     <blockquote>Quoted <strong>text</strong></blockquote><pre>  keep
   lines  </pre><dl><dt>Term</dt><dd>Definition <a href="#fn1">[1]</a></dd></dl>
@@ -49,17 +54,27 @@ const PAGES: Record<string, string> = {
     <table><thead><tr><th>Name</th><th>Price</th></tr></thead><tr><td>Tea</td><td>3 &euro;</td></tr></table>
     <p>Read <a href="/more" title="More about it">more</a> or <a href="/x" aria-label="Close dialog">×</a>.</p></article>
     <aside><h3>Related</h3><a href="/r1"><img src="/i.png" alt="Related one"></a> <a href="/r2">Related two</a></aside></main>
-    <footer><small>&copy; 2026</small> <a href="mailto:a@b.c">Mail</a></footer>`),
-  '/links': doc('Links', `<a id="rel" href="next?p=2">Next</a> <a id="frag" href="#top">Top</a> <a id="hash" href="#">Menu</a>
+    <footer><small>&copy; 2026</small> <a href="mailto:a@b.c">Mail</a></footer>`,
+  ),
+  '/links': doc(
+    'Links',
+    `<a id="rel" href="next?p=2">Next</a> <a id="frag" href="#top">Top</a> <a id="hash" href="#">Menu</a>
     <a id="js" href="javascript:void(0)">Script</a> <a id="onclick" href="/page" onclick="return false">Tracked</a>
     <a id="noref" href="/page" rel="noreferrer">No referrer</a> <a id="wrapped" href="/page"><span id="inner">Wrapped</span></a>
     <button id="plain" type="button">Plain button</button> <button id="orphan">Orphan submit</button>
-    <div id="tab" role="button">Tab</div> <p id="para">Just text</p> <input id="lonely" name="lonely">`, '<base href="/dir/">'),
+    <div id="tab" role="button">Tab</div> <p id="para">Just text</p> <input id="lonely" name="lonely">`,
+    '<base href="/dir/">',
+  ),
   '/dir/next': doc('Next', '<p id="p">page two</p>'),
-  '/search-page': doc('Search', `<form action="/results?src=form&amp;page=9" id="f">
+  '/search-page': doc(
+    'Search',
+    `<form action="/results?src=form&amp;page=9" id="f">
     <input id="q" name="q"><select id="cat" name="cat"><option value="">All</option><option value="b">Books</option><option>Music</option></select>
-    <input type="submit" id="go" name="action" value="Search"><input type="submit" id="lucky" name="action" value="Lucky" formaction="/lucky"></form>`),
-  '/post-page': doc('Post', `<form id="order" method="post" action="/order">
+    <input type="submit" id="go" name="action" value="Search"><input type="submit" id="lucky" name="action" value="Lucky" formaction="/lucky"></form>`,
+  ),
+  '/post-page': doc(
+    'Post',
+    `<form id="order" method="post" action="/order">
     <input id="name" name="name" value="Ada"><input id="qty" name="qty" type="number" value="1" maxlength="2">
     <select id="extras" name="extras" multiple><option value="gift">Gift wrap</option><option value="card" selected>Card</option><option value="ice" disabled>Ice</option></select>
     <input type="radio" id="r-std" name="ship" value="standard" checked><label for="r-std">Standard</label>
@@ -70,15 +85,25 @@ const PAGES: Record<string, string> = {
     <button id="send" name="op" value="send">Send</button>
     <button id="keep" formaction="/keep" formmethod="post">Keep (307)</button>
     <button id="multi" formaction="/echo" formenctype="multipart/form-data">Multipart</button></form>
-    <input id="outside" name="outside" value="joined" form="order">`),
-  '/enter-page': doc('Enter', `<a id="frag" href="#one">To the form</a><form action="/results" id="one"><input id="only" name="q"></form>
+    <input id="outside" name="outside" value="joined" form="order">`,
+  ),
+  '/enter-page': doc(
+    'Enter',
+    `<a id="frag" href="#one">To the form</a><form action="/results" id="one"><input id="only" name="q"></form>
     <form action="/results" id="two"><input id="a" name="a"><input id="b" name="b"></form>
-    <form action="/results" id="three" onsubmit="return check()"><input id="c" name="c"><button>Go</button></form>`),
-  '/fallback': doc('Fallback', `<div id="app"></div><noscript><p>This page works best with JavaScript.</p><a href="/page" id="all">All results</a></noscript>
-    <form action="/results"><select id="sort" name="sort" onchange="this.form.submit()"><option>new</option><option>old</option></select><noscript><button id="go">Go</button></noscript></form>`),
+    <form action="/results" id="three" onsubmit="return check()"><input id="c" name="c"><button>Go</button></form>`,
+  ),
+  '/fallback': doc(
+    'Fallback',
+    `<div id="app"></div><noscript><p>This page works best with JavaScript.</p><a href="/page" id="all">All results</a></noscript>
+    <form action="/results"><select id="sort" name="sort" onchange="this.form.submit()"><option>new</option><option>old</option></select><noscript><button id="go">Go</button></noscript></form>`,
+  ),
   '/login': doc('Login', '<form method="post" action="/do-login"><input id="user" name="user"><button id="in">Log in</button></form>'),
-  '/required': doc('Required', `<form action="/results"><input id="who" name="who" required><select id="size" name="size" required><option value="">Pick</option><option>L</option></select>
-    <input type="radio" id="yes" name="ok" value="yes" required><input type="radio" name="ok" value="no"><button id="send">Send</button><button id="skip" formnovalidate>Skip checks</button></form>`),
+  '/required': doc(
+    'Required',
+    `<form action="/results"><input id="who" name="who" required><select id="size" name="size" required><option value="">Pick</option><option>L</option></select>
+    <input type="radio" id="yes" name="ok" value="yes" required><input type="radio" name="ok" value="no"><button id="send">Send</button><button id="skip" formnovalidate>Skip checks</button></form>`,
+  ),
 };
 
 describe('driver-http interaction (linkedom, no JavaScript)', () => {
@@ -107,11 +132,17 @@ describe('driver-http interaction (linkedom, no JavaScript)', () => {
       for await (const chunk of req) body += chunk;
       bodies.push({ path: url.pathname, method: req.method ?? '', contentType: req.headers['content-type'] ?? '', body });
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      res.end(doc('Echo', `<p id="method">${req.method}</p><p id="query">${esc(url.search)}</p><pre id="body">${esc(body)}</pre><p id="referer">${esc(req.headers.referer ?? '')}</p>`));
+      res.end(
+        doc(
+          'Echo',
+          `<p id="method">${req.method}</p><p id="query">${esc(url.search)}</p><pre id="body">${esc(body)}</pre><p id="referer">${esc(req.headers.referer ?? '')}</p>`,
+        ),
+      );
     };
     for (const path of ['/results', '/lucky', '/echo', '/thanks']) site.route(path, echo);
     site.route('/order', async (req, res) => {
-      for await (const chunk of req) bodies.push({ path: '/order', method: req.method ?? '', contentType: req.headers['content-type'] ?? '', body: String(chunk) });
+      for await (const chunk of req)
+        bodies.push({ path: '/order', method: req.method ?? '', contentType: req.headers['content-type'] ?? '', body: String(chunk) });
       res.writeHead(303, { location: '/thanks?order=1' }).end();
     });
     site.route('/keep', (_q, res) => void res.writeHead(307, { location: '/echo' }).end());
@@ -120,9 +151,15 @@ describe('driver-http interaction (linkedom, no JavaScript)', () => {
       res.writeHead(303, { location: '/cookies', 'set-cookie': 'session=s3cret; Path=/; HttpOnly' }).end();
     });
     site.route('/to-canary', (_q, res) => void res.writeHead(303, { location: `http://[::1]:${canary.port}/` }).end());
-    site.page('/blocked-links', doc('Blocked', `<a id="out" href="http://[::1]:${canary.port}/">Out</a>
+    site.page(
+      '/blocked-links',
+      doc(
+        'Blocked',
+        `<a id="out" href="http://[::1]:${canary.port}/">Out</a>
       <form id="f" method="post" action="http://127.0.0.2:${canary.port}/collect"><input name="x" value="1"><button id="b">Send</button></form>
-      <form method="post" action="/to-canary"><button id="hop">Via redirect</button></form>`));
+      <form method="post" action="/to-canary"><button id="hop">Via redirect</button></form>`,
+      ),
+    );
     driver = createHttpDriver({ allowNetworks: ['127.0.0.1/32'], timeoutMs: 5000 });
   });
   afterEach(async () => {
@@ -137,7 +174,14 @@ describe('driver-http interaction (linkedom, no JavaScript)', () => {
       const o = await s.outline();
       expect(o).to.include({ url: `${site.url}/outline`, title: 'Outline' });
       expect(o.elements.map((e) => e.ref)).to.deep.equal(o.elements.map((_e, i) => `e${i + 1}`));
-      expect(byName(o.elements, 'your cart')).to.deep.equal({ ref: 'e1', role: 'link', name: 'your cart', selector: 'a[href="cart"]', tag: 'a', href: `${site.url}/shop/cart` });
+      expect(byName(o.elements, 'your cart')).to.deep.equal({
+        ref: 'e1',
+        role: 'link',
+        name: 'your cart',
+        selector: 'a[href="cart"]',
+        tag: 'a',
+        href: `${site.url}/shop/cart`,
+      });
       expect(byName(o.elements, 'Books')).to.include({ selector: '#books', href: `${site.url}/c/books` });
       expect(byName(o.elements, 'Music')).to.include({ selector: '[data-testid="music"]' });
       expect(byName(o.elements, 'Search')).to.include({ role: 'textbox', value: 'tea', selector: '#q' });
@@ -259,9 +303,13 @@ describe('driver-http interaction (linkedom, no JavaScript)', () => {
     });
 
     it("encodes values in the page's charset (windows-1252 here; &#N; for what it cannot hold), or the form's accept-charset", async () => {
-      site.page('/latin-form', doc('Latin', '<form action="/results"><input id="q" name="q"></form><form action="/results" accept-charset="utf-8"><input id="u" name="u"></form>'), {
-        headers: { 'content-type': 'text/html; charset=iso-8859-1' },
-      });
+      site.page(
+        '/latin-form',
+        doc('Latin', '<form action="/results"><input id="q" name="q"></form><form action="/results" accept-charset="utf-8"><input id="u" name="u"></form>'),
+        {
+          headers: { 'content-type': 'text/html; charset=iso-8859-1' },
+        },
+      );
       const s = await open('/latin-form');
       await s.type('#q', 'café €5 ☃', { pressEnter: true });
       expect((await s.snapshot()).finalUrl).to.equal(`${site.url}/results?q=caf%E9+%805+%26%239731%3B`);
@@ -297,7 +345,15 @@ describe('driver-http interaction (linkedom, no JavaScript)', () => {
       const posted = bodies.find((b) => b.path === '/order');
       expect(posted?.contentType).to.equal('application/x-www-form-urlencoded');
       expect([...new URLSearchParams(posted!.body)]).to.deep.equal([
-        ['name', 'Zoë Ng'], ['qty', '34'], ['extras', 'gift'], ['extras', 'card'], ['ship', 'express'], ['news', 'yes'], ['msg', 'Hi\r\nline two'], ['op', 'send'], ['outside', 'joined'],
+        ['name', 'Zoë Ng'],
+        ['qty', '34'],
+        ['extras', 'gift'],
+        ['extras', 'card'],
+        ['ship', 'express'],
+        ['news', 'yes'],
+        ['msg', 'Hi\r\nline two'],
+        ['op', 'send'],
+        ['outside', 'joined'],
       ]);
       const post = site.requests.find((r) => r.method === 'POST' && r.path === '/order');
       expect(post?.headers.origin).to.equal(site.url);
@@ -346,7 +402,9 @@ describe('driver-http interaction (linkedom, no JavaScript)', () => {
     it('does not send a form with an empty required field (as a browser), unless formnovalidate', async () => {
       const s = await open('/required');
       const before = site.requests.length;
-      expect((await rejection(s.click('#send'))).message).to.contain('input#who').and.contain('is required');
+      expect((await rejection(s.click('#send'))).message)
+        .to.contain('input#who')
+        .and.contain('is required');
       await s.type('#who', 'Ada');
       expect((await rejection(s.click('#send'))).message).to.contain('select#size');
       await s.select('#size', 'L');
@@ -443,7 +501,13 @@ describe('driver-http interaction (linkedom, no JavaScript)', () => {
 
   describe('NEEDS_BROWSER', () => {
     for (const [target, named] of [
-      ['#plain', 'Plain button'], ['#orphan', 'Orphan submit'], ['#tab', 'Tab'], ['#para', 'Just text'], ['#hash', 'Menu'], ['#js', 'Script'], ['#onclick', 'Tracked'],
+      ['#plain', 'Plain button'],
+      ['#orphan', 'Orphan submit'],
+      ['#tab', 'Tab'],
+      ['#para', 'Just text'],
+      ['#hash', 'Menu'],
+      ['#js', 'Script'],
+      ['#onclick', 'Tracked'],
     ]) {
       it(`refuses a click on ${target}, naming the element`, async () => {
         const s = await open('/links');

@@ -172,7 +172,14 @@ describe('proxy countries', () => {
   it('lists random first and about thirty countries in CamelCase', () => {
     const list = listProxyCountries(config({ Narnia: 'http://p:1' }));
     expect(Object.keys(list)[0]).to.equal('random');
-    expect(list).to.include({ random: 'Random Country', UnitedStates: 'United States', UnitedKingdom: 'United Kingdom', Germany: 'Germany', Japan: 'Japan', Narnia: 'Narnia' });
+    expect(list).to.include({
+      random: 'Random Country',
+      UnitedStates: 'United States',
+      UnitedKingdom: 'United Kingdom',
+      Germany: 'Germany',
+      Japan: 'Japan',
+      Narnia: 'Narnia',
+    });
     expect(Object.keys(list).length).to.be.greaterThan(30);
   });
 
@@ -190,7 +197,13 @@ describe('proxy countries', () => {
     const logger = { warn: (...args: unknown[]) => warnings.push(args) } as never;
     expect(resolveProxy('Japan', config({ UnitedStates: 'http://us:3128' }), { logger })).to.equal(null);
     expect(warnings).to.have.length(1);
-    const err = (() => { try { resolveProxy('Atlantis', config({})); } catch (e) { return e as GleanerError; } })();
+    const err = (() => {
+      try {
+        resolveProxy('Atlantis', config({}));
+      } catch (e) {
+        return e as GleanerError;
+      }
+    })();
     expect(err?.code).to.equal('PROXY_COUNTRY_UNKNOWN');
   });
 

@@ -25,7 +25,10 @@ function answerFromInput(req: { body: any }) {
   return { json: { records } };
 }
 
-const ATTRIBUTES = [{ name: 'name', type: 'string' }, { name: 'price', type: 'number' }];
+const ATTRIBUTES = [
+  { name: 'name', type: 'string' },
+  { name: 'price', type: 'number' },
+];
 
 describe('escalation from plain HTTP to a browser (end to end)', function () {
   this.timeout(120_000);
@@ -37,7 +40,10 @@ describe('escalation from plain HTTP to a browser (end to end)', function () {
       // An app shell: an empty mount point and a script.
       s.site.page('/shell', renderedPage('<div id="root"><ul id="list"></ul></div>'));
       // Plenty of server-rendered text and no shell markers: only the empty extraction reveals it.
-      s.site.page('/wordy', renderedPage(`<article>${'<p>Our catalogue is updated daily with new arrivals from many makers.</p>'.repeat(30)}</article><ul id="list"></ul>`));
+      s.site.page(
+        '/wordy',
+        renderedPage(`<article>${'<p>Our catalogue is updated daily with new arrivals from many makers.</p>'.repeat(30)}</article><ul id="list"></ul>`),
+      );
       s.model.script((req) => answerFromInput(req));
     });
     after(() => s.close());
@@ -56,10 +62,14 @@ describe('escalation from plain HTTP to a browser (end to end)', function () {
       s.model.script((req) => answerFromInput(req));
       const sent = await s.api('POST', '/v1/extractor/extract_async', { url: `${s.site.url}/wordy`, attributes: ATTRIBUTES });
       expect(sent.status, sent.text).to.equal(202);
-      const done = await waitFor(async () => {
-        const r = await s.api('GET', `/v1/extractor/extract_async/${sent.body.task_id}`);
-        return r.body.status === 'completed' || r.body.status === 'failed' ? r : undefined;
-      }, 60_000, 'the task to finish');
+      const done = await waitFor(
+        async () => {
+          const r = await s.api('GET', `/v1/extractor/extract_async/${sent.body.task_id}`);
+          return r.body.status === 'completed' || r.body.status === 'failed' ? r : undefined;
+        },
+        60_000,
+        'the task to finish',
+      );
       expect(done.body.status, JSON.stringify(done.body)).to.equal('completed');
       expect(done.body.data).to.deep.equal(PRODUCTS);
       // The first call read the unrendered page and found nothing; the second read the rendered one.

@@ -30,7 +30,11 @@ async function startReceiver(failures: number): Promise<{ url: string; received:
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks/gleaner`,
     received,
-    close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }),
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
 }
 
@@ -49,14 +53,22 @@ for (const provider of ['openai', 'ollama'] as const) {
       const receiver = await startReceiver(2);
       try {
         s.model.script([{ json: productAnswer(s.site.url), delayMs: 300 }]);
-        const submit = await s.api('POST', '/v1/extractor/extract_async', { url: `${s.site.url}/laptops`, attributes: PRODUCT_ATTRIBUTES, callback_url: receiver.url });
+        const submit = await s.api('POST', '/v1/extractor/extract_async', {
+          url: `${s.site.url}/laptops`,
+          attributes: PRODUCT_ATTRIBUTES,
+          callback_url: receiver.url,
+        });
         expect(submit.status, submit.text).to.equal(202);
         expect(submit.body.status).to.equal('pending');
         const id = submit.body.task_id;
-        const done = await waitFor(async () => {
-          const r = await s.api('GET', `/v1/extractor/extract_async/${id}`);
-          return r.body.status === 'completed' ? r.body : undefined;
-        }, 20_000, 'task completion');
+        const done = await waitFor(
+          async () => {
+            const r = await s.api('GET', `/v1/extractor/extract_async/${id}`);
+            return r.body.status === 'completed' ? r.body : undefined;
+          },
+          20_000,
+          'task completion',
+        );
         expect(done.data).to.have.length(3);
         expect(done.data[0]).to.include({ name: 'Alpha Book', price: 1299 });
 
@@ -71,13 +83,19 @@ for (const provider of ['openai', 'ollama'] as const) {
         }
         expect(JSON.parse(receiver.received[0].body)).to.deep.equal(done);
         const owner = (await s.engine.authenticateApiKey(s.key))!;
-        const [delivery] = await waitFor(async () => {
-          const d = await listDeliveries(s.engine.db, owner.id, `task:${id}`);
-          return d[0]?.status === 'delivered' ? d : undefined;
-        }, 10_000, 'delivery recorded');
+        const [delivery] = await waitFor(
+          async () => {
+            const d = await listDeliveries(s.engine.db, owner.id, `task:${id}`);
+            return d[0]?.status === 'delivered' ? d : undefined;
+          },
+          10_000,
+          'delivery recorded',
+        );
         expect(delivery.attempts).to.equal(3);
         // A tampered body does not verify.
-        expect(verifyWebhook(secret, receiver.received[2].headers as Record<string, string>, receiver.received[2].body.replace('Alpha', 'Omega'))).to.equal(false);
+        expect(verifyWebhook(secret, receiver.received[2].headers as Record<string, string>, receiver.received[2].body.replace('Alpha', 'Omega'))).to.equal(
+          false,
+        );
       } finally {
         await receiver.close();
       }
@@ -87,10 +105,14 @@ for (const provider of ['openai', 'ollama'] as const) {
       s.model.script([{ json: productAnswer(s.site.url) }]);
       const submit = await s.api('POST', '/v1/extractor/extract_async', { url: `${s.site.url}/missing-page`, attributes: PRODUCT_ATTRIBUTES });
       expect(submit.status).to.equal(202);
-      const failed = await waitFor(async () => {
-        const r = await s.api('GET', `/v1/extractor/extract_async/${submit.body.task_id}`);
-        return r.body.status === 'failed' ? r.body : undefined;
-      }, 20_000, 'task failure');
+      const failed = await waitFor(
+        async () => {
+          const r = await s.api('GET', `/v1/extractor/extract_async/${submit.body.task_id}`);
+          return r.body.status === 'failed' ? r.body : undefined;
+        },
+        20_000,
+        'task failure',
+      );
       expect(failed.error).to.contain('HTTP 404');
       expect(failed).to.not.have.property('data');
       const bob = (await s.engine.createApiKey('bob')).key;
@@ -105,7 +127,11 @@ for (const provider of ['openai', 'ollama'] as const) {
       const res = await s.api('POST', '/v1/extractor/extract_async', { url: `${s.site.url}/laptops`, prompt: 'x', callback_url: 'not a url' });
       expect(res.status).to.equal(422);
       expect(res.body.detail[0].loc).to.deep.equal(['body', 'callback_url']);
-      const blocked = await s.api('POST', '/v1/extractor/extract_async', { url: `${s.site.url}/laptops`, prompt: 'x', callback_url: 'http://169.254.169.254/hook' });
+      const blocked = await s.api('POST', '/v1/extractor/extract_async', {
+        url: `${s.site.url}/laptops`,
+        prompt: 'x',
+        callback_url: 'http://169.254.169.254/hook',
+      });
       expect(blocked.status).to.equal(400);
       expect(blocked.body.code).to.equal('URL_BLOCKED');
     });

@@ -16,10 +16,21 @@ for (const provider of ['openai', 'ollama'] as const) {
 
     it('extracts typed records from a URL: numbers, booleans, absolute image URLs, nulls', async () => {
       s.model.script([{ json: productAnswer(s.site.url) }]);
-      const res = await s.api('POST', '/v1/extract', { url: `${s.site.url}/laptops`, attributes: [...PRODUCT_ATTRIBUTES, { name: 'rating', type: 'number' }], source: 'n8n' });
+      const res = await s.api('POST', '/v1/extract', {
+        url: `${s.site.url}/laptops`,
+        attributes: [...PRODUCT_ATTRIBUTES, { name: 'rating', type: 'number' }],
+        source: 'n8n',
+      });
       expect(res.status, res.text).to.equal(200);
       expect(res.body.data).to.have.length(3);
-      expect(res.body.data[0]).to.deep.equal({ name: 'Alpha Book', price: 1299, image: `${s.site.url}/img/alpha.jpg`, in_stock: true, url: `${s.site.url}/p/alpha?ref=7`, rating: null });
+      expect(res.body.data[0]).to.deep.equal({
+        name: 'Alpha Book',
+        price: 1299,
+        image: `${s.site.url}/img/alpha.jpg`,
+        in_stock: true,
+        url: `${s.site.url}/p/alpha?ref=7`,
+        rating: null,
+      });
       expect(res.body.data[1]).to.include({ price: 899.5, in_stock: false });
       expect(res.body.data[2]).to.include({ price: 2450, in_stock: true, image: `${s.site.url}/img/gamma.jpg` });
       // The model read the facts and not the boilerplate.
@@ -27,7 +38,8 @@ for (const provider of ['openai', 'ollama'] as const) {
       expect(call.api).to.equal(provider);
       const input = userContent(call);
       for (const fact of ['Alpha Book', '$1,299.00', `${s.site.url}/img/alpha.jpg`, `${s.site.url}/p/beta`, 'Gamma Pro']) expect(input).to.contain(fact);
-      for (const junk of ['SECRET_SCRIPT_TOKEN', 'SECRET_STYLE', 'HIDDEN_TEXT_TOKEN', 'SVG_PATH_TOKEN', 'COOKIE_BANNER_TEXT', 'utm_source']) expect(input).to.not.contain(junk);
+      for (const junk of ['SECRET_SCRIPT_TOKEN', 'SECRET_STYLE', 'HIDDEN_TEXT_TOKEN', 'SVG_PATH_TOKEN', 'COOKIE_BANNER_TEXT', 'utm_source'])
+        expect(input).to.not.contain(junk);
       const schema = sentSchema(call);
       expect(schema.properties.records.items.required).to.deep.equal(['name', 'price', 'image', 'in_stock', 'url', 'rating']);
       expect(schema.properties.records.items.properties.price.type).to.deep.equal(['number', 'null']);
@@ -38,7 +50,9 @@ for (const provider of ['openai', 'ollama'] as const) {
       expect(specs.status).to.equal(200);
       expect(specs.body).to.have.length(1);
       expect(specs.body[0]).to.include({ id: 'test-model', provider, context_window: 32768 });
-      const { rows } = await s.engine.db.query(`SELECT operation, pages, model_calls, input_tokens, output_tokens, credits FROM usage_events u JOIN owners o ON o.id = u.owner_id WHERE o.name = 'alice' AND operation = 'extract' ORDER BY u.id LIMIT 1`);
+      const { rows } = await s.engine.db.query(
+        `SELECT operation, pages, model_calls, input_tokens, output_tokens, credits FROM usage_events u JOIN owners o ON o.id = u.owner_id WHERE o.name = 'alice' AND operation = 'extract' ORDER BY u.id LIMIT 1`,
+      );
       expect(rows[0]).to.include({ operation: 'extract', pages: 1, model_calls: 1 });
       expect(rows[0].input_tokens).to.be.greaterThan(0);
       expect(Number(rows[0].credits)).to.equal(1); // credits.extractPage
@@ -57,7 +71,11 @@ for (const provider of ['openai', 'ollama'] as const) {
         expect(res.body.data[0].name).to.equal('Alpha Book');
       }
       const keys = s.model.chatRequests().map((r) => Object.keys(sentSchema(r).properties.records.items.properties));
-      expect(keys).to.deep.equal([['name', 'price'], ['name', 'price'], ['name', 'price']]);
+      expect(keys).to.deep.equal([
+        ['name', 'price'],
+        ['name', 'price'],
+        ['name', 'price'],
+      ]);
     });
 
     it('extracts with a prompt only (free-form records)', async () => {
@@ -87,7 +105,11 @@ describe('extract API: pages, chunks, pagination, cookies, proxy, modes', () => 
     s = await startStack({ config: { llm: { contextWindow: 1600 }, network: { allowNetworks: ['127.0.0.0/8'], proxies: { Germany: proxy.url } } } });
     s.site.page('/laptops', productsPage());
     // A long page: 60 items with descriptions, several times the model's context.
-    const long = Array.from({ length: 60 }, (_, i) => `<div class="item"><h3>Item ${i + 1}</h3><p>${`Product ${i + 1} is a sturdy and reliable choice, model ${i + 1}. `.repeat(6)}</p><span>${i + 1}.00 EUR</span></div>`).join('\n');
+    const long = Array.from(
+      { length: 60 },
+      (_, i) =>
+        `<div class="item"><h3>Item ${i + 1}</h3><p>${`Product ${i + 1} is a sturdy and reliable choice, model ${i + 1}. `.repeat(6)}</p><span>${i + 1}.00 EUR</span></div>`,
+    ).join('\n');
     s.site.page('/long', `<html><body><h1>Catalogue</h1>${long}</body></html>`);
     s.site.page('/list', ''); // replaced per page below
     s.site.route('/list', (_req, res, url) => {
@@ -125,10 +147,18 @@ describe('extract API: pages, chunks, pagination, cookies, proxy, modes', () => 
   it('follows pagination (rel=next, then a "Next »" link) over 3 pages, each fetched once', async () => {
     s.model.script((req) => answerItems(req, userContent(req)));
     const before = s.site.requests.filter((r) => r.path.startsWith('/list')).length;
-    const res = await s.api('POST', '/v1/extract', { url: `${s.site.url}/list?page=1`, attributes: [{ name: 'name' }, { name: 'price' }], enable_pagination: true, max_pages: 5 });
+    const res = await s.api('POST', '/v1/extract', {
+      url: `${s.site.url}/list?page=1`,
+      attributes: [{ name: 'name' }, { name: 'price' }],
+      enable_pagination: true,
+      max_pages: 5,
+    });
     expect(res.status, res.text).to.equal(200);
     expect(res.body.data.map((r: { name: string }) => r.name)).to.deep.equal(Array.from({ length: 9 }, (_, i) => `Item ${i + 1}`));
-    const fetched = s.site.requests.filter((r) => r.path.startsWith('/list')).slice(before).map((r) => r.path);
+    const fetched = s.site.requests
+      .filter((r) => r.path.startsWith('/list'))
+      .slice(before)
+      .map((r) => r.path);
     expect(fetched).to.deep.equal(['/list?page=1', '/list?page=2', '/list?page=3']);
     // max_pages caps it.
     const two = await s.api('POST', '/v1/extract', { url: `${s.site.url}/list?page=1`, attributes: [{ name: 'name' }], enable_pagination: true, max_pages: 2 });
@@ -137,10 +167,21 @@ describe('extract API: pages, chunks, pagination, cookies, proxy, modes', () => 
 
   it('sends the cookies of both accepted shapes', async () => {
     s.model.script((req) => ({ json: { records: [{ cookies: /cookies: ([^\n]*)/.exec(userContent(req))?.[1] ?? '' }] } }));
-    const list = await s.api('POST', '/v1/extract', { url: `${s.site.url}/echo-cookies`, prompt: 'the cookies line', cookies: [{ name: 'sid', value: 'abc123' }, { name: 'theme', value: 'dark', path: '/' }] });
+    const list = await s.api('POST', '/v1/extract', {
+      url: `${s.site.url}/echo-cookies`,
+      prompt: 'the cookies line',
+      cookies: [
+        { name: 'sid', value: 'abc123' },
+        { name: 'theme', value: 'dark', path: '/' },
+      ],
+    });
     expect(list.status, list.text).to.equal(200);
     expect(s.site.requests.at(-1)!.headers.cookie).to.equal('sid=abc123; theme=dark');
-    const flat = await s.api('POST', '/v1/extract', { url: `${s.site.url}/echo-cookies`, prompt: 'the cookies line', cookies: { session: 'xyz', sameSite: 'None' } });
+    const flat = await s.api('POST', '/v1/extract', {
+      url: `${s.site.url}/echo-cookies`,
+      prompt: 'the cookies line',
+      cookies: { session: 'xyz', sameSite: 'None' },
+    });
     expect(flat.status, flat.text).to.equal(200);
     expect(s.site.requests.at(-1)!.headers.cookie).to.equal('session=xyz');
   });
@@ -164,8 +205,31 @@ describe('extract API: pages, chunks, pagination, cookies, proxy, modes', () => 
 
   it('code mode: the model writes a recipe on the first page, later pages are extracted by the recipe alone', async () => {
     const t = (op: string) => ({ op, pattern: null, flags: null, group: null, with: null, separator: null, value: null });
-    const f = (selector: string | null, read: string, extra: Record<string, unknown> = {}) => ({ selector, read, attr: null, name: null, path: null, value: null, all: false, transforms: [], fallback: null, ...extra });
-    s.model.script([{ json: { container: { selector: 'li.item' }, fields: { name: f('a', 'text'), price: f('.price', 'text', { transforms: [t('number')] }), link: f('a', 'attr', { attr: 'href', transforms: [t('absolute_url')] }) }, pagination: null } }]);
+    const f = (selector: string | null, read: string, extra: Record<string, unknown> = {}) => ({
+      selector,
+      read,
+      attr: null,
+      name: null,
+      path: null,
+      value: null,
+      all: false,
+      transforms: [],
+      fallback: null,
+      ...extra,
+    });
+    s.model.script([
+      {
+        json: {
+          container: { selector: 'li.item' },
+          fields: {
+            name: f('a', 'text'),
+            price: f('.price', 'text', { transforms: [t('number')] }),
+            link: f('a', 'attr', { attr: 'href', transforms: [t('absolute_url')] }),
+          },
+          pagination: null,
+        },
+      },
+    ]);
     const res = await s.api('POST', '/v1/extract', {
       url: `${s.site.url}/list?page=1`,
       attributes: [{ name: 'name' }, { name: 'price', type: 'number' }, { name: 'link', type: 'string' }],

@@ -16,8 +16,16 @@ const LOOPBACK = ['127.0.0.0/8'];
 const resolver: Resolver = async (name) => {
   if (name === 'fixture.test') return [{ address: '127.0.0.1', family: 4 }];
   if (name === 'metadata.test') return [{ address: '169.254.169.254', family: 4 }];
-  if (name === 'dual.test') return [{ address: '::1', family: 6 }, { address: '127.0.0.1', family: 4 }];
-  if (name === 'mixed.test') return [{ address: '93.184.216.34', family: 4 }, { address: '127.0.0.1', family: 4 }];
+  if (name === 'dual.test')
+    return [
+      { address: '::1', family: 6 },
+      { address: '127.0.0.1', family: 4 },
+    ];
+  if (name === 'mixed.test')
+    return [
+      { address: '93.184.216.34', family: 4 },
+      { address: '127.0.0.1', family: 4 },
+    ];
   return [];
 };
 
@@ -143,7 +151,11 @@ describe('filter proxy', () => {
     expect(mixed.body).to.contain('resolves to 127.0.0.1');
     const other = await viaProxy(proxy, `http://[::ffff:127.0.0.1]:${canary.port}/`);
     expect(other.status).to.equal(403);
-    expect(proxy.blocked.map((b) => b.url)).to.deep.equal([`http://metadata.test:${canary.port}/latest`, `http://mixed.test:${canary.port}/`, `http://[::ffff:127.0.0.1]:${canary.port}/`]);
+    expect(proxy.blocked.map((b) => b.url)).to.deep.equal([
+      `http://metadata.test:${canary.port}/latest`,
+      `http://mixed.test:${canary.port}/`,
+      `http://[::ffff:127.0.0.1]:${canary.port}/`,
+    ]);
     expect(canary.connections).to.equal(before);
   });
 
@@ -235,7 +247,13 @@ describe('filter proxy', () => {
     try {
       const proxy = await start(LOOPBACK);
       const echoed = await new Promise<{ status: number; path: string; echo: string }>((resolve, reject) => {
-        const req = http.request({ host: '127.0.0.1', port: proxy.port, path: `http://127.0.0.1:${port}/chat?x=1`, agent: false, headers: { connection: 'Upgrade', upgrade: 'websocket' } });
+        const req = http.request({
+          host: '127.0.0.1',
+          port: proxy.port,
+          path: `http://127.0.0.1:${port}/chat?x=1`,
+          agent: false,
+          headers: { connection: 'Upgrade', upgrade: 'websocket' },
+        });
         req.on('upgrade', (res, socket) => {
           socket.once('data', (c: Buffer) => {
             socket.destroy();
@@ -249,7 +267,13 @@ describe('filter proxy', () => {
       expect(echoed).to.deep.equal({ status: 101, path: '/chat?x=1', echo: 'ping' });
       const blocked = await start([]);
       const refused = await new Promise<number>((resolve, reject) => {
-        const req = http.request({ host: '127.0.0.1', port: blocked.port, path: `http://127.0.0.1:${port}/chat`, agent: false, headers: { connection: 'Upgrade', upgrade: 'websocket' } });
+        const req = http.request({
+          host: '127.0.0.1',
+          port: blocked.port,
+          path: `http://127.0.0.1:${port}/chat`,
+          agent: false,
+          headers: { connection: 'Upgrade', upgrade: 'websocket' },
+        });
         req.on('response', (res) => {
           res.resume();
           resolve(res.statusCode ?? 0);

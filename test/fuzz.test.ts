@@ -28,7 +28,10 @@ describe('fuzzer: every endpoint of both listeners, 1,000 requests', function ()
     expect(report.findings, `seed ${SEED}:\n${detail}`).to.have.length(0);
     expect(report.requests).to.equal(1_000);
     // Both listeners and most routes were reached, and most requests got past authentication.
-    const routes = [...target.routes.api.map((r) => `api ${r.method.toUpperCase()} ${r.path}`), ...target.routes.legacy.map((r) => `legacy ${r.method.toUpperCase()} ${r.path}`)];
+    const routes = [
+      ...target.routes.api.map((r) => `api ${r.method.toUpperCase()} ${r.path}`),
+      ...target.routes.legacy.map((r) => `legacy ${r.method.toUpperCase()} ${r.path}`),
+    ];
     const missed = routes.filter((r) => !report.routesHit.has(r));
     expect(missed.length, `routes never fuzzed: ${missed.join(', ')}`).to.be.lessThan(routes.length / 10);
     expect(report.byStatus[422] ?? 0).to.be.greaterThan(100);

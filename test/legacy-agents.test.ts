@@ -85,7 +85,12 @@ describe('legacy agents interface (deprecated, its own listener)', () => {
       { json: { container: { selector: 'div.card' }, fields: { name: recipeTextField('h2') }, pagination: null } },
     ];
     s.model.script([...namesOnly, ...productBuildAnswers()]);
-    const first = await s.agents('POST', '/v1/generate', { name: 'shop', url: `${s.site.url}/laptops`, prompt: 'laptops', attributes: { name: 'product name' } });
+    const first = await s.agents('POST', '/v1/generate', {
+      name: 'shop',
+      url: `${s.site.url}/laptops`,
+      prompt: 'laptops',
+      attributes: { name: 'product name' },
+    });
     expect(first.status, first.text).to.equal(202);
     await waitFor(async () => (await agentStatus(s, 'shop')) !== 'generating', 30_000, 'first build');
     expect(await agentStatus(s, 'shop')).to.equal('ready');
@@ -164,7 +169,13 @@ describe('legacy agents interface (deprecated, its own listener)', () => {
 
 describe('legacy agents interface: gleaner serve', () => {
   const schema = `t_legacy_${Math.random().toString(36).slice(2, 8)}`;
-  const env = { DATABASE_URL: TEST_DATABASE_URL, GLEANER_DB_SCHEMA: schema, GLEANER_JOBS_SCHEMA: `${schema}_jobs`, GLEANER_LLM_PROVIDER: 'ollama', OLLAMA_HOST: 'http://127.0.0.1:9' };
+  const env = {
+    DATABASE_URL: TEST_DATABASE_URL,
+    GLEANER_DB_SCHEMA: schema,
+    GLEANER_JOBS_SCHEMA: `${schema}_jobs`,
+    GLEANER_LLM_PROVIDER: 'ollama',
+    OLLAMA_HOST: 'http://127.0.0.1:9',
+  };
   after(() => dropSchemas(TEST_DATABASE_URL, schema, `${schema}_jobs`));
 
   it('serves the legacy listener on --agents-port next to the API, and closes both on SIGTERM', async function () {

@@ -17,7 +17,8 @@ const ask = { messages: [{ role: 'user' as const, content: 'Page text' }] };
 describeProviderContract(
   {
     name: 'openai',
-    create: (url, opts = {}) => createOpenAiProvider({ apiKey: 'sk-test', baseUrl: `${url}/v1`, model: opts.model ?? 'test-model', contextWindow: opts.contextWindow }),
+    create: (url, opts = {}) =>
+      createOpenAiProvider({ apiKey: 'sk-test', baseUrl: `${url}/v1`, model: opts.model ?? 'test-model', contextWindow: opts.contextWindow }),
     sentSchema: (req) => req.body.response_format?.json_schema?.schema,
     sentToolNames: (req) => (req.body.tools ?? []).map((t: { function: { name: string } }) => t.function.name),
   },
@@ -37,11 +38,7 @@ describeProviderContract(
 
     it('falls back to json_object with the schema in the prompt when json_schema is refused, and remembers', async () => {
       const { server } = ctx();
-      server.push(
-        { error: 400, message: "response_format 'json_schema' is not supported by this server" },
-        { json: PRODUCT },
-        { json: PRODUCT },
-      );
+      server.push({ error: 400, message: "response_format 'json_schema' is not supported by this server" }, { json: PRODUCT }, { json: PRODUCT });
       const client = ctx().client();
       expect((await client.generateJson({ ...ask, jsonSchema: { name: 'product', schema: PRODUCT_SCHEMA } })).json).to.deep.equal(PRODUCT);
       expect((await client.generateJson({ ...ask, jsonSchema: { name: 'product', schema: PRODUCT_SCHEMA } })).json).to.deep.equal(PRODUCT);
@@ -65,8 +62,12 @@ describeProviderContract(
     it('sends max_tokens and temperature, or max_completion_tokens for reasoning models', async () => {
       const { server } = ctx();
       server.push({ text: 'a' }, { text: 'b' });
-      await ctx().client().generate({ ...ask, maxOutputTokens: 100, temperature: 0 });
-      await ctx().client({ model: 'o4-mini' }).generate({ ...ask, maxOutputTokens: 100, temperature: 0 });
+      await ctx()
+        .client()
+        .generate({ ...ask, maxOutputTokens: 100, temperature: 0 });
+      await ctx()
+        .client({ model: 'o4-mini' })
+        .generate({ ...ask, maxOutputTokens: 100, temperature: 0 });
       const [plain, reasoning] = server.chatRequests().map((r) => r.body);
       expect(plain).to.include({ max_tokens: 100, temperature: 0 });
       expect(reasoning).to.include({ max_completion_tokens: 100 }).and.not.have.property('temperature');
@@ -85,9 +86,13 @@ describeProviderContract(
     it('sends keep_alive, stream false and the generation options', async () => {
       const { server } = ctx();
       server.push({ text: 'a' }, { text: 'b' });
-      await ctx().client().generate({ ...ask, maxOutputTokens: 50, temperature: 0.2 });
+      await ctx()
+        .client()
+        .generate({ ...ask, maxOutputTokens: 50, temperature: 0.2 });
       const seconds = createModelClient(createOllamaProvider({ host: server.url, model: 'test-model', keepAlive: '300', contextWindow: 16384 }), {
-        timeoutMs: 2_000, maxRetries: 0, concurrency: 1,
+        timeoutMs: 2_000,
+        maxRetries: 0,
+        concurrency: 1,
       });
       await seconds.generate(ask);
       const [first, second] = server.chatRequests().map((r) => r.body);
@@ -110,7 +115,12 @@ describe('scripted model server', () => {
   it('streams OpenAI SSE chunks with usage', async () => {
     server.push({ text: 'streamed answer', usage: { inputTokens: 3, outputTokens: 2 } });
     const client = new OpenAI({ apiKey: 'k', baseURL: server.openaiBaseUrl, maxRetries: 0 });
-    const stream = await client.chat.completions.create({ model: 'test-model', messages: [{ role: 'user', content: 'hi' }], stream: true, stream_options: { include_usage: true } });
+    const stream = await client.chat.completions.create({
+      model: 'test-model',
+      messages: [{ role: 'user', content: 'hi' }],
+      stream: true,
+      stream_options: { include_usage: true },
+    });
     let text = '';
     let usage: unknown;
     for await (const chunk of stream) {
@@ -144,7 +154,11 @@ describe('model provider from configuration', () => {
     ollama: { host: 'http://127.0.0.1:11434', keepAlive: '5m' },
   } as unknown as GleanerConfig;
   const with_ = (patch: { llm?: object; openai?: object; ollama?: object }): GleanerConfig =>
-    ({ llm: { ...base.llm, ...patch.llm }, openai: { ...base.openai, ...patch.openai }, ollama: { ...base.ollama, ...patch.ollama } }) as unknown as GleanerConfig;
+    ({
+      llm: { ...base.llm, ...patch.llm },
+      openai: { ...base.openai, ...patch.openai },
+      ollama: { ...base.ollama, ...patch.ollama },
+    }) as unknown as GleanerConfig;
 
   it('chooses openai when a key or base URL is set, else ollama, with default models', () => {
     expect(chooseProvider(base)).to.equal('ollama');
@@ -202,7 +216,10 @@ describe('model client building blocks', () => {
     try {
       server.push({ error: 429, retryAfter: 3600 }, { text: 'ok' });
       const client = createModelClient(createOllamaProvider({ host: server.url, model: 'test-model' }), {
-        timeoutMs: 2_000, maxRetries: 1, concurrency: 1, maxRetryAfterMs: 200,
+        timeoutMs: 2_000,
+        maxRetries: 1,
+        concurrency: 1,
+        maxRetryAfterMs: 200,
       });
       const started = Date.now();
       expect((await client.generate(ask)).text).to.equal('ok');

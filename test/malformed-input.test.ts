@@ -83,8 +83,16 @@ describe('malformed input answers 4xx, never 500 (issue 16 item 1)', () => {
     const url = `${s.site.url}/products`;
     expectIssue(await s.api('POST', '/v1/extractor/extract_async', { url, prompt: 'a\u0000b' }), ['body', 'prompt'], 'string_nul');
     expectIssue(await s.api('POST', '/v1/extractor/extract_async', { url, prompt: 'p', source: '\u0000' }), ['body', 'source'], 'string_nul');
-    expectIssue(await s.api('POST', '/v1/extractor/extract_async', { url, attributes: { 'na\u0000me': 'x' } }), ['body', 'attributes', 'na\u0000me'], 'string_nul');
-    expectIssue(await s.api('POST', '/v1/extractor/extract_async', { url, attributes: [{ name: 'a\u0000' }] }), ['body', 'attributes', 0, 'name'], 'string_nul');
+    expectIssue(
+      await s.api('POST', '/v1/extractor/extract_async', { url, attributes: { 'na\u0000me': 'x' } }),
+      ['body', 'attributes', 'na\u0000me'],
+      'string_nul',
+    );
+    expectIssue(
+      await s.api('POST', '/v1/extractor/extract_async', { url, attributes: [{ name: 'a\u0000' }] }),
+      ['body', 'attributes', 0, 'name'],
+      'string_nul',
+    );
     expectIssue(await s.api('POST', '/v1/extractor/generate', { template_id: 'x\u0000', url, prompt: 'p' }), ['body', 'template_id'], 'string_nul');
     expectIssue(await s.agents('POST', '/v1/generate', { name: 'n\u0000', url, prompt: 'p' }), ['body', 'name'], 'string_nul');
     expectIssue(await s.agents('POST', '/v1/remove', { name: '\u0000' }), ['body', 'name'], 'string_nul');

@@ -35,7 +35,15 @@ describe('proxy countries (issue 16 item 4)', () => {
   it('knows every documented country, its ISO code, and the earlier CzechRepublic', () => {
     expect(Object.keys(DOCUMENTED)).to.have.length.greaterThan(120);
     for (const value of Object.keys(DOCUMENTED)) expect(canonicalProxyCountry(value), value).to.equal(value);
-    for (const [code, value] of [['ro', 'Romania'], ['CL', 'Chile'], ['vn', 'Vietnam'], ['GB', 'UnitedKingdom'], ['us', 'UnitedStates'], ['cz', 'Chechia'], ['tr', 'Turkey']]) {
+    for (const [code, value] of [
+      ['ro', 'Romania'],
+      ['CL', 'Chile'],
+      ['vn', 'Vietnam'],
+      ['GB', 'UnitedKingdom'],
+      ['us', 'UnitedStates'],
+      ['cz', 'Chechia'],
+      ['tr', 'Turkey'],
+    ]) {
       expect(canonicalProxyCountry(code), code).to.equal(value);
     }
     expect(canonicalProxyCountry('CzechRepublic')).to.equal('Chechia');
@@ -82,7 +90,10 @@ describe('proxy countries (issue 16 item 4)', () => {
   describe('over HTTP, refuse', () => {
     let s: Stack;
     before(async () => {
-      s = await startStack({ worker: false, config: { network: { allowNetworks: ['127.0.0.0/8'], proxies: { Chile: 'http://127.0.0.1:9/' }, unproxiedCountry: 'refuse' } } });
+      s = await startStack({
+        worker: false,
+        config: { network: { allowNetworks: ['127.0.0.0/8'], proxies: { Chile: 'http://127.0.0.1:9/' }, unproxiedCountry: 'refuse' } },
+      });
     });
     after(async () => {
       await s?.close();

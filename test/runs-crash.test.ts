@@ -7,11 +7,16 @@ import { startCli, workerEnv } from './support/process.ts';
 const RECIPE = {
   version: 1 as const,
   container: { selector: 'div.card' },
-  fields: { name: { selector: 'h2.name', read: 'text' as const }, price: { selector: '.price', read: 'text' as const, transforms: [{ op: 'number' as const }] } },
+  fields: {
+    name: { selector: 'h2.name', read: 'text' as const },
+    price: { selector: '.price', read: 'text' as const, transforms: [{ op: 'number' as const }] },
+  },
 };
 const records = (n: number) => [1, 2, 3].map((k) => ({ name: `Widget ${n}-${k}`, price: Number(`${n}.${k}`) }));
 const page = (n: number) =>
-  `<html><body><main>${records(n).map((r) => `<div class="card"><h2 class="name">${r.name}</h2><span class="price">${r.price} EUR</span></div>`).join('')}</main></body></html>`;
+  `<html><body><main>${records(n)
+    .map((r) => `<div class="card"><h2 class="name">${r.name}</h2><span class="price">${r.price} EUR</span></div>`)
+    .join('')}</main></body></html>`;
 
 describe('scraper runs survive a worker killed with SIGKILL mid-run', () => {
   let s: Stack;
@@ -33,10 +38,21 @@ describe('scraper runs survive a worker killed with SIGKILL mid-run', () => {
 
   it('completes the run with every URL recorded exactly once', async function () {
     this.timeout(120_000);
-    const scraperId = await s.engine.db.tx((tx) => insertScraper(tx, {
-      ownerId: alice.id, kind: 'extractor', url: `${s.site.url}/slow-shop?page=1`, status: 'ready', attributes: [{ name: 'name', description: '', type: 'string' }, { name: 'price', description: '', type: 'number' }],
-      recipe: RECIPE, sampleData: records(1), sampleDriver: 'http',
-    }));
+    const scraperId = await s.engine.db.tx((tx) =>
+      insertScraper(tx, {
+        ownerId: alice.id,
+        kind: 'extractor',
+        url: `${s.site.url}/slow-shop?page=1`,
+        status: 'ready',
+        attributes: [
+          { name: 'name', description: '', type: 'string' },
+          { name: 'price', description: '', type: 'number' },
+        ],
+        recipe: RECIPE,
+        sampleData: records(1),
+        sampleDriver: 'http',
+      }),
+    );
     const child = startCli(['worker'], workerEnv(s.schemas, TEST_DATABASE_URL));
     const urls = Array.from({ length: 30 }, (_, i) => `${s.site.url}/slow-shop?page=${i + 1}`);
     let runId: string;
@@ -47,20 +63,30 @@ describe('scraper runs survive a worker killed with SIGKILL mid-run', () => {
       const submitted = await s.api('POST', '/v1/scrapers/run_async', { template_id: scraperId, url: urls });
       expect(submitted.status, submitted.text).to.equal(202);
       runId = submitted.body.run_id;
-      recordedByChild = await waitFor(async () => {
-        const r = await s.api('GET', `/v1/scrapers/run_async/${runId}`);
-        return r.body.completed >= 5 ? r.body.completed : undefined;
-      }, 30_000, 'five URLs recorded by the child worker', 20);
+      recordedByChild = await waitFor(
+        async () => {
+          const r = await s.api('GET', `/v1/scrapers/run_async/${runId}`);
+          return r.body.completed >= 5 ? r.body.completed : undefined;
+        },
+        30_000,
+        'five URLs recorded by the child worker',
+        20,
+      );
     } finally {
       child.kill('SIGKILL');
     }
     expect(recordedByChild).to.be.below(30);
     // A healthy worker on the same schemas: the lost jobs come back once their heartbeats are missed.
     await s.engine.startWorker();
-    const done = await waitFor(async () => {
-      const r = await s.api('GET', `/v1/scrapers/run_async/${runId}`);
-      return r.body.status !== 'queued' && r.body.status !== 'running' ? r.body : undefined;
-    }, 90_000, 'the run to finish after the crash', 200);
+    const done = await waitFor(
+      async () => {
+        const r = await s.api('GET', `/v1/scrapers/run_async/${runId}`);
+        return r.body.status !== 'queued' && r.body.status !== 'running' ? r.body : undefined;
+      },
+      90_000,
+      'the run to finish after the crash',
+      200,
+    );
     expect(done).to.include({ status: 'completed', completed: 30, total: 30 });
     expect(done.errors).to.deep.equal({});
     expect(done.data).to.deep.equal(Object.fromEntries(urls.map((u, i) => [u, records(i + 1)])));

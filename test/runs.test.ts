@@ -7,18 +7,41 @@ import type { RecordedRequest } from './support/model-server.ts';
 
 // Recipe answers as the model writes them under the recipe answer schema (unused keys null).
 const t = (op: string) => ({ op, pattern: null, flags: null, group: null, with: null, separator: null, value: null });
-const f = (selector: string | null, read: string, extra: Record<string, unknown> = {}) => ({ selector, read, attr: null, name: null, path: null, value: null, all: false, transforms: [], fallback: null, ...extra });
+const f = (selector: string | null, read: string, extra: Record<string, unknown> = {}) => ({
+  selector,
+  read,
+  attr: null,
+  name: null,
+  path: null,
+  value: null,
+  all: false,
+  transforms: [],
+  fallback: null,
+  ...extra,
+});
 
-const ATTRS = [{ name: 'name', type: 'string' }, { name: 'price', type: 'number' }];
-const OLD_RECIPE = { container: { selector: 'div.card' }, fields: { name: f('h2.name', 'text'), price: f('.price', 'text', { transforms: [t('number')] }) }, pagination: null };
-const NEW_RECIPE = { container: { selector: 'article.tile' }, fields: { name: f('h3.title', 'text'), price: f('.cost', 'text', { transforms: [t('number')] }) }, pagination: null };
+const ATTRS = [
+  { name: 'name', type: 'string' },
+  { name: 'price', type: 'number' },
+];
+const OLD_RECIPE = {
+  container: { selector: 'div.card' },
+  fields: { name: f('h2.name', 'text'), price: f('.price', 'text', { transforms: [t('number')] }) },
+  pagination: null,
+};
+const NEW_RECIPE = {
+  container: { selector: 'article.tile' },
+  fields: { name: f('h3.title', 'text'), price: f('.cost', 'text', { transforms: [t('number')] }) },
+  pagination: null,
+};
 
 /** A shop page with three widgets, in the old markup (cards) or after a redesign (tiles). */
 function shopPage(n: number, layout: 'old' | 'new'): string {
   const items = [1, 2, 3].map((k) => ({ name: `Widget ${n}-${k}`, price: `${n}.${k}0 EUR` }));
-  const body = layout === 'old'
-    ? items.map((i) => `<div class="card"><h2 class="name">${i.name}</h2><span class="price">${i.price}</span></div>`).join('\n')
-    : `<section class="tiles">${items.map((i) => `<article class="tile"><h3 class="title">${i.name}</h3><b class="cost">${i.price}</b></article>`).join('\n')}</section>`;
+  const body =
+    layout === 'old'
+      ? items.map((i) => `<div class="card"><h2 class="name">${i.name}</h2><span class="price">${i.price}</span></div>`).join('\n')
+      : `<section class="tiles">${items.map((i) => `<article class="tile"><h3 class="title">${i.name}</h3><b class="cost">${i.price}</b></article>`).join('\n')}</section>`;
   return `<!doctype html><html><head><title>Shop ${n}</title></head><body><nav><a href="/">Home</a></nav><main><h1>Shop ${n}</h1>${body}</main><footer>Shop Inc.</footer></body></html>`;
 }
 
@@ -40,7 +63,8 @@ function scriptModel(s: Stack): void {
 function shopSite(s: Stack): { layout: { drift: 'old' | 'new' } } {
   const layout = { drift: 'old' as 'old' | 'new' };
   const page = (url: URL) => Number(url.searchParams.get('page') ?? 1);
-  const html = (res: import('node:http').ServerResponse, status: number, body: string): void => void res.writeHead(status, { 'content-type': 'text/html; charset=utf-8' }).end(body);
+  const html = (res: import('node:http').ServerResponse, status: number, body: string): void =>
+    void res.writeHead(status, { 'content-type': 'text/html; charset=utf-8' }).end(body);
   s.site.route('/shop', (_q, res, url) => html(res, 200, shopPage(page(url), 'old')));
   s.site.route('/flaky', (_q, res, url) => (page(url) % 10 === 0 ? html(res, 500, '<h1>Internal error</h1>') : html(res, 200, shopPage(page(url), 'old'))));
   s.site.route('/slow', async (_q, res, url) => {
@@ -54,11 +78,16 @@ function shopSite(s: Stack): { layout: { drift: 'old' | 'new' } } {
 const buildScraper = (s: Stack, url: string): Promise<string> => buildScraperFrom(s, { url, attributes: ATTRS });
 
 async function untilFinished(s: Stack, runId: string, ms = 60_000): Promise<any> {
-  return waitFor(async () => {
-    const r = await s.api('GET', `/v1/scrapers/run_async/${runId}`);
-    expect(r.status, r.text).to.equal(200);
-    return ['completed', 'completed_partial', 'failed'].includes(r.body.status) ? r.body : undefined;
-  }, ms, `run ${runId}`, 100);
+  return waitFor(
+    async () => {
+      const r = await s.api('GET', `/v1/scrapers/run_async/${runId}`);
+      expect(r.status, r.text).to.equal(200);
+      return ['completed', 'completed_partial', 'failed'].includes(r.body.status) ? r.body : undefined;
+    },
+    ms,
+    `run ${runId}`,
+    100,
+  );
 }
 
 async function items(s: Stack, runId: string): Promise<any[]> {
@@ -100,11 +129,20 @@ describe('scraper runs (HTTP API end to end)', () => {
     expect(submitted.body).to.deep.equal({ run_id: submitted.body.run_id, status: 'queued' });
     const done = await untilFinished(s, submitted.body.run_id);
     expect(done).to.deep.equal({
-      run_id: submitted.body.run_id, status: 'completed', completed: 3, total: 3, credits_charged: 0.6,
-      data: Object.fromEntries(urls.map((u, i) => [u, expectedRecords(i + 3)])), errors: {},
+      run_id: submitted.body.run_id,
+      status: 'completed',
+      completed: 3,
+      total: 3,
+      credits_charged: 0.6,
+      data: Object.fromEntries(urls.map((u, i) => [u, expectedRecords(i + 3)])),
+      errors: {},
     });
     const rows = await items(s, submitted.body.run_id);
-    expect(rows.map((r) => [r.status, r.driver, r.recipe_version, r.attempts])).to.deep.equal([['completed', 'http', 1, 1], ['completed', 'http', 1, 1], ['completed', 'http', 1, 1]]);
+    expect(rows.map((r) => [r.status, r.driver, r.recipe_version, r.attempts])).to.deep.equal([
+      ['completed', 'http', 1, 1],
+      ['completed', 'http', 1, 1],
+      ['completed', 'http', 1, 1],
+    ]);
     expect(s.model.chatRequests().length - calls).to.equal(0);
     const usage = await s.engine.db.query(`SELECT pages, model_calls, credits FROM usage_events WHERE subject = $1`, [`run:${submitted.body.run_id}`]);
     expect(usage.rows).to.deep.equal([{ pages: 3, model_calls: 0, credits: '0.6' }]);
@@ -117,7 +155,7 @@ describe('scraper runs (HTTP API end to end)', () => {
     expect((await s.engine.db.query('SELECT count(*)::int AS n FROM usage_events WHERE subject = $1', [`run:${submitted.body.run_id}`])).rows[0].n).to.equal(1);
   });
 
-  it('accepts the legacy scraper_id, and runs the scraper\'s own URL when url is omitted', async () => {
+  it("accepts the legacy scraper_id, and runs the scraper's own URL when url is omitted", async () => {
     const legacy = await s.api('POST', '/v1/scrapers/run', { scraper_id: scraperId });
     expect(legacy.status, legacy.text).to.equal(200);
     expect(legacy.body.data).to.deep.equal(expectedRecords(1));
@@ -146,7 +184,7 @@ describe('scraper runs (HTTP API end to end)', () => {
     expect((await s.engine.db.query('SELECT count(*)::int AS n FROM runs')).rows[0].n).to.equal(before);
   });
 
-  it('answers 409 SCRAPER_NOT_READY for a scraper never generated, and 404 for unknown or another owner\'s ids', async () => {
+  it("answers 409 SCRAPER_NOT_READY for a scraper never generated, and 404 for unknown or another owner's ids", async () => {
     const created = await s.api('POST', '/v1/extractor/new');
     const notReady = await s.api('POST', '/v1/scrapers/run', { template_id: created.body.template_id, url: `${s.site.url}/shop` });
     expect(notReady.status).to.equal(409);
@@ -167,10 +205,20 @@ describe('scraper runs (HTTP API end to end)', () => {
   });
 
   it('applies the custom-parameter rules of agentic scrapers (spec 4.3); a stored script that breaks the script schema fails the item', async () => {
-    const id = await s.engine.db.tx((tx) => insertScraper(tx, {
-      ownerId: alice.id, kind: 'agentic', url: `${s.site.url}/shop?page=1`, status: 'ready', script: { steps: [] },
-      parametersSchema: [{ name: 'start_url', type: 'url' }, { name: 'query', type: 'string' }, { name: 'limit', type: 'integer', default: 10 }],
-    }));
+    const id = await s.engine.db.tx((tx) =>
+      insertScraper(tx, {
+        ownerId: alice.id,
+        kind: 'agentic',
+        url: `${s.site.url}/shop?page=1`,
+        status: 'ready',
+        script: { steps: [] },
+        parametersSchema: [
+          { name: 'start_url', type: 'url' },
+          { name: 'query', type: 'string' },
+          { name: 'limit', type: 'integer', default: 10 },
+        ],
+      }),
+    );
     const two = await s.api('POST', '/v1/scrapers/run_async', { template_id: id, url: [`${s.site.url}/a`, `${s.site.url}/b`] });
     expect(two.status).to.equal(400);
     expect(two.body.detail).to.contain('one URL');
@@ -187,7 +235,11 @@ describe('scraper runs (HTTP API end to end)', () => {
     const typed = await s.api('POST', '/v1/scrapers/run_async', { template_id: id, url: `${s.site.url}/a`, parameters: { query: 'x', limit: 'ten' } });
     expect(typed.status).to.equal(400);
     expect(typed.body.detail).to.match(/^Parameter limit must be an integer/);
-    const valid = await s.api('POST', '/v1/scrapers/run_async', { template_id: id, url: `${s.site.url}/a`, parameters: { query: 'x', start_url: null, limit: '5' } });
+    const valid = await s.api('POST', '/v1/scrapers/run_async', {
+      template_id: id,
+      url: `${s.site.url}/a`,
+      parameters: { query: 'x', start_url: null, limit: '5' },
+    });
     expect(valid.status, valid.text).to.equal(202); // start_url filled from url: the rules pass
     const done = await untilFinished(s, valid.body.run_id);
     expect(done.status).to.equal('failed');
@@ -228,10 +280,14 @@ describe('scraper runs (HTTP API end to end)', () => {
       expect(verifyWebhook(await s.engine.signingSecret('alice'), hook.headers as Record<string, string>, hook.body)).to.equal(true);
       expect(JSON.parse(hook.body)).to.deep.equal(done);
       expect(done.status).to.equal('completed_partial');
-      const [delivery] = await waitFor(async () => {
-        const d = await listDeliveries(s.engine.db, alice.id, `run:${submitted.body.run_id}`);
-        return d[0]?.status === 'delivered' ? d : undefined;
-      }, 10_000, 'delivery recorded');
+      const [delivery] = await waitFor(
+        async () => {
+          const d = await listDeliveries(s.engine.db, alice.id, `run:${submitted.body.run_id}`);
+          return d[0]?.status === 'delivered' ? d : undefined;
+        },
+        10_000,
+        'delivery recorded',
+      );
       expect(delivery.attempts).to.equal(1);
     } finally {
       await receiver.close();

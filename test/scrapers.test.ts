@@ -6,7 +6,18 @@ import type { RecordedRequest, Step } from './support/model-server.ts';
 
 // Recipe answers as the model writes them under the recipe answer schema (unused keys null).
 const t = (op: string) => ({ op, pattern: null, flags: null, group: null, with: null, separator: null, value: null });
-const f = (selector: string | null, read: string, extra: Record<string, unknown> = {}) => ({ selector, read, attr: null, name: null, path: null, value: null, all: false, transforms: [], fallback: null, ...extra });
+const f = (selector: string | null, read: string, extra: Record<string, unknown> = {}) => ({
+  selector,
+  read,
+  attr: null,
+  name: null,
+  path: null,
+  value: null,
+  all: false,
+  transforms: [],
+  fallback: null,
+  ...extra,
+});
 
 function productRecipe(opts: { container?: string; price?: string } = {}) {
   return {
@@ -64,10 +75,14 @@ for (const provider of ['openai', 'ollama'] as const) {
     }
 
     async function untilBuilt(id: string): Promise<any> {
-      return waitFor(async () => {
-        const r = await s.api('GET', `/v1/extractor/${id}`);
-        return r.body.status === 'ready' || r.body.status === 'failed' ? r.body : undefined;
-      }, 30_000, `scraper ${id} build`);
+      return waitFor(
+        async () => {
+          const r = await s.api('GET', `/v1/extractor/${id}`);
+          return r.body.status === 'ready' || r.body.status === 'failed' ? r.body : undefined;
+        },
+        30_000,
+        `scraper ${id} build`,
+      );
     }
 
     const recipeRequests = () => s.model.chatRequests().filter(isRecipeRequest);
@@ -95,7 +110,14 @@ for (const provider of ['openai', 'ollama'] as const) {
       const fresh = await s.api('GET', `/v1/extractor/${id}`);
       expect(fresh.body).to.include({ template_id: id, type: 'extractor', mode: 'code', status: null, url: null, recipe_version: null });
 
-      const gen = await s.api('POST', '/v1/extractor/generate', { template_id: id, url: `${s.site.url}/laptops`, attributes: PRODUCT_ATTRIBUTES, proxy_country: null, cookies: null, source: 'n8n' });
+      const gen = await s.api('POST', '/v1/extractor/generate', {
+        template_id: id,
+        url: `${s.site.url}/laptops`,
+        attributes: PRODUCT_ATTRIBUTES,
+        proxy_country: null,
+        cookies: null,
+        source: 'n8n',
+      });
       expect(gen.status, gen.text).to.equal(202);
       expect(gen.body).to.deep.equal({ template_id: id, status: 'generating' });
       const ready = await untilBuilt(id);
@@ -115,7 +137,12 @@ for (const provider of ['openai', 'ollama'] as const) {
 
       s.model.reset();
       scriptModel([productRecipe()]);
-      const fromContent = await s.api('POST', '/v1/extractor/generate', { content: productsPage(), url: `${s.site.url}/laptops`, prompt: 'the laptops', attributes: PRODUCT_ATTRIBUTES });
+      const fromContent = await s.api('POST', '/v1/extractor/generate', {
+        content: productsPage(),
+        url: `${s.site.url}/laptops`,
+        prompt: 'the laptops',
+        attributes: PRODUCT_ATTRIBUTES,
+      });
       expect(fromContent.status, fromContent.text).to.equal(202);
       const contentId = fromContent.body.template_id;
       expect(contentId).to.not.equal(id);
@@ -142,7 +169,9 @@ for (const provider of ['openai', 'ollama'] as const) {
       expect(gone.body.code).to.equal('NOT_FOUND');
       expect((await s.api('DELETE', `/v1/extractor/${id}`)).status).to.equal(404);
       const after = await s.api('GET', '/v1/scrapers');
-      expect(after.body.map((x: { id: string }) => x.id)).to.include(contentId).and.not.include(id);
+      expect(after.body.map((x: { id: string }) => x.id))
+        .to.include(contentId)
+        .and.not.include(id);
       const recipes = await s.engine.db.query('SELECT count(*)::int AS n FROM scraper_recipes WHERE scraper_id = $1', [id]);
       expect(recipes.rows[0].n).to.equal(0);
     });
@@ -192,7 +221,7 @@ for (const provider of ['openai', 'ollama'] as const) {
       expect(recipeRequests()).to.have.length(3); // scrapers.generateRounds
     });
 
-    it('fails clearly when standard extraction finds nothing, with the fetch error for a missing page, and with the model\'s error', async () => {
+    it("fails clearly when standard extraction finds nothing, with the fetch error for a missing page, and with the model's error", async () => {
       scriptModel([productRecipe()], () => ({ json: { records: [] } }));
       const empty = await s.api('POST', '/v1/extractor/generate', { url: `${s.site.url}/laptops`, prompt: 'the opening hours' });
       const e = await untilBuilt(empty.body.template_id);
@@ -212,7 +241,7 @@ for (const provider of ['openai', 'ollama'] as const) {
       expect(r.error).to.contain('the model refuses this request');
     });
 
-    it('regenerating keeps the last recipe usable until the new one is accepted; a deleted scraper\'s build changes nothing', async () => {
+    it("regenerating keeps the last recipe usable until the new one is accepted; a deleted scraper's build changes nothing", async () => {
       scriptModel([productRecipe()]);
       const gen = await s.api('POST', '/v1/extractor/generate', { url: `${s.site.url}/laptops`, attributes: PRODUCT_ATTRIBUTES, name: 'Laptops' });
       const id = gen.body.template_id;
@@ -235,12 +264,16 @@ for (const provider of ['openai', 'ollama'] as const) {
       scriptModel([productRecipe()], () => ({ json: productAnswer(s.site.url), delayMs: 700 }));
       const doomed = await s.api('POST', '/v1/extractor/generate', { url: `${s.site.url}/laptops`, attributes: PRODUCT_ATTRIBUTES });
       expect((await s.api('DELETE', `/v1/extractor/${doomed.body.template_id}`)).status).to.equal(200);
-      await waitFor(async () => (await s.engine.db.query('SELECT 1 FROM usage_events WHERE subject = $1', [`scraper:${doomed.body.template_id}`])).rowCount, 20_000, 'stale build to finish');
+      await waitFor(
+        async () => (await s.engine.db.query('SELECT 1 FROM usage_events WHERE subject = $1', [`scraper:${doomed.body.template_id}`])).rowCount,
+        20_000,
+        'stale build to finish',
+      );
       expect(recipeRequests()).to.have.length(0); // the build saw the deletion before writing a recipe
       expect((await s.api('GET', `/v1/extractor/${doomed.body.template_id}`)).status).to.equal(404);
     });
 
-    it('answers 422 with loc paths for bad bodies, and 404 for unknown, agentic or other owners\' template ids', async () => {
+    it("answers 422 with loc paths for bad bodies, and 404 for unknown, agentic or other owners' template ids", async () => {
       const before = (await s.api('GET', '/v1/scrapers')).body.length;
       const noSource = await s.api('POST', '/v1/extractor/generate', { attributes: PRODUCT_ATTRIBUTES });
       expect(noSource.status).to.equal(422);
@@ -270,7 +303,7 @@ for (const provider of ['openai', 'ollama'] as const) {
       expect((await s.api('GET', `/v1/extractor/${mine}`)).body.status).to.equal(null);
     });
 
-    it('keeps the kinds apart: agentic ids are 404 on /v1/extractor, classic ids on /v1/agent, other owners\' ids everywhere', async () => {
+    it("keeps the kinds apart: agentic ids are 404 on /v1/extractor, classic ids on /v1/agent, other owners' ids everywhere", async () => {
       const agent = await s.api('POST', '/v1/agent/new');
       expect(agent.status).to.equal(200);
       const agentId = agent.body.template_id;
@@ -282,13 +315,23 @@ for (const provider of ['openai', 'ollama'] as const) {
       expect(detail.body).to.not.have.property('parameters_schema');
       expect(detail.body).to.not.have.property('error');
 
-      for (const [method, path] of [['GET', `/v1/extractor/${agentId}`], ['DELETE', `/v1/extractor/${agentId}`], ['GET', `/v1/agent/${classicId}`], ['DELETE', `/v1/agent/${classicId}`]]) {
+      for (const [method, path] of [
+        ['GET', `/v1/extractor/${agentId}`],
+        ['DELETE', `/v1/extractor/${agentId}`],
+        ['GET', `/v1/agent/${classicId}`],
+        ['DELETE', `/v1/agent/${classicId}`],
+      ]) {
         const r = await s.api(method, path);
         expect(r.status, `${method} ${path}`).to.equal(404);
         expect(r.body.code).to.equal('NOT_FOUND');
       }
       const bob = { 'X-API-KEY': (await s.engine.createApiKey('bob')).key };
-      for (const [method, path] of [['GET', `/v1/extractor/${classicId}`], ['DELETE', `/v1/extractor/${classicId}`], ['GET', `/v1/agent/${agentId}`], ['DELETE', `/v1/agent/${agentId}`]]) {
+      for (const [method, path] of [
+        ['GET', `/v1/extractor/${classicId}`],
+        ['DELETE', `/v1/extractor/${classicId}`],
+        ['GET', `/v1/agent/${agentId}`],
+        ['DELETE', `/v1/agent/${agentId}`],
+      ]) {
         expect((await s.api(method, path, undefined, bob)).status, `bob ${method} ${path}`).to.equal(404);
       }
       expect((await s.api('GET', '/v1/scrapers', undefined, bob)).body).to.deep.equal([]);
@@ -330,7 +373,10 @@ for (const provider of ['openai', 'ollama'] as const) {
       expect([a, b].map((r) => (r.healed ? r.modelCalls : -1)).sort()).to.deep.equal([0, 2]);
 
       const { rows } = await s.engine.db.query('SELECT version, reason FROM scraper_recipes WHERE scraper_id = $1 ORDER BY version', [id]);
-      expect(rows).to.deep.equal([{ version: 1, reason: 'generated' }, { version: 2, reason: 'healed: the recipe found no records' }]);
+      expect(rows).to.deep.equal([
+        { version: 1, reason: 'generated' },
+        { version: 2, reason: 'healed: the recipe found no records' },
+      ]);
       const after = (await s.api('GET', `/v1/extractor/${id}`)).body;
       expect(after).to.include({ status: 'ready', recipe_version: 2, drift: null, credits_charged: 20 });
       expect(after.sample_data).to.deep.equal(expected);
@@ -341,7 +387,12 @@ for (const provider of ['openai', 'ollama'] as const) {
       s.model.reset();
       scriptModel([changedRecipe()], () => ({ json: { records: [] } }));
       const stale = (await loadScraper(s.engine.db, alice.id, id))!;
-      const none = await healScraper(s.engine.context, stale, { html: '<html><body><p>Closed for maintenance</p></body></html>', url: `${s.site.url}/laptops-new`, driver: 'http' }, 'no records');
+      const none = await healScraper(
+        s.engine.context,
+        stale,
+        { html: '<html><body><p>Closed for maintenance</p></body></html>', url: `${s.site.url}/laptops-new`, driver: 'http' },
+        'no records',
+      );
       expect(none.healed).to.equal(false);
       if (!none.healed) expect(none.reason).to.contain('standard extraction found no records');
       expect(recipeRequests()).to.have.length(0);
@@ -349,7 +400,12 @@ for (const provider of ['openai', 'ollama'] as const) {
       expect(callsAfterFirstFailure).to.equal(1); // the standard extraction of the maintenance page
 
       // That failure is remembered for this version: the next drifting page costs no model call.
-      const again = await healScraper(s.engine.context, stale, { html: '<html><body><p>Closed for maintenance</p></body></html>', url: `${s.site.url}/laptops-other`, driver: 'http' }, 'no records');
+      const again = await healScraper(
+        s.engine.context,
+        stale,
+        { html: '<html><body><p>Closed for maintenance</p></body></html>', url: `${s.site.url}/laptops-other`, driver: 'http' },
+        'no records',
+      );
       expect(again.healed).to.equal(false);
       if (!again.healed) expect(again.reason).to.match(/standard extraction found no records.*an earlier regeneration of this version failed/);
       expect(s.model.chatRequests()).to.have.length(callsAfterFirstFailure);

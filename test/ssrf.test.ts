@@ -101,7 +101,10 @@ describe('ssrf guard: addresses and URLs', () => {
   it('lookup with all:true returns every checked address, IPv4-mapped ones as IPv4', async () => {
     const g = createSsrfGuard({ resolver: scriptedResolver(['::ffff:93.184.216.34', '2606:4700::1']) });
     const all = await new Promise<unknown>((ok, ko) => g.lookup('dual.example', { all: true }, (err, addresses) => (err ? ko(err) : ok(addresses))));
-    expect(all).to.deep.equal([{ address: '93.184.216.34', family: 4 }, { address: '2606:4700::1', family: 6 }]);
+    expect(all).to.deep.equal([
+      { address: '93.184.216.34', family: 4 },
+      { address: '2606:4700::1', family: 6 },
+    ]);
   });
 });
 

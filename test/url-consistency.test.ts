@@ -5,13 +5,28 @@ import { expect } from 'chai';
 import { startStack, sentSchema, userContent, type Stack } from './support/stack.ts';
 import { buildScraper } from './support/scrapers.ts';
 
-const f = (selector: string | null, read: string, extra: Record<string, unknown> = {}) => ({ selector, read, attr: null, name: null, path: null, value: null, all: false, transforms: [], fallback: null, ...extra });
+const f = (selector: string | null, read: string, extra: Record<string, unknown> = {}) => ({
+  selector,
+  read,
+  attr: null,
+  name: null,
+  path: null,
+  value: null,
+  all: false,
+  transforms: [],
+  fallback: null,
+  ...extra,
+});
 const RECIPE = {
   container: { selector: 'div.card' },
   fields: { name: f('h2', 'text'), link: f('a.more', 'attr', { attr: 'href' }), image: f('img', 'attr', { attr: 'src' }) },
   pagination: null,
 };
-const ATTRS = [{ name: 'name', type: 'string' }, { name: 'link', type: 'string' }, { name: 'image', type: 'image' }];
+const ATTRS = [
+  { name: 'name', type: 'string' },
+  { name: 'link', type: 'string' },
+  { name: 'image', type: 'image' },
+];
 
 const PAGE = `<!doctype html><html><head><title>Shop</title></head><body><main><h1>Shop</h1>
 ${[1, 2, 3].map((k) => `<div class="card"><h2>Widget ${k}</h2><img src="../img/w${k}.png" alt="Widget ${k}"><a class="more" href="/p/widget-${k}?utm_source=mail&amp;ref=${k}">More about widget ${k}</a></div>`).join('\n')}

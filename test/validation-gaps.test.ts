@@ -28,7 +28,15 @@ describe('validation gaps (issue 16 item 3)', () => {
   it('refuses a cookie object without a name, at the entry', async () => {
     const missing = issueAt(await asyncExtract({ cookies: [{ value: 'abc', domain: 'example.com' }] }), ['body', 'cookies', 0, 'name']);
     expect(missing.type).to.equal('missing');
-    const empty = issueAt(await asyncExtract({ cookies: [{ name: 'ok', value: '1' }, { name: '', value: 'abc' }] }), ['body', 'cookies', 1, 'name']);
+    const empty = issueAt(
+      await asyncExtract({
+        cookies: [
+          { name: 'ok', value: '1' },
+          { name: '', value: 'abc' },
+        ],
+      }),
+      ['body', 'cookies', 1, 'name'],
+    );
     expect(empty.type).to.equal('string_too_short');
     // A single object with a value and no name is not the flat form either.
     const single = issueAt(await asyncExtract({ cookies: { value: 'abc', domain: 'example.com' } }), ['body', 'cookies', 'name']);
@@ -79,6 +87,8 @@ describe('validation gaps (issue 16 item 3)', () => {
     expect(issueAt(await asyncExtract({ attributes: many }), ['body', 'attributes']).type).to.equal('too_long');
     const longName = 'n'.repeat(201);
     expect(issueAt(await asyncExtract({ attributes: { [longName]: 'x' } }), ['body', 'attributes', longName]).type).to.equal('string_too_long');
-    expect(issueAt(await asyncExtract({ attributes: [{ name: 'a', description: 'd'.repeat(4001) }] }), ['body', 'attributes', 0, 'description']).type).to.equal('string_too_long');
+    expect(issueAt(await asyncExtract({ attributes: [{ name: 'a', description: 'd'.repeat(4001) }] }), ['body', 'attributes', 0, 'description']).type).to.equal(
+      'string_too_long',
+    );
   });
 });

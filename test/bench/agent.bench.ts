@@ -11,7 +11,10 @@ import { agentScript } from '../support/agent-script.ts';
 import { SCENARIOS } from '../support/agent-scenarios.ts';
 
 const ROUNDS = Number(process.env.AGENT_BENCH_ROUNDS ?? 3);
-const ATTRIBUTES = [{ name: 'name', description: 'product name', type: 'string' as const }, { name: 'price', description: '', type: 'number' as const }];
+const ATTRIBUTES = [
+  { name: 'name', description: 'product name', type: 'string' as const },
+  { name: 'price', description: '', type: 'number' as const },
+];
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -27,7 +30,12 @@ async function once(s: Stack, path: string, prompt: string, plan: (typeof SCENAR
 }
 
 export async function run(): Promise<void> {
-  console.log(`load average ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}, ${os.cpus().length} CPUs, ${ROUNDS} rounds per task (median shown; round 0 warms up)`);
+  console.log(
+    `load average ${os
+      .loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ')}, ${os.cpus().length} CPUs, ${ROUNDS} rounds per task (median shown; round 0 warms up)`,
+  );
   const paths: Array<{ label: string; config: Record<string, unknown>; plainOnly: boolean }> = [
     { label: 'http (linkedom)', config: { browser: { escalation: 'never' } }, plainOnly: true },
     { label: 'playwright', config: { browser: { driver: 'playwright', escalation: 'always' } }, plainOnly: false },

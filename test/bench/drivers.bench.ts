@@ -12,9 +12,11 @@ import { createPlaywrightDriver } from '@gleaner/driver-playwright';
 import { createSeleniumDriver } from '@gleaner/driver-selenium';
 import { startFixtureSite } from '../support/fixture-site.ts';
 
-const PAGE = (n: number) => `<!doctype html><html><head><title>Page ${n}</title></head><body><h1>Page ${n}</h1><ul>${
-  Array.from({ length: 60 }, (_, i) => `<li class="item"><a href="/p?n=${n}&i=${i}">Item ${n}.${i}</a> <span>$${(i * 3.5).toFixed(2)}</span></li>`).join('')
-}</ul><script>document.title += ' (rendered)';</script></body></html>`; // ~6 KB
+const PAGE = (n: number) =>
+  `<!doctype html><html><head><title>Page ${n}</title></head><body><h1>Page ${n}</h1><ul>${Array.from(
+    { length: 60 },
+    (_, i) => `<li class="item"><a href="/p?n=${n}&i=${i}">Item ${n}.${i}</a> <span>$${(i * 3.5).toFixed(2)}</span></li>`,
+  ).join('')}</ul><script>document.title += ' (rendered)';</script></body></html>`; // ~6 KB
 
 /** Fetches `pages` pages with `concurrency` workers, one session per page; returns pages/s and CPU ms per page. */
 async function measure(driver: Driver, base: string, pages: number, concurrency: number): Promise<{ rate: number; cpuMs: number }> {
@@ -44,7 +46,9 @@ async function bench(label: string, driver: Driver, base: string, pages: number,
     await measure(driver, base, warmup, 1); // launches the browser, warms connections and JIT
     for (const c of concurrencies) {
       const r = await measure(driver, base, pages, c);
-      console.log(`${label.padEnd(11)} concurrency ${c}: ${r.rate.toFixed(1).padStart(7)} pages/s over ${pages} pages (node CPU ${r.cpuMs.toFixed(2)} ms/page)`);
+      console.log(
+        `${label.padEnd(11)} concurrency ${c}: ${r.rate.toFixed(1).padStart(7)} pages/s over ${pages} pages (node CPU ${r.cpuMs.toFixed(2)} ms/page)`,
+      );
     }
   } finally {
     await driver.close();
@@ -87,7 +91,9 @@ async function benchRounds(label: string, driver: Driver, base: string, rounds: 
   try {
     await measureRounds(driver, base, warmup);
     const ms = await measureRounds(driver, base, rounds);
-    console.log(`${label.padEnd(11)} agent round: ${ms.toFixed(1).padStart(7)} ms/round, ${(ms / ROUND_ACTIONS).toFixed(1)} ms/action over ${rounds} rounds (outline, click, outline, type + Enter submit)`);
+    console.log(
+      `${label.padEnd(11)} agent round: ${ms.toFixed(1).padStart(7)} ms/round, ${(ms / ROUND_ACTIONS).toFixed(1)} ms/action over ${rounds} rounds (outline, click, outline, type + Enter submit)`,
+    );
   } finally {
     await driver.close();
   }
@@ -99,7 +105,9 @@ export async function runRounds(): Promise<void> {
   site.route('/shop', (_q, res) => void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(SHOP));
   site.route('/results', (_q, res, url) => {
     const q = (url.searchParams.get('q') ?? '').replace(/[<&]/g, '');
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(`<!doctype html><html><head><title>Hits</title></head><body><p id="hits">Results for ${q}</p></body></html>`);
+    res
+      .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+      .end(`<!doctype html><html><head><title>Hits</title></head><body><p id="hits">Results for ${q}</p></body></html>`);
   });
   const opts = { allowNetworks: ['127.0.0.0/8'], timeoutMs: 20_000 };
   try {

@@ -11,9 +11,15 @@ export async function run(): Promise<void> {
   const defaults = loadConfig({ env: {} }).jobs;
   const schema = `bench_jobs_${Date.now().toString(36)}`;
   const queue = new JobQueue({
-    url: TEST_DATABASE_URL, schema, poolMax: 10, logger: silentLogger(),
-    pollingSeconds: defaults.pollingSeconds, batchSize: defaults.batchSize, concurrency: defaults.concurrency,
-    heartbeatSeconds: defaults.heartbeatSeconds, superviseSeconds: defaults.superviseSeconds,
+    url: TEST_DATABASE_URL,
+    schema,
+    poolMax: 10,
+    logger: silentLogger(),
+    pollingSeconds: defaults.pollingSeconds,
+    batchSize: defaults.batchSize,
+    concurrency: defaults.concurrency,
+    heartbeatSeconds: defaults.heartbeatSeconds,
+    superviseSeconds: defaults.superviseSeconds,
   });
   let onStart: ((t: number) => void) | null = null;
   let done = 0;
@@ -35,13 +41,18 @@ export async function run(): Promise<void> {
     const N = 5000;
     await queue.start();
     for (let i = 0; i < N; i += 1000) {
-      await queue.boss.insert('bench.noop', Array.from({ length: Math.min(1000, N - i) }, () => ({ data: {} })));
+      await queue.boss.insert(
+        'bench.noop',
+        Array.from({ length: Math.min(1000, N - i) }, () => ({ data: {} })),
+      );
     }
     const t0 = performance.now();
     await queue.work();
     while (done < N) await new Promise((r) => setTimeout(r, 5));
     const secs = (performance.now() - t0) / 1000;
-    console.log(`no-op throughput: ${N} jobs in ${secs.toFixed(2)} s = ${Math.round(N / secs)} jobs/s (one worker process, batchSize ${defaults.batchSize} x concurrency ${defaults.concurrency})`);
+    console.log(
+      `no-op throughput: ${N} jobs in ${secs.toFixed(2)} s = ${Math.round(N / secs)} jobs/s (one worker process, batchSize ${defaults.batchSize} x concurrency ${defaults.concurrency})`,
+    );
 
     // Latency: one job at a time, so each measures an idle queue woken by NOTIFY.
     const samples: number[] = [];

@@ -32,7 +32,6 @@ async function barePage(browser: Browser, url: string): Promise<void> {
   }
 }
 
-
 /**
  * One table per host: `localhost` (a name, as real sites are: the proxy resolves and checks it, and
  * the request check never pauses a request) and `127.0.0.1` (a literal address the check covers:
@@ -87,7 +86,9 @@ async function runHost(host: string): Promise<void> {
       const bare = total / (seconds.get('bare playwright-core') ?? 1);
       for (const [label, secs] of seconds) {
         const rate = total / secs;
-        console.log(`concurrency ${concurrency}: ${label.padEnd(25)} ${rate.toFixed(2)} pages/s${label.startsWith('bare') ? '' : ` = ${(rate / bare).toFixed(2)}x bare`}`);
+        console.log(
+          `concurrency ${concurrency}: ${label.padEnd(25)} ${rate.toFixed(2)} pages/s${label.startsWith('bare') ? '' : ` = ${(rate / bare).toFixed(2)}x bare`}`,
+        );
       }
     }
   } finally {
@@ -95,5 +96,7 @@ async function runHost(host: string): Promise<void> {
     await browser.close();
     await site.close();
   }
-  console.log(`(${PAGES * ROUNDS} pages per side in ${ROUNDS} rounds of ${PAGES}, sides rotating; each page: a 60-paragraph HTML document, a stylesheet, an image and an inline script, served on loopback)`);
+  console.log(
+    `(${PAGES * ROUNDS} pages per side in ${ROUNDS} rounds of ${PAGES}, sides rotating; each page: a 60-paragraph HTML document, a stylesheet, an image and an inline script, served on loopback)`,
+  );
 }

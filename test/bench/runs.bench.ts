@@ -29,8 +29,11 @@ const ATTRIBUTES = [
 /** A listing page of ~25 KB: navigation, 20 cards, footer. */
 function listing(n: number): string {
   const nav = Array.from({ length: 40 }, (_, i) => `<li><a href="/cat/${i}">Category ${i}</a></li>`).join('');
-  const cards = Array.from({ length: ITEMS_PER_PAGE }, (_, k) =>
-    `<div class="card"><img src="/img/${n}-${k}.jpg" alt=""><h2 class="name">Widget ${n}-${k}</h2><p class="desc">A sturdy widget, model ${n}-${k}, with the usual features and a long description to weigh the page.</p><span class="price">${n}.${k} EUR</span><a href="/p/${n}-${k}">Details</a></div>`).join('\n');
+  const cards = Array.from(
+    { length: ITEMS_PER_PAGE },
+    (_, k) =>
+      `<div class="card"><img src="/img/${n}-${k}.jpg" alt=""><h2 class="name">Widget ${n}-${k}</h2><p class="desc">A sturdy widget, model ${n}-${k}, with the usual features and a long description to weigh the page.</p><span class="price">${n}.${k} EUR</span><a href="/p/${n}-${k}">Details</a></div>`,
+  ).join('\n');
   return `<!doctype html><html><head><title>Shop ${n}</title><style>.card{margin:1em}</style><script>var x = ${n};</script></head><body><nav><ul>${nav}</ul></nav><main><h1>Shop page ${n}</h1>${cards}</main><footer>${'Shop Inc. terms and conditions. '.repeat(20)}</footer></body></html>`;
 }
 
@@ -44,12 +47,23 @@ export async function run(): Promise<void> {
   const s = await startStack({ config: { database: { poolMax: 10 } } });
   const listener = new pg.Client({ connectionString: s.engine.db.url });
   try {
-    s.site.route('/shop', (_q, res, url) => void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(listing(Number(url.searchParams.get('page')))));
+    s.site.route(
+      '/shop',
+      (_q, res, url) => void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(listing(Number(url.searchParams.get('page')))),
+    );
     const owner = (await s.engine.authenticateApiKey(s.key))!;
-    const scraperId = await s.engine.db.tx((tx) => insertScraper(tx, {
-      ownerId: owner.id, kind: 'extractor', url: `${s.site.url}/shop?page=1`, status: 'ready', attributes: ATTRIBUTES,
-      recipe: RECIPE, sampleData: [{ name: 'Widget 1-0', price: 1, url: `${s.site.url}/p/1-0` }], sampleDriver: 'http',
-    }));
+    const scraperId = await s.engine.db.tx((tx) =>
+      insertScraper(tx, {
+        ownerId: owner.id,
+        kind: 'extractor',
+        url: `${s.site.url}/shop?page=1`,
+        status: 'ready',
+        attributes: ATTRIBUTES,
+        recipe: RECIPE,
+        sampleData: [{ name: 'Widget 1-0', price: 1, url: `${s.site.url}/p/1-0` }],
+        sampleDriver: 'http',
+      }),
+    );
     const urls = (round: number) => Array.from({ length: URLS }, (_, i) => `${s.site.url}/shop?page=${round * URLS + i + 1}`);
 
     // The queued run (request -> NOTIFY of the finishing transaction) and the bare loop (the same
@@ -93,11 +107,24 @@ export async function run(): Promise<void> {
     const rate = (ms: number) => ((URLS / ms) * 1000).toFixed(0);
     const [run, bare] = [median(runMs), median(bareMs)];
     const [runBest, bareBest] = [Math.min(...runMs), Math.min(...bareMs)];
-    console.log(`100-URL run, POST run_async -> completed (NOTIFY): median ${(run / 1000).toFixed(3)} s = ${rate(run)} pages/s; best ${(runBest / 1000).toFixed(3)} s = ${rate(runBest)} pages/s (${ROUNDS} runs; target <= 1.5 s)`);
-    console.log(`bare loop (fetch + parse + the same recipe executor, sequential, no queue, no database): median ${(bare / 1000).toFixed(3)} s = ${rate(bare)} pages/s; best ${(bareBest / 1000).toFixed(3)} s = ${rate(bareBest)} pages/s`);
-    console.log(`pages/s ratio run/bare: median of rounds ${median(ratios).toFixed(2)}x (${ratios.map((r) => r.toFixed(2)).join(', ')}), best/best ${(bareBest / runBest).toFixed(2)}x (target >= 0.7x)`);
-    console.log(`pages of ~${(listing(1).length / 1024).toFixed(0)} KB with ${ITEMS_PER_PAGE} records each; run.item batchSize ${RUN_ITEM_BATCH_SIZE} x concurrency ${RUN_ITEM_CONCURRENCY}; load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} on ${os.cpus().length} CPUs (the figures are only meaningful on a quiet machine)`);
-    console.log(`model calls per page during runs: ${(modelCalls / (URLS * (ROUNDS + 1))).toFixed(3)} (${modelCalls} in ${URLS * (ROUNDS + 1)} pages; must be 0)`);
+    console.log(
+      `100-URL run, POST run_async -> completed (NOTIFY): median ${(run / 1000).toFixed(3)} s = ${rate(run)} pages/s; best ${(runBest / 1000).toFixed(3)} s = ${rate(runBest)} pages/s (${ROUNDS} runs; target <= 1.5 s)`,
+    );
+    console.log(
+      `bare loop (fetch + parse + the same recipe executor, sequential, no queue, no database): median ${(bare / 1000).toFixed(3)} s = ${rate(bare)} pages/s; best ${(bareBest / 1000).toFixed(3)} s = ${rate(bareBest)} pages/s`,
+    );
+    console.log(
+      `pages/s ratio run/bare: median of rounds ${median(ratios).toFixed(2)}x (${ratios.map((r) => r.toFixed(2)).join(', ')}), best/best ${(bareBest / runBest).toFixed(2)}x (target >= 0.7x)`,
+    );
+    console.log(
+      `pages of ~${(listing(1).length / 1024).toFixed(0)} KB with ${ITEMS_PER_PAGE} records each; run.item batchSize ${RUN_ITEM_BATCH_SIZE} x concurrency ${RUN_ITEM_CONCURRENCY}; load average ${os
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')} on ${os.cpus().length} CPUs (the figures are only meaningful on a quiet machine)`,
+    );
+    console.log(
+      `model calls per page during runs: ${(modelCalls / (URLS * (ROUNDS + 1))).toFixed(3)} (${modelCalls} in ${URLS * (ROUNDS + 1)} pages; must be 0)`,
+    );
   } finally {
     await listener.end().catch(() => undefined);
     await s.close();

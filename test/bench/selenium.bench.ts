@@ -57,7 +57,11 @@ export async function run(): Promise<void> {
 
     for (const concurrency of [1, 2]) {
       while (bare.length < concurrency) bare.push(await bareSession());
-      const rates = new Map<string, number[]>([['bare, one session per worker', []], ['bare, new session per page', []], ...drivers.map((d): [string, number[]] => [d.label, []])]);
+      const rates = new Map<string, number[]>([
+        ['bare, one session per worker', []],
+        ['bare, new session per page', []],
+        ...drivers.map((d): [string, number[]] => [d.label, []]),
+      ]);
       const driverPage = (d: (typeof drivers)[number]) => async (u: string) => {
         const s = await d.driver.openSession();
         try {
@@ -72,24 +76,35 @@ export async function run(): Promise<void> {
       for (const d of drivers) await timedPages(4, concurrency, driverPage(d), urls);
       for (let round = 0; round < ROUNDS; round++) {
         rates.get('bare, one session per worker')!.push(await timedPages(PAGES, concurrency, (u, w) => barePage(bare[w], u), urls));
-        rates.get('bare, new session per page')!.push(await timedPages(Math.max(4, PAGES / 4), concurrency, async (u) => {
-          const wd = await bareSession();
-          try {
-            await barePage(wd, u);
-          } finally {
-            await wd.quit();
-          }
-        }, urls));
+        rates.get('bare, new session per page')!.push(
+          await timedPages(
+            Math.max(4, PAGES / 4),
+            concurrency,
+            async (u) => {
+              const wd = await bareSession();
+              try {
+                await barePage(wd, u);
+              } finally {
+                await wd.quit();
+              }
+            },
+            urls,
+          ),
+        );
         for (const d of drivers) rates.get(d.label)!.push(await timedPages(PAGES, concurrency, driverPage(d), urls));
       }
       const base = median(rates.get('bare, one session per worker')!);
       for (const [label, xs] of rates) {
         const m = median(xs);
-        console.log(`concurrency ${concurrency}: ${label.padEnd(30)} ${m.toFixed(2)} pages/s = ${(m / base).toFixed(2)}x one-session bare (rounds ${xs.map((x) => x.toFixed(2)).join(', ')})`);
+        console.log(
+          `concurrency ${concurrency}: ${label.padEnd(30)} ${m.toFixed(2)} pages/s = ${(m / base).toFixed(2)}x one-session bare (rounds ${xs.map((x) => x.toFixed(2)).join(', ')})`,
+        );
       }
     }
     for (const d of drivers) console.log(`${d.label}: pool ${JSON.stringify(d.driver.stats())}`);
-    console.log(`(${PAGES} pages per round (a quarter for new-session-per-page), ${ROUNDS} rounds alternating, medians; each page: a 60-paragraph HTML document, a stylesheet, an image and an inline script, served on loopback)`);
+    console.log(
+      `(${PAGES} pages per round (a quarter for new-session-per-page), ${ROUNDS} rounds alternating, medians; each page: a 60-paragraph HTML document, a stylesheet, an image and an inline script, served on loopback)`,
+    );
   } finally {
     await Promise.all(drivers.map((d) => d.driver.close()));
     await Promise.all(bare.map((wd) => wd.quit().catch(() => undefined)));

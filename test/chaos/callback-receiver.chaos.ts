@@ -22,10 +22,15 @@ describe('chaos: callback receiver down, then up', function () {
       const submit = await s.api('POST', '/v1/extractor/extract_async', { url: `${s.site.url}/cb`, attributes: [{ name: 'name' }], callback_url: url });
       expect(submit.status, submit.text).to.equal(202);
       const taskId = submit.body.task_id as string;
-      const failedAttempts = await waitFor(async () => {
-        const { rows } = await s.engine.db.query<{ attempts: number }>('SELECT attempts FROM callback_deliveries');
-        return rows[0]?.attempts >= 3 ? rows[0].attempts : undefined;
-      }, 120_000, 'three failed delivery attempts while the receiver is down', 200);
+      const failedAttempts = await waitFor(
+        async () => {
+          const { rows } = await s.engine.db.query<{ attempts: number }>('SELECT attempts FROM callback_deliveries');
+          return rows[0]?.attempts >= 3 ? rows[0].attempts : undefined;
+        },
+        120_000,
+        'three failed delivery attempts while the receiver is down',
+        200,
+      );
       const downFor = Date.now();
       // Back up on the same port: the first attempt gets 503, the next 204.
       up = http.createServer((req, res) => {
@@ -41,12 +46,23 @@ describe('chaos: callback receiver down, then up', function () {
       await new Promise<void>((resolve) => up!.listen(port, '127.0.0.1', resolve));
       await waitFor(() => (seen.some((x) => x.status === 204) ? true : undefined), 120_000, 'the delivery after the receiver came back', 100);
       const { rows } = await s.engine.db.query<{ id: string; status: string; attempts: number }>('SELECT id, status, attempts FROM callback_deliveries');
-      console.log(`      callback: ${failedAttempts}+ refused attempts while down, then ${seen.length} received (503, 204) ${((seen[seen.length - 1].at - downFor) / 1000).toFixed(1)} s after the receiver came back; delivery row ${JSON.stringify(rows[0])}`);
+      console.log(
+        `      callback: ${failedAttempts}+ refused attempts while down, then ${seen.length} received (503, 204) ${((seen[seen.length - 1].at - downFor) / 1000).toFixed(1)} s after the receiver came back; delivery row ${JSON.stringify(rows[0])}`,
+      );
       expect(new Set(seen.map((x) => x.id)).size, 'one webhook-id across attempts').to.equal(1);
-      expect(seen[0].id, 'the delivery row\'s id').to.equal(rows[0].id);
-      await waitFor(async () => ((await s.engine.db.query<{ status: string }>('SELECT status FROM callback_deliveries')).rows[0]?.status === 'delivered' ? true : undefined), 10_000, 'delivered');
+      expect(seen[0].id, "the delivery row's id").to.equal(rows[0].id);
+      await waitFor(
+        async () =>
+          (await s.engine.db.query<{ status: string }>('SELECT status FROM callback_deliveries')).rows[0]?.status === 'delivered' ? true : undefined,
+        10_000,
+        'delivered',
+      );
     } finally {
-      if (up) await new Promise((r) => { up!.closeAllConnections(); up!.close(r); });
+      if (up)
+        await new Promise((r) => {
+          up!.closeAllConnections();
+          up!.close(r);
+        });
       await s.close();
     }
   });

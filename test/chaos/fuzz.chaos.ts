@@ -14,7 +14,9 @@ describe('chaos: fuzzer, 10,000 requests', function () {
     const { stack, target } = await startFuzzTarget();
     try {
       const report = await runFuzz(target, 10_000, SEED);
-      console.log(`      fuzz: ${report.requests} requests in ${(report.ms / 1000).toFixed(1)} s, ${report.routesHit.size} routes, statuses ${JSON.stringify(report.byStatus)}, findings ${report.findings.length}`);
+      console.log(
+        `      fuzz: ${report.requests} requests in ${(report.ms / 1000).toFixed(1)} s, ${report.routesHit.size} routes, statuses ${JSON.stringify(report.byStatus)}, findings ${report.findings.length}`,
+      );
       expect(report.findings, report.findings.slice(0, 20).map(describeFinding).join('\n')).to.have.length(0);
       expect((await request(stack.url, 'GET', '/readyz')).status).to.equal(200);
       const res = await stack.api('POST', '/v1/extract', { url: target.targets.pageUrl, attributes: [{ name: 'title' }] });

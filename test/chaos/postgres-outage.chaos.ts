@@ -20,7 +20,10 @@ describe('chaos: Postgres stopped for 5 s under load', function () {
     const pgPort = await freePort();
     const startPg = () => startEmbeddedPostgres({ dataDir, port: pgPort, osUser: 'gleaner-pg', logger: silentLogger() });
     let pg: EmbeddedPostgresHandle = await startPg();
-    const config = loadConfig({ env: {}, options: { log: { level: 'silent' }, database: { connectTimeoutMs: 1_000 }, limits: { requestsPerMinute: 0, concurrentJobs: 0 } } });
+    const config = loadConfig({
+      env: {},
+      options: { log: { level: 'silent' }, database: { connectTimeoutMs: 1_000 }, limits: { requestsPerMinute: 0, concurrentJobs: 0 } },
+    });
     const engine = createEngine({ config, logger: silentLogger(), databaseUrl: pg.url });
     await engine.start();
     const server: Server = createApp({ engine, logger: silentLogger(), routes: apiRoutes(), bodyLimitBytes: 1 << 20 }).listen(0, '127.0.0.1');
@@ -32,7 +35,10 @@ describe('chaos: Postgres stopped for 5 s under load', function () {
     const load = Array.from({ length: 8 }, async (_, w) => {
       while (running) {
         const p = w % 2 ? '/v1/scrapers' : '/readyz';
-        const status = await fetch(base + p, { headers: { 'X-API-KEY': key }, signal: AbortSignal.timeout(15_000) }).then((r) => r.status, () => 0);
+        const status = await fetch(base + p, { headers: { 'X-API-KEY': key }, signal: AbortSignal.timeout(15_000) }).then(
+          (r) => r.status,
+          () => 0,
+        );
         log.push({ at: Date.now(), status, path: p });
         await new Promise((r) => setTimeout(r, 20));
       }
@@ -60,12 +66,20 @@ describe('chaos: Postgres stopped for 5 s under load', function () {
       // A request that started before the stop may finish just after it: allow its 15 ms round trip.
       const during = log.filter((e) => e.at > downAt + 100 && e.at < restartAt);
       const statuses = (list: typeof log) => list.reduce<Record<number, number>>((a, e) => ({ ...a, [e.status]: (a[e.status] ?? 0) + 1 }), {});
-      console.log(`      postgres outage: ${log.length} requests; while down ${JSON.stringify(statuses(during))}; recovered ${((recoveredAt - upAt) / 1000).toFixed(2)} s after the restart; overall ${JSON.stringify(statuses(log))}`);
+      console.log(
+        `      postgres outage: ${log.length} requests; while down ${JSON.stringify(statuses(during))}; recovered ${((recoveredAt - upAt) / 1000).toFixed(2)} s after the restart; overall ${JSON.stringify(statuses(log))}`,
+      );
       expect(recoveredAt, 'recovered').to.be.greaterThan(0);
       expect(recoveredAt - upAt).to.be.below(10_000);
       expect(during.length).to.be.greaterThan(10);
-      expect(during.every((e) => e.status === 503), JSON.stringify(statuses(during))).to.equal(true);
-      expect(log.every((e) => e.status === 200 || e.status === 503), 'only 200 and 503, and every request answered').to.equal(true);
+      expect(
+        during.every((e) => e.status === 503),
+        JSON.stringify(statuses(during)),
+      ).to.equal(true);
+      expect(
+        log.every((e) => e.status === 200 || e.status === 503),
+        'only 200 and 503, and every request answered',
+      ).to.equal(true);
     } finally {
       running = false;
       server.closeAllConnections();

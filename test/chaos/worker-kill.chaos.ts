@@ -10,10 +10,16 @@ import { seededRng } from '../support/fuzz.ts';
 const RECIPE = {
   version: 1 as const,
   container: { selector: 'div.card' },
-  fields: { name: { selector: 'h2.name', read: 'text' as const }, price: { selector: '.price', read: 'text' as const, transforms: [{ op: 'number' as const }] } },
+  fields: {
+    name: { selector: 'h2.name', read: 'text' as const },
+    price: { selector: '.price', read: 'text' as const, transforms: [{ op: 'number' as const }] },
+  },
 };
 const records = (n: number) => [1, 2].map((k) => ({ name: `Widget ${n}-${k}`, price: Number(`${n}.${k}`) }));
-const page = (n: number) => `<html><body><main>${records(n).map((r) => `<div class="card"><h2 class="name">${r.name}</h2><span class="price">${r.price} EUR</span></div>`).join('')}</main></body></html>`;
+const page = (n: number) =>
+  `<html><body><main>${records(n)
+    .map((r) => `<div class="card"><h2 class="name">${r.name}</h2><span class="price">${r.price} EUR</span></div>`)
+    .join('')}</main></body></html>`;
 
 const ITERATIONS = Number(process.env.GLEANER_CHAOS_ITERATIONS ?? 20);
 
@@ -43,11 +49,21 @@ describe('chaos: workers killed with SIGKILL at random points of 100-URL runs', 
   after(() => s?.close());
 
   it(`records every URL exactly once in each of ${ITERATIONS} runs`, async () => {
-    const scraperId = await s.engine.db.tx((tx) => insertScraper(tx, {
-      ownerId: alice.id, kind: 'extractor', url: `${s.site.url}/shop?page=1`, status: 'ready',
-      attributes: [{ name: 'name', description: '', type: 'string' }, { name: 'price', description: '', type: 'number' }],
-      recipe: RECIPE, sampleData: records(1), sampleDriver: 'http',
-    }));
+    const scraperId = await s.engine.db.tx((tx) =>
+      insertScraper(tx, {
+        ownerId: alice.id,
+        kind: 'extractor',
+        url: `${s.site.url}/shop?page=1`,
+        status: 'ready',
+        attributes: [
+          { name: 'name', description: '', type: 'string' },
+          { name: 'price', description: '', type: 'number' },
+        ],
+        recipe: RECIPE,
+        sampleData: records(1),
+        sampleDriver: 'http',
+      }),
+    );
     const workers = [await startWorker(), await startWorker()];
     const figures: string[] = [];
     try {
@@ -59,16 +75,26 @@ describe('chaos: workers killed with SIGKILL at random points of 100-URL runs', 
         const runId = submitted.body.run_id as string;
         const killAt = 1 + Math.floor(rng() * 90);
         const victim = Math.floor(rng() * workers.length);
-        const seen = await waitFor(async () => {
-          const r = await s.api('GET', `/v1/scrapers/run_async/${runId}`);
-          return r.body.completed >= killAt || !['queued', 'running'].includes(r.body.status) ? r.body.completed : undefined;
-        }, 120_000, `run ${it}: ${killAt} items`, 10);
+        const seen = await waitFor(
+          async () => {
+            const r = await s.api('GET', `/v1/scrapers/run_async/${runId}`);
+            return r.body.completed >= killAt || !['queued', 'running'].includes(r.body.status) ? r.body.completed : undefined;
+          },
+          120_000,
+          `run ${it}: ${killAt} items`,
+          10,
+        );
         workers[victim].kill('SIGKILL');
         workers[victim] = await startWorker();
-        const done = await waitFor(async () => {
-          const r = await s.api('GET', `/v1/scrapers/run_async/${runId}`);
-          return ['queued', 'running'].includes(r.body.status) ? undefined : r.body;
-        }, 300_000, `run ${it} to finish`, 200);
+        const done = await waitFor(
+          async () => {
+            const r = await s.api('GET', `/v1/scrapers/run_async/${runId}`);
+            return ['queued', 'running'].includes(r.body.status) ? undefined : r.body;
+          },
+          300_000,
+          `run ${it} to finish`,
+          200,
+        );
         expect(done, `run ${it}`).to.include({ status: 'completed', completed: 100, total: 100 });
         expect(done.data).to.deep.equal(Object.fromEntries(urls.map((u, i) => [u, records(i + 1)])));
         const items = await s.engine.db.query<{ status: string; attempts: number }>('SELECT status, attempts FROM run_items WHERE run_id = $1', [runId]);

@@ -28,7 +28,12 @@ export const SCENARIOS: Scenario[] = [
     path: '/catalog',
     plainHtml: false,
     prompt: 'Return every product of the catalog',
-    plan: [(o) => [call.click(refOf(o, /button "Load more"/))], (o) => [call.click(refOf(o, /button "Load more"/))], () => [call.extract()], () => [call.finish()]],
+    plan: [
+      (o) => [call.click(refOf(o, /button "Load more"/))],
+      (o) => [call.click(refOf(o, /button "Load more"/))],
+      () => [call.extract()],
+      () => [call.finish()],
+    ],
     expect: PRODUCTS.slice(0, 9),
   },
   {
@@ -44,7 +49,14 @@ export const SCENARIOS: Scenario[] = [
     path: '/list?page=1',
     plainHtml: true,
     prompt: 'Return all products from every page',
-    plan: [() => [call.extract()], (o) => [call.click(refOf(o, /link "Next page"/))], () => [call.extract()], (o) => [call.click(refOf(o, /link "Next page"/))], () => [call.extract()], () => [call.finish()]],
+    plan: [
+      () => [call.extract()],
+      (o) => [call.click(refOf(o, /link "Next page"/))],
+      () => [call.extract()],
+      (o) => [call.click(refOf(o, /link "Next page"/))],
+      () => [call.extract()],
+      () => [call.finish()],
+    ],
     expect: PRODUCTS.slice(0, 9),
   },
   {
@@ -64,4 +76,3 @@ export const SCENARIOS: Scenario[] = [
     expect: PRODUCTS.slice(3, 5),
   },
 ];
-

@@ -69,7 +69,12 @@ export function agentScript(plan: PlanStep[], opts: { decisionDelayMs?: number; 
       const obs = lastUser(req);
       observations.push(obs);
       const step = plan[decisions++];
-      const answer: Step = step ? (() => { const s = step(obs); return Array.isArray(s) ? { toolCalls: s } : s; })() : { toolCalls: [{ name: 'finish', arguments: { message: 'done' } }] };
+      const answer: Step = step
+        ? (() => {
+            const s = step(obs);
+            return Array.isArray(s) ? { toolCalls: s } : s;
+          })()
+        : { toolCalls: [{ name: 'finish', arguments: { message: 'done' } }] };
       if (opts.decisionDelayMs && !('error' in answer) && !('hang' in answer)) return { ...answer, delayMs: opts.decisionDelayMs };
       return answer;
     },

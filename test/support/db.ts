@@ -46,4 +46,3 @@ export async function dropSchemas(url: string, ...schemas: string[]): Promise<vo
     await client.end();
   }
 }
-

@@ -10,12 +10,19 @@ export async function startFuzzTarget(): Promise<{ stack: Stack; target: FuzzTar
   // Small body limit: the 413 path is exercised without sending megabytes. Limits off: the fuzzer
   // is one owner sending thousands of requests a minute.
   const stack = await startStack({ worker: false, agents: true, config: { server: { bodyLimitBytes: 256 * 1024 } } });
-  stack.site.page('/fuzz', '<!doctype html><html><head><title>Fuzz</title></head><body><h1>Widgets</h1><div class="card"><h2>Widget 1</h2><span>1.10 EUR</span></div></body></html>');
+  stack.site.page(
+    '/fuzz',
+    '<!doctype html><html><head><title>Fuzz</title></head><body><h1>Widgets</h1><div class="card"><h2>Widget 1</h2><span>1.10 EUR</span></div></body></html>',
+  );
   // The model answers every kind of call well, so a 5xx can only be Gleaner's.
   const field = (selector: string) => ({ selector, read: 'text', attr: null, name: null, path: null, value: null, all: false, transforms: [], fallback: null });
   const recipe = (schema: any) => {
     const names = Object.keys(schema.properties.fields?.properties ?? {});
-    return { container: { selector: 'div.card' }, fields: Object.fromEntries((names.length ? names : ['title']).map((n) => [n, field('h2')])), pagination: null };
+    return {
+      container: { selector: 'div.card' },
+      fields: Object.fromEntries((names.length ? names : ['title']).map((n) => [n, field('h2')])),
+      pagination: null,
+    };
   };
   stack.model.script((req) => {
     const schema = sentSchema(req);
@@ -34,7 +41,9 @@ export async function startFuzzTarget(): Promise<{ stack: Stack; target: FuzzTar
     routes: { api: apiRoutes(), legacy: legacyRoutes() },
     targets: { pageUrl, ids: [scraper, task, 'public/none', randomUUID(), 'nope', scraper.toUpperCase()] },
     async storedRows() {
-      const { rows } = await stack.engine.db.query<Record<string, number>>(`SELECT ${tables.map((t) => `(SELECT count(*)::int FROM ${t}) AS ${t}`).join(', ')}`);
+      const { rows } = await stack.engine.db.query<Record<string, number>>(
+        `SELECT ${tables.map((t) => `(SELECT count(*)::int FROM ${t}) AS ${t}`).join(', ')}`,
+      );
       return tables.map((t) => rows[0][t]);
     },
   };

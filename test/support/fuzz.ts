@@ -120,7 +120,8 @@ export function sampleFromSchema(schema: any, rng: Rng, ctx: FuzzTargets, depth 
         if (required.has(k) ? chance(rng, 0.93) : chance(rng, 0.5)) out[k] = sampleFromSchema(sub, rng, ctx, depth + 1);
       }
       if (schema.additionalProperties && typeof schema.additionalProperties === 'object') {
-        for (let i = Math.floor(rng() * 3); i > 0; i--) out[pick(rng, ['title', 'price', 'na\u0000me', '', 'x'.repeat(300), '😀'])] = sampleFromSchema(schema.additionalProperties, rng, ctx, depth + 1);
+        for (let i = Math.floor(rng() * 3); i > 0; i--)
+          out[pick(rng, ['title', 'price', 'na\u0000me', '', 'x'.repeat(300), '😀'])] = sampleFromSchema(schema.additionalProperties, rng, ctx, depth + 1);
       }
       if (chance(rng, 0.1)) out[pick(rng, ['source', 'extra', '__proto__', 'constructor'])] = hostileValue(rng, ctx);
       return out;
@@ -131,7 +132,21 @@ export function sampleFromSchema(schema: any, rng: Rng, ctx: FuzzTargets, depth 
 /** A path segment for a parameter: a real id, or something a router or database may choke on. */
 function pathSegment(rng: Rng, ctx: FuzzTargets): string {
   if (chance(rng, 0.5)) return encodeURIComponent(pick(rng, ctx.ids));
-  return pick(rng, ['%', '%ff', '%00', 'a%00b', '%e0%a4', 'a%zz', '..', '%2e%2e', encodeURIComponent('x'.repeat(300)), encodeURIComponent('😀'), '%ED%A0%80', encodeURIComponent("'; select 1; --"), 'public%2Fx']);
+  return pick(rng, [
+    '%',
+    '%ff',
+    '%00',
+    'a%00b',
+    '%e0%a4',
+    'a%zz',
+    '..',
+    '%2e%2e',
+    encodeURIComponent('x'.repeat(300)),
+    encodeURIComponent('😀'),
+    '%ED%A0%80',
+    encodeURIComponent("'; select 1; --"),
+    'public%2Fx',
+  ]);
 }
 
 export interface FuzzRequest {
@@ -144,14 +159,19 @@ export interface FuzzRequest {
   route?: string;
 }
 
-const RAW_BODIES = ['{', '[1, 2', 'null', '"str"', '123', 'true', '{"url": 1}garbage', '\u0000', '{"a": "\\ud800"}', '{"a": "\\u0000"}', '[' .repeat(3_000), ''];
+const RAW_BODIES = ['{', '[1, 2', 'null', '"str"', '123', 'true', '{"url": 1}garbage', '\u0000', '{"a": "\\ud800"}', '{"a": "\\u0000"}', '['.repeat(3_000), ''];
 
 /** One request: a route of either listener (or an unknown path), its body, headers and encoding. */
 export function buildRequest(rng: Rng, routes: { api: RouteDef[]; legacy: RouteDef[] }, ctx: FuzzTargets, key: string, bearer: string): FuzzRequest {
   const listener = chance(rng, 0.8) ? 'api' : 'legacy';
   const list = routes[listener];
   if (chance(rng, 0.03)) {
-    return { listener, method: pick(rng, ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD']), path: pick(rng, ['/', '/v1', '/v1/nope', '/v1/extractor/', '/%', '/v1/%ff', `/v1/${'a'.repeat(2_000)}`]), headers: { 'X-API-KEY': key } };
+    return {
+      listener,
+      method: pick(rng, ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD']),
+      path: pick(rng, ['/', '/v1', '/v1/nope', '/v1/extractor/', '/%', '/v1/%ff', `/v1/${'a'.repeat(2_000)}`]),
+      headers: { 'X-API-KEY': key },
+    };
   }
   const route = pick(rng, list);
   const template = chance(rng, 0.3) && route.aliases?.length ? pick(rng, route.aliases) : route.path;
@@ -176,9 +196,19 @@ export function buildRequest(rng: Rng, routes: { api: RouteDef[]; legacy: RouteD
   else if (r < 0.94) {
     req.body = pick(rng, [Buffer.from('not gzip at all'), gzipSync('{"url": "x"').subarray(0, 12), Buffer.from([0x1f, 0x8b, 0x08, 0, 0, 0])]);
     req.headers['Content-Encoding'] = pick(rng, ['gzip', 'deflate', 'br', 'x-unknown', 'gzip, gzip']);
-  } else if (r < 0.97) req.body = Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0xc3, 0x28, 0x22, 0x7d]); // {"a":"<invalid UTF-8>"}
+  } else if (r < 0.97)
+    req.body = Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0xc3, 0x28, 0x22, 0x7d]); // {"a":"<invalid UTF-8>"}
   else req.body = JSON.stringify({ pad: 'x'.repeat(300 * 1024) });
-  req.headers['Content-Type'] = chance(rng, 0.85) ? 'application/json' : pick(rng, ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/json; charset=utf-16', 'application/json; charset=latin1', '']);
+  req.headers['Content-Type'] = chance(rng, 0.85)
+    ? 'application/json'
+    : pick(rng, [
+        'text/plain',
+        'application/x-www-form-urlencoded',
+        'multipart/form-data; boundary=x',
+        'application/json; charset=utf-16',
+        'application/json; charset=latin1',
+        '',
+      ]);
   return req;
 }
 
@@ -272,6 +302,7 @@ export async function runFuzz(t: FuzzTarget, count: number, seed: number): Promi
 
 /** A finding as a line a person can replay. */
 export function describeFinding(f: FuzzFinding): string {
-  const body = f.request.body === undefined ? '' : Buffer.isBuffer(f.request.body) ? ` body=<${f.request.body.length} bytes>` : ` body=${f.request.body.slice(0, 300)}`;
+  const body =
+    f.request.body === undefined ? '' : Buffer.isBuffer(f.request.body) ? ` body=<${f.request.body.length} bytes>` : ` body=${f.request.body.slice(0, 300)}`;
   return `${f.problem}: ${f.request.listener} ${f.request.method} ${f.request.path.slice(0, 200)} headers=${JSON.stringify(f.request.headers)}${body} -> ${f.status} ${f.body}`;
 }

@@ -6,7 +6,12 @@ export interface JsonResponse<T = any> {
   text: string;
 }
 
-export async function request<T = any>(base: string, method: string, path: string, opts: { body?: unknown; raw?: string; headers?: Record<string, string> } = {}): Promise<JsonResponse<T>> {
+export async function request<T = any>(
+  base: string,
+  method: string,
+  path: string,
+  opts: { body?: unknown; raw?: string; headers?: Record<string, string> } = {},
+): Promise<JsonResponse<T>> {
   const headers: Record<string, string> = { ...opts.headers };
   let payload: string | undefined;
   if (opts.raw !== undefined) payload = opts.raw;

@@ -65,12 +65,30 @@ export function answerItems(req: { api: string; body: any }, input: string): { j
 }
 
 /** A recipe field reading an element's text (the shape the recipe schema asks the model for). */
-export const recipeTextField = (selector: string) => ({ selector, read: 'text', attr: null, name: null, path: null, value: null, all: false, transforms: [], fallback: null });
+export const recipeTextField = (selector: string) => ({
+  selector,
+  read: 'text',
+  attr: null,
+  name: null,
+  path: null,
+  value: null,
+  all: false,
+  transforms: [],
+  fallback: null,
+});
 
 /** The scripted model's two answers of a scraper build on productsPage(): standard extraction, then the recipe. */
 export function productBuildAnswers() {
   return [
-    { json: { records: [{ name: 'Alpha Book', price: '$1,299.00' }, { name: 'Beta Pad', price: '$899.50' }, { name: 'Gamma Pro', price: '$2,450.00' }] } },
+    {
+      json: {
+        records: [
+          { name: 'Alpha Book', price: '$1,299.00' },
+          { name: 'Beta Pad', price: '$899.50' },
+          { name: 'Gamma Pro', price: '$2,450.00' },
+        ],
+      },
+    },
     { json: { container: { selector: 'div.card' }, fields: { name: recipeTextField('h2'), price: recipeTextField('.price') }, pagination: null } },
   ];
 }

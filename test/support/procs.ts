@@ -22,7 +22,10 @@ export function readProc(pid: number): Proc | undefined {
 }
 
 export function allProcs(): Proc[] {
-  return readdirSync('/proc').filter((d) => /^\d+$/.test(d)).map((d) => readProc(Number(d))).filter((p): p is Proc => p !== undefined);
+  return readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .map((d) => readProc(Number(d)))
+    .filter((p): p is Proc => p !== undefined);
 }
 
 /** Every process descended from `root` (ppid chains). */

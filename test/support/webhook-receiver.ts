@@ -30,7 +30,11 @@ export async function startWebhookReceiver(answer: (n: number, req: ReceivedWebh
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const entry: ReceivedWebhook = {
-        method: req.method ?? '', path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now(),
+        method: req.method ?? '',
+        path: req.url ?? '',
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+        at: Date.now(),
       };
       received.push(entry);
       const a = answer(received.length - 1, entry);
@@ -46,9 +50,10 @@ export async function startWebhookReceiver(answer: (n: number, req: ReceivedWebh
     url: `http://127.0.0.1:${port}/hook`,
     port,
     received,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

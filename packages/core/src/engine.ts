@@ -11,8 +11,14 @@ import type { Driver } from './plugins/driver.ts';
 import { checkPluginApiVersion } from './plugins/version.ts';
 import { checkRequest } from './schemas/validate.ts';
 import {
-  EXTRACT_ASYNC_BODY, EXTRACT_BODY, MARKDOWN_BODY, PARSE_BODY,
-  type ExtractAsyncRequest, type ExtractRequest, type MarkdownRequest, type ParseRequest,
+  EXTRACT_ASYNC_BODY,
+  EXTRACT_BODY,
+  MARKDOWN_BODY,
+  PARSE_BODY,
+  type ExtractAsyncRequest,
+  type ExtractRequest,
+  type MarkdownRequest,
+  type ParseRequest,
 } from './schemas/requests.ts';
 import type { LlmProvider, ModelSpec } from './plugins/llm.ts';
 import { createModelClient, type ModelClient } from './llm/call-model.ts';
@@ -121,7 +127,13 @@ export function createEngine(opts: EngineOptions): Engine {
   const url = opts.databaseUrl ?? config.database.url;
   if (!url) throw new Error('createEngine: no database URL (set DATABASE_URL, or let the server start the embedded Postgres)');
   const metrics = opts.metrics ?? createMetrics();
-  const db = createDatabase({ url, schema: config.database.schema, poolMax: config.database.poolMax, connectTimeoutMs: config.database.connectTimeoutMs, logger });
+  const db = createDatabase({
+    url,
+    schema: config.database.schema,
+    poolMax: config.database.poolMax,
+    connectTimeoutMs: config.database.connectTimeoutMs,
+    logger,
+  });
   const jobs = new JobQueue({
     url,
     schema: config.jobs.schema,

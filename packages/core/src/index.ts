@@ -76,7 +76,15 @@ export type { LlmProvider, ModelSpec } from './plugins/llm.ts';
 // on their own (runAgent with an engine's context).
 export { runAgent, agentBudgets, stableTarget, resolveTarget, AGENT_TOOLS } from './agent/index.ts';
 export type {
-  AgentActionName, AgentBudgets, AgentExtraction, AgentGoal, AgentOutcome, AgentRunInput, AgentRunResult, RecordedAction, StableTarget,
+  AgentActionName,
+  AgentBudgets,
+  AgentExtraction,
+  AgentGoal,
+  AgentOutcome,
+  AgentRunInput,
+  AgentRunResult,
+  RecordedAction,
+  StableTarget,
 } from './agent/index.ts';
 export type { AgentTaskStatusBody, AgentStepSummary } from './tasks/agent-task.ts';
 export type { OperationContext } from './extract/context.ts';

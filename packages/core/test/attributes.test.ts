@@ -3,8 +3,14 @@ import { coerceRecord, coerceValue, mergeRecords, normalizeAttributes, recordsJs
 
 describe('attributes: shapes, schema, coercion', () => {
   it('normalises the list and both map forms to one list', () => {
-    const list = normalizeAttributes([{ name: 'a', type: 'integer' }, { name: 'b', description: 'B' }]);
-    expect(list).to.deep.equal([{ name: 'a', description: '', type: 'integer' }, { name: 'b', description: 'B', type: 'any' }]);
+    const list = normalizeAttributes([
+      { name: 'a', type: 'integer' },
+      { name: 'b', description: 'B' },
+    ]);
+    expect(list).to.deep.equal([
+      { name: 'a', description: '', type: 'integer' },
+      { name: 'b', description: 'B', type: 'any' },
+    ]);
     expect(normalizeAttributes({ a: { type: 'integer' }, b: { description: 'B' } })).to.deep.equal(list);
     expect(normalizeAttributes({ a: 'first', b: 'B' })[1]).to.deep.equal({ name: 'b', description: 'B', type: 'any' });
     expect(normalizeAttributes(null)).to.deep.equal([]);
@@ -13,7 +19,12 @@ describe('attributes: shapes, schema, coercion', () => {
   });
 
   it('builds a schema with every attribute required and nullable', () => {
-    const schema = recordsJsonSchema(normalizeAttributes([{ name: 'n', type: 'integer' }, { name: 'tags', type: 'list' }])) as any;
+    const schema = recordsJsonSchema(
+      normalizeAttributes([
+        { name: 'n', type: 'integer' },
+        { name: 'tags', type: 'list' },
+      ]),
+    ) as any;
     expect(schema.properties.records.items.required).to.deep.equal(['n', 'tags']);
     expect(schema.properties.records.items.properties.n.type).to.deep.equal(['integer', 'null']);
     expect(schema.properties.records.items.properties.tags.type).to.deep.equal(['array', 'null']);
@@ -42,7 +53,19 @@ describe('attributes: shapes, schema, coercion', () => {
   it('gives each record exactly the requested keys, and merges without duplicates or empties', () => {
     const attrs = normalizeAttributes([{ name: 'a' }, { name: 'b', type: 'number' }]);
     expect(coerceRecord({ a: 'x', extra: 1 }, attrs, 'https://s.test/')).to.deep.equal({ a: 'x', b: null });
-    const merged = mergeRecords([[{ a: 'x', b: 1 }, { a: null, b: null }], [{ b: 1, a: 'x' }, { a: 'y', b: 2 }]]);
-    expect(merged).to.deep.equal([{ a: 'x', b: 1 }, { a: 'y', b: 2 }]);
+    const merged = mergeRecords([
+      [
+        { a: 'x', b: 1 },
+        { a: null, b: null },
+      ],
+      [
+        { b: 1, a: 'x' },
+        { a: 'y', b: 2 },
+      ],
+    ]);
+    expect(merged).to.deep.equal([
+      { a: 'x', b: 1 },
+      { a: 'y', b: 2 },
+    ]);
   });
 });

@@ -1,7 +1,17 @@
 import { expect } from 'chai';
 import {
-  authenticateAccessToken, authenticateApiKey, createAccessToken, createApiKey, createDatabase,
-  ensureOwner, findOwnerByName, getSigningSecret, migrate, revokeApiKey, silentLogger, type Database,
+  authenticateAccessToken,
+  authenticateApiKey,
+  createAccessToken,
+  createApiKey,
+  createDatabase,
+  ensureOwner,
+  findOwnerByName,
+  getSigningSecret,
+  migrate,
+  revokeApiKey,
+  silentLogger,
+  type Database,
 } from '@gleaner/core/internal';
 import { TEST_DATABASE_URL, dropSchemas } from '../../../test/support/db.ts';
 import { rejection } from '../../../test/support/assert.ts';

@@ -31,7 +31,13 @@ function fakeLauncher() {
     }
     const b: Fake = { id: made.length + 1, closed: false, alive: true };
     made.push(b);
-    return { browser: b, close: async () => { b.closed = true; }, isAlive: () => b.alive };
+    return {
+      browser: b,
+      close: async () => {
+        b.closed = true;
+      },
+      isAlive: () => b.alive,
+    };
   };
   return { made, signals, state, launch };
 }
@@ -78,8 +84,14 @@ describe('browser pool', () => {
       const a = await p.acquire();
       const b = await p.acquire();
       const order: string[] = [];
-      const c = p.acquire().then((l) => { order.push('c'); return l; });
-      const d = p.acquire().then((l) => { order.push('d'); return l; });
+      const c = p.acquire().then((l) => {
+        order.push('c');
+        return l;
+      });
+      const d = p.acquire().then((l) => {
+        order.push('d');
+        return l;
+      });
       await tick();
       expect(p.stats()).to.include({ activePages: 2, waiting: 2 });
       expect(order).to.deep.equal([]);
@@ -281,7 +293,12 @@ describe('browser pool', () => {
     }
 
     after(() => {
-      for (const pid of started) try { process.kill(-pid, 'SIGKILL'); } catch { /* already gone */ }
+      for (const pid of started)
+        try {
+          process.kill(-pid, 'SIGKILL');
+        } catch {
+          /* already gone */
+        }
     });
 
     it('kills the process group of a browser whose close hangs, leaving no process and no zombie', async () => {

@@ -1,8 +1,22 @@
 import { expect } from 'chai';
 import {
-  CALLBACK_JOB, CALLBACK_USER_AGENT, JobQueue, callbackJobKind, callbackPolicy, createDatabase, enqueueCallback, ensureOwner,
-  getSigningSecretById, listDeliveries, migrate, signWebhook, silentLogger, verifyWebhook,
-  type CallbackDelivery, type ConfigOptions, type Database,
+  CALLBACK_JOB,
+  CALLBACK_USER_AGENT,
+  JobQueue,
+  callbackJobKind,
+  callbackPolicy,
+  createDatabase,
+  enqueueCallback,
+  ensureOwner,
+  getSigningSecretById,
+  listDeliveries,
+  migrate,
+  signWebhook,
+  silentLogger,
+  verifyWebhook,
+  type CallbackDelivery,
+  type ConfigOptions,
+  type Database,
 } from '@gleaner/core/internal';
 import { testSchemas, type TestSchemas } from '../../../test/support/db.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../../../test/support/webhook-receiver.ts';
@@ -83,8 +97,15 @@ describe('callbacks: delivery through the job queue', function () {
     await migrate({ url: t.config.database.url, schema: t.schema, logger });
     const db = createDatabase({ url: t.config.database.url, schema: t.schema, poolMax: 4, logger });
     const jobs = new JobQueue({
-      url: t.config.database.url, schema: t.jobsSchema, poolMax: 4, logger, pollingSeconds: 0.5, batchSize: 4,
-      concurrency: 2, heartbeatSeconds: 10, superviseSeconds: 1,
+      url: t.config.database.url,
+      schema: t.jobsSchema,
+      poolMax: 4,
+      logger,
+      pollingSeconds: 0.5,
+      batchSize: 4,
+      concurrency: 2,
+      heartbeatSeconds: 10,
+      superviseSeconds: 1,
     });
     jobs.register(callbackJobKind({ db, config: t.config, logger }));
     const s: Setup = { t, db, jobs, ownerId: '', secret: '' };
@@ -106,7 +127,11 @@ describe('callbacks: delivery through the job queue', function () {
   }
 
   async function settled(s: Setup, id: string, subject = 'task:task_1'): Promise<CallbackDelivery> {
-    return waitFor(async () => (await listDeliveries(s.db, s.ownerId, subject)).find((d) => d.id === id && d.status !== 'pending'), 40_000, `delivery ${id} to settle`);
+    return waitFor(
+      async () => (await listDeliveries(s.db, s.ownerId, subject)).find((d) => d.id === id && d.status !== 'pending'),
+      40_000,
+      `delivery ${id} to settle`,
+    );
   }
 
   afterEach(async () => {
@@ -159,7 +184,10 @@ describe('callbacks: delivery through the job queue', function () {
     const r = await receiver(() => 204);
     const literal = await enqueue(s, r.url, 'run:literal');
     const named = await enqueue(s, `http://localhost:${r.port}/hook`, 'run:named');
-    for (const [id, subject] of [[literal, 'run:literal'], [named, 'run:named']]) {
+    for (const [id, subject] of [
+      [literal, 'run:literal'],
+      [named, 'run:named'],
+    ]) {
       const d = await settled(s, id, subject);
       expect(d).to.include({ status: 'failed', attempts: 1, lastStatus: null, lastErrorCode: 'URL_BLOCKED' });
       expect(d.lastError).to.match(/loopback/);
@@ -205,10 +233,12 @@ describe('callbacks: delivery through the job queue', function () {
   it('records and enqueues in the caller transaction: a rollback leaves neither row nor job', async () => {
     const s = await setup();
     const r = await receiver(() => 204);
-    const err = await s.db.tx(async (tx) => {
-      await enqueueCallback(tx, s.jobs, { ownerId: s.ownerId, url: r.url, subject: 'task:rolled-back', body });
-      throw new Error('task update failed');
-    }).catch((e) => e);
+    const err = await s.db
+      .tx(async (tx) => {
+        await enqueueCallback(tx, s.jobs, { ownerId: s.ownerId, url: r.url, subject: 'task:rolled-back', body });
+        throw new Error('task update failed');
+      })
+      .catch((e) => e);
     expect(err.message).to.equal('task update failed');
     await new Promise((resolve) => setTimeout(resolve, 1500));
     expect(await listDeliveries(s.db, s.ownerId, 'task:rolled-back')).to.deep.equal([]);

@@ -67,7 +67,9 @@ describe('config: loading and precedence', () => {
     } catch (err) {
       expect(err).to.be.instanceOf(GleanerError);
       expect((err as GleanerError).code).to.equal('CONFIG_INVALID');
-      expect((err as Error).message).to.contain('GLEANER_PORT="eighty"').and.contain('GLEANER_LOG_LEVEL="loud"');
+      expect((err as Error).message)
+        .to.contain('GLEANER_PORT="eighty"')
+        .and.contain('GLEANER_LOG_LEVEL="loud"');
     }
   });
 

@@ -8,7 +8,17 @@ const schemaBase = `t_jobs_${Math.random().toString(36).slice(2, 8)}`;
 let n = 0;
 
 function makeQueue(schema: string, kinds: JobKind<any>[]): JobQueue {
-  const q = new JobQueue({ url: TEST_DATABASE_URL, schema, poolMax: 4, logger: silentLogger(), pollingSeconds: 0.5, batchSize: 4, concurrency: 2, heartbeatSeconds: 10, superviseSeconds: 1 });
+  const q = new JobQueue({
+    url: TEST_DATABASE_URL,
+    schema,
+    poolMax: 4,
+    logger: silentLogger(),
+    pollingSeconds: 0.5,
+    batchSize: 4,
+    concurrency: 2,
+    heartbeatSeconds: 10,
+    superviseSeconds: 1,
+  });
   q.register(...kinds);
   return q;
 }
@@ -146,12 +156,16 @@ describe('jobs: the job layer on pg-boss', function () {
     this.timeout(60_000);
     const schema = `${schemaBase}_${n++}`;
     schemas.push(schema);
-    const child = spawn(process.execPath, ['packages/core/test/fixtures/hanging-worker.ts', TEST_DATABASE_URL, schema], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['packages/core/test/fixtures/hanging-worker.ts', TEST_DATABASE_URL, schema], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     try {
       await waitFor(() => out.includes('ready'), 20_000, 'child worker');
-      const sender = makeQueue(schema, [defineJob<{ n: number }>({ name: 'test.hang', payloadSchema, policy: { retryLimit: 3, retryDelaySeconds: 1 }, handler: async () => undefined })]);
+      const sender = makeQueue(schema, [
+        defineJob<{ n: number }>({ name: 'test.hang', payloadSchema, policy: { retryLimit: 3, retryDelaySeconds: 1 }, handler: async () => undefined }),
+      ]);
       queues.push(sender);
       await sender.start();
       const id = await sender.send('test.hang', { n: 7 });
@@ -162,11 +176,16 @@ describe('jobs: the job layer on pg-boss', function () {
     // Now a healthy worker on the same queue: it gets the job once pg-boss sees the missed heartbeat.
     const runs: number[] = [];
     const worker = makeQueue(schema, [
-      defineJob<{ n: number }>({ name: 'test.hang', payloadSchema, policy: { retryLimit: 3, retryDelaySeconds: 1 }, handler: async (p, ctx) => void runs.push(ctx.attempt * 100 + p.n) }),
+      defineJob<{ n: number }>({
+        name: 'test.hang',
+        payloadSchema,
+        policy: { retryLimit: 3, retryDelaySeconds: 1 },
+        handler: async (p, ctx) => void runs.push(ctx.attempt * 100 + p.n),
+      }),
     ]);
     queues.push(worker);
     await worker.work();
-    await waitFor(() => runs.length > 0, 40_000, 'recovery of the killed worker\'s job');
+    await waitFor(() => runs.length > 0, 40_000, "recovery of the killed worker's job");
     await new Promise((r) => setTimeout(r, 1500));
     expect(runs).to.deep.equal([107]); // attempt 1, payload 7, once
   });

@@ -52,4 +52,3 @@ describe('needs-browser heuristics', () => {
     }
   });
 });
-

@@ -10,7 +10,15 @@ import type { FixtureSite } from '../../../test/support/fixture-site.ts';
 // The scripts run in real Chromium, the way the drivers run them: as source text (`scriptCall`,
 // Playwright's page.evaluate), and wrapped like Selenium's executeScript.
 
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 const FORM = `<!DOCTYPE html><html><head><title>Shop form</title><style>.gone{display:none}</style></head><body>
 <h1>Find shoes</h1>
@@ -145,10 +153,10 @@ describe('page scripts', function () {
 
   it('runs the same when called the way Selenium calls it', async () => {
     await page.setContent(FORM);
-    const viaSelenium = (await page.evaluate(
-      ({ src, arg }) => new Function(`return (${src})(arguments[0])`)(arg),
-      { src: PAGE_SCRIPTS.outline, arg: { maxElements: 3 } },
-    )) as PageOutline;
+    const viaSelenium = (await page.evaluate(({ src, arg }) => new Function(`return (${src})(arguments[0])`)(arg), {
+      src: PAGE_SCRIPTS.outline,
+      arg: { maxElements: 3 },
+    })) as PageOutline;
     expect(viaSelenium.elements.map((e) => e.ref)).to.deep.equal(['e1', 'e2', 'e3']);
     const viaFunction = await page.evaluate(outlinePage, { maxElements: 3 });
     expect(viaFunction.elements).to.deep.equal(viaSelenium.elements);
@@ -235,7 +243,11 @@ describe('page scripts', function () {
   });
 
   it('documentCall reports the charset the document was decoded with', async () => {
-    site.route('/latin1', (_q, res) => void res.writeHead(200, { 'content-type': 'text/html' }).end(Buffer.from('<!doctype html><meta charset="iso-8859-1"><p>caf\xe9</p>', 'latin1')));
+    site.route(
+      '/latin1',
+      (_q, res) =>
+        void res.writeHead(200, { 'content-type': 'text/html' }).end(Buffer.from('<!doctype html><meta charset="iso-8859-1"><p>caf\xe9</p>', 'latin1')),
+    );
     await page.goto(`${site.url}/latin1`);
     const doc = (await page.evaluate(documentCall(false))) as PageDocument;
     expect(doc.charset).to.equal('windows-1252');
@@ -266,7 +278,9 @@ describe('page scripts', function () {
     expect(toEnd.y).to.be.greaterThan(2000);
     expect(await scroll({ selector: '#nope' })).to.include({ found: false });
 
-    await page.setContent(`<body style="margin:0;overflow:hidden"><div id="app" style="height:100vh;overflow-y:auto"><div style="height:5000px"></div></div></body>`);
+    await page.setContent(
+      `<body style="margin:0;overflow:hidden"><div id="app" style="height:100vh;overflow-y:auto"><div style="height:5000px"></div></div></body>`,
+    );
     const inner = await scroll({ to: 'bottom' });
     expect(inner).to.include({ atBottom: true, before: 5000 });
     expect(await page.evaluate(() => document.getElementById('app')!.scrollTop)).to.be.greaterThan(4000);

@@ -33,30 +33,65 @@ describe('page: reduction', () => {
   it('keeps the facts: text, prices, links, images, table cells, JSON-LD, microdata, meta', () => {
     const r = reducePage(PRODUCT, { url: URL_, mode: 'standard' });
     for (const fact of [
-      'Trail Runner 2', '€129.00', '€159.00', 'Side view', '| Weight | 280 g |', '| Drop | 6 mm |', '4006381333931',
-      '"price":"129.00"', 'InStock', 'Lightweight trail shoe',
-      '![Side view](https://shop.example.com/img/trail-1.jpg)', '![Top view](https://shop.example.com/img/trail-2.jpg)',
-      '![Sole](https://shop.example.com/img/trail-3-400.jpg)', '[Acme Outdoor](https://partners.example.org/acme?ref=42)',
+      'Trail Runner 2',
+      '€129.00',
+      '€159.00',
+      'Side view',
+      '| Weight | 280 g |',
+      '| Drop | 6 mm |',
+      '4006381333931',
+      '"price":"129.00"',
+      'InStock',
+      'Lightweight trail shoe',
+      '![Side view](https://shop.example.com/img/trail-1.jpg)',
+      '![Top view](https://shop.example.com/img/trail-2.jpg)',
+      '![Sole](https://shop.example.com/img/trail-3-400.jpg)',
+      '[Acme Outdoor](https://partners.example.org/acme?ref=42)',
       '[size guide](https://shop.example.com/catalog/sizes.html)',
-    ]) expect(r.text, fact).to.include(fact);
+    ])
+      expect(r.text, fact).to.include(fact);
     expect(r.text).to.match(/\| Spec \| Value \|\n\|---\|---\|/);
     expect(r.title).to.equal('Trail Runner 2 | Shop');
     expect(r.jsonLd).to.have.length(1);
     expect(r.microdata).to.deep.equal([{ '@type': 'https://schema.org/Offer', seller: 'Acme Outdoor', availability: 'InStock' }]);
-    expect(r.meta).to.include({ description: 'Lightweight trail shoe', 'og:image': 'https://shop.example.com/og/trail.jpg', canonical: 'https://shop.example.com/p/trail-runner-2' });
+    expect(r.meta).to.include({
+      description: 'Lightweight trail shoe',
+      'og:image': 'https://shop.example.com/og/trail.jpg',
+      canonical: 'https://shop.example.com/p/trail-runner-2',
+    });
     expect(r.images).to.equal(3);
   });
 
   it('drops scripts, styles, SVG, comments, hidden nodes, tracking pixels and page chrome', () => {
     const { text } = reducePage(PRODUCT, { url: URL_, mode: 'standard' });
-    for (const junk of ['tracking-script-text', 'secret-css', 'svg-icon-title', 'M0 0L10', 'a comment', 'hidden-attr text',
-      'display-none text', 'aria-hidden text', 'var-9912', "Men's shoes menu", 'cookie text', 'newsletter text', 'About us footer',
-      'px.example.net', 'utm_', 'fbclid', 'gclid']) expect(text, junk).not.to.include(junk);
+    for (const junk of [
+      'tracking-script-text',
+      'secret-css',
+      'svg-icon-title',
+      'M0 0L10',
+      'a comment',
+      'hidden-attr text',
+      'display-none text',
+      'aria-hidden text',
+      'var-9912',
+      "Men's shoes menu",
+      'cookie text',
+      'newsletter text',
+      'About us footer',
+      'px.example.net',
+      'utm_',
+      'fbclid',
+      'gclid',
+    ])
+      expect(text, junk).not.to.include(junk);
   });
 
   it('keeps every item of a listing page', () => {
-    const items = Array.from({ length: 60 }, (_, i) => `<li class="card"><a href="/p/${i}?utm_campaign=x"><img data-src="/c/${i}.webp" src="data:image/gif;base64,AA" alt="Item ${i}"></a>
-      <h3><a href="/p/${i}">Product number ${i}</a></h3><span class="price">$${i}.99</span><button>Add to cart</button></li>`).join('');
+    const items = Array.from(
+      { length: 60 },
+      (_, i) => `<li class="card"><a href="/p/${i}?utm_campaign=x"><img data-src="/c/${i}.webp" src="data:image/gif;base64,AA" alt="Item ${i}"></a>
+      <h3><a href="/p/${i}">Product number ${i}</a></h3><span class="price">$${i}.99</span><button>Add to cart</button></li>`,
+    ).join('');
     const html = `<html><body><nav class="main-nav"><a href="/x">Nav link</a></nav><main><aside class="filters">Filter by size</aside><ul class="grid">${items}</ul></main><footer>Footer</footer></body></html>`;
     const { text } = reducePage(html, { url: 'https://s.example.com/c/shoes', mode: 'standard' });
     for (let i = 0; i < 60; i++) {
@@ -88,8 +123,18 @@ describe('page: reduction', () => {
 
   it('precision mode keeps hidden text, chrome and element attributes', () => {
     const { text } = reducePage(PRODUCT, { url: URL_, mode: 'precision' });
-    for (const fact of ['hidden-attr text', 'display-none text', 'aria-hidden text', "Men's shoes menu", 'About us footer',
-      'data-sku="TR2-44"', 'name="variant"', 'value="var-9912"', 'itemprop="seller"']) expect(text, fact).to.include(fact);
+    for (const fact of [
+      'hidden-attr text',
+      'display-none text',
+      'aria-hidden text',
+      "Men's shoes menu",
+      'About us footer',
+      'data-sku="TR2-44"',
+      'name="variant"',
+      'value="var-9912"',
+      'itemprop="seller"',
+    ])
+      expect(text, fact).to.include(fact);
     for (const junk of ['tracking-script-text', 'secret-css', 'svg-icon-title']) expect(text).not.to.include(junk);
   });
 
@@ -109,7 +154,8 @@ describe('page: reduction', () => {
   });
 
   it('reduces a 2 MB page in well under a second, linearly', () => {
-    const card = (i: number) => `<div class="card" data-x="${i}"><a href="/p/${i}"><span>Item ${i}</span></a><span class="p">$${i}</span><svg><path d="M0 0L1 1"/></svg></div>`;
+    const card = (i: number) =>
+      `<div class="card" data-x="${i}"><a href="/p/${i}"><span>Item ${i}</span></a><span class="p">$${i}</span><svg><path d="M0 0L1 1"/></svg></div>`;
     const page = (n: number) => `<html><body><main>${Array.from({ length: n }, (_, i) => card(i)).join('\n')}</main></body></html>`;
     const small = page(2_000);
     const big = page(16_000);

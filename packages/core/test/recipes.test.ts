@@ -4,7 +4,14 @@ import { createModelClient, GleanerError } from '@gleaner/core/internal';
 import type { Attribute, ExtractedRecord } from '@gleaner/core/internal';
 import { createOpenAiProvider, qualifiesForStrict } from '@gleaner/llm-openai';
 import {
-  brittleSelectors, compareRecipeOutput, executeRecipe, generateRecipe, pageSkeleton, recipeAnswerSchema, runRecipe, validateRecipe,
+  brittleSelectors,
+  compareRecipeOutput,
+  executeRecipe,
+  generateRecipe,
+  pageSkeleton,
+  recipeAnswerSchema,
+  runRecipe,
+  validateRecipe,
 } from '../src/recipes/index.ts';
 import type { Recipe } from '../src/recipes/index.ts';
 import { startModelServer } from '../../../test/support/model-server.ts';
@@ -32,9 +39,30 @@ const LISTING_RECIPE: Recipe = {
 };
 
 const EXPECTED: ExtractedRecord[] = [
-  { name: 'Blue Kettle', price: 1299, url: 'https://shop.example.com/p/blue-kettle?color=blue', image: 'https://shop.example.com/img/k-100.jpg', in_stock: true, tags: ['kitchen', 'steel'] },
-  { name: 'Red Kettle', price: 49.5, url: 'https://shop.example.com/p/red-kettle', image: 'https://shop.example.com/img/k-200.jpg', in_stock: false, tags: ['kitchen'] },
-  { name: 'Glass & Steel Kettle', price: 2450, url: 'https://shop.example.com/p/glass-kettle', image: 'https://cdn.example.com/k-300.jpg', in_stock: true, tags: [] },
+  {
+    name: 'Blue Kettle',
+    price: 1299,
+    url: 'https://shop.example.com/p/blue-kettle?color=blue',
+    image: 'https://shop.example.com/img/k-100.jpg',
+    in_stock: true,
+    tags: ['kitchen', 'steel'],
+  },
+  {
+    name: 'Red Kettle',
+    price: 49.5,
+    url: 'https://shop.example.com/p/red-kettle',
+    image: 'https://shop.example.com/img/k-200.jpg',
+    in_stock: false,
+    tags: ['kitchen'],
+  },
+  {
+    name: 'Glass & Steel Kettle',
+    price: 2450,
+    url: 'https://shop.example.com/p/glass-kettle',
+    image: 'https://cdn.example.com/k-300.jpg',
+    in_stock: true,
+    tags: [],
+  },
 ];
 
 function invalid(recipe: unknown): GleanerError {
@@ -69,7 +97,8 @@ describe('recipes: executor', () => {
 
   it('reads JSON-LD: @graph, [@type=...] filters, arrays and lists', () => {
     const recipe = {
-      version: 1, container: null,
+      version: 1,
+      container: null,
       fields: {
         name: { read: 'jsonld', path: '[@type=Product].name' },
         site: { read: 'jsonld', path: '@graph[0].name' },
@@ -79,22 +108,46 @@ describe('recipes: executor', () => {
         reviews: { read: 'jsonld', path: '[@type=Product].aggregateRating.reviewCount' },
       },
     };
-    const [record] = executeRecipe(recipe, PRODUCT, { url: 'https://shop.example.com/p/blue-kettle', attributes: [attr('name', 'string'), attr('site', 'string'), attr('price', 'number'), attr('images', 'list'), attr('brand', 'string'), attr('reviews', 'integer')] });
-    expect(record).to.deep.equal({ name: 'Blue Kettle', site: 'Acme Store', price: 1299, images: ['https://cdn.example.com/k-100-a.jpg', 'https://cdn.example.com/k-100-b.jpg'], brand: 'Acme', reviews: 12 });
+    const [record] = executeRecipe(recipe, PRODUCT, {
+      url: 'https://shop.example.com/p/blue-kettle',
+      attributes: [
+        attr('name', 'string'),
+        attr('site', 'string'),
+        attr('price', 'number'),
+        attr('images', 'list'),
+        attr('brand', 'string'),
+        attr('reviews', 'integer'),
+      ],
+    });
+    expect(record).to.deep.equal({
+      name: 'Blue Kettle',
+      site: 'Acme Store',
+      price: 1299,
+      images: ['https://cdn.example.com/k-100-a.jpg', 'https://cdn.example.com/k-100-b.jpg'],
+      brand: 'Acme',
+      reviews: 12,
+    });
   });
 
   it('makes one record per JSON-LD item with a JSON-LD container', () => {
-    const recipe = { version: 1, container: { jsonld: '[@type=ItemList].itemListElement[*].item' }, fields: { name: { read: 'jsonld', path: 'name' }, price: { read: 'jsonld', path: 'offers.price' }, shop: { read: 'const', value: 'Acme' } } };
+    const recipe = {
+      version: 1,
+      container: { jsonld: '[@type=ItemList].itemListElement[*].item' },
+      fields: { name: { read: 'jsonld', path: 'name' }, price: { read: 'jsonld', path: 'offers.price' }, shop: { read: 'const', value: 'Acme' } },
+    };
     const records = executeRecipe(recipe, LISTING, { url: LISTING_URL, attributes: [attr('name', 'string'), attr('price', 'number'), attr('shop', 'string')] });
     expect(records).to.deep.equal([
-      { name: 'Blue Kettle', price: 1299, shop: 'Acme' }, { name: 'Red Kettle', price: 49.5, shop: 'Acme' }, { name: 'Glass Kettle', price: 2450, shop: 'Acme' },
+      { name: 'Blue Kettle', price: 1299, shop: 'Acme' },
+      { name: 'Red Kettle', price: 49.5, shop: 'Acme' },
+      { name: 'Glass Kettle', price: 2450, shop: 'Acme' },
     ]);
     expect(() => validateRecipe({ ...recipe, fields: { name: { selector: 'h2', read: 'text' } } })).to.throw(/JSON-LD container/);
   });
 
   it('runs a page-level recipe: meta, itemprop, <base href>, const, exists, html', () => {
     const recipe = {
-      version: 1, container: null,
+      version: 1,
+      container: null,
       fields: {
         title: { selector: 'h1[itemprop=name]', read: 'text' },
         og_image: { read: 'meta', name: 'og:image' },
@@ -109,29 +162,58 @@ describe('recipes: executor', () => {
     };
     const [record] = executeRecipe(recipe, PRODUCT, {
       url: 'https://shop.example.com/p/blue-kettle',
-      attributes: [attr('title', 'string'), attr('og_image', 'image'), attr('sku', 'string'), attr('image', 'image'), attr('price', 'number'), attr('on_sale', 'bool'), attr('gift_wrap', 'bool'), attr('source', 'string'), attr('description', 'string')],
+      attributes: [
+        attr('title', 'string'),
+        attr('og_image', 'image'),
+        attr('sku', 'string'),
+        attr('image', 'image'),
+        attr('price', 'number'),
+        attr('on_sale', 'bool'),
+        attr('gift_wrap', 'bool'),
+        attr('source', 'string'),
+        attr('description', 'string'),
+      ],
     });
     expect(record).to.deep.equal({
-      title: 'Blue Kettle', og_image: 'https://cdn.example.com/og/k-100.jpg', sku: 'K-100', image: 'https://shop.example.com/catalog/img/k-100-large.jpg',
-      price: 1299, on_sale: true, gift_wrap: false, source: 'acme', description: '<p>A <b>stainless</b> steel kettle.</p><p>Boils fast.</p>',
+      title: 'Blue Kettle',
+      og_image: 'https://cdn.example.com/og/k-100.jpg',
+      sku: 'K-100',
+      image: 'https://shop.example.com/catalog/img/k-100-large.jpg',
+      price: 1299,
+      on_sale: true,
+      gift_wrap: false,
+      source: 'acme',
+      description: '<p>A <b>stainless</b> steel kettle.</p><p>Boils fast.</p>',
     });
   });
 
   it('applies transforms: regex, replace, split, join, case, first/last, prefix/suffix, integer', () => {
     const field = (selector: string, transforms: unknown[], extra = {}) => ({ selector, read: 'text', transforms, ...extra });
     const recipe = {
-      version: 1, container: null,
+      version: 1,
+      container: null,
       fields: {
         capacity: field('.specs dd', [{ op: 'regex', pattern: '([\\d.]+)\\s*l', flags: 'i' }, 'number']),
         materials: field('.specs dd', ['last', { op: 'split', separator: ',' }], { all: true }),
         materials_text: field('.specs dd', ['last', { op: 'split', separator: ',' }, { op: 'join', separator: ' / ' }, 'uppercase'], { all: true }),
-        price_text: field('.amount', [{ op: 'replace', pattern: '\\s*€', with: '' }, { op: 'prefix', value: 'EUR ' }, { op: 'suffix', value: '!' }]),
+        price_text: field('.amount', [
+          { op: 'replace', pattern: '\\s*€', with: '' },
+          { op: 'prefix', value: 'EUR ' },
+          { op: 'suffix', value: '!' },
+        ]),
         first_spec: field('.specs dt', ['first', 'lowercase'], { all: true }),
         cents: field('.amount', [{ op: 'replace', pattern: '[.,]', with: '' }, 'integer']),
       },
     };
     const [record] = executeRecipe(recipe, PRODUCT, { url: 'https://shop.example.com/p/blue-kettle' });
-    expect(record).to.deep.equal({ capacity: 1.7, materials: ['steel', 'glass', 'plastic'], materials_text: 'STEEL / GLASS / PLASTIC', price_text: 'EUR 1.299,00!', first_spec: 'capacity', cents: 129900 });
+    expect(record).to.deep.equal({
+      capacity: 1.7,
+      materials: ['steel', 'glass', 'plastic'],
+      materials_text: 'STEEL / GLASS / PLASTIC',
+      price_text: 'EUR 1.299,00!',
+      first_spec: 'capacity',
+      cents: 129900,
+    });
   });
 
   it('runs a 50-card listing in a few milliseconds', () => {
@@ -146,7 +228,12 @@ describe('recipes: executor', () => {
   });
 
   it('accepts model-style answers (null for unused keys) and bare transform names', () => {
-    const recipe = validateRecipe({ version: 1, container: { selector: 'li' }, pagination: null, fields: { name: { selector: null, read: 'text', attr: null, all: false, transforms: ['trim'], fallback: null } } });
+    const recipe = validateRecipe({
+      version: 1,
+      container: { selector: 'li' },
+      pagination: null,
+      fields: { name: { selector: null, read: 'text', attr: null, all: false, transforms: ['trim'], fallback: null } },
+    });
     expect(recipe).to.deep.equal({ version: 1, container: { selector: 'li' }, fields: { name: { read: 'text', all: false, transforms: [{ op: 'trim' }] } } });
   });
 
@@ -154,7 +241,11 @@ describe('recipes: executor', () => {
     const base = (fields: unknown) => ({ version: 1, container: { selector: 'li' }, fields });
     const badSelector = invalid(base({ name: { selector: 'div[', read: 'text' } }));
     expect(badSelector.message).to.contain('/fields/name/selector').and.contain('not a valid CSS selector');
-    expect(badSelector.details).to.deep.include({ loc: ['recipe', 'fields', 'name', 'selector'], msg: badSelector.message.split('/fields/name/selector ')[1], type: 'value_error' });
+    expect(badSelector.details).to.deep.include({
+      loc: ['recipe', 'fields', 'name', 'selector'],
+      msg: badSelector.message.split('/fields/name/selector ')[1],
+      type: 'value_error',
+    });
     const unknownTransform = invalid(base({ name: { read: 'text', transforms: [{ op: 'eval' }] } }));
     expect(unknownTransform.message).to.contain('/fields/name/transforms/0/op').and.contain('trim').and.contain('"eval"');
     const catastrophic = invalid(base({ name: { read: 'text', transforms: [{ op: 'regex', pattern: '(a+)+$' }] } }));
@@ -162,17 +253,27 @@ describe('recipes: executor', () => {
     expect(invalid(base({ n: { read: 'text', transforms: [{ op: 'regex', pattern: '(\\d+)\\s*(\\d+)' }] } })).message).to.contain('polynomially');
     expect(invalid(base({ n: { read: 'text', transforms: [{ op: 'regex', pattern: '(a)\\1' }] } })).message).to.contain('backreferences');
     expect(invalid(base({ n: { read: 'text', transforms: [{ op: 'regex', pattern: '[' }] } })).message).to.contain('invalid regular expression');
-    expect(invalid(base({ n: { read: 'attr', selector: 'a' } })).message).to.contain('/fields/n/attr').and.contain('needs "attr"');
+    expect(invalid(base({ n: { read: 'attr', selector: 'a' } })).message)
+      .to.contain('/fields/n/attr')
+      .and.contain('needs "attr"');
     expect(invalid(base({ n: { read: 'text', script: 'alert(1)' } })).message).to.contain('unknown key "script"');
     expect(invalid({ version: 1, container: { xpath: '//li' }, fields: { n: { read: 'text' } } }).message).to.contain('/container');
     expect(invalid(base({ n: { read: 'jsonld', path: 'offers..[' } })).message).to.contain('/fields/n/path');
-    expect(() => executeRecipe(base({ name: { selector: 'div[', read: 'text' } }), LISTING, { url: LISTING_URL })).to.throw(GleanerError, /not a valid CSS selector/);
+    expect(() => executeRecipe(base({ name: { selector: 'div[', read: 'text' } }), LISTING, { url: LISTING_URL })).to.throw(
+      GleanerError,
+      /not a valid CSS selector/,
+    );
   });
 
   it('flags positional selector chains, not anchored ones', () => {
     const recipe = validateRecipe({
-      version: 1, container: { selector: 'main > div:nth-child(2) > ul > li:nth-of-type(n)' },
-      fields: { name: { selector: 'td:nth-child(3)', read: 'text' }, price: { selector: 'div > div > div > div > span', read: 'text' }, sku: { selector: '[data-sku]', read: 'attr', attr: 'data-sku' } },
+      version: 1,
+      container: { selector: 'main > div:nth-child(2) > ul > li:nth-of-type(n)' },
+      fields: {
+        name: { selector: 'td:nth-child(3)', read: 'text' },
+        price: { selector: 'div > div > div > div > span', read: 'text' },
+        sku: { selector: '[data-sku]', read: 'attr', attr: 'data-sku' },
+      },
     });
     expect(brittleSelectors(recipe).map((w) => w.path)).to.deep.equal(['/container/selector', '/fields/price/selector']);
     expect(brittleSelectors(LISTING_RECIPE)).to.deep.equal([]);
@@ -184,15 +285,25 @@ describe('recipes: skeleton and comparison', () => {
     const card = LISTING.slice(LISTING.indexOf('<li class="product-card" data-sku="K-100">'), LISTING.indexOf('<li class="ad-slot">'));
     const big = LISTING.replace('<ul class="product-grid">', `<ul class="product-grid">${card.repeat(47)}`);
     const skeleton = pageSkeleton(big);
-    expect(skeleton).to.contain('li.product-card[data-sku="K-100"]').and.contain('span.price "$1,299.00"').and.contain('… 47 more li.product-card like the above');
+    expect(skeleton)
+      .to.contain('li.product-card[data-sku="K-100"]')
+      .and.contain('span.price "$1,299.00"')
+      .and.contain('… 47 more li.product-card like the above');
     expect(skeleton).to.contain('JSON-LD block 1').and.not.contain('dataLayer').and.not.contain('display: grid');
     expect(skeleton.length).to.be.below(big.length / 4);
     expect(pageSkeleton(big, { maxChars: 1500 }).length).to.be.at.most(1500);
   });
 
   it('compares with normalised whitespace, case, number formats and URLs', () => {
-    const actual = [{ name: 'blue  KETTLE', price: '$1,299.00', url: '/p/blue-kettle?color=blue' }, { name: 'Red Kettle', price: null, url: '/p/red' }];
-    const expected = [{ name: 'Blue Kettle', price: 1299, url: 'https://shop.example.com/p/blue-kettle?color=blue' }, { name: 'Red Kettle', price: 49.5, url: 'https://shop.example.com/p/red' }, { name: 'Glass Kettle', price: 2450, url: null }];
+    const actual = [
+      { name: 'blue  KETTLE', price: '$1,299.00', url: '/p/blue-kettle?color=blue' },
+      { name: 'Red Kettle', price: null, url: '/p/red' },
+    ];
+    const expected = [
+      { name: 'Blue Kettle', price: 1299, url: 'https://shop.example.com/p/blue-kettle?color=blue' },
+      { name: 'Red Kettle', price: 49.5, url: 'https://shop.example.com/p/red' },
+      { name: 'Glass Kettle', price: 2450, url: null },
+    ];
     const c = compareRecipeOutput(actual, expected, { baseUrl: LISTING_URL });
     expect(c).to.include({ expectedCount: 3, matchedRecords: 2, missingRecordCount: 1, ok: false });
     expect(c.fields.price).to.deep.include({ expected: 2, matched: 1, missing: 1 });
@@ -200,7 +311,9 @@ describe('recipes: skeleton and comparison', () => {
     expect(c.fields.url).to.deep.include({ matched: 2 });
     expect(c.score).to.be.closeTo(5 / 8, 1e-9);
     expect(compareRecipeOutput(EXPECTED, EXPECTED, { baseUrl: LISTING_URL }).ok).to.equal(true);
-    expect(compareRecipeOutput([{ sku: 'K100', n: '1.5' }], [{ sku: 'k-100', n: '15' }], { baseUrl: LISTING_URL }).fields).to.deep.include({ sku: { expected: 1, matched: 1, missing: 0, wrong: 0, examples: [] } });
+    expect(compareRecipeOutput([{ sku: 'K100', n: '1.5' }], [{ sku: 'k-100', n: '15' }], { baseUrl: LISTING_URL }).fields).to.deep.include({
+      sku: { expected: 1, matched: 1, missing: 0, wrong: 0, examples: [] },
+    });
   });
 });
 
@@ -225,7 +338,12 @@ const GOOD_FIELDS = {
 
 describe('recipes: generator', function () {
   let server: ModelServer;
-  const model = () => createModelClient(createOpenAiProvider({ apiKey: 'sk-test', baseUrl: server.openaiBaseUrl, model: 'test-model' }), { timeoutMs: 5_000, maxRetries: 0, concurrency: 2 });
+  const model = () =>
+    createModelClient(createOpenAiProvider({ apiKey: 'sk-test', baseUrl: server.openaiBaseUrl, model: 'test-model' }), {
+      timeoutMs: 5_000,
+      maxRetries: 0,
+      concurrency: 2,
+    });
   const page = { html: LISTING, url: LISTING_URL };
   const messagesOf = (i: number): Array<{ role: string; content: string }> => server.chatRequests()[i].body.messages;
 
@@ -246,7 +364,10 @@ describe('recipes: generator', function () {
     expect(first.body.response_format.json_schema.strict).to.equal(true);
     expect(qualifiesForStrict(recipeAnswerSchema(ATTRS))).to.equal(true);
     expect(messagesOf(0)[0].content).to.contain('nth-child');
-    expect(messagesOf(0)[1].content).to.contain('li.product-card[data-sku="K-100"]').and.contain('price (number)').and.contain('Standard extraction found 3 records');
+    expect(messagesOf(0)[1].content)
+      .to.contain('li.product-card[data-sku="K-100"]')
+      .and.contain('price (number)')
+      .and.contain('Standard extraction found 3 records');
     const feedback = second.body.messages.at(-1).content as string;
     expect(feedback).to.contain('Field "price" is missing in 3 of 3').and.contain('expected 1299, got null');
     expect(second.body.messages.at(-2).role).to.equal('assistant');

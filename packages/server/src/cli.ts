@@ -202,7 +202,9 @@ interface PublishOptions {
 const catalog = program.command('catalog').description('the public catalog of scraper APIs (GET /v1/scraper-apis)');
 catalog
   .command('publish')
-  .description("publish a ready scraper as a public scraper API (a snapshot of it); re-publishing a slug of the same owner updates it, keeping omitted optional fields")
+  .description(
+    'publish a ready scraper as a public scraper API (a snapshot of it); re-publishing a slug of the same owner updates it, keeping omitted optional fields',
+  )
   .requiredOption('--scraper <id>', 'the scraper (template_id) to publish; it must be ready')
   .requiredOption('--slug <slug>', 'URL-safe identifier: lower-case letters, digits and single hyphens')
   .requiredOption('--title <text>', 'title')

@@ -18,7 +18,12 @@ export const CHILD_ENV = { PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/
  * Who started a postmaster, uses it, or holds the start lock; startTime guards against PID reuse,
  * `token` tells apart two handles of one process.
  */
-export interface ProcessStamp { pid: number; startTime?: string; postmasterPid?: number; token?: string }
+export interface ProcessStamp {
+  pid: number;
+  startTime?: string;
+  postmasterPid?: number;
+  token?: string;
+}
 export type Step = [NodeJS.Signals, number];
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -155,7 +160,10 @@ export async function acquireLock(file: string, timeoutMs: number): Promise<() =
       continue;
     }
     if (Date.now() > deadline) {
-      throw new GleanerError('DATABASE_UNAVAILABLE', `Another process (PID ${holder?.pid ?? '?'}) has been starting the embedded Postgres for over ${timeoutMs} ms (lock ${file}).`);
+      throw new GleanerError(
+        'DATABASE_UNAVAILABLE',
+        `Another process (PID ${holder?.pid ?? '?'}) has been starting the embedded Postgres for over ${timeoutMs} ms (lock ${file}).`,
+      );
     }
     await sleep(100);
   }
@@ -167,7 +175,11 @@ export function execFileText(file: string, args: string[]): Promise<string> {
 
 // ---------------------------------------------------------------- a minimal wire-protocol client
 
-export interface PgReply { ok: boolean; code?: string; message?: string }
+export interface PgReply {
+  ok: boolean;
+  code?: string;
+  message?: string;
+}
 
 /** One protocol message: type byte, int32 length, body. */
 function message(type: string, body: Buffer): Buffer {
@@ -227,7 +239,8 @@ export function pgRoundTrip(port: number, database: string, sql: string | undefi
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      if (graceful) socket.end(Buffer.from([0x58, 0, 0, 0, 4])); // Terminate
+      if (graceful)
+        socket.end(Buffer.from([0x58, 0, 0, 0, 4])); // Terminate
       else socket.destroy();
       fn();
     };
@@ -255,7 +268,8 @@ export function pgRoundTrip(port: number, database: string, sql: string | undefi
           if (kind === 10 && scram) socket.write(scram.first());
           else if (kind === 11 && scram) socket.write(scram.final(body.subarray(4).toString('utf8')));
           else if (kind === 12 && scram) {
-            if (!scram.verify(body.subarray(4).toString('utf8'))) return settle(() => resolve({ ok: false, code: 'AUTH', message: 'the server did not prove it knows the password' }));
+            if (!scram.verify(body.subarray(4).toString('utf8')))
+              return settle(() => resolve({ ok: false, code: 'AUTH', message: 'the server did not prove it knows the password' }));
           } else if (kind !== 0) return settle(() => resolve({ ok: false, code: 'AUTH', message: 'the server asks for a password' }));
           continue;
         }

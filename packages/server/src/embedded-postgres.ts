@@ -29,8 +29,21 @@ import { pathToFileURL } from 'node:url';
 import { GleanerError } from '@gleaner/core';
 import type { Logger } from '@gleaner/core';
 import {
-  acquireLock, CHILD_ENV, escalate, execFileText, identify, isSameProcessAlive, killRemnants, pgRoundTrip, processStartTime,
-  readPostmasterPid, readStamp, signal, sleep, SUPERUSER, waitGone,
+  acquireLock,
+  CHILD_ENV,
+  escalate,
+  execFileText,
+  identify,
+  isSameProcessAlive,
+  killRemnants,
+  pgRoundTrip,
+  processStartTime,
+  readPostmasterPid,
+  readStamp,
+  signal,
+  sleep,
+  SUPERUSER,
+  waitGone,
 } from './embedded-postgres-support.ts';
 import type { PgReply, ProcessStamp, Step } from './embedded-postgres-support.ts';
 
@@ -101,11 +114,28 @@ interface Paths {
   cluster: string;
   /** Where Postgres sees the cluster (`-D`): `cluster` itself, or the symlink's target. */
   real: string;
-  log: string; owner: string; users: string; password: string; lock: string; pidFile: string;
+  log: string;
+  owner: string;
+  users: string;
+  password: string;
+  lock: string;
+  pidFile: string;
 }
-interface RunAs { user: string; uid: number; gid: number }
-interface Binaries { initdb: string; postgres: string }
-interface Settings { port: number; startTimeoutMs: number; stopTimeoutMs: number; unresponsiveAfterMs: number }
+interface RunAs {
+  user: string;
+  uid: number;
+  gid: number;
+}
+interface Binaries {
+  initdb: string;
+  postgres: string;
+}
+interface Settings {
+  port: number;
+  startTimeoutMs: number;
+  stopTimeoutMs: number;
+  unresponsiveAfterMs: number;
+}
 
 const urlFor = (port: number, password: string) => `postgres://${SUPERUSER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${DATABASE}`;
 
@@ -205,13 +235,20 @@ async function joinOrClear(paths: Paths, s: Settings, password: string, log: Log
     if (!pm) return undefined;
     const who = await identify(pm.pid, paths.cluster);
     if (who === 'dead' || who === 'other') {
-      log.warn({ postgresPid: pm.pid, reason: who === 'dead' ? 'process gone' : 'PID reused by another program' }, 'removing stale postmaster.pid left by a crashed Postgres');
+      log.warn(
+        { postgresPid: pm.pid, reason: who === 'dead' ? 'process gone' : 'PID reused by another program' },
+        'removing stale postmaster.pid left by a crashed Postgres',
+      );
       if (who === 'dead') await killRemnants(pm.pid);
       await fs.rm(paths.pidFile, { force: true });
       return undefined;
     }
     if (who === 'unverifiable') {
-      throw new GleanerError('DATABASE_UNAVAILABLE', `${paths.pidFile} names PID ${pm.pid}, a postgres process whose data directory cannot be verified. Stop that process, or remove the file if it is not the embedded Postgres.`, { retryable: false });
+      throw new GleanerError(
+        'DATABASE_UNAVAILABLE',
+        `${paths.pidFile} names PID ${pm.pid}, a postgres process whose data directory cannot be verified. Stop that process, or remove the file if it is not the embedded Postgres.`,
+        { retryable: false },
+      );
     }
     if (pm.status === 'stopping') {
       log.info({ postgresPid: pm.pid }, 'waiting for the embedded Postgres to finish shutting down');
@@ -221,12 +258,23 @@ async function joinOrClear(paths: Paths, s: Settings, password: string, log: Log
     const answer = await awaitAnswer(pm.port, s.unresponsiveAfterMs, s.startTimeoutMs, password);
     if (answer === 'silent') {
       log.warn({ postgresPid: pm.pid, port: pm.port }, 'the embedded Postgres running for this data directory does not answer; killing it');
-      await escalate(pm.pid, (sig) => signal(pm.pid, sig), (ms) => waitGone(pm.pid, ms), [['SIGQUIT', 1_000], ['SIGKILL', 5_000]]);
+      await escalate(
+        pm.pid,
+        (sig) => signal(pm.pid, sig),
+        (ms) => waitGone(pm.pid, ms),
+        [
+          ['SIGQUIT', 1_000],
+          ['SIGKILL', 5_000],
+        ],
+      );
       await fs.rm(paths.pidFile, { force: true });
       return undefined;
     }
     if (answer === 'starting') {
-      throw new GleanerError('DATABASE_UNAVAILABLE', `The embedded Postgres (PID ${pm.pid}) is still starting up (crash recovery?) after ${s.startTimeoutMs} ms; see ${paths.log}.`);
+      throw new GleanerError(
+        'DATABASE_UNAVAILABLE',
+        `The embedded Postgres (PID ${pm.pid}) is still starting up (crash recovery?) after ${s.startTimeoutMs} ms; see ${paths.log}.`,
+      );
     }
     const owner = await readStamp(paths.owner);
     const me = await stampOf(pm.pid);
@@ -239,7 +287,12 @@ async function joinOrClear(paths: Paths, s: Settings, password: string, log: Log
         return handle(paths, s, pm.pid, pm.port, password, me, true, log);
       }
       log.warn({ postgresPid: pm.pid, ownerPid: owner.pid }, 'restarting the embedded Postgres left running by a Gleaner process that exited');
-      await escalate(pm.pid, (sig) => signal(pm.pid, sig), (ms) => waitGone(pm.pid, ms), shutdownSteps(s));
+      await escalate(
+        pm.pid,
+        (sig) => signal(pm.pid, sig),
+        (ms) => waitGone(pm.pid, ms),
+        shutdownSteps(s),
+      );
       continue;
     }
     await ensureDatabase(pm.port, password, log);
@@ -279,7 +332,10 @@ async function prepareCluster(paths: Paths, bins: Binaries, runAs: RunAs | undef
   }
   if (await exists(paths.real)) {
     if ((await fs.readdir(paths.real)).length > 0) {
-      throw new GleanerError('CONFIG_INVALID', `${paths.real} exists but is not a Postgres data directory; move it away (or set GLEANER_DATA_DIR / DATABASE_URL).`);
+      throw new GleanerError(
+        'CONFIG_INVALID',
+        `${paths.real} exists but is not a Postgres data directory; move it away (or set GLEANER_DATA_DIR / DATABASE_URL).`,
+      );
     }
     await fs.rmdir(paths.real);
   }
@@ -299,9 +355,12 @@ async function prepareCluster(paths: Paths, bins: Binaries, runAs: RunAs | undef
   const pwfile = `${scratch}.pw`;
   await fs.writeFile(pwfile, `${password}\n`, { mode: 0o600 });
   if (runAs) await fs.chown(pwfile, runAs.uid, runAs.gid);
-  const code = await runToCompletion(bins.initdb, ['-D', scratch, '-U', SUPERUSER, '--auth=scram-sha-256', `--pwfile=${pwfile}`, '--encoding=UTF8', '--locale=C', '--no-instructions'], paths, runAs).finally(() =>
-    fs.rm(pwfile, { force: true }),
-  );
+  const code = await runToCompletion(
+    bins.initdb,
+    ['-D', scratch, '-U', SUPERUSER, '--auth=scram-sha-256', `--pwfile=${pwfile}`, '--encoding=UTF8', '--locale=C', '--no-instructions'],
+    paths,
+    runAs,
+  ).finally(() => fs.rm(pwfile, { force: true }));
   if (code !== 0) {
     throw new GleanerError('DATABASE_UNAVAILABLE', `initdb failed (exit ${code}): ${await logTail(paths.log, logSize)}`, { retryable: false });
   }
@@ -312,16 +371,41 @@ async function prepareCluster(paths: Paths, bins: Binaries, runAs: RunAs | undef
   return true;
 }
 
-async function launch(paths: Paths, bins: Binaries, runAs: RunAs | undefined, s: Settings, fresh: boolean, password: string, log: Logger): Promise<EmbeddedPostgresHandle> {
+async function launch(
+  paths: Paths,
+  bins: Binaries,
+  runAs: RunAs | undefined,
+  s: Settings,
+  fresh: boolean,
+  password: string,
+  log: Logger,
+): Promise<EmbeddedPostgresHandle> {
   const me: ProcessStamp = { pid: process.pid, startTime: await processStartTime(process.pid), token: randomBytes(8).toString('hex') };
   // Written before the spawn: if we die at any point after it, the postmaster is recognisably orphaned.
   await fs.writeFile(paths.owner, JSON.stringify(me));
   const logSize = await fileSize(paths.log);
   const args = [
-    '-D', paths.real, '-p', String(s.port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=',
+    '-D',
+    paths.real,
+    '-p',
+    String(s.port),
+    '-c',
+    'listen_addresses=127.0.0.1',
+    '-c',
+    'unix_socket_directories=',
     // Postgres rotates its own log: a weekly ring in <cluster>/log (start-up errors still reach postgres.log).
-    '-c', 'logging_collector=on', '-c', 'log_directory=log', '-c', 'log_filename=postgresql-%a.log',
-    '-c', 'log_rotation_age=1d', '-c', 'log_rotation_size=0', '-c', 'log_truncate_on_rotation=on',
+    '-c',
+    'logging_collector=on',
+    '-c',
+    'log_directory=log',
+    '-c',
+    'log_filename=postgresql-%a.log',
+    '-c',
+    'log_rotation_age=1d',
+    '-c',
+    'log_rotation_size=0',
+    '-c',
+    'log_truncate_on_rotation=on',
   ];
   const logFile = await fs.open(paths.log, 'a');
   let child: ChildProcess;
@@ -424,7 +508,17 @@ async function writeUsers(paths: Paths, users: ProcessStamp[]): Promise<void> {
  * A handle on the postmaster `pid` for the user `me`. stop() and abort() act under the start lock
  * and read who owns the postmaster then, so ownership handed over while this handle was open counts.
  */
-function handle(paths: Paths, s: Settings, pid: number, port: number, password: string, me: ProcessStamp, owned: boolean, log: Logger, onStopping: () => void = () => {}): EmbeddedPostgresHandle {
+function handle(
+  paths: Paths,
+  s: Settings,
+  pid: number,
+  port: number,
+  password: string,
+  me: ProcessStamp,
+  owned: boolean,
+  log: Logger,
+  onStopping: () => void = () => {},
+): EmbeddedPostgresHandle {
   const send = (sig: NodeJS.Signals) => signal(pid, sig);
   const gone = (ms: number) => waitGone(pid, ms);
   const leave = async (steps: Step[], handOver: boolean) => {
@@ -439,7 +533,10 @@ function handle(paths: Paths, s: Settings, pid: number, port: number, password: 
       onStopping(); // from here on, this process no longer watches over the postmaster
       const heir = handOver ? others.find((u) => u.postmasterPid === pid) : undefined;
       if (heir) {
-        await writeUsers(paths, others.filter((u) => u.token !== heir.token));
+        await writeUsers(
+          paths,
+          others.filter((u) => u.token !== heir.token),
+        );
         await fs.writeFile(paths.owner, JSON.stringify(heir));
         log.info({ postgresPid: pid, heirPid: heir.pid }, 'other processes still use the embedded Postgres: handing it over instead of stopping it');
         return;
@@ -459,7 +556,14 @@ function handle(paths: Paths, s: Settings, pid: number, port: number, password: 
     pid,
     owned,
     stop: () => (stopped ??= leave(shutdownSteps(s), true)),
-    abort: () => (stopped ??= leave([['SIGQUIT', 3_000], ['SIGKILL', 2_000]], false)),
+    abort: () =>
+      (stopped ??= leave(
+        [
+          ['SIGQUIT', 3_000],
+          ['SIGKILL', 2_000],
+        ],
+        false,
+      )),
   };
 }
 
@@ -509,11 +613,15 @@ async function resolveRunAs(user: string, log: Logger): Promise<RunAs | undefine
       await execFileText('useradd', ['--system', '--user-group', '--no-create-home', '--home-dir', '/nonexistent', '--shell', '/usr/sbin/nologin', user]);
     } catch (err) {
       // Busybox systems (Alpine) have adduser only; a concurrent creation is fine too.
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') await execFileText('adduser', ['-S', '-D', '-H', '-s', '/sbin/nologin', user]).catch(() => undefined);
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT')
+        await execFileText('adduser', ['-S', '-D', '-H', '-s', '/sbin/nologin', user]).catch(() => undefined);
     }
     ids = await lookupUser(user);
     if (!ids) {
-      throw new GleanerError('CONFIG_INVALID', `Could not create the system user ${user} for the embedded Postgres; create it (useradd --system ${user}), run Gleaner as a non-root user, or set DATABASE_URL.`);
+      throw new GleanerError(
+        'CONFIG_INVALID',
+        `Could not create the system user ${user} for the embedded Postgres; create it (useradd --system ${user}), run Gleaner as a non-root user, or set DATABASE_URL.`,
+      );
     }
   }
   if (ids.uid === 0) throw new GleanerError('CONFIG_INVALID', `database.embeddedUser ${user} is root; Postgres refuses to run as root.`);
@@ -574,12 +682,18 @@ async function relocateCluster(paths: Paths, relocateDir: string, log: Logger): 
   const link = await fs.readlink(paths.cluster).catch(() => undefined);
   if (link) return; // relocated before
   if (await exists(paths.cluster)) {
-    throw new GleanerError('CONFIG_INVALID', `${paths.cluster} is not reachable by the system user that runs the embedded Postgres (a directory above it is not searchable); move it to ${relocateDir}/clusters/ and leave a symlink, set GLEANER_DATA_DIR elsewhere, or set DATABASE_URL.`);
+    throw new GleanerError(
+      'CONFIG_INVALID',
+      `${paths.cluster} is not reachable by the system user that runs the embedded Postgres (a directory above it is not searchable); move it to ${relocateDir}/clusters/ and leave a symlink, set GLEANER_DATA_DIR elsewhere, or set DATABASE_URL.`,
+    );
   }
   const target = path.join(relocateDir, 'clusters', createHash('sha256').update(paths.root).digest('hex').slice(0, 16));
   await publicDir(path.dirname(target));
   await fs.symlink(target, paths.cluster);
-  log.warn({ dataDir: paths.root, cluster: target }, 'the Postgres user cannot enter the data directory (a parent is not searchable): the cluster lives in its own directory, linked from the data directory');
+  log.warn(
+    { dataDir: paths.root, cluster: target },
+    'the Postgres user cannot enter the data directory (a parent is not searchable): the cluster lives in its own directory, linked from the data directory',
+  );
 }
 
 /** A copy of the binaries where the Postgres user can run them (once per binaries version). */
@@ -636,7 +750,9 @@ async function resolveBinaries(binDir: string | undefined): Promise<Binaries> {
   const key = `${process.platform}-${process.arch}`;
   const pkg = PLATFORM_PACKAGES[key];
   if (!pkg) {
-    throw new GleanerError('DATABASE_UNAVAILABLE', `The embedded Postgres has no binaries for ${key}; set DATABASE_URL to use an existing Postgres.`, { retryable: false });
+    throw new GleanerError('DATABASE_UNAVAILABLE', `The embedded Postgres has no binaries for ${key}; set DATABASE_URL to use an existing Postgres.`, {
+      retryable: false,
+    });
   }
   try {
     // The platform package is a dependency of embedded-postgres, so resolve it from there.
@@ -644,7 +760,10 @@ async function resolveBinaries(binDir: string | undefined): Promise<Binaries> {
     const mod = (await import(pathToFileURL(fromPackage.resolve(pkg)).href)) as Binaries;
     return { initdb: mod.initdb, postgres: mod.postgres };
   } catch (err) {
-    throw new GleanerError('DATABASE_UNAVAILABLE', `The embedded Postgres binaries (${pkg}) are not installed; run npm install, or set DATABASE_URL.`, { cause: err, retryable: false });
+    throw new GleanerError('DATABASE_UNAVAILABLE', `The embedded Postgres binaries (${pkg}) are not installed; run npm install, or set DATABASE_URL.`, {
+      cause: err,
+      retryable: false,
+    });
   }
 }
 
@@ -652,13 +771,20 @@ async function resolveBinaries(binDir: string | undefined): Promise<Binaries> {
 
 function shutdownSteps(s: Settings): Step[] {
   // SIGINT = fast shutdown (ends sessions, checkpoints); SIGQUIT = immediate (crash recovery next start).
-  return [['SIGINT', s.stopTimeoutMs], ['SIGQUIT', 5_000], ['SIGKILL', 5_000]];
+  return [
+    ['SIGINT', s.stopTimeoutMs],
+    ['SIGQUIT', 5_000],
+    ['SIGKILL', 5_000],
+  ];
 }
 
 // ---------------------------------------------------------------- files
 
 async function exists(p: string): Promise<boolean> {
-  return fs.access(p).then(() => true, () => false);
+  return fs.access(p).then(
+    () => true,
+    () => false,
+  );
 }
 
 async function fileSize(p: string): Promise<number> {

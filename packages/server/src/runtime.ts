@@ -23,7 +23,10 @@ export interface RuntimeOptions {
  * <dataDir>/postgres (reusing the instance another gleaner process already runs there).
  * Applies migrations. The server's plugin wiring lives in wiring.ts.
  */
-export async function openRuntime(opts: RuntimeOptions, plugins: Pick<EngineOptions, 'drivers' | 'llm' | 'llmSpecs'> & { close?(): Promise<void> } = {}): Promise<Runtime> {
+export async function openRuntime(
+  opts: RuntimeOptions,
+  plugins: Pick<EngineOptions, 'drivers' | 'llm' | 'llmSpecs'> & { close?(): Promise<void> } = {},
+): Promise<Runtime> {
   const { config, logger } = opts;
   const { close: closePlugins, ...extra } = plugins;
   let embedded: EmbeddedPostgresHandle | null = null;

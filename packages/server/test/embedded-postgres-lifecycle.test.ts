@@ -87,7 +87,10 @@ describe('embedded Postgres lifecycles (issue 16 item 2)', function () {
     expect(owner.pid).to.equal(process.pid);
     await second.stop();
     await until('postmaster gone after the last user stopped', 30_000, () => !alive(first.pid));
-    await fs.access(path.join(dataDir, 'postgres.owner.json')).then(() => expect.fail('owner file left behind'), () => undefined);
+    await fs.access(path.join(dataDir, 'postgres.owner.json')).then(
+      () => expect.fail('owner file left behind'),
+      () => undefined,
+    );
   });
 
   it('rotates postgres.log at start and requires the generated password even for a cluster made with trust', async () => {
@@ -103,7 +106,10 @@ describe('embedded Postgres lifecycles (issue 16 item 2)', function () {
     expect((await fs.stat(path.join(dataDir, 'postgres.log'))).size).to.be.lessThan(1024 * 1024);
     expect(await fs.readFile(hba, 'utf8')).to.contain('scram-sha-256');
     expect(await query(h.url, 'SELECT 1 AS one')).to.deep.equal([{ one: 1 }]);
-    const wrong = await query(`postgres://postgres:nope@127.0.0.1:${port}/gleaner`, 'SELECT 1').then(() => null, (e: { code?: string }) => e);
+    const wrong = await query(`postgres://postgres:nope@127.0.0.1:${port}/gleaner`, 'SELECT 1').then(
+      () => null,
+      (e: { code?: string }) => e,
+    );
     expect(wrong?.code).to.equal('28P01');
     await h.stop();
   });
@@ -135,7 +141,15 @@ describe('embedded Postgres lifecycles (issue 16 item 2)', function () {
   it('stops the embedded Postgres when the whole process group of `make start` gets SIGTERM', async () => {
     const dataDir = path.join(dir, 'make-start');
     const [apiPort, agentsPort, pgPort] = [await freePort(), await freePort(), await freePort()];
-    const env = { ...process.env, GLEANER_DATA_DIR: dataDir, GLEANER_PORT: String(apiPort), GLEANER_AGENTS_PORT: String(agentsPort), GLEANER_EMBEDDED_PG_PORT: String(pgPort), GLEANER_HOST: '127.0.0.1', GLEANER_LOG_LEVEL: 'info' };
+    const env = {
+      ...process.env,
+      GLEANER_DATA_DIR: dataDir,
+      GLEANER_PORT: String(apiPort),
+      GLEANER_AGENTS_PORT: String(agentsPort),
+      GLEANER_EMBEDDED_PG_PORT: String(pgPort),
+      GLEANER_HOST: '127.0.0.1',
+      GLEANER_LOG_LEVEL: 'info',
+    };
     delete (env as Record<string, string | undefined>).DATABASE_URL;
     // detached: make is the leader of its own group, as under a terminal multiplexer or process manager.
     const make = spawn('make', ['--no-print-directory', 'start'], { cwd: repoRoot, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -143,7 +157,15 @@ describe('embedded Postgres lifecycles (issue 16 item 2)', function () {
     make.stdout!.on('data', (c) => (out += c));
     make.stderr!.on('data', (c) => (out += c));
     const exited = new Promise<number | null>((resolve) => make.once('exit', (code) => resolve(code)));
-    await until('make start ready', 60_000, async () => (await fetch(`http://127.0.0.1:${apiPort}/readyz`).then((r) => r.ok, () => false))).catch((err) => {
+    await until(
+      'make start ready',
+      60_000,
+      async () =>
+        await fetch(`http://127.0.0.1:${apiPort}/readyz`).then(
+          (r) => r.ok,
+          () => false,
+        ),
+    ).catch((err) => {
       process.kill(-make.pid!, 'SIGKILL');
       throw new Error(`${(err as Error).message}; output:\n${out.slice(-3000)}`);
     });

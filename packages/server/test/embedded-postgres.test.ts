@@ -100,9 +100,15 @@ describe('embedded Postgres', function () {
     expect(current.url).to.equal(`postgres://postgres:${password}@127.0.0.1:${port}/gleaner`);
     expect((await fs.stat(path.join(dataDir, 'postgres.password'))).mode & 0o777, 'password file 0600').to.equal(0o600);
     // Loopback is not trusted: without the password (or with another) no local user gets in.
-    const noPassword = await rows(`postgres://postgres@127.0.0.1:${port}/gleaner`, 'SELECT 1').then(() => null, (err: Error) => err);
+    const noPassword = await rows(`postgres://postgres@127.0.0.1:${port}/gleaner`, 'SELECT 1').then(
+      () => null,
+      (err: Error) => err,
+    );
     expect(noPassword?.message).to.match(/password/);
-    const wrong = await rows(`postgres://postgres:guess@127.0.0.1:${port}/gleaner`, 'SELECT 1').then(() => null, (err: { code?: string }) => err);
+    const wrong = await rows(`postgres://postgres:guess@127.0.0.1:${port}/gleaner`, 'SELECT 1').then(
+      () => null,
+      (err: { code?: string }) => err,
+    );
     expect(wrong?.code, 'password authentication failed').to.equal('28P01');
     expect(await rows(current.url, 'SELECT current_database() AS db')).to.deep.equal([{ db: 'gleaner' }]);
     await rows(current.url, 'CREATE TABLE notes (id serial PRIMARY KEY, body text NOT NULL)');
@@ -132,7 +138,10 @@ describe('embedded Postgres', function () {
     await Promise.all([current.stop(), current.stop()]);
     await current.stop();
     await waitDead(current.pid);
-    await fs.access(pidFile()).then(() => expect.fail('postmaster.pid left behind by a clean stop'), () => undefined);
+    await fs.access(pidFile()).then(
+      () => expect.fail('postmaster.pid left behind by a clean stop'),
+      () => undefined,
+    );
     let refused = false;
     await rows(current.url, 'SELECT 1').catch(() => (refused = true));
     expect(refused).to.equal(true);
@@ -226,10 +235,15 @@ describe('embedded Postgres', function () {
     const squatter = net.createServer();
     await new Promise<void>((resolve) => squatter.listen(port, '127.0.0.1', resolve));
     try {
-      const err = await start().then(() => expect.fail('started despite the port being taken'), (e: unknown) => e);
+      const err = await start().then(
+        () => expect.fail('started despite the port being taken'),
+        (e: unknown) => e,
+      );
       expect(err).to.be.instanceOf(GleanerError);
       expect((err as GleanerError).code).to.equal('DATABASE_UNAVAILABLE');
-      expect((err as GleanerError).message).to.include(String(port)).and.include('GLEANER_EMBEDDED_PG_PORT');
+      expect((err as GleanerError).message)
+        .to.include(String(port))
+        .and.include('GLEANER_EMBEDDED_PG_PORT');
     } finally {
       await new Promise((resolve) => squatter.close(resolve));
     }

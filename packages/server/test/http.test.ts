@@ -83,7 +83,12 @@ describe('http adapter: auth, validation, limits, errors', () => {
     const other = await engine.createApiKey('bob');
     await engine.revokeApiKey(other.prefix);
     const bodies = [];
-    const variants: Array<Record<string, string>> = [{}, { 'X-API-KEY': 'glk_AAAAAAAA_' + 'a'.repeat(32) }, { 'X-API-KEY': 'garbage' }, { 'X-API-KEY': other.key }];
+    const variants: Array<Record<string, string>> = [
+      {},
+      { 'X-API-KEY': 'glk_AAAAAAAA_' + 'a'.repeat(32) },
+      { 'X-API-KEY': 'garbage' },
+      { 'X-API-KEY': other.key },
+    ];
     for (const headers of variants) {
       const res = await request(url, 'POST', '/test/echo', { body: { url: 'http://x.test/', items: [] }, headers });
       expect(res.status).to.equal(401);
@@ -119,7 +124,10 @@ describe('http adapter: auth, validation, limits, errors', () => {
   it('reports missing required fields and malformed JSON as 422', async () => {
     const missing = await echo({});
     expect(missing.status).to.equal(422);
-    expect(missing.body.detail.map((d: { loc: unknown[] }) => d.loc)).to.deep.include.members([['body', 'url'], ['body', 'items']]);
+    expect(missing.body.detail.map((d: { loc: unknown[] }) => d.loc)).to.deep.include.members([
+      ['body', 'url'],
+      ['body', 'items'],
+    ]);
     const bad = await request(url, 'POST', '/test/echo', { raw: '{"url": ', headers: { 'X-API-KEY': key } });
     expect(bad.status).to.equal(422);
     expect(bad.body.detail[0]).to.include({ type: 'json_invalid' });
@@ -201,7 +209,9 @@ describe('http adapter: Postgres going away and coming back', () => {
     const ready = await request(url, 'GET', '/readyz');
     expect(ready.status).to.equal(503);
     expect(ready.body.status).to.equal('unavailable');
-    expect(ready.body.detail).to.be.a('string').and.match(/database/i);
+    expect(ready.body.detail)
+      .to.be.a('string')
+      .and.match(/database/i);
     const authed = await request(url, 'POST', '/test/echo', { body: { url: 'http://x.test/', items: [] }, headers: { 'X-API-KEY': key } });
     expect(authed.status).to.equal(503);
     expect(authed.body.code).to.equal('DATABASE_UNAVAILABLE');

@@ -12,7 +12,10 @@ import { visit } from './driver-contract.ts';
 import type { ContractDriverOptions, TestResolver } from './driver-contract.ts';
 
 /** The SSRF table: literal forms, metadata, resolved names, redirect hops, proxies, and (browsers) subresources. */
-export function ssrfContract(capabilities: DriverCapabilities, ctx: () => { site: FixtureSite; build: (o?: Partial<ContractDriverOptions>) => Driver; dns: TestResolver }): void {
+export function ssrfContract(
+  capabilities: DriverCapabilities,
+  ctx: () => { site: FixtureSite; build: (o?: Partial<ContractDriverOptions>) => Driver; dns: TestResolver },
+): void {
   const js = capabilities.javascript;
   describe('ssrf', () => {
     let canary: FixtureSite; // dual-stack on [::]: sees 127.0.0.x, ::1 and ::ffff:127.0.0.1
@@ -75,7 +78,12 @@ export function ssrfContract(capabilities: DriverCapabilities, ctx: () => { site
       ctx().dns.set('intranet.test', ['10.0.0.5']);
       const proxy = await startForwardProxy();
       try {
-        for (const url of [`http://127.0.0.1:${canary.port}/`, `https://[::1]:${canary.port}/`, `http://intranet.test:${canary.port}/`, 'https://intranet.test/']) {
+        for (const url of [
+          `http://127.0.0.1:${canary.port}/`,
+          `https://[::1]:${canary.port}/`,
+          `http://intranet.test:${canary.port}/`,
+          'https://intranet.test/',
+        ]) {
           const err = await rejection(visit(strict, url, { proxy: proxy.url }));
           expect(err.code, url).to.equal('URL_BLOCKED');
         }
@@ -93,7 +101,9 @@ export function ssrfContract(capabilities: DriverCapabilities, ctx: () => { site
         const { site, dns } = ctx();
         dns.set('canary.test', ['127.0.0.2']);
         const c = canary.port;
-        site.page('/ssrf-subresources', `<!doctype html><html><head><title>Subresources</title></head><body>
+        site.page(
+          '/ssrf-subresources',
+          `<!doctype html><html><head><title>Subresources</title></head><body>
           <h1>Subresource page</h1>
           <iframe src="http://127.0.0.2:${c}/frame"></iframe>
           <iframe src="http://canary.test:${c}/named-frame"></iframe>
@@ -104,7 +114,8 @@ export function ssrfContract(capabilities: DriverCapabilities, ctx: () => { site
             Promise.allSettled([fetch('http://[::1]:${c}/fetch'), fetch('http://canary.test:${c}/named-fetch', { mode: 'no-cors' })])
               .then((r) => { const p = document.getElementById('fetch-result'); p.textContent = r.map((x) => x.status).join(','); p.className = 'done'; });
           </script>
-        </body></html>`);
+        </body></html>`,
+        );
         const session = await narrow.openSession();
         try {
           const page = await session.goto(`${site.url}/ssrf-subresources`);
@@ -129,7 +140,9 @@ export function ssrfContract(capabilities: DriverCapabilities, ctx: () => { site
         udp.on('message', () => packets++);
         await new Promise<void>((r) => udp.bind(0, '127.0.0.2', () => r()));
         const port = (udp.address() as { port: number }).port;
-        site.page('/ssrf-webrtc', `<!doctype html><html><body><p id="state">pending</p><script>
+        site.page(
+          '/ssrf-webrtc',
+          `<!doctype html><html><body><p id="state">pending</p><script>
           const done = (v) => { const p = document.getElementById('state'); p.textContent = v; p.className = 'done'; };
           try {
             const ws = new WebSocket('ws://127.0.0.2:${canary.port}/ws');
@@ -138,7 +151,8 @@ export function ssrfContract(capabilities: DriverCapabilities, ctx: () => { site
             pc.createDataChannel('x');
             pc.createOffer().then((o) => pc.setLocalDescription(o)).then(() => setTimeout(() => done('gathered'), 1500), (e) => done('error ' + e));
           } catch (e) { done('error ' + e); }
-        </script></body></html>`);
+        </script></body></html>`,
+        );
         const session = await narrow.openSession();
         try {
           await session.goto(`${site.url}/ssrf-webrtc`);

@@ -74,10 +74,15 @@ export async function visit(driver: Driver, url: string, opts: DriverSessionOpti
 export function echoedCookies(page: PageSnapshot): string[] {
   const m = /<pre id="cookie">(.*?)<\/pre>/s.exec(page.html);
   expect(m, 'the /cookies page').to.not.equal(null);
-  return m![1].split(';').map((p) => p.trim()).filter(Boolean).sort();
+  return m![1]
+    .split(';')
+    .map((p) => p.trim())
+    .filter(Boolean)
+    .sort();
 }
 
-const SCRIPTED = '<!doctype html><html><head><title>Scripted</title></head><body><p id="static">served</p>' +
+const SCRIPTED =
+  '<!doctype html><html><head><title>Scripted</title></head><body><p id="static">served</p>' +
   "<script>const p = document.createElement('p'); p.id = 'by-js'; p.textContent = 'made by ' + 'script'; document.body.append(p);</script></body></html>";
 
 /** Registers the contract's mocha suites for one driver. `make` builds a driver; each is closed in after(). */
@@ -100,7 +105,12 @@ export function driverContract(name: string, make: (opts: ContractDriverOptions)
       site = await startFixtureSite();
       site.page('/scripted', SCRIPTED);
       site.route('/headers', (_q, res) => {
-        res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'X-Custom-Thing': 'one', 'X-Multi': ['a', 'b'], 'Set-Cookie': ['a=1; Path=/', 'b=2; Path=/'] });
+        res.writeHead(200, {
+          'Content-Type': 'text/html; charset=utf-8',
+          'X-Custom-Thing': 'one',
+          'X-Multi': ['a', 'b'],
+          'Set-Cookie': ['a=1; Path=/', 'b=2; Path=/'],
+        });
         res.end('<!doctype html><title>Headers</title><p>headers</p>');
       });
       site.route('/set-cookie', (_q, res) => {
@@ -133,7 +143,12 @@ export function driverContract(name: string, make: (opts: ContractDriverOptions)
       it('reports headers with lower-case names, repeated ones joined (Set-Cookie with a newline)', async () => {
         const page = await fetchPage('/headers');
         expect(Object.keys(page.headers).filter((k) => k !== k.toLowerCase())).to.deep.equal([]);
-        expect(page.headers).to.include({ 'content-type': 'text/html; charset=utf-8', 'x-custom-thing': 'one', 'x-multi': 'a, b', 'set-cookie': 'a=1; Path=/\nb=2; Path=/' });
+        expect(page.headers).to.include({
+          'content-type': 'text/html; charset=utf-8',
+          'x-custom-thing': 'one',
+          'x-multi': 'a, b',
+          'set-cookie': 'a=1; Path=/\nb=2; Path=/',
+        });
       });
 
       if (js) {
@@ -300,8 +315,11 @@ export function driverContract(name: string, make: (opts: ContractDriverOptions)
 
       if (js) {
         it('returns the page as it is when a subresource never finishes (load never fires within the budget)', async () => {
-          site.page('/stalled', '<!doctype html><title>Stalled</title><p id="text">the article</p><img src="/slow?ms=20000">' +
-            "<script>document.body.insertAdjacentHTML('beforeend', '<p id=\"by-js\">rendered</p>')</script>");
+          site.page(
+            '/stalled',
+            '<!doctype html><title>Stalled</title><p id="text">the article</p><img src="/slow?ms=20000">' +
+              "<script>document.body.insertAdjacentHTML('beforeend', '<p id=\"by-js\">rendered</p>')</script>",
+          );
           const page = await fetchPage('/stalled', { timeouts: { totalMs: 2500 } });
           expect(page.status).to.equal(200);
           expect(page.html).to.contain('the article').and.contain('id="by-js"');
@@ -309,8 +327,12 @@ export function driverContract(name: string, make: (opts: ContractDriverOptions)
 
         it('describes the page it returns when the page navigated by itself after load (status, headers, URL match the HTML)', async () => {
           // A request still running after load keeps the settle going while a script replaces the page.
-          site.page('/hops-away', "<!doctype html><title>First</title><p>first page</p><script>fetch('/slow?ms=4000').catch(() => {});" +
-            "addEventListener('load', () => setTimeout(() => location.replace('/landed'), 50));</script>", { headers: { 'x-which': 'first' } });
+          site.page(
+            '/hops-away',
+            "<!doctype html><title>First</title><p>first page</p><script>fetch('/slow?ms=4000').catch(() => {});" +
+              "addEventListener('load', () => setTimeout(() => location.replace('/landed'), 50));</script>",
+            { headers: { 'x-which': 'first' } },
+          );
           site.page('/landed', '<!doctype html><title>Landed</title><p>landed page</p>', { status: 203, headers: { 'x-which': 'landed' } });
           const page = await fetchPage('/hops-away', { timeouts: { totalMs: 8000 } });
           const landed = page.html.includes('landed page');
@@ -320,14 +342,20 @@ export function driverContract(name: string, make: (opts: ContractDriverOptions)
         });
 
         it('times out with FETCH_TIMEOUT when the page script spins after load (reading the page is in the budget)', async () => {
-          site.page('/spins', "<!doctype html><title>Spins</title><p>loaded</p><script>addEventListener('load', () => setTimeout(() => { for (;;) {} }, 0));</script>");
+          site.page(
+            '/spins',
+            "<!doctype html><title>Spins</title><p>loaded</p><script>addEventListener('load', () => setTimeout(() => { for (;;) {} }, 0));</script>",
+          );
           const session = await driver.openSession({ timeouts: { totalMs: 1500 } });
           try {
             const err = await rejection(session.goto(`${site.url}/spins`));
             expect(err.code).to.equal('FETCH_TIMEOUT');
             expect(err.message).to.contain('1500 ms');
             // The session then loads the next page or refuses plainly; it never hangs on the stuck page.
-            const next = await session.goto(`${site.url}/scripted`).then((p) => p.status, (e: GleanerError) => e.code);
+            const next = await session.goto(`${site.url}/scripted`).then(
+              (p) => p.status,
+              (e: GleanerError) => e.code,
+            );
             expect(next).to.be.oneOf([200, 'DRIVER_UNAVAILABLE', 'FETCH_TIMEOUT']);
           } finally {
             await session.close();

@@ -68,7 +68,6 @@ function send(res: ServerResponse, status: number, body: string | Buffer, header
   res.end(body);
 }
 
-
 function builtInRoutes(): Map<string, Handler> {
   const doc = (title: string, body: string) => `<!doctype html><html><head><title>${title}</title></head><body>${body}</body></html>`;
   const compressed = doc('Compressed', '<p id="c">squeezed but intact</p>'.repeat(50));
@@ -76,9 +75,19 @@ function builtInRoutes(): Map<string, Handler> {
   r.set('/', (_q, res) => send(res, 200, doc('Home', '<h1>Fixture home</h1><a href="/page">page</a>')));
   r.set('/page', (_q, res) => send(res, 200, doc('A page', '<h1>A page</h1>')));
   r.set('/error', (_q, res) => send(res, 500, doc('Server error', '<h1>Something broke</h1>')));
-  r.set('/latin1', (_q, res) => send(res, 200, Buffer.from(doc('Latin-1', `<p id="t">${LATIN1_TEXT}</p>`), 'latin1'), { 'content-type': 'text/html; charset=ISO-8859-1' }));
+  r.set('/latin1', (_q, res) =>
+    send(res, 200, Buffer.from(doc('Latin-1', `<p id="t">${LATIN1_TEXT}</p>`), 'latin1'), { 'content-type': 'text/html; charset=ISO-8859-1' }),
+  );
   r.set('/latin1-meta', (_q, res) =>
-    send(res, 200, Buffer.from(`<html><head><meta http-equiv="Content-Type" content="text/html; charset=iso-8859-1"></head><body><p>${LATIN1_TEXT}</p></body></html>`, 'latin1'), { 'content-type': 'text/html' }),
+    send(
+      res,
+      200,
+      Buffer.from(
+        `<html><head><meta http-equiv="Content-Type" content="text/html; charset=iso-8859-1"></head><body><p>${LATIN1_TEXT}</p></body></html>`,
+        'latin1',
+      ),
+      { 'content-type': 'text/html' },
+    ),
   );
   r.set('/gzip', (_q, res) => send(res, 200, zlib.gzipSync(compressed), { 'content-encoding': 'gzip' }));
   r.set('/br', (_q, res) => send(res, 200, zlib.brotliCompressSync(compressed), { 'content-encoding': 'br' }));
@@ -108,7 +117,10 @@ function builtInRoutes(): Map<string, Handler> {
     const ms = Number(url.searchParams.get('ms') ?? 5000);
     await new Promise<void>((ok) => {
       const timer = setTimeout(ok, ms);
-      res.once('close', () => { clearTimeout(timer); ok(); }); // a client that gave up frees the timer
+      res.once('close', () => {
+        clearTimeout(timer);
+        ok();
+      }); // a client that gave up frees the timer
     });
     if (!res.destroyed && !res.writableEnded) send(res, 200, doc('Slow', '<p>finally</p>'));
   });
@@ -129,7 +141,9 @@ function builtInRoutes(): Map<string, Handler> {
   );
   r.set('/text', (_q, res) => send(res, 200, 'just text', { 'content-type': 'text/plain' }));
   r.set('/json', (_q, res) => send(res, 200, '{"ok":true,"name":"Zoë"}', { 'content-type': 'application/json' }));
-  r.set('/xhtml', (_q, res) => send(res, 200, '<html xmlns="http://www.w3.org/1999/xhtml"><body><p>x</p></body></html>', { 'content-type': 'application/xhtml+xml' }));
+  r.set('/xhtml', (_q, res) =>
+    send(res, 200, '<html xmlns="http://www.w3.org/1999/xhtml"><body><p>x</p></body></html>', { 'content-type': 'application/xhtml+xml' }),
+  );
   r.set('/image.png', (_q, res) => send(res, 200, Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), { 'content-type': 'image/png' }));
   r.set('/doc.pdf', (_q, res) => send(res, 200, '%PDF-1.4\n', { 'content-type': 'application/pdf' }));
   r.set('/bin', (_q, res) => send(res, 200, Buffer.from([0, 1, 2, 3]), { 'content-type': 'application/octet-stream' }));

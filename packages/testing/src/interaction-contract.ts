@@ -25,14 +25,19 @@ const doc = (title: string, body: string) => `<!doctype html><html><head><title>
 const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 const PAGES: Record<string, string> = {
-  '/reveal': doc('Reveal', `<h1>Reveal</h1><button id="more" type="button">Show more</button><div id="details"></div>
+  '/reveal': doc(
+    'Reveal',
+    `<h1>Reveal</h1><button id="more" type="button">Show more</button><div id="details"></div>
     <div id="box" hidden>Hidden box</div>
     <script>document.getElementById('more').addEventListener('click', () => {
       const p = document.createElement('p'); p.id = 'revealed'; p.textContent = 'Revealed: ' + (6 * 7) + ' widgets';
       document.getElementById('details').append(p); document.getElementById('box').hidden = false;
-    });</script>`),
+    });</script>`,
+  ),
   // Ten tall items; reaching the bottom fetches ten more from the server (which answers slowly).
-  '/feed': doc('Feed', `<style>.item { height: 150px; margin: 0; border-bottom: 1px solid #ccc }</style>
+  '/feed': doc(
+    'Feed',
+    `<style>.item { height: 150px; margin: 0; border-bottom: 1px solid #ccc }</style>
     <ul id="list">${items(1, 10)}</ul><p id="status">10 items</p>
     <script>let n = 10, loading = false;
       async function more() {
@@ -42,31 +47,44 @@ const PAGES: Record<string, string> = {
         document.getElementById('list').insertAdjacentHTML('beforeend', html);
         n += 10; document.getElementById('status').textContent = n + ' items'; loading = false;
       }
-      addEventListener('scroll', more);</script>`),
-  '/tall': doc('Tall', `<style>html { scroll-behavior: auto } #pad { height: 3000px }</style>
+      addEventListener('scroll', more);</script>`,
+  ),
+  '/tall': doc(
+    'Tall',
+    `<style>html { scroll-behavior: auto } #pad { height: 3000px }</style>
     <p id="y" data-y="0">0</p><div id="pad"></div><p id="target">The target</p><div style="height: 2000px"></div>
     <script>addEventListener('scroll', () => { const y = document.getElementById('y'); y.dataset.y = y.textContent = String(Math.round(scrollY)); });
       new IntersectionObserver((es) => { if (es.some((e) => e.isIntersecting)) document.getElementById('target').dataset.seen = 'yes'; })
-        .observe(document.getElementById('target'));</script>`),
-  '/form': doc('Form', `<form id="f" method="post" action="/form-result">
+        .observe(document.getElementById('target'));</script>`,
+  ),
+  '/form': doc(
+    'Form',
+    `<form id="f" method="post" action="/form-result">
     <label for="name">Name</label><input id="name" name="name" value="placeholder value">
     <label for="email">Email</label><input id="email" name="email" type="email">
     <label for="country">Country</label><select id="country" name="country"><option value="de">Germany</option><option value="fr">France</option><option value="jp">Japan</option></select>
     <label for="toppings">Toppings</label><select id="toppings" name="toppings" multiple><option value="ham">Ham</option><option value="olives">Olives</option><option value="basil">Basil</option></select>
     <label for="notes">Notes</label><textarea id="notes" name="notes"></textarea>
     <input type="checkbox" id="agree" name="agree" value="yes"><label for="agree">Agree</label>
-    <button id="submit" type="submit">Send</button></form>`),
+    <button id="submit" type="submit">Send</button></form>`,
+  ),
   '/search-form': doc('Search', '<form action="/search"><input id="q" name="q" aria-label="Search"></form>'),
-  '/late': doc('Late', `<p id="spinner">Loading…</p>
-    <script>setTimeout(() => { document.getElementById('spinner').remove(); const p = document.createElement('p'); p.id = 'late'; p.textContent = 'Arrived late'; document.body.append(p); }, 400);</script>`),
-  '/outline': doc('Outline', `<h1>Outline</h1><div id="top"></div>
+  '/late': doc(
+    'Late',
+    `<p id="spinner">Loading…</p>
+    <script>setTimeout(() => { document.getElementById('spinner').remove(); const p = document.createElement('p'); p.id = 'late'; p.textContent = 'Arrived late'; document.body.append(p); }, 400);</script>`,
+  ),
+  '/outline': doc(
+    'Outline',
+    `<h1>Outline</h1><div id="top"></div>
     <a id="link" href="/page">A page</a>
     <input id="who" name="who" aria-label="Who" value="Ada">
     <button id="add" type="button">Add item</button>
     <button id="count" type="button">Count</button><p id="counter">count: 0</p>
     <script>let n = 0;
       document.getElementById('count').onclick = () => { document.getElementById('counter').textContent = 'count: ' + ++n; };
-      document.getElementById('add').onclick = () => { const b = document.createElement('button'); b.type = 'button'; b.textContent = 'New button'; document.getElementById('top').append(b); };</script>`),
+      document.getElementById('add').onclick = () => { const b = document.createElement('button'); b.type = 'button'; b.textContent = 'New button'; document.getElementById('top').append(b); };</script>`,
+  ),
   '/with-frame': doc('Framed', '<h1>Outer page</h1><iframe id="inner" src="/framed"></iframe>'),
   '/framed': doc('Inner', '<p id="in-frame">Inside the frame</p>'),
 };
@@ -159,7 +177,11 @@ export function interactionContract(name: string, make: (opts: ContractDriverOpt
       const html = (await s.snapshot()).html;
       expect(count(html, 'class="item"')).to.equal(40);
       expect(html).to.contain('<p id="status">40 items</p>');
-      expect(site.requests.filter((r) => r.path.startsWith('/feed-items')).map((r) => r.path)).to.deep.equal(['/feed-items?from=11', '/feed-items?from=21', '/feed-items?from=31']);
+      expect(site.requests.filter((r) => r.path.startsWith('/feed-items')).map((r) => r.path)).to.deep.equal([
+        '/feed-items?from=11',
+        '/feed-items?from=21',
+        '/feed-items?from=31',
+      ]);
     });
 
     itJs('scrolls by pixels, to an element, and back to the top', async () => {
@@ -184,8 +206,14 @@ export function interactionContract(name: string, make: (opts: ContractDriverOpt
       await s.waitFor({ selector: '#result', timeoutMs: 5000 });
       const snap = await s.snapshot();
       expect(snap).to.include({ finalUrl: `${site.url}/form-result`, status: 200 });
-      for (const dd of ['<dd id="r-name">Zoë &amp; co</dd>', '<dd id="r-email">ada@example.com</dd>', '<dd id="r-country">fr</dd>',
-        '<dd id="r-toppings">olives,basil</dd>', '<dd id="r-notes">line one</dd>', '<dd id="r-agree">yes</dd>']) {
+      for (const dd of [
+        '<dd id="r-name">Zoë &amp; co</dd>',
+        '<dd id="r-email">ada@example.com</dd>',
+        '<dd id="r-country">fr</dd>',
+        '<dd id="r-toppings">olives,basil</dd>',
+        '<dd id="r-notes">line one</dd>',
+        '<dd id="r-agree">yes</dd>',
+      ]) {
         expect(snap.html).to.contain(dd);
       }
       expect(site.requests.some((r) => r.method === 'POST' && r.path === '/form-result')).to.equal(true);
@@ -226,7 +254,10 @@ export function interactionContract(name: string, make: (opts: ContractDriverOpt
       const counter = byName(first.elements, 'Count');
       expect(add).to.include({ role: 'button' });
       expect(counter).to.include({ role: 'button' });
-      expect((await s.outline()).elements.map((e) => e.ref), 'refs of a second outline').to.deep.equal(refs);
+      expect(
+        (await s.outline()).elements.map((e) => e.ref),
+        'refs of a second outline',
+      ).to.deep.equal(refs);
       if (!js) {
         // Only a script could act on these buttons: the driver says so instead of doing nothing.
         const err = await rejection(s.click(add!.ref));

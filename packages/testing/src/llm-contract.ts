@@ -62,7 +62,11 @@ export function describeProviderContract(target: ProviderUnderTest, extra?: (ctx
         server,
         client: (opts = {}) =>
           createModelClient(target.create(server.url, { model: opts.model, contextWindow: opts.contextWindow }), {
-            timeoutMs: 5_000, maxRetries: 2, concurrency: 4, baseDelayMs: 5, ...opts,
+            timeoutMs: 5_000,
+            maxRetries: 2,
+            concurrency: 4,
+            baseDelayMs: 5,
+            ...opts,
           }),
       };
     });
@@ -81,7 +85,13 @@ export function describeProviderContract(target: ProviderUnderTest, extra?: (ctx
 
     it('returns tool calls with their arguments', async () => {
       ctx.server.push({ toolCalls: [{ name: 'open_page', arguments: { url: 'https://example.com/p/1', wait: true } }] });
-      const tools = [{ name: 'open_page', description: 'Opens a page', parameters: { type: 'object', properties: { url: { type: 'string' }, wait: { type: 'boolean' } }, required: ['url'] } }];
+      const tools = [
+        {
+          name: 'open_page',
+          description: 'Opens a page',
+          parameters: { type: 'object', properties: { url: { type: 'string' }, wait: { type: 'boolean' } }, required: ['url'] },
+        },
+      ];
       const result = await ctx.client().generate({ ...ask, tools });
       expect(result.finishReason).to.equal('tool_calls');
       expect(result.toolCalls).to.have.length(1);

@@ -222,7 +222,16 @@ export async function startModelServer(opts: ModelServerOptions = {}): Promise<M
       });
     }
     if (route === 'GET /api/tags') {
-      return json(200, { models: models.map((m) => ({ name: m.name, model: m.name, modified_at: new Date(0).toISOString(), size: 1, digest: 'sha256:0', details: ollamaDetails() })) });
+      return json(200, {
+        models: models.map((m) => ({
+          name: m.name,
+          model: m.name,
+          modified_at: new Date(0).toISOString(),
+          size: 1,
+          digest: 'sha256:0',
+          details: ollamaDetails(),
+        })),
+      });
     }
     if (route === 'POST /api/show') {
       const name = String((body as { model?: string; name?: string })?.model ?? (body as { name?: string })?.name ?? '');
@@ -231,8 +240,13 @@ export async function startModelServer(opts: ModelServerOptions = {}): Promise<M
       const info: Record<string, unknown> = { 'general.architecture': 'llama', 'general.parameter_count': 8e9 };
       if (model.contextLength) info['llama.context_length'] = model.contextLength;
       return json(200, {
-        modelfile: '', parameters: '', template: '{{ .Prompt }}', details: ollamaDetails(), model_info: info,
-        capabilities: model.capabilities ?? ['completion', 'tools'], modified_at: new Date(0).toISOString(),
+        modelfile: '',
+        parameters: '',
+        template: '{{ .Prompt }}',
+        details: ollamaDetails(),
+        model_info: info,
+        capabilities: model.capabilities ?? ['completion', 'tools'],
+        modified_at: new Date(0).toISOString(),
       });
     }
     json(404, rec.api === 'openai' ? openAiError(404, `no route ${route}`) : ollamaError(`no route ${route}`));
@@ -308,7 +322,8 @@ function ollamaDetails(): Record<string, unknown> {
 
 function defaultUsage(body: unknown, step: AnswerStep): ScriptedUsage {
   const messages = (body as { messages?: unknown })?.messages ?? [];
-  const out = 'json' in step ? JSON.stringify(step.json) : 'text' in step && step.text ? step.text : JSON.stringify((step as { toolCalls?: unknown }).toolCalls ?? '');
+  const out =
+    'json' in step ? JSON.stringify(step.json) : 'text' in step && step.text ? step.text : JSON.stringify((step as { toolCalls?: unknown }).toolCalls ?? '');
   return { inputTokens: Math.ceil(JSON.stringify(messages).length / 4), outputTokens: Math.ceil(out.length / 4) };
 }
 
@@ -349,12 +364,14 @@ function openAiAnswer(model: string, step: AnswerStep, usage: Usage): unknown {
     object: 'chat.completion',
     created: Math.floor(Date.now() / 1000),
     model,
-    choices: [{
-      index: 0,
-      message: { role: 'assistant', content: calls.length && !text ? null : text, refusal: null, ...(calls.length ? { tool_calls: calls } : {}) },
-      logprobs: null,
-      finish_reason: finishOf(step),
-    }],
+    choices: [
+      {
+        index: 0,
+        message: { role: 'assistant', content: calls.length && !text ? null : text, refusal: null, ...(calls.length ? { tool_calls: calls } : {}) },
+        logprobs: null,
+        finish_reason: finishOf(step),
+      },
+    ],
     usage: openAiUsage(usage),
   };
 }
@@ -387,9 +404,12 @@ function ollamaFinal(model: string, step: AnswerStep, usage: Usage): Record<stri
     created_at: new Date().toISOString(),
     done: true,
     done_reason: step.finishReason ?? 'stop',
-    total_duration: 1000, load_duration: 10,
-    prompt_eval_count: usage.inputTokens, prompt_eval_duration: 100,
-    eval_count: usage.outputTokens, eval_duration: 500,
+    total_duration: 1000,
+    load_duration: 10,
+    prompt_eval_count: usage.inputTokens,
+    prompt_eval_duration: 100,
+    eval_count: usage.outputTokens,
+    eval_duration: 500,
   };
 }
 

@@ -55,7 +55,10 @@ function decoderFor(coding: string): Transform | null {
 /** The decoders for a Content-Encoding header, in the order to apply them (last coding first). */
 export function decodersFor(contentEncoding: string | undefined): Transform[] {
   const codings = (contentEncoding ?? '').split(',').map((c) => c.trim().toLowerCase());
-  return codings.reverse().map(decoderFor).filter((d): d is Transform => d !== null);
+  return codings
+    .reverse()
+    .map(decoderFor)
+    .filter((d): d is Transform => d !== null);
 }
 
 export function tooLarge(maxBytes: number, url: string): GleanerError {

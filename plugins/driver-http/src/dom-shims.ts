@@ -62,8 +62,28 @@ export function resolveAgainstBase(el: Element, raw: string): string {
 }
 
 const INPUT_TYPES = new Set([
-  'hidden', 'text', 'search', 'tel', 'url', 'email', 'password', 'date', 'month', 'week', 'time', 'datetime-local', 'number', 'range',
-  'color', 'checkbox', 'radio', 'file', 'submit', 'image', 'reset', 'button',
+  'hidden',
+  'text',
+  'search',
+  'tel',
+  'url',
+  'email',
+  'password',
+  'date',
+  'month',
+  'week',
+  'time',
+  'datetime-local',
+  'number',
+  'range',
+  'color',
+  'checkbox',
+  'radio',
+  'file',
+  'submit',
+  'image',
+  'reset',
+  'button',
 ]);
 
 /** An input's type as the IDL attribute reports it: lower-case, `text` when absent or unknown. */
@@ -135,7 +155,7 @@ export function computedStyle(el: Element): { display: string; visibility: strin
   const inline = declarations(el.getAttribute('style') ?? '');
   const display = isRendered(el) ? (ownStyle(el).display ?? 'block') : 'none';
   const style = { display, visibility: inheritedVisibility(el), overflowY: inline.get('overflow-y')?.value ?? inline.get('overflow')?.value ?? 'visible' };
-  return { ...style, getPropertyValue: (name: string) => (name === 'display' || name === 'visibility' ? style[name] : inline.get(name)?.value ?? '') };
+  return { ...style, getPropertyValue: (name: string) => (name === 'display' || name === 'visibility' ? style[name] : (inline.get(name)?.value ?? '')) };
 }
 
 /**
@@ -148,7 +168,8 @@ function boxOf(el: Element): DOMRect {
 }
 
 const SKIP_TEXT = new Set(['script', 'style', 'template', 'noscript', 'head', 'title', 'desc']);
-const BLOCK_TEXT = /^(address|article|aside|blockquote|br|dd|div|dl|dt|fieldset|figcaption|figure|footer|form|h[1-6]|header|hr|li|main|nav|ol|p|pre|section|table|tr|ul)$/;
+const BLOCK_TEXT =
+  /^(address|article|aside|blockquote|br|dd|div|dl|dt|fieldset|figcaption|figure|footer|form|h[1-6]|header|hr|li|main|nav|ol|p|pre|section|table|tr|ul)$/;
 
 /** innerText: the rendered text (no scripts, nothing hidden), spaces collapsed. */
 function renderedText(el: Element): string {
@@ -167,7 +188,11 @@ function renderedText(el: Element): string {
     }
   };
   walk(el);
-  return parts.join('').replace(/[ \t\r\f]+/g, ' ').replace(/ *\n[\s]*/g, '\n').trim();
+  return parts
+    .join('')
+    .replace(/[ \t\r\f]+/g, ' ')
+    .replace(/ *\n[\s]*/g, '\n')
+    .trim();
 }
 
 /** An input's value: its `value` attribute, else the type's default (`on`, a range's midpoint, black). */
@@ -250,7 +275,12 @@ export function cssEscape(value: string): string {
     const ch = s.charAt(i);
     const code = s.charCodeAt(i);
     if (code === 0) out += '\uFFFD';
-    else if ((code >= 0x1 && code <= 0x1f) || code === 0x7f || (i === 0 && code >= 0x30 && code <= 0x39) || (i === 1 && code >= 0x30 && code <= 0x39 && s.charCodeAt(0) === 0x2d)) {
+    else if (
+      (code >= 0x1 && code <= 0x1f) ||
+      code === 0x7f ||
+      (i === 0 && code >= 0x30 && code <= 0x39) ||
+      (i === 1 && code >= 0x30 && code <= 0x39 && s.charCodeAt(0) === 0x2d)
+    ) {
       out += `\\${code.toString(16)} `;
     } else if (i === 0 && s.length === 1 && code === 0x2d) out += `\\${ch}`;
     else if (code >= 0x80 || code === 0x2d || code === 0x5f || /[0-9A-Za-z]/.test(ch)) out += ch;
@@ -271,22 +301,50 @@ export function installShims(): void {
   installed = true;
   // Selectors compiled once (selectors.ts), on elements and on documents.
   const query = {
-    querySelector: { value(this: Node, sel: string) { return querySelector(this, String(sel)); } },
-    querySelectorAll: { value(this: Node, sel: string) { return querySelectorAll(this, String(sel)); } },
+    querySelector: {
+      value(this: Node, sel: string) {
+        return querySelector(this, String(sel));
+      },
+    },
+    querySelectorAll: {
+      value(this: Node, sel: string) {
+        return querySelectorAll(this, String(sel));
+      },
+    },
   };
   define(Object.getPrototypeOf(parseHTML('<html></html>').document), query);
   define(DomElement.prototype, {
     ...query,
-    matches: { value(this: Element, sel: string) { return matches(this, String(sel)); } },
-    closest: { value(this: Element, sel: string) { return closest(this, String(sel)); } },
+    matches: {
+      value(this: Element, sel: string) {
+        return matches(this, String(sel));
+      },
+    },
+    closest: {
+      value(this: Element, sel: string) {
+        return closest(this, String(sel));
+      },
+    },
   });
   // On Element (not only HTMLElement): MathML and foreign elements are walked too.
   define(DomElement.prototype, {
-    checkVisibility: { value(this: Element, opts?: { visibilityProperty?: boolean }) { return isRendered(this, opts); } },
-    getBoundingClientRect: { value(this: Element) { return boxOf(this); } },
+    checkVisibility: {
+      value(this: Element, opts?: { visibilityProperty?: boolean }) {
+        return isRendered(this, opts);
+      },
+    },
+    getBoundingClientRect: {
+      value(this: Element) {
+        return boxOf(this);
+      },
+    },
   });
   define(HTMLElement.prototype, {
-    innerText: { get(this: Element) { return renderedText(this); } },
+    innerText: {
+      get(this: Element) {
+        return renderedText(this);
+      },
+    },
     isContentEditable: {
       get(this: Element) {
         const holder = this.closest('[contenteditable]');
@@ -295,29 +353,89 @@ export function installShims(): void {
     },
   });
   define(HTMLAnchorElement.prototype, {
-    href: { get(this: Element) { const raw = this.getAttribute('href'); return raw === null ? '' : resolveAgainstBase(this, raw); } },
-  });
-  const labels = { get(this: Element) { return labelsOf(this); } };
-  define(HTMLInputElement.prototype, {
-    type: { get(this: Element) { return inputType(this); } },
-    checked: {
-      get(this: Element) { return this.hasAttribute('checked'); },
-      set(this: Element, on: boolean) { if (on) this.setAttribute('checked', ''); else this.removeAttribute('checked'); },
+    href: {
+      get(this: Element) {
+        const raw = this.getAttribute('href');
+        return raw === null ? '' : resolveAgainstBase(this, raw);
+      },
     },
-    value: { get(this: Element) { return inputValue(this); }, set(this: Element, v: string) { this.setAttribute('value', String(v)); } },
+  });
+  const labels = {
+    get(this: Element) {
+      return labelsOf(this);
+    },
+  };
+  define(HTMLInputElement.prototype, {
+    type: {
+      get(this: Element) {
+        return inputType(this);
+      },
+    },
+    checked: {
+      get(this: Element) {
+        return this.hasAttribute('checked');
+      },
+      set(this: Element, on: boolean) {
+        if (on) this.setAttribute('checked', '');
+        else this.removeAttribute('checked');
+      },
+    },
+    value: {
+      get(this: Element) {
+        return inputValue(this);
+      },
+      set(this: Element, v: string) {
+        this.setAttribute('value', String(v));
+      },
+    },
     labels,
   });
   define(HTMLTextAreaElement.prototype, { labels });
-  define(HTMLButtonElement.prototype, { labels, type: { get(this: Element) { return buttonType(this); } } });
+  define(HTMLButtonElement.prototype, {
+    labels,
+    type: {
+      get(this: Element) {
+        return buttonType(this);
+      },
+    },
+  });
   define(HTMLSelectElement.prototype, {
     labels,
-    multiple: { get(this: Element) { return isMultiple(this); } },
-    size: { get(this: Element) { return Number(this.getAttribute('size') ?? 0) || 0; } },
-    selectedOptions: { get(this: Element) { return selectedOptions(this); } },
-    value: { get(this: Element) { const o = selectedOptions(this)[0]; return o ? optionValue(o) : ''; } },
+    multiple: {
+      get(this: Element) {
+        return isMultiple(this);
+      },
+    },
+    size: {
+      get(this: Element) {
+        return Number(this.getAttribute('size') ?? 0) || 0;
+      },
+    },
+    selectedOptions: {
+      get(this: Element) {
+        return selectedOptions(this);
+      },
+    },
+    value: {
+      get(this: Element) {
+        const o = selectedOptions(this)[0];
+        return o ? optionValue(o) : '';
+      },
+    },
   });
   define(HTMLOptionElement.prototype, {
-    value: { get(this: Element) { return optionValue(this); }, set(this: Element, v: string) { this.setAttribute('value', String(v)); } },
-    label: { get(this: Element) { return optionLabel(this); } },
+    value: {
+      get(this: Element) {
+        return optionValue(this);
+      },
+      set(this: Element, v: string) {
+        this.setAttribute('value', String(v));
+      },
+    },
+    label: {
+      get(this: Element) {
+        return optionLabel(this);
+      },
+    },
   });
 }

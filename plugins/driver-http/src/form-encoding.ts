@@ -34,7 +34,8 @@ export function formEncoder(acceptCharset: string | null, documentCharset: strin
 export function percentEncode(bytes: Buffer): string {
   let out = '';
   for (const b of bytes) {
-    if ((b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5a) || (b >= 0x61 && b <= 0x7a) || b === 0x2a || b === 0x2d || b === 0x2e || b === 0x5f) out += String.fromCharCode(b);
+    if ((b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5a) || (b >= 0x61 && b <= 0x7a) || b === 0x2a || b === 0x2d || b === 0x2e || b === 0x5f)
+      out += String.fromCharCode(b);
     else if (b === 0x20) out += '+';
     else out += `%${b.toString(16).toUpperCase().padStart(2, '0')}`;
   }

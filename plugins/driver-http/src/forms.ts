@@ -3,7 +3,18 @@
 // and the encodings (GET query, urlencoded, multipart/form-data, text/plain).
 import { randomBytes } from 'node:crypto';
 import { GleanerError } from '@gleaner/core/plugin';
-import { baseUrl, buttonType, documentCharset, documentUrl, inputType, inputValue, isMultiple, optionValue, resolveAgainstBase, selectedOptions } from './dom-shims.ts';
+import {
+  baseUrl,
+  buttonType,
+  documentCharset,
+  documentUrl,
+  inputType,
+  inputValue,
+  isMultiple,
+  optionValue,
+  resolveAgainstBase,
+  selectedOptions,
+} from './dom-shims.ts';
 import { describeElement, needsBrowser } from './targets.ts';
 import { formEncoder, percentEncode } from './form-encoding.ts';
 import type { FormEncoder } from './form-encoding.ts';

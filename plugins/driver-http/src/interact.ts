@@ -111,7 +111,8 @@ export class Interactions {
       if (!form) throw needsBrowser(`clicking ${describeElement(act)}, a button with no form behind it`);
       return this.#submit(doc, form, act);
     }
-    if (type === 'reset') throw new GleanerError('BAD_REQUEST', `clicking ${describeElement(act)}: the http driver does not reset forms; type or select the values instead`);
+    if (type === 'reset')
+      throw new GleanerError('BAD_REQUEST', `clicking ${describeElement(act)}: the http driver does not reset forms; type or select the values instead`);
     if (type === 'file') throw needsBrowser(`clicking ${describeElement(act)}, a file chooser`);
     if (tag === 'button' || type === 'button') throw needsBrowser(`clicking ${describeElement(act)}, a button with no form behind it`);
     return null; // a text field or the like: a click only focuses it
@@ -160,8 +161,10 @@ export class Interactions {
         if ((el as HTMLElement).isContentEditable) throw needsBrowser(`typing into ${describeElement(el)}, an editable region only a script reads`);
         throw new GleanerError('BAD_REQUEST', `cannot type into ${describeElement(el)}: it is not a text field`);
       }
-      if (tag === 'input' && !TEXT_TYPES.has(inputType(el))) throw new GleanerError('BAD_REQUEST', `cannot type into ${describeElement(el)}: it is not a text field`);
-      if (isDisabled(el) || el.hasAttribute('readonly')) throw new GleanerError('BAD_REQUEST', `cannot type into ${describeElement(el)}: it is ${isDisabled(el) ? 'disabled' : 'read-only'}`);
+      if (tag === 'input' && !TEXT_TYPES.has(inputType(el)))
+        throw new GleanerError('BAD_REQUEST', `cannot type into ${describeElement(el)}: it is not a text field`);
+      if (isDisabled(el) || el.hasAttribute('readonly'))
+        throw new GleanerError('BAD_REQUEST', `cannot type into ${describeElement(el)}: it is ${isDisabled(el) ? 'disabled' : 'read-only'}`);
       const before = opts?.clear ? '' : tag === 'textarea' ? (el.textContent ?? '') : (el.getAttribute('value') ?? '');
       // An input's value holds no line breaks; maxlength stops typing as it does for a user.
       let value = before + (tag === 'input' ? text.replace(/[\r\n]/g, '') : text);
@@ -199,8 +202,14 @@ export class Interactions {
       const chosen = list.map((v) => {
         const option = options.find((o) => optionValue(o) === v) ?? options.find((o) => optionLabel(o) === v.trim());
         if (!option) {
-          const known = options.slice(0, 12).map((o) => JSON.stringify(optionValue(o))).join(', ');
-          throw new GleanerError('BAD_REQUEST', `${describeElement(select)} has no option with value or label ${JSON.stringify(v)} (options: ${known}${options.length > 12 ? ', …' : ''})`);
+          const known = options
+            .slice(0, 12)
+            .map((o) => JSON.stringify(optionValue(o)))
+            .join(', ');
+          throw new GleanerError(
+            'BAD_REQUEST',
+            `${describeElement(select)} has no option with value or label ${JSON.stringify(v)} (options: ${known}${options.length > 12 ? ', …' : ''})`,
+          );
         }
         if (isDisabled(option)) throw new GleanerError('BAD_REQUEST', `the option ${JSON.stringify(v)} of ${describeElement(select)} is disabled`);
         return option;

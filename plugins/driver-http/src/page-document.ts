@@ -23,7 +23,7 @@ const escapeText = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;')
 function impliedTableBodies(doc: Document): void {
   for (const table of Array.from(doc.querySelectorAll('table'))) {
     let body: Element | null = null;
-    for (let child = table.firstChild; child; ) {
+    for (let child = table.firstChild; child;) {
       const next: ChildNode | null = child.nextSibling;
       const isRow = child.nodeType === 1 && (child as Element).localName === 'tr';
       const isSpace = child.nodeType === 3 && !(child as Text).data.trim();
@@ -68,7 +68,8 @@ export class PageDocument {
   /** Parses `html` (text/plain and JSON as a `<pre>`, as browsers show them) as the document at `url`, decoded from `charset`. */
   constructor(html: string, contentType: string, url: string, charset?: string) {
     installShims();
-    const markup = contentType === '' || contentType.includes('html') ? html : `<!DOCTYPE html><html><head></head><body><pre>${escapeText(html)}</pre></body></html>`;
+    const markup =
+      contentType === '' || contentType.includes('html') ? html : `<!DOCTYPE html><html><head></head><body><pre>${escapeText(html)}</pre></body></html>`;
     this.document = parseHTML(markup).document as unknown as Document;
     impliedTableBodies(this.document);
     revealNoscript(this.document);

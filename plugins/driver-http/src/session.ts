@@ -152,7 +152,12 @@ export class HttpSession extends Interactions implements DriverSession {
       // Through a proxy the connection goes to the proxy, which resolves the target itself: the
       // target's own resolution is checked here first. Directly, the guard's lookup checks it.
       if (s.proxy) await s.guard.resolve(url.hostname);
-      const headers: Record<string, string> = { 'user-agent': s.userAgent, accept: ACCEPT, 'accept-encoding': 'gzip, deflate, br', 'accept-language': 'en-US,en;q=0.9' };
+      const headers: Record<string, string> = {
+        'user-agent': s.userAgent,
+        accept: ACCEPT,
+        'accept-encoding': 'gzip, deflate, br',
+        'accept-language': 'en-US,en;q=0.9',
+      };
       const cookie = s.jar.header(url);
       if (cookie) headers.cookie = cookie;
       if (referer) headers.referer = referer;
@@ -215,7 +220,8 @@ export class HttpSession extends Interactions implements DriverSession {
     const bytes = await readBody(res.body, { contentEncoding: encoding, maxBytes: s.maxBytes, signal, url: url.href });
     if (!media.type) {
       const binary = sniffBinary(bytes);
-      if (binary) throw new GleanerError('UNSUPPORTED_CONTENT', `${url.href} looks like ${binary}, not an HTML or text page`, { details: { contentType: binary } });
+      if (binary)
+        throw new GleanerError('UNSUPPORTED_CONTENT', `${url.href} looks like ${binary}, not an HTML or text page`, { details: { contentType: binary } });
       kind = 'html';
     }
     const charset = detectEncoding(bytes, media.charset, kind);

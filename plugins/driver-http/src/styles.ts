@@ -27,7 +27,10 @@ export function declarations(block: string): Map<string, { value: string; import
   for (const decl of block.split(';')) {
     const i = decl.indexOf(':');
     if (i <= 0) continue;
-    const raw = decl.slice(i + 1).trim().toLowerCase();
+    const raw = decl
+      .slice(i + 1)
+      .trim()
+      .toLowerCase();
     const important = /!\s*important$/.test(raw);
     out.set(decl.slice(0, i).trim().toLowerCase(), { value: raw.replace(/!\s*important$/, '').trim(), important });
   }
@@ -115,7 +118,14 @@ export function parseRules(css: string, firstOrder: number): Rule[] {
     const visibility = decls.get('visibility');
     if (!display && !visibility) continue;
     for (const selector of splitSelectors(sel)) {
-      rules.push({ selector, key: keyOf(selector), specificity: specificity(selector), order: order++, ...(display ? { display } : {}), ...(visibility ? { visibility } : {}) });
+      rules.push({
+        selector,
+        key: keyOf(selector),
+        specificity: specificity(selector),
+        order: order++,
+        ...(display ? { display } : {}),
+        ...(visibility ? { visibility } : {}),
+      });
     }
   }
   return rules;

@@ -10,7 +10,10 @@ describe('driver-http styles: display and visibility by the cascade of <style> r
   };
 
   it('keeps only top-level rules setting display or visibility, one per selector of a list', () => {
-    const rules = parseRules('/* x { display: none } */ .a, .b > p { display: none } .c { color: red } @media print { .d { display: none } } @import "x.css"; .e { visibility: hidden !important }', 0);
+    const rules = parseRules(
+      '/* x { display: none } */ .a, .b > p { display: none } .c { color: red } @media print { .d { display: none } } @import "x.css"; .e { visibility: hidden !important }',
+      0,
+    );
     expect(rules.map((r) => [r.selector, r.display?.value, r.visibility?.value, r.visibility?.important])).to.deep.equal([
       ['.a', 'none', undefined, undefined],
       ['.b > p', 'none', undefined, undefined],

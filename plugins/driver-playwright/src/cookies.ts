@@ -23,7 +23,15 @@ export function toPlaywrightCookie(c: Cookie & { domain: string }): PlaywrightCo
 /** A cookie from `context.cookies()` as core's Cookie. */
 export function fromPlaywrightCookie(c: StoredCookie): Cookie {
   const hostOnly = !c.domain.startsWith('.');
-  const out: Cookie = { name: c.name, value: c.value, domain: c.domain.replace(/^\.+/, '').toLowerCase(), hostOnly, path: c.path, httpOnly: c.httpOnly, secure: c.secure };
+  const out: Cookie = {
+    name: c.name,
+    value: c.value,
+    domain: c.domain.replace(/^\.+/, '').toLowerCase(),
+    hostOnly,
+    path: c.path,
+    httpOnly: c.httpOnly,
+    secure: c.secure,
+  };
   if (c.expires > 0) out.expires = Math.floor(c.expires);
   if (c.sameSite) out.sameSite = c.sameSite;
   return out;

@@ -2,9 +2,24 @@
 // the first session, retired after N pages, killed by process group when hung) and openSession, which
 // gives each job a fresh context behind its own filtering proxy.
 import type { Browser, BrowserContext } from 'playwright-core';
-import { GleanerError, createBrowserPool, isGleanerError, literalAddressScope, pickOption, resolveBrowserOptions, startFilterProxy } from '@gleaner/core/plugin';
+import {
+  GleanerError,
+  createBrowserPool,
+  isGleanerError,
+  literalAddressScope,
+  pickOption,
+  resolveBrowserOptions,
+  startFilterProxy,
+} from '@gleaner/core/plugin';
 import type {
-  BrowserDriver, BrowserDriverOptions, BrowserPoolStats, DriverCapabilities, DriverSession, DriverSessionOptions, FilterProxy, PageLease,
+  BrowserDriver,
+  BrowserDriverOptions,
+  BrowserPoolStats,
+  DriverCapabilities,
+  DriverSession,
+  DriverSessionOptions,
+  FilterProxy,
+  PageLease,
 } from '@gleaner/core/plugin';
 import { abortError } from './errors.ts';
 import { launchBrowser } from './launcher.ts';
@@ -71,7 +86,8 @@ export function createPlaywrightDriver(opts: PlaywrightDriverOptions = {}): Play
       const launched = await launchBrowser(launchSettings, signal, (r) => launchLog.push(r));
       const browser = launched.browser;
       const onLost = () => void checkedBrowsers.delete(browser);
-      if (checkScope && (await installBrowserRequestCheck(browser, { scope: checkScope, guard, timeoutMs: launchTimeoutMs, onLost, logger: opts.logger }))) checkedBrowsers.add(browser);
+      if (checkScope && (await installBrowserRequestCheck(browser, { scope: checkScope, guard, timeoutMs: launchTimeoutMs, onLost, logger: opts.logger })))
+        checkedBrowsers.add(browser);
       return launched;
     },
     maxPages: o.maxPages,
@@ -131,7 +147,11 @@ export function createPlaywrightDriver(opts: PlaywrightDriverOptions = {}): Play
       // A bad session option (e.g. a proxy the filtering proxy cannot chain to) is not the browser's fault.
       await lease.release({ broken: !(isGleanerError(err) && err.code === 'CONFIG_INVALID') });
       if (isGleanerError(err)) throw err;
-      throw new GleanerError('DRIVER_UNAVAILABLE', `the playwright browser could not open a page: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`, { cause: err });
+      throw new GleanerError(
+        'DRIVER_UNAVAILABLE',
+        `the playwright browser could not open a page: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`,
+        { cause: err },
+      );
     }
   }
 

@@ -9,7 +9,9 @@ export function tooLarge(maxBytes: number, url: string): GleanerError {
 }
 
 export function tooManyRedirects(maxRedirects: number, requested: string, redirects: string[]): GleanerError {
-  return new GleanerError('TOO_MANY_REDIRECTS', `more than ${maxRedirects} redirects (fetch.maxRedirects) starting at ${requested}`, { details: { redirects } });
+  return new GleanerError('TOO_MANY_REDIRECTS', `more than ${maxRedirects} redirects (fetch.maxRedirects) starting at ${requested}`, {
+    details: { redirects },
+  });
 }
 
 export function blocked(b: BlockedRequest): GleanerError {
@@ -81,7 +83,8 @@ export function toNavigationError(err: unknown, ctx: NavigationErrorContext): Gl
     const hit = matching(ctx.newlyBlocked, ctx.failedUrl);
     if (hit) return blocked(hit);
     const failure = matching(ctx.newFailures, ctx.failedUrl);
-    if (failure) return new GleanerError('FETCH_FAILED', `could not fetch ${where}${ctx.viaProxy ? ' through the proxy' : ''}: ${failure.reason}`, { cause: err });
+    if (failure)
+      return new GleanerError('FETCH_FAILED', `could not fetch ${where}${ctx.viaProxy ? ' through the proxy' : ''}: ${failure.reason}`, { cause: err });
   }
   if (net === 'ERR_NAME_NOT_RESOLVED') return new GleanerError('FETCH_FAILED', `could not resolve the host of ${where}`, { cause: err });
   if (net === 'ERR_TIMED_OUT' || net === 'ERR_CONNECTION_TIMED_OUT') return new GleanerError('FETCH_TIMEOUT', `${where} timed out (${net})`, { cause: err });

@@ -17,7 +17,6 @@ const SCROLL_MAX_WAIT_MS = 3000;
 /** Network idle for waitFor({networkIdle}): no request for this long (Playwright's own definition). */
 const IDLE_QUIET_MS = 500;
 
-
 export interface InteractionSettings {
   page: Page;
   tracker: NetworkTracker;
@@ -135,7 +134,10 @@ export class Interactions {
     if (opts.networkIdle) {
       return this.#act('waiting for network idle', timeout, async () => {
         if (!(await this.#s.tracker.idle(IDLE_QUIET_MS, timeout))) {
-          throw new GleanerError('FETCH_TIMEOUT', `timed out after ${timeout} ms waiting for network idle (${this.#s.tracker.inflight} requests still running)`);
+          throw new GleanerError(
+            'FETCH_TIMEOUT',
+            `timed out after ${timeout} ms waiting for network idle (${this.#s.tracker.inflight} requests still running)`,
+          );
         }
       });
     }

@@ -41,7 +41,10 @@ export async function installBrowserRequestCheck(browser: Browser, o: BrowserReq
     });
     cdp = await Promise.race([browser.newBrowserCDPSession(), timeout]);
     listen(cdp, o);
-    await Promise.race([cdp.send('Fetch.enable', { patterns: literalAddressUrlPatterns(o.scope).map((urlPattern) => ({ urlPattern, requestStage: 'Request' as const })) }), timeout]);
+    await Promise.race([
+      cdp.send('Fetch.enable', { patterns: literalAddressUrlPatterns(o.scope).map((urlPattern) => ({ urlPattern, requestStage: 'Request' as const })) }),
+      timeout,
+    ]);
     cdp.on('close', () => {
       if (!browser.isConnected()) return;
       o.logger?.error('playwright: the browser-wide request check was detached; new contexts fall back to routes');
@@ -50,7 +53,10 @@ export async function installBrowserRequestCheck(browser: Browser, o: BrowserReq
     return true;
   } catch (err) {
     void cdp?.detach().catch(() => undefined);
-    o.logger?.warn({ err: err instanceof Error ? err.message : String(err) }, 'playwright: no browser-wide request interception; the request check falls back to context routes');
+    o.logger?.warn(
+      { err: err instanceof Error ? err.message : String(err) },
+      'playwright: no browser-wide request interception; the request check falls back to context routes',
+    );
     return false;
   } finally {
     clearTimeout(timer);

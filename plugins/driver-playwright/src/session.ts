@@ -4,7 +4,18 @@
 import type { BrowserContext, Page, Request, Response } from 'playwright-core';
 import { GleanerError, isGleanerError, readReserveMs, refusedRequest, settlesWithin } from '@gleaner/core/plugin';
 import type {
-  ActionOptions, BlockedRequest, Cookie, DriverSession, FilterProxy, GotoOptions, Logger, PageOutline, PageSnapshot, ScrollOptions, SsrfGuard, WaitForOptions,
+  ActionOptions,
+  BlockedRequest,
+  Cookie,
+  DriverSession,
+  FilterProxy,
+  GotoOptions,
+  Logger,
+  PageOutline,
+  PageSnapshot,
+  ScrollOptions,
+  SsrfGuard,
+  WaitForOptions,
 } from '@gleaner/core/plugin';
 import { addCookies } from './cookies.ts';
 import { abortError, closedError, isClosedError, toNavigationError, tooLarge, tooManyRedirects } from './errors.ts';
@@ -55,7 +66,12 @@ export class PlaywrightSession implements DriverSession {
       const refused = refusedRequest(settings.guard, req.url());
       if (refused && this.#routeBlocked.length < 1000) this.#routeBlocked.push(refused);
     });
-    this.#ui = new Interactions({ page: settings.page, tracker: this.#tracker, defaultTimeoutMs: settings.totalMs, guardCall: (what, fn) => this.#call(what, fn) });
+    this.#ui = new Interactions({
+      page: settings.page,
+      tracker: this.#tracker,
+      defaultTimeoutMs: settings.totalMs,
+      guardCall: (what, fn) => this.#call(what, fn),
+    });
     const signal = settings.signal;
     if (signal) {
       // The job's signal aborts whatever runs and closes the page.
@@ -106,7 +122,8 @@ export class PlaywrightSession implements DriverSession {
           void checkProxyAnswer(res, h, this.#blockedList()).catch((err: GleanerError) => stop(err));
         }
         const length = Number(h['content-length']);
-        if ((!h['content-encoding'] || h['content-encoding'] === 'identity') && Number.isFinite(length) && length > s.maxBytes) stop(tooLarge(s.maxBytes, res.url()));
+        if ((!h['content-encoding'] || h['content-encoding'] === 'identity') && Number.isFinite(length) && length > s.maxBytes)
+          stop(tooLarge(s.maxBytes, res.url()));
       },
       onFailed: (req: Request) => {
         failedUrl = req.url();
@@ -134,11 +151,21 @@ export class PlaywrightSession implements DriverSession {
       }
       // Reading the page has what is left of the budget, and at least the reserve (a page whose
       // script spins after `load` would otherwise hold the read forever).
-      readTimer = setTimeout(() => stop(new GleanerError('FETCH_TIMEOUT', `${requested} did not load within ${s.totalMs} ms (fetch.timeoutMs): reading the page did not finish`)), Math.max(remaining(), reserve));
+      readTimer = setTimeout(
+        () => stop(new GleanerError('FETCH_TIMEOUT', `${requested} did not load within ${s.totalMs} ms (fetch.timeoutMs): reading the page did not finish`)),
+        Math.max(remaining(), reserve),
+      );
       return await Promise.race([
         buildSnapshot({
-          driverName: s.driverName, page: s.page, context: s.context, response: main, latest: () => this.#tracker.lastMain,
-          requestedUrl: requested, maxBytes: s.maxBytes, blockedList: this.#blockedList(), withFrames: false,
+          driverName: s.driverName,
+          page: s.page,
+          context: s.context,
+          response: main,
+          latest: () => this.#tracker.lastMain,
+          requestedUrl: requested,
+          maxBytes: s.maxBytes,
+          blockedList: this.#blockedList(),
+          withFrames: false,
         }),
         stopped,
       ]);
@@ -257,4 +284,3 @@ export class PlaywrightSession implements DriverSession {
     return this.#closing;
   }
 }
-

@@ -1,6 +1,16 @@
 // Builds a PageSnapshot from the main response and the page as it is rendered now.
 import type { BrowserContext, Page, Response } from 'playwright-core';
-import { FILTER_PROXY_BLOCKED_HEADER, FILTER_PROXY_ERROR_HEADER, GleanerError, charsetLabel, classifyMediaType, documentCall, parseContentType, showsDocument, sniffBinary } from '@gleaner/core/plugin';
+import {
+  FILTER_PROXY_BLOCKED_HEADER,
+  FILTER_PROXY_ERROR_HEADER,
+  GleanerError,
+  charsetLabel,
+  classifyMediaType,
+  documentCall,
+  parseContentType,
+  showsDocument,
+  sniffBinary,
+} from '@gleaner/core/plugin';
 import type { BlockedRequest, MediaType, PageDocument, PageSnapshot } from '@gleaner/core/plugin';
 import { fromPlaywrightCookie } from './cookies.ts';
 import { blocked, isClosedError, tooLarge, unsupported } from './errors.ts';

@@ -18,7 +18,6 @@ export function redirectChain(req: Request): string[] {
   return out;
 }
 
-
 export class NetworkTracker {
   readonly #page: Page;
   readonly #inflight = new Set<Request>();

@@ -65,7 +65,11 @@ describe('driver-playwright: browser pool', function () {
     expect(processState(pid)).to.equal('running');
     const argv = cmdline(pid);
     expect(argv[0]).to.match(/chromium/);
-    for (const flag of [...CHROMIUM_ARGS, '--headless']) expect(argv.some((a) => a === flag || a.startsWith(`${flag}=`)), flag).to.equal(true);
+    for (const flag of [...CHROMIUM_ARGS, '--headless'])
+      expect(
+        argv.some((a) => a === flag || a.startsWith(`${flag}=`)),
+        flag,
+      ).to.equal(true);
     // The browser leads its own process group, which is what the pool kills.
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const pgid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
@@ -164,13 +168,15 @@ describe('driver-playwright: browser pool', function () {
   it('runs pages through retiring browsers two at a time and leaves no browser process behind after close', async () => {
     const d = make({ retireAfterPages: 4, maxPages: 2 });
     const seen = new Set<number>();
-    await Promise.all([0, 1].map(async () => {
-      for (let i = 0; i < 6; i++) {
-        await visit(d);
-        const pid = d.stats().browserPid;
-        if (pid) seen.add(pid);
-      }
-    }));
+    await Promise.all(
+      [0, 1].map(async () => {
+        for (let i = 0; i < 6; i++) {
+          await visit(d);
+          const pid = d.stats().browserPid;
+          if (pid) seen.add(pid);
+        }
+      }),
+    );
     expect(d.stats().launches).to.be.at.least(3);
     await d.close();
     for (const pid of seen) await waitFor(() => processState(pid) === 'gone', 5000, `browser ${pid} to exit`);

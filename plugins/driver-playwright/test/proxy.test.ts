@@ -52,14 +52,16 @@ describe('driver-playwright: loopback through the filtering proxy', function () 
   it('blocks a loopback name when allowNetworks is empty: the browser does not go around the proxy', async () => {
     const strict = make({ allowNetworks: [] });
     const before = canary.connections;
-    const err = await rejection((async () => {
-      const s = await strict.openSession();
-      try {
-        return await s.goto(`http://localhost:${canary.port}/`);
-      } finally {
-        await s.close();
-      }
-    })());
+    const err = await rejection(
+      (async () => {
+        const s = await strict.openSession();
+        try {
+          return await s.goto(`http://localhost:${canary.port}/`);
+        } finally {
+          await s.close();
+        }
+      })(),
+    );
     expect(err).to.include({ code: 'URL_BLOCKED', message: 'blocked: localhost resolves to 127.0.0.1, a loopback address' });
     expect(canary.connections).to.equal(before);
   });
@@ -149,7 +151,10 @@ describe('driver-playwright: loopback through the filtering proxy', function () 
       await page.goto(`${site.url}/loopback`);
       await page.waitForSelector('#done', { state: 'attached', timeout: 10_000 });
       const fetches = (await page.textContent('#done')) ?? '';
-      const hop = await page.goto(`${site.url}/redirect?to=${encodeURIComponent(`http://127.0.0.9:${canary.port}/x`)}`).then(() => 'loaded', (e: Error) => e.message.split('\n')[0]);
+      const hop = await page.goto(`${site.url}/redirect?to=${encodeURIComponent(`http://127.0.0.9:${canary.port}/x`)}`).then(
+        () => 'loaded',
+        (e: Error) => e.message.split('\n')[0],
+      );
       await context.close();
       return { fetches, hop };
     } finally {
@@ -177,14 +182,21 @@ describe('driver-playwright: loopback through the filtering proxy', function () 
     expect(r.fetches).to.equal('rejected,rejected');
     // Only the hop got through to the canary (and, once its page showed, sometimes Chromium's own
     // favicon request, which routes do not see either): the proxy is what stops both in the driver.
-    expect(canary.requests.slice(seen).map((q) => q.path).filter((p) => p !== '/favicon.ico')).to.deep.equal(['/x']);
+    expect(
+      canary.requests
+        .slice(seen)
+        .map((q) => q.path)
+        .filter((p) => p !== '/favicon.ico'),
+    ).to.deep.equal(['/x']);
   });
 });
 
 /** Chromium's `Fetch.enable` pattern matching: `*` any run of characters, `?` one character, a backslash escapes. */
 function wildcard(pattern: string): RegExp {
   const escape = (c: string) => c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const body = pattern.replace(/\\(.)|([*?])|([^*?\\])/g, (_m, esc?: string, wild?: string, lit?: string) => (wild ? (wild === '*' ? '.*' : '.') : escape(esc ?? lit ?? '')));
+  const body = pattern.replace(/\\(.)|([*?])|([^*?\\])/g, (_m, esc?: string, wild?: string, lit?: string) =>
+    wild ? (wild === '*' ? '.*' : '.') : escape(esc ?? lit ?? ''),
+  );
   return new RegExp(`^${body}$`, 's');
 }
 
@@ -194,7 +206,16 @@ describe('driver-playwright: the request check scope', () => {
     const regexp = literalAddressRegExp(narrow);
     const patterns = literalAddressUrlPatterns(narrow).map(wildcard);
     const byPattern = (url: string) => patterns.some((p) => p.test(url));
-    for (const url of ['http://127.0.0.1:8080/', 'http://127.0.0.2/x', 'https://10.1.2.3/', 'http://169.254.169.254/latest', 'http://[::1]:9/', 'https://192.168.1.1/s', 'http://user@172.16.0.1/', 'http://[::ffff:7f00:1]/']) {
+    for (const url of [
+      'http://127.0.0.1:8080/',
+      'http://127.0.0.2/x',
+      'https://10.1.2.3/',
+      'http://169.254.169.254/latest',
+      'http://[::1]:9/',
+      'https://192.168.1.1/s',
+      'http://user@172.16.0.1/',
+      'http://[::ffff:7f00:1]/',
+    ]) {
       expect(regexp.test(url), url).to.equal(true);
       expect(byPattern(url), url).to.equal(true);
     }
@@ -208,7 +229,11 @@ describe('driver-playwright: the request check scope', () => {
     }
     const wide = literalAddressScope(['127.0.0.0/8']) as LiteralAddressScope;
     expect(literalAddressRegExp(wide).test('http://127.0.0.1:8080/')).to.equal(false);
-    expect(literalAddressUrlPatterns(wide).map(wildcard).some((p) => p.test('http://127.0.0.1:8080/'))).to.equal(false);
+    expect(
+      literalAddressUrlPatterns(wide)
+        .map(wildcard)
+        .some((p) => p.test('http://127.0.0.1:8080/')),
+    ).to.equal(false);
     expect(literalAddressRegExp(wide).test('http://10.0.0.1/')).to.equal(true);
     expect(literalAddressScope(['0.0.0.0/0', '::/0'])).to.equal(null);
     // With all of IPv6 allowed, IPv4-mapped literals are still judged as the IPv4 address inside.
@@ -216,7 +241,10 @@ describe('driver-playwright: the request check scope', () => {
     const v6patterns = literalAddressUrlPatterns(v6).map(wildcard);
     for (const url of ['http://[::ffff:7f00:1]/', 'http://u@[::ffff:a00:1]:8080/']) {
       expect(literalAddressRegExp(v6).test(url), url).to.equal(true);
-      expect(v6patterns.some((p) => p.test(url)), url).to.equal(true);
+      expect(
+        v6patterns.some((p) => p.test(url)),
+        url,
+      ).to.equal(true);
     }
     expect(literalAddressRegExp(v6).test('http://[::1]/')).to.equal(false);
     expect(v6patterns.some((p) => p.test('http://[::1]/'))).to.equal(false);

@@ -38,7 +38,12 @@ describe('driver-playwright: remote browser (wsEndpoint)', function () {
 
   it('connects to a Playwright browser server by its ws:// endpoint', async () => {
     const server = await chromium.launchServer({ executablePath: '/usr/bin/chromium', headless: true, args: [...CHROMIUM_ARGS] });
-    const d = createPlaywrightDriver({ allowNetworks: ['127.0.0.1/32'], resolver: async () => [{ address: '::1', family: 6 }], wsEndpoint: server.wsEndpoint(), timeoutMs: 15_000 });
+    const d = createPlaywrightDriver({
+      allowNetworks: ['127.0.0.1/32'],
+      resolver: async () => [{ address: '::1', family: 6 }],
+      wsEndpoint: server.wsEndpoint(),
+      timeoutMs: 15_000,
+    });
     try {
       await exercise(d);
       expect(d.stats().launchLog).to.deep.equal([{ mode: 'connect', endpoint: server.wsEndpoint() }]);
@@ -52,7 +57,12 @@ describe('driver-playwright: remote browser (wsEndpoint)', function () {
     const port = await freePort();
     const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: [...CHROMIUM_ARGS, `--remote-debugging-port=${port}`] });
     const endpoint = `http://127.0.0.1:${port}`;
-    const d = createPlaywrightDriver({ allowNetworks: ['127.0.0.1/32'], resolver: async () => [{ address: '::1', family: 6 }], wsEndpoint: endpoint, timeoutMs: 15_000 });
+    const d = createPlaywrightDriver({
+      allowNetworks: ['127.0.0.1/32'],
+      resolver: async () => [{ address: '::1', family: 6 }],
+      wsEndpoint: endpoint,
+      timeoutMs: 15_000,
+    });
     try {
       await exercise(d);
       expect(d.stats().launchLog).to.deep.equal([{ mode: 'connectOverCDP', endpoint }]);

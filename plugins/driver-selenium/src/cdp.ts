@@ -59,11 +59,15 @@ export class CdpConnection {
       const onAbort = () => fail(opts.signal?.reason instanceof Error ? opts.signal.reason : new Error('aborted'));
       const timer = setTimeout(() => fail(new Error(`the DevTools socket did not open within ${opts.timeoutMs} ms`)), opts.timeoutMs);
       opts.signal?.addEventListener('abort', onAbort, { once: true });
-      ws.addEventListener('open', () => {
-        clearTimeout(timer);
-        opts.signal?.removeEventListener('abort', onAbort);
-        resolve(new CdpConnection(ws, opts.commandTimeoutMs ?? 15_000));
-      }, { once: true });
+      ws.addEventListener(
+        'open',
+        () => {
+          clearTimeout(timer);
+          opts.signal?.removeEventListener('abort', onAbort);
+          resolve(new CdpConnection(ws, opts.commandTimeoutMs ?? 15_000));
+        },
+        { once: true },
+      );
       ws.addEventListener('error', () => fail(new Error(`cannot open the DevTools socket ${url}`)), { once: true });
     });
   }
@@ -109,7 +113,14 @@ export class CdpConnection {
   }
 
   #onMessage(text: string): void {
-    let msg: { id?: number; method?: string; params?: Record<string, unknown>; sessionId?: string; result?: unknown; error?: { code: number; message: string } };
+    let msg: {
+      id?: number;
+      method?: string;
+      params?: Record<string, unknown>;
+      sessionId?: string;
+      result?: unknown;
+      error?: { code: number; message: string };
+    };
     try {
       msg = JSON.parse(text);
     } catch {
@@ -145,13 +156,14 @@ export class CdpConnection {
       p.reject(new Error(`${p.method}: ${err.message}`));
     }
     this.#pending.clear();
-    for (const set of this.#handlers.values()) for (const h of set) {
-      try {
-        h('Gleaner.disconnected', {});
-      } catch {
-        // ignore
+    for (const set of this.#handlers.values())
+      for (const h of set) {
+        try {
+          h('Gleaner.disconnected', {});
+        } catch {
+          // ignore
+        }
       }
-    }
     this.#handlers.clear();
   }
 }

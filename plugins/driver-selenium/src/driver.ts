@@ -1,8 +1,14 @@
 // The long-lived half of the Selenium driver: the browser pool and the per-job page factory.
-import { GleanerError, createBrowserPool, isGleanerError, literalAddressScope, literalAddressUrlPatterns, pickOption, resolveBrowserOptions } from '@gleaner/core/plugin';
-import type {
-  BrowserDriver, BrowserDriverOptions, DriverCapabilities, DriverSession, DriverSessionOptions,
+import {
+  GleanerError,
+  createBrowserPool,
+  isGleanerError,
+  literalAddressScope,
+  literalAddressUrlPatterns,
+  pickOption,
+  resolveBrowserOptions,
 } from '@gleaner/core/plugin';
+import type { BrowserDriver, BrowserDriverOptions, DriverCapabilities, DriverSession, DriverSessionOptions } from '@gleaner/core/plugin';
 import { abortError, browserError } from './errors.ts';
 import { gridLauncher, localLauncher } from './launcher.ts';
 import type { LaunchSettings, SeleniumBrowser } from './launcher.ts';

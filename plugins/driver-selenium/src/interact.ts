@@ -27,14 +27,19 @@ export interface PageInfo {
 }
 
 // Errors that mean "not actionable yet": retried until the action's deadline.
-const RETRYABLE = new Set(['ElementClickInterceptedError', 'ElementNotInteractableError', 'StaleElementReferenceError', 'NoSuchElementError', 'NoSuchFrameError']);
+const RETRYABLE = new Set([
+  'ElementClickInterceptedError',
+  'ElementNotInteractableError',
+  'StaleElementReferenceError',
+  'NoSuchElementError',
+  'NoSuchFrameError',
+]);
 /** Lazy content after a scroll (as the Playwright driver): let handlers start requests, then wait for quiet, bounded. */
 const SCROLL_KICKOFF_MS = 120;
 const SCROLL_QUIET_MS = 100;
 const SCROLL_MAX_WAIT_MS = 3_000;
 /** Playwright's definition of network idle: no request for 500 ms. */
 const NETWORK_IDLE_MS = 500;
-
 
 /** An element that exists but cannot take the action yet (disabled): retried like WebDriver's own. */
 function notYet(message: string): Error {
@@ -105,7 +110,8 @@ export class Interactions {
     signal?.throwIfAborted();
     let onAbort: (() => void) | undefined;
     const aborted = new Promise<never>((_, reject) => {
-      onAbort = () => reject(isGleanerError(signal?.reason) ? signal?.reason : new GleanerError('FETCH_TIMEOUT', 'the page action was aborted', { cause: signal?.reason }));
+      onAbort = () =>
+        reject(isGleanerError(signal?.reason) ? signal?.reason : new GleanerError('FETCH_TIMEOUT', 'the page action was aborted', { cause: signal?.reason }));
       signal?.addEventListener('abort', onAbort, { once: true });
     });
     aborted.catch(() => undefined);
@@ -113,7 +119,10 @@ export class Interactions {
       return await Promise.race([fn(), aborted]);
     } finally {
       if (onAbort) signal?.removeEventListener('abort', onAbort);
-      await this.#wd.switchTo().defaultContent().catch(() => undefined);
+      await this.#wd
+        .switchTo()
+        .defaultContent()
+        .catch(() => undefined);
     }
   }
 
@@ -260,7 +269,10 @@ export class Interactions {
 
   /** The page as shown (top document); `withHtml` runs the snapshot script, else reads the text. */
   async pageInfo(withHtml: boolean): Promise<PageInfo> {
-    await this.#wd.switchTo().defaultContent().catch(() => undefined);
+    await this.#wd
+      .switchTo()
+      .defaultContent()
+      .catch(() => undefined);
     const r = await this.#script<{ html: string | null; text: string | null; charset: string | null; url: string }>(PAGE_INFO, withHtml);
     return { html: r.html ?? undefined, text: r.text ?? undefined, charset: r.charset ?? undefined, url: r.url };
   }

@@ -74,7 +74,6 @@ export function buildSession(serverUrl: string, options: Options): Promise<WebDr
   return new Builder().disableEnvironmentOverrides().forBrowser('chrome').setChromeOptions(options).usingServer(serverUrl).build();
 }
 
-
 /** Spawns chromedriver on a port it picks itself and resolves its URL once it listens. */
 function spawnChromedriver(path: string): { child: ChildProcess; ready: Promise<string> } {
   // detached: chromedriver leads a new process group, and the Chromium it starts joins it, so
@@ -159,7 +158,7 @@ export function localLauncher(s: LaunchSettings): (signal?: AbortSignal) => Prom
       primary = await abortable(buildSession(serverUrl, chromeOptions(s, defaultProxy.url)), signal);
       const caps = await primary.getCapabilities();
       const debuggerAddress = (caps.get('goog:chromeOptions') as { debuggerAddress?: string } | undefined)?.debuggerAddress;
-      if (!debuggerAddress) throw new Error('chromedriver did not report Chromium\'s debuggerAddress');
+      if (!debuggerAddress) throw new Error("chromedriver did not report Chromium's debuggerAddress");
       cdp = await CdpConnection.connect(await devtoolsSocketUrl(debuggerAddress, signal), { timeoutMs: 10_000, signal });
       if (s.ignoreHttpsErrors) await cdp.send('Security.setIgnoreCertificateErrors', { ignore: true });
       const browser: SeleniumBrowser = { mode: 'local', serverUrl, debuggerAddress, cdp, pid: child.pid, idleSessions: [] };

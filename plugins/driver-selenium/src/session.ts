@@ -1,12 +1,43 @@
 // One job's page on the Selenium driver: goto() through WebDriver, with DevTools filling in what
 // WebDriver does not report (status, headers, redirects, cookies, size), and the interactions.
-import { FILTER_PROXY_BLOCKED_HEADER, FILTER_PROXY_ERROR_HEADER, GleanerError, classifyMediaType, isGleanerError, parseContentType, readReserveMs, charsetLabel, settlesWithin, showsDocument } from '@gleaner/core/plugin';
+import {
+  FILTER_PROXY_BLOCKED_HEADER,
+  FILTER_PROXY_ERROR_HEADER,
+  GleanerError,
+  classifyMediaType,
+  isGleanerError,
+  parseContentType,
+  readReserveMs,
+  charsetLabel,
+  settlesWithin,
+  showsDocument,
+} from '@gleaner/core/plugin';
 import type {
-  ActionOptions, Cookie, DriverSession, GotoOptions, Logger, PageOutline, PageSnapshot, ScrollOptions, SsrfGuard, WaitForOptions,
+  ActionOptions,
+  Cookie,
+  DriverSession,
+  GotoOptions,
+  Logger,
+  PageOutline,
+  PageSnapshot,
+  ScrollOptions,
+  SsrfGuard,
+  WaitForOptions,
 } from '@gleaner/core/plugin';
 import { getCookies, setCookies } from './content.ts';
 import type { ContentKind } from '@gleaner/core/plugin';
-import { abortError, blockedError, browserError, findBlocked, netError, proxyFailure, timeoutError, tooLarge, unsupported, webDriverErrorName } from './errors.ts';
+import {
+  abortError,
+  blockedError,
+  browserError,
+  findBlocked,
+  netError,
+  proxyFailure,
+  timeoutError,
+  tooLarge,
+  unsupported,
+  webDriverErrorName,
+} from './errors.ts';
 import { Interactions } from './interact.ts';
 import type { PageContext } from './page-context.ts';
 import type { DocResponse, Navigation, PageTracker } from './tracker.ts';
@@ -42,7 +73,14 @@ interface PageRead {
 /** A text body as served: a BOM, else the header's charset, else UTF-8 (as the HTTP driver decodes). */
 function decodeText(bytes: Buffer, label: string | undefined): { html: string; charset: string } {
   let decoder: TextDecoder;
-  const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 'utf-8' : bytes[0] === 0xfe && bytes[1] === 0xff ? 'utf-16be' : bytes[0] === 0xff && bytes[1] === 0xfe ? 'utf-16le' : undefined;
+  const bom =
+    bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf
+      ? 'utf-8'
+      : bytes[0] === 0xfe && bytes[1] === 0xff
+        ? 'utf-16be'
+        : bytes[0] === 0xff && bytes[1] === 0xfe
+          ? 'utf-16le'
+          : undefined;
   try {
     decoder = new TextDecoder(bom ?? label ?? 'utf-8');
   } catch {
@@ -112,12 +150,15 @@ export class SeleniumSession implements DriverSession {
     // reserve, loading stops and the page is read as it is, as driver-playwright does. get() then has
     // the reserve to return before the deadline stops it.
     const reserve = readReserveMs(s.totalMs);
-    const loadCut = setTimeout(() => {
-      if (stopped || !nav.response || !nav.finished || nav.loaded || nav.failed || nav.error) return;
-      ctx.cdp.send('Page.stopLoading', {}, ctx.sessionId).catch(() => undefined);
-      clearTimeout(deadline);
-      deadline = setTimeout(timedOut, reserve);
-    }, Math.max(1, s.totalMs - reserve));
+    const loadCut = setTimeout(
+      () => {
+        if (stopped || !nav.response || !nav.finished || nav.loaded || nav.failed || nav.error) return;
+        ctx.cdp.send('Page.stopLoading', {}, ctx.sessionId).catch(() => undefined);
+        clearTimeout(deadline);
+        deadline = setTimeout(timedOut, reserve);
+      },
+      Math.max(1, s.totalMs - reserve),
+    );
     let getting: Promise<void> | undefined;
     try {
       // chromedriver's own page-load timeout is a backstop behind ours.
@@ -188,10 +229,13 @@ export class SeleniumSession implements DriverSession {
     let timer: NodeJS.Timeout | undefined;
     let onAbort: ((ev: Event) => void) | undefined;
     const cut = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        this.#stuck = work;
-        reject(timeoutError(url, this.#s.totalMs));
-      }, Math.max(1, leftMs));
+      timer = setTimeout(
+        () => {
+          this.#stuck = work;
+          reject(timeoutError(url, this.#s.totalMs));
+        },
+        Math.max(1, leftMs),
+      );
       onAbort = (ev: Event) => {
         this.#stuck = work;
         reject(abortError(ev.target as AbortSignal, url));
@@ -297,7 +341,8 @@ export class SeleniumSession implements DriverSession {
     } catch (err) {
       if (isGleanerError(err)) throw err;
       // The browser went away under the page: retryable. Anything else is about the page or the action.
-      if (this.#s.tracker.disconnected || webDriverErrorName(err) === 'NoSuchWindowError' || webDriverErrorName(err) === 'NoSuchSessionError') throw browserError(what, err);
+      if (this.#s.tracker.disconnected || webDriverErrorName(err) === 'NoSuchWindowError' || webDriverErrorName(err) === 'NoSuchSessionError')
+        throw browserError(what, err);
       const message = err instanceof Error ? err.message.split('\n')[0] : String(err);
       throw new GleanerError('BAD_REQUEST', `could not complete the page action (${what}): ${message}`, { cause: err });
     }

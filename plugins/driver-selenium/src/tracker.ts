@@ -145,7 +145,10 @@ export class PageTracker {
 
   /** The main document's headers as received (Set-Cookie included when DevTools reported it). */
   headersOf(res: DocResponse): Record<string, string> {
-    const extra = this.#extraInfo.get(res.requestId)?.filter((e) => e.status === res.status).at(-1);
+    const extra = this.#extraInfo
+      .get(res.requestId)
+      ?.filter((e) => e.status === res.status)
+      .at(-1);
     // The raw headers (extraInfo) are complete, Set-Cookie included; the response's own may not be.
     return normalizeHeaders(extra ? extra.headers : res.headers);
   }
@@ -221,7 +224,8 @@ export class PageTracker {
       case 'Network.dataReceived':
         if (p.requestId === this.current.requestId) {
           this.current.bytes += Number(p.dataLength) || 0;
-          if (this.current.bytes > this.#s.maxBytes) this.#fail(this.current, tooLarge(this.#s.maxBytes, this.current.response?.url ?? this.current.requestedUrl));
+          if (this.current.bytes > this.#s.maxBytes)
+            this.#fail(this.current, tooLarge(this.#s.maxBytes, this.current.response?.url ?? this.current.requestedUrl));
         }
         return;
       case 'Network.loadingFinished':
@@ -333,7 +337,11 @@ export class PageTracker {
         return this.#send('Fetch.failRequest', { requestId: p.requestId, errorReason: 'Aborted' });
       }
       try {
-        const body = await this.#ctx.cdp.send<{ body: string; base64Encoded: boolean }>('Fetch.getResponseBody', { requestId: p.requestId }, this.#ctx.sessionId);
+        const body = await this.#ctx.cdp.send<{ body: string; base64Encoded: boolean }>(
+          'Fetch.getResponseBody',
+          { requestId: p.requestId },
+          this.#ctx.sessionId,
+        );
         nav.rawBody = Buffer.from(body.body, body.base64Encoded ? 'base64' : 'utf8');
       } catch {
         // The body is then read from what the browser shows.

@@ -35,10 +35,16 @@ describe('driver-selenium: local chromedriver, contexts, proxies', function () {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'set-cookie': 'jobA=1; Path=/' });
       res.end("<!doctype html><title>A</title><script>localStorage.setItem('job', 'A'); document.cookie = 'script=A; path=/';</script><p>set</p>");
     });
-    site.page('/read-state', "<!doctype html><title>B</title><p id=\"ls\"></p><script>document.getElementById('ls').textContent = 'storage:' + (localStorage.getItem('job') || 'none');</script>");
-    site.page('/sw', `<!doctype html><title>SW</title><p id="sw">pending</p><script>
+    site.page(
+      '/read-state',
+      "<!doctype html><title>B</title><p id=\"ls\"></p><script>document.getElementById('ls').textContent = 'storage:' + (localStorage.getItem('job') || 'none');</script>",
+    );
+    site.page(
+      '/sw',
+      `<!doctype html><title>SW</title><p id="sw">pending</p><script>
       navigator.serviceWorker.register('/sw.js').then(() => 'registered', (e) => 'refused: ' + e.message)
-        .then((t) => { const p = document.getElementById('sw'); p.textContent = t; p.className = 'done'; });</script>`);
+        .then((t) => { const p = document.getElementById('sw'); p.textContent = t; p.className = 'done'; });</script>`,
+    );
     site.route('/sw.js', (_q, res) => void res.writeHead(200, { 'content-type': 'text/javascript' }).end("self.addEventListener('fetch', () => {});"));
     driver = createSeleniumDriver({ allowNetworks: ['127.0.0.1/32'], maxPages: 2, timeoutMs: 15_000 });
   });
@@ -52,7 +58,9 @@ describe('driver-selenium: local chromedriver, contexts, proxies', function () {
     expect(page).to.include({ status: 200, driver: 'selenium', contentType: 'text/html' });
     const [pgid] = driver.stats().pids;
     expect(cmdline(pgid).join(' ')).to.contain('chromedriver');
-    const browser = processGroupMembers(pgid).map(cmdline).find((args) => args.some((a) => a.startsWith('--remote-debugging-port')) && !args.some((a) => a.startsWith('--type=')));
+    const browser = processGroupMembers(pgid)
+      .map(cmdline)
+      .find((args) => args.some((a) => a.startsWith('--remote-debugging-port')) && !args.some((a) => a.startsWith('--type=')));
     expect(browser, 'the Chromium browser process in the group').to.not.equal(undefined);
     for (const flag of CHROMIUM_FLAGS) expect(browser).to.include(flag);
     expect(browser).to.include('--proxy-bypass-list=<-loopback>');
@@ -99,7 +107,7 @@ describe('driver-selenium: local chromedriver, contexts, proxies', function () {
     expect(driver.stats()).to.include({ activePages: 0, waiting: 0 });
   });
 
-  it("sends a job through its own proxy and the next job on the same browser without one", async () => {
+  it('sends a job through its own proxy and the next job on the same browser without one', async () => {
     const proxy = await startForwardProxy();
     try {
       const via = await visit(driver, `${site.url}/page?via=proxy`, { proxy: proxy.url });
@@ -127,9 +135,12 @@ describe('driver-selenium: local chromedriver, contexts, proxies', function () {
 
   it('fails fetch() to literal blocked addresses inside the browser (the request check), before the proxy is asked', async () => {
     const canary = await startFixtureSite({ host: '::' });
-    site.page('/literal-fetch', `<!doctype html><title>Literal</title><p id="r">pending</p><script>
+    site.page(
+      '/literal-fetch',
+      `<!doctype html><title>Literal</title><p id="r">pending</p><script>
       Promise.allSettled([fetch('http://127.0.0.2:${canary.port}/a', { mode: 'no-cors' }), fetch('http://[::1]:${canary.port}/b', { mode: 'no-cors' })])
-        .then((r) => { const p = document.getElementById('r'); p.textContent = r.map((x) => x.status).join(','); p.className = 'done'; });</script>`);
+        .then((r) => { const p = document.getElementById('r'); p.textContent = r.map((x) => x.status).join(','); p.className = 'done'; });</script>`,
+    );
     const session = await driver.openSession();
     try {
       await session.goto(`${site.url}/literal-fetch`);

@@ -20,7 +20,8 @@ export function buildChatRequest(req: LlmRequest, opts: ChatOptions): ChatReques
   const tools = req.toolChoice === 'none' ? [] : (req.tools ?? []);
   const system = [req.system ?? ''];
   // A format grammar would keep the model from calling tools, so with tools the schema goes in the prompt.
-  if (req.jsonSchema && tools.length) system.push(`When you answer without calling a tool, answer with JSON matching this JSON Schema:\n${JSON.stringify(req.jsonSchema.schema)}`);
+  if (req.jsonSchema && tools.length)
+    system.push(`When you answer without calling a tool, answer with JSON matching this JSON Schema:\n${JSON.stringify(req.jsonSchema.schema)}`);
   const systemText = system.filter(Boolean).join('\n\n');
   const messages: Message[] = systemText ? [{ role: 'system', content: systemText }] : [];
   for (const m of req.messages) {

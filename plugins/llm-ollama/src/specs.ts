@@ -29,7 +29,7 @@ export function buildSpec(model: string, contextWindow: number | undefined, show
     id: model,
     name: model,
     provider: PROVIDER_NAME,
-    context_window: contextWindow && contextWindow > 0 ? contextWindow : contextLengthOf(show?.modelInfo) ?? FALLBACK_CONTEXT_WINDOW,
+    context_window: contextWindow && contextWindow > 0 ? contextWindow : (contextLengthOf(show?.modelInfo) ?? FALLBACK_CONTEXT_WINDOW),
     max_output_tokens: null,
     modalities: { input: vision ? ['text', 'image'] : ['text'], output: ['text'] },
     capabilities: {

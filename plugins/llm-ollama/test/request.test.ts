@@ -26,19 +26,30 @@ describe('llm-ollama: request translation', () => {
   });
 
   it('sends tool turns with the tool name and numbers the calls it reads', () => {
-    const req = buildChatRequest({
-      messages: [
-        { role: 'assistant', content: '', toolCalls: [{ id: 'call_0', name: 'click', arguments: { s: '#a' } }] },
-        { role: 'tool', content: 'ok', toolCallId: 'call_0', toolName: 'click' },
-      ],
-    }, { model: 'm' });
+    const req = buildChatRequest(
+      {
+        messages: [
+          { role: 'assistant', content: '', toolCalls: [{ id: 'call_0', name: 'click', arguments: { s: '#a' } }] },
+          { role: 'tool', content: 'ok', toolCallId: 'call_0', toolName: 'click' },
+        ],
+      },
+      { model: 'm' },
+    );
     expect(req.messages).to.deep.equal([
       { role: 'assistant', content: '', tool_calls: [{ function: { name: 'click', arguments: { s: '#a' } } }] },
       { role: 'tool', content: 'ok', tool_name: 'click' },
     ]);
     const result = readChatResponse({
-      model: 'm', created_at: new Date(), done: true, done_reason: 'stop', total_duration: 0, load_duration: 0,
-      prompt_eval_count: 7, prompt_eval_duration: 0, eval_count: 3, eval_duration: 0,
+      model: 'm',
+      created_at: new Date(),
+      done: true,
+      done_reason: 'stop',
+      total_duration: 0,
+      load_duration: 0,
+      prompt_eval_count: 7,
+      prompt_eval_duration: 0,
+      eval_count: 3,
+      eval_duration: 0,
       message: { role: 'assistant', content: '', tool_calls: [{ function: { name: 'a', arguments: {} } }, { function: { name: 'b', arguments: { x: 1 } } }] },
     });
     expect(result.toolCalls.map((c) => c.id)).to.deep.equal(['call_0', 'call_1']);

@@ -60,8 +60,7 @@ export interface SpecInput {
 export function buildSpec(input: SpecInput): ModelSpec {
   const known = knownModel(input.model);
   const contextWindow =
-    input.contextWindow && input.contextWindow > 0 ? input.contextWindow
-    : input.serverContextWindow ?? known?.contextWindow ?? FALLBACK_CONTEXT_WINDOW;
+    input.contextWindow && input.contextWindow > 0 ? input.contextWindow : (input.serverContextWindow ?? known?.contextWindow ?? FALLBACK_CONTEXT_WINDOW);
   const price = input.official ? known?.price : undefined;
   return {
     id: input.model,

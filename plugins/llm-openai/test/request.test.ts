@@ -24,16 +24,20 @@ describe('llm-openai: request translation', () => {
   });
 
   it('sends tool turns back with their call ids', () => {
-    const params = buildParams('gpt-4o-mini', {
-      system: 'sys',
-      messages: [
-        { role: 'user', content: 'go' },
-        { role: 'assistant', content: '', toolCalls: [{ id: 'c1', name: 'click', arguments: { selector: '#a' } }] },
-        { role: 'tool', content: 'clicked', toolCallId: 'c1', toolName: 'click' },
-      ],
-      tools: [{ name: 'click', parameters: { type: 'object' } }],
-      toolChoice: 'required',
-    }, 'json_schema');
+    const params = buildParams(
+      'gpt-4o-mini',
+      {
+        system: 'sys',
+        messages: [
+          { role: 'user', content: 'go' },
+          { role: 'assistant', content: '', toolCalls: [{ id: 'c1', name: 'click', arguments: { selector: '#a' } }] },
+          { role: 'tool', content: 'clicked', toolCallId: 'c1', toolName: 'click' },
+        ],
+        tools: [{ name: 'click', parameters: { type: 'object' } }],
+        toolChoice: 'required',
+      },
+      'json_schema',
+    );
     expect(params.messages).to.deep.equal([
       { role: 'system', content: 'sys' },
       { role: 'user', content: 'go' },
@@ -45,16 +49,31 @@ describe('llm-openai: request translation', () => {
 
   it('reads refusals and malformed tool arguments without throwing', () => {
     const result = readCompletion({
-      id: 'x', object: 'chat.completion', created: 0, model: 'm',
-      choices: [{ index: 0, finish_reason: 'tool_calls', logprobs: null, message: {
-        role: 'assistant', content: null, refusal: null,
-        tool_calls: [{ id: 'c', type: 'function', function: { name: 'f', arguments: '{not json' } }],
-      } }],
+      id: 'x',
+      object: 'chat.completion',
+      created: 0,
+      model: 'm',
+      choices: [
+        {
+          index: 0,
+          finish_reason: 'tool_calls',
+          logprobs: null,
+          message: {
+            role: 'assistant',
+            content: null,
+            refusal: null,
+            tool_calls: [{ id: 'c', type: 'function', function: { name: 'f', arguments: '{not json' } }],
+          },
+        },
+      ],
     });
     expect(result.toolCalls[0]).to.deep.equal({ id: 'c', name: 'f', arguments: {}, rawArguments: '{not json' });
     expect(result.usage).to.deep.equal({ inputTokens: 0, outputTokens: 0 });
     const refused = readCompletion({
-      id: 'x', object: 'chat.completion', created: 0, model: 'm',
+      id: 'x',
+      object: 'chat.completion',
+      created: 0,
+      model: 'm',
       choices: [{ index: 0, finish_reason: 'stop', logprobs: null, message: { role: 'assistant', content: null, refusal: 'I cannot help' } }],
     });
     expect(refused).to.include({ text: 'I cannot help', finishReason: 'refusal' });

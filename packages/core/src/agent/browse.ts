@@ -60,7 +60,10 @@ export class AgentPage {
     this.#plain = plain;
     this.#browser = mode === 'never' && plain ? null : browser;
     if (!plain && !this.#browser) {
-      throw new GleanerError('DRIVER_UNAVAILABLE', 'the agent needs a driver that can interact with pages (a browser driver such as playwright or selenium, or driver-http with interaction); none is configured');
+      throw new GleanerError(
+        'DRIVER_UNAVAILABLE',
+        'the agent needs a driver that can interact with pages (a browser driver such as playwright or selenium, or driver-http with interaction); none is configured',
+      );
     }
     this.#proxy = resolveProxy(opts.proxyCountry ?? ctx.config.network.defaultProxyCountry, ctx.config, { logger: ctx.logger });
     this.#cookies = opts.cookies ?? [];
@@ -99,7 +102,10 @@ export class AgentPage {
   #checkStatus(page: PageSnapshot, url: string): PageSnapshot {
     if (page.cookies) this.#cookies = page.cookies;
     if (page.status >= 400) {
-      throw new GleanerError('FETCH_FAILED', `${url} answered HTTP ${page.status}`, { retryable: page.status >= 500 || page.status === 429, details: { status: page.status, url } });
+      throw new GleanerError('FETCH_FAILED', `${url} answered HTTP ${page.status}`, {
+        retryable: page.status >= 500 || page.status === 429,
+        details: { status: page.status, url },
+      });
     }
     return page;
   }

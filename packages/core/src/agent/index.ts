@@ -4,5 +4,13 @@ export { stableTarget, resolveTarget } from './targets.ts';
 export { AGENT_TOOLS, checkCall, type AgentAction } from './tools.ts';
 export { canBrowse } from './browse.ts';
 export type {
-  AgentActionName, AgentBudgets, AgentExtraction, AgentGoal, AgentOutcome, AgentRunInput, AgentRunResult, RecordedAction, StableTarget,
+  AgentActionName,
+  AgentBudgets,
+  AgentExtraction,
+  AgentGoal,
+  AgentOutcome,
+  AgentRunInput,
+  AgentRunResult,
+  RecordedAction,
+  StableTarget,
 } from './types.ts';

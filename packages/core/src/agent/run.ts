@@ -73,7 +73,10 @@ export async function runAgent(ctx: OperationContext, input: AgentRunInput): Pro
   const model = requireModel(ctx);
   const budgets = agentBudgets(ctx, input.budgets);
   const deadline = new AbortController();
-  const timer = setTimeout(() => deadline.abort(new GleanerError('AGENT_BUDGET_EXHAUSTED', `the agent ran out of wall time (${budgets.wallTimeMs} ms)`)), budgets.wallTimeMs);
+  const timer = setTimeout(
+    () => deadline.abort(new GleanerError('AGENT_BUDGET_EXHAUSTED', `the agent ran out of wall time (${budgets.wallTimeMs} ms)`)),
+    budgets.wallTimeMs,
+  );
   const signal = input.signal ? AbortSignal.any([input.signal, deadline.signal]) : deadline.signal;
   const actionTimeoutMs = ctx.config.agent.actionTimeoutMs;
   const log = ctx.logger.child({ agent: input.url });
@@ -98,7 +101,14 @@ export async function runAgent(ctx: OperationContext, input: AgentRunInput): Pro
   /** Extracts the current page (the extract tool, and the closing extraction of a run that found nothing). */
   async function extractHere(o: Observation): Promise<ExtractedRecord[]> {
     const started = Date.now();
-    const res = await extractWithModel(ctx, { html: o.snapshot.html, url: o.url, attributes: input.goal.attributes, prompt: input.goal.prompt, precision: false, signal });
+    const res = await extractWithModel(ctx, {
+      html: o.snapshot.html,
+      url: o.url,
+      attributes: input.goal.attributes,
+      prompt: input.goal.prompt,
+      precision: false,
+      signal,
+    });
     modelMs += Date.now() - started;
     addUsage(usage, res.usage);
     perPage.push(res.records);
@@ -112,7 +122,9 @@ export async function runAgent(ctx: OperationContext, input: AgentRunInput): Pro
       if (useTools) {
         const res = await model.generate({ system: SYSTEM, messages, tools: AGENT_TOOLS, toolChoice: 'auto', temperature: 0, signal });
         const calls = res.toolCalls.length ? res.toolCalls : callsFromText(res.text);
-        const assistant: LlmMessage = res.toolCalls.length ? { role: 'assistant', content: res.text, toolCalls: res.toolCalls } : { role: 'assistant', content: res.text };
+        const assistant: LlmMessage = res.toolCalls.length
+          ? { role: 'assistant', content: res.text, toolCalls: res.toolCalls }
+          : { role: 'assistant', content: res.text };
         return { calls, assistant, usage: res.usage, mode: res.toolCalls.length ? 'tools' : 'json' };
       }
       const res = await model.generateJson<{ tool: string; arguments?: Record<string, unknown> }>({
@@ -122,7 +134,12 @@ export async function runAgent(ctx: OperationContext, input: AgentRunInput): Pro
         temperature: 0,
         signal,
       });
-      return { calls: [{ id: 'call_json', name: res.json.tool, arguments: res.json.arguments ?? {} }], assistant: { role: 'assistant', content: res.text }, usage: res.usage, mode: 'json' };
+      return {
+        calls: [{ id: 'call_json', name: res.json.tool, arguments: res.json.arguments ?? {} }],
+        assistant: { role: 'assistant', content: res.text },
+        usage: res.usage,
+        mode: 'json',
+      };
     } finally {
       modelMs += Date.now() - started;
     }
@@ -166,7 +183,11 @@ export async function runAgent(ctx: OperationContext, input: AgentRunInput): Pro
       case 'click':
         return { target: await onElement(o, a.ref, (r) => s().click(r, t)) };
       case 'type':
-        return { target: await onElement(o, a.ref, (r) => s().type(r, a.text, { ...t, clear: a.clear, pressEnter: a.pressEnter })), value: a.text, pressEnter: a.pressEnter || undefined };
+        return {
+          target: await onElement(o, a.ref, (r) => s().type(r, a.text, { ...t, clear: a.clear, pressEnter: a.pressEnter })),
+          value: a.text,
+          pressEnter: a.pressEnter || undefined,
+        };
       case 'select':
         return { target: await onElement(o, a.ref, (r) => s().select(r, a.values, t)), value: a.values };
       case 'scroll': {
@@ -180,7 +201,10 @@ export async function runAgent(ctx: OperationContext, input: AgentRunInput): Pro
       }
       case 'wait': {
         const ms = Math.round(a.seconds * 1000);
-        if (page.onBrowser) await s().waitFor({ networkIdle: true, timeoutMs: Math.max(ms, 500) }).catch(() => s().waitFor({ ms: 0 }));
+        if (page.onBrowser)
+          await s()
+            .waitFor({ networkIdle: true, timeoutMs: Math.max(ms, 500) })
+            .catch(() => s().waitFor({ ms: 0 }));
         else if (ms) await s().waitFor({ ms: Math.min(ms, 1000) });
         return { ms };
       }
@@ -284,7 +308,15 @@ export async function runAgent(ctx: OperationContext, input: AgentRunInput): Pro
           effect = describeEffect(current, after);
           if (after.fingerprint !== current.fingerprint) changed = true;
         }
-        const step: RecordedAction = { action: a.name, ...base, ...result, urlAfter: after.url, driver: page.driver, ok: error === undefined, durationMs: Date.now() - started };
+        const step: RecordedAction = {
+          action: a.name,
+          ...base,
+          ...result,
+          urlAfter: after.url,
+          driver: page.driver,
+          ok: error === undefined,
+          durationMs: Date.now() - started,
+        };
         if (error !== undefined) step.error = error.slice(0, 500);
         if (effect) step.effect = effect;
         await record(step);
@@ -294,7 +326,12 @@ export async function runAgent(ctx: OperationContext, input: AgentRunInput): Pro
           reply('Finished.');
           continue;
         }
-        let text = error !== undefined ? `Error: ${error}` : a.name === 'extract' ? `Extracted ${result.records} record${result.records === 1 ? '' : 's'} from this page.` : 'Done.';
+        let text =
+          error !== undefined
+            ? `Error: ${error}`
+            : a.name === 'extract'
+              ? `Extracted ${result.records} record${result.records === 1 ? '' : 's'} from this page.`
+              : 'Done.';
         if (effect) text += ` ${effect}`;
         if (repeats > 0 && !changed && a.name !== 'wait') {
           if (warned) {
@@ -315,7 +352,17 @@ export async function runAgent(ctx: OperationContext, input: AgentRunInput): Pro
     if (outcome === 'finished' && extractions.length === 0 && obs) {
       const started = Date.now();
       const records = await extractHere(obs);
-      await record({ action: 'extract', urlBefore: obs.url, urlAfter: obs.url, driver: page.driver, ok: true, records: records.length, durationMs: Date.now() - started, inputTokens: 0, outputTokens: 0 });
+      await record({
+        action: 'extract',
+        urlBefore: obs.url,
+        urlAfter: obs.url,
+        driver: page.driver,
+        ok: true,
+        records: records.length,
+        durationMs: Date.now() - started,
+        inputTokens: 0,
+        outputTokens: 0,
+      });
     }
   } catch (err) {
     if (input.signal?.aborted) throw input.signal.reason ?? err;
@@ -330,5 +377,16 @@ export async function runAgent(ctx: OperationContext, input: AgentRunInput): Pro
   const records = mergeRecords(perPage);
   if (!records.length && !message) message = 'The agent found no records matching the request.';
   log.info({ outcome, steps: steps.length, stepsUsed, records: records.length, driver: page.driver, ...usage, modelMs }, 'agent run ended');
-  return { records, steps, extractions, usage, outcome: outcome ?? 'budget', ...(message ? { message } : {}), driver: page.driver, finalUrl: obs?.url ?? input.url, modelMs, stepsUsed };
+  return {
+    records,
+    steps,
+    extractions,
+    usage,
+    outcome: outcome ?? 'budget',
+    ...(message ? { message } : {}),
+    driver: page.driver,
+    finalUrl: obs?.url ?? input.url,
+    modelMs,
+    stepsUsed,
+  };
 }

@@ -52,7 +52,8 @@ export const AGENT_TOOLS: LlmTool[] = [
   },
   {
     name: 'scroll',
-    description: 'Scroll the page (down or up by a screen, to the bottom or top) or bring an element into view (ref). Lazy pages load more when scrolled to the bottom.',
+    description:
+      'Scroll the page (down or up by a screen, to the bottom or top) or bring an element into view (ref). Lazy pages load more when scrolled to the bottom.',
     parameters: {
       type: 'object',
       properties: { direction: { enum: ['down', 'up', 'bottom', 'top'] }, ref: REF },
@@ -67,7 +68,8 @@ export const AGENT_TOOLS: LlmTool[] = [
   { name: 'go_back', description: 'Go back to the previous page.', parameters: { type: 'object', properties: {}, additionalProperties: false } },
   {
     name: 'extract',
-    description: 'Extract the requested records from the page as it is now. Call it on every page that shows records you need (each page of results, after revealing hidden items); records are gathered across pages.',
+    description:
+      'Extract the requested records from the page as it is now. Call it on every page that shows records you need (each page of results, after revealing hidden items); records are gathered across pages.',
     parameters: { type: 'object', properties: {}, additionalProperties: false },
   },
   {
@@ -78,15 +80,22 @@ export const AGENT_TOOLS: LlmTool[] = [
 ];
 
 const NAMES: Record<string, Exclude<AgentActionName, 'invalid'>> = {
-  navigate: 'navigate', goto: 'navigate', open: 'navigate',
+  navigate: 'navigate',
+  goto: 'navigate',
+  open: 'navigate',
   click: 'click',
-  type: 'type', fill: 'type', input: 'type',
-  select: 'select', select_option: 'select',
+  type: 'type',
+  fill: 'type',
+  input: 'type',
+  select: 'select',
+  select_option: 'select',
   scroll: 'scroll',
   wait: 'wait',
-  go_back: 'back', back: 'back',
+  go_back: 'back',
+  back: 'back',
   extract: 'extract',
-  finish: 'finish', done: 'finish',
+  finish: 'finish',
+  done: 'finish',
 };
 
 /** A call checked into an action, or the message that tells the model what was wrong. */
@@ -111,7 +120,8 @@ export function checkCall(call: Pick<LlmToolCall, 'name' | 'arguments' | 'rawArg
   if (!name) return { ok: false, error: `There is no tool "${String(call.name).slice(0, 60)}". Call one of: ${known}.` };
   if (call.rawArguments !== undefined) return { ok: false, error: `The arguments of ${call.name} are not a JSON object: ${call.rawArguments.slice(0, 200)}` };
   const args = call.arguments ?? {};
-  const needRef = (): CheckedCall | string => ref(args) ?? { ok: false, error: `${call.name} needs "ref": the ref of an element in the observation, e.g. "e12".` };
+  const needRef = (): CheckedCall | string =>
+    ref(args) ?? { ok: false, error: `${call.name} needs "ref": the ref of an element in the observation, e.g. "e12".` };
   switch (name) {
     case 'navigate': {
       const url = str(args.url)?.trim();
@@ -133,7 +143,9 @@ export function checkCall(call: Pick<LlmToolCall, 'name' | 'arguments' | 'rawArg
       if (typeof r !== 'string') return r;
       const raw = args.values ?? args.value;
       const values = (Array.isArray(raw) ? raw : [raw]).map(str).filter((v): v is string => v !== null && v !== '');
-      return values.length ? { ok: true, action: { name, ref: r, values } } : { ok: false, error: 'select needs "values": one option value or label, or a list of them.' };
+      return values.length
+        ? { ok: true, action: { name, ref: r, values } }
+        : { ok: false, error: 'select needs "values": one option value or label, or a list of them.' };
     }
     case 'scroll': {
       const direction = str(args.direction) ?? 'down';
@@ -173,7 +185,9 @@ export const DECISION_SCHEMA = {
 
 /** The tool list as text, for the JSON-in-prompt fallback. */
 export function describeTools(): string {
-  return AGENT_TOOLS.map((t) => `- ${t.name}: ${t.description} Arguments: ${JSON.stringify((t.parameters as { properties?: unknown }).properties ?? {})}`).join('\n');
+  return AGENT_TOOLS.map((t) => `- ${t.name}: ${t.description} Arguments: ${JSON.stringify((t.parameters as { properties?: unknown }).properties ?? {})}`).join(
+    '\n',
+  );
 }
 
 /** A short, stable text of an action (for loop detection and logs). */

@@ -10,7 +10,16 @@ import type { ScrollOptions } from '../plugins/driver.ts';
 import type { ModelUsage } from '../extract/model-extract.ts';
 
 /** The tools the model may call (one per turn). */
-export type AgentActionName = 'navigate' | 'click' | 'type' | 'select' | 'scroll' | 'wait' | 'back' | 'extract' | 'finish'
+export type AgentActionName =
+  | 'navigate'
+  | 'click'
+  | 'type'
+  | 'select'
+  | 'scroll'
+  | 'wait'
+  | 'back'
+  | 'extract'
+  | 'finish'
   /** A model answer that was no valid tool call (recorded with ok: false; it cost a step). */
   | 'invalid';
 

@@ -45,7 +45,11 @@ export async function findOwnerByName(db: Queryable, name: string): Promise<Owne
  */
 export async function getSigningSecret(db: Queryable, ownerName: string): Promise<string> {
   const { rows } = await db.query<{ signing_secret: string }>('SELECT signing_secret FROM owners WHERE name = $1', [ownerName]);
-  if (!rows[0]) throw new GleanerError('NOT_FOUND', `no owner named "${ownerName}": owners are created with their first API key or token (gleaner keys create --owner ${ownerName})`);
+  if (!rows[0])
+    throw new GleanerError(
+      'NOT_FOUND',
+      `no owner named "${ownerName}": owners are created with their first API key or token (gleaner keys create --owner ${ownerName})`,
+    );
   return rows[0].signing_secret;
 }
 

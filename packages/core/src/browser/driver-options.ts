@@ -92,7 +92,10 @@ export function charsetLabel(value: unknown): string | undefined {
 export function settlesWithin(p: Promise<unknown>, ms: number): Promise<boolean> {
   return new Promise((resolve) => {
     const timer = setTimeout(() => resolve(false), ms);
-    p.then(() => resolve(true), () => resolve(true)).finally(() => clearTimeout(timer));
+    p.then(
+      () => resolve(true),
+      () => resolve(true),
+    ).finally(() => clearTimeout(timer));
   });
 }
 

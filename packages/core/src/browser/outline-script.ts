@@ -39,9 +39,41 @@ export function outlinePage(opts?: OutlineScriptOptions | null): PageOutline {
     '[onclick], [contenteditable]:not([contenteditable="false" i])';
   const SKIP = new Set(['script', 'style', 'noscript', 'template', 'svg', 'head', 'meta', 'link', 'object', 'embed', 'canvas', 'video', 'audio']);
   const BLOCK = new Set([
-    'address', 'article', 'aside', 'blockquote', 'br', 'caption', 'dd', 'details', 'dialog', 'div', 'dl', 'dt', 'fieldset', 'figcaption',
-    'figure', 'footer', 'form', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'hr', 'li', 'main', 'nav', 'ol', 'p', 'pre', 'section',
-    'table', 'tr', 'ul',
+    'address',
+    'article',
+    'aside',
+    'blockquote',
+    'br',
+    'caption',
+    'dd',
+    'details',
+    'dialog',
+    'div',
+    'dl',
+    'dt',
+    'fieldset',
+    'figcaption',
+    'figure',
+    'footer',
+    'form',
+    'h1',
+    'h2',
+    'h3',
+    'h4',
+    'h5',
+    'h6',
+    'header',
+    'hr',
+    'li',
+    'main',
+    'nav',
+    'ol',
+    'p',
+    'pre',
+    'section',
+    'table',
+    'tr',
+    'ul',
   ]);
   const win = window as unknown as { __gleanerNextRef?: number };
   let next = win.__gleanerNextRef ?? 1;
@@ -154,12 +186,22 @@ export function outlinePage(opts?: OutlineScriptOptions | null): PageOutline {
   function nameOf(el: Element, doc: Document): string {
     const by = el.getAttribute('aria-labelledby');
     if (by) {
-      const t = clean(by.split(/\s+/).map((id) => doc.getElementById(id)?.textContent ?? '').join(' '));
+      const t = clean(
+        by
+          .split(/\s+/)
+          .map((id) => doc.getElementById(id)?.textContent ?? '')
+          .join(' '),
+      );
       if (t) return t;
     }
     const candidates: Array<string | null | undefined> = [el.getAttribute('aria-label')];
     const labels = (el as HTMLInputElement).labels;
-    if (labels) candidates.push(Array.from(labels).map((l) => l.innerText).join(' '));
+    if (labels)
+      candidates.push(
+        Array.from(labels)
+          .map((l) => l.innerText)
+          .join(' '),
+      );
     const tag = el.localName;
     const type = (el as HTMLInputElement).type;
     if (tag === 'input' && ['button', 'submit', 'reset'].includes(type)) candidates.push((el as HTMLInputElement).value);
@@ -182,7 +224,13 @@ export function outlinePage(opts?: OutlineScriptOptions | null): PageOutline {
       return cap(input.value, 200);
     }
     if (tag === 'textarea') return cap((el as HTMLTextAreaElement).value, 200);
-    if (tag === 'select') return cap(Array.from((el as HTMLSelectElement).selectedOptions).map((o) => clean(o.label)).join(', '), 200);
+    if (tag === 'select')
+      return cap(
+        Array.from((el as HTMLSelectElement).selectedOptions)
+          .map((o) => clean(o.label))
+          .join(', '),
+        200,
+      );
     return undefined;
   }
 

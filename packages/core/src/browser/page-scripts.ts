@@ -205,7 +205,10 @@ export function refSelector(target: string): string {
 
 /** A frame chain (`iframe#f >>> button`) as its parts: the frame selectors, then the element's. */
 export function splitFrameSelector(selector: string): string[] {
-  return selector.split(FRAME_SEPARATOR.trim()).map((s) => s.trim()).filter((s) => s !== '');
+  return selector
+    .split(FRAME_SEPARATOR.trim())
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
 }
 
 /** Node-side bounds of an outline: the page runs the outline script, so a hostile page can return anything. */

@@ -128,8 +128,14 @@ function settlesWithin(p: Promise<unknown>, ms: number): Promise<boolean> {
     const timer = setTimeout(() => resolve(false), ms);
     timer.unref();
     p.then(
-      () => { clearTimeout(timer); resolve(true); },
-      () => { clearTimeout(timer); resolve(false); },
+      () => {
+        clearTimeout(timer);
+        resolve(true);
+      },
+      () => {
+        clearTimeout(timer);
+        resolve(false);
+      },
     );
   });
 }
@@ -151,8 +157,7 @@ export function createBrowserPool<B>(opts: BrowserPoolOptions<B>): BrowserPool<B
   let slots = 0;
   let closing: Promise<void> | null = null;
 
-  const closedError = () =>
-    new GleanerError('DRIVER_UNAVAILABLE', `The ${opts.name} browser pool is closed (the worker is shutting down); retry the request.`);
+  const closedError = () => new GleanerError('DRIVER_UNAVAILABLE', `The ${opts.name} browser pool is closed (the worker is shutting down); retry the request.`);
 
   function kill(e: Entry<B>, why: string): void {
     const pid = e.launched.pid;
@@ -167,7 +172,10 @@ export function createBrowserPool<B>(opts: BrowserPoolOptions<B>): BrowserPool<B
   /** Closes a browser gracefully within closeTimeoutMs, else (or when close fails) kills its group. */
   function closeEntry(e: Entry<B>): Promise<void> {
     e.closing ??= (async () => {
-      const closed = await settlesWithin(Promise.resolve().then(() => e.launched.close()), opts.closeTimeoutMs);
+      const closed = await settlesWithin(
+        Promise.resolve().then(() => e.launched.close()),
+        opts.closeTimeoutMs,
+      );
       if (!closed) kill(e, `close did not finish within ${opts.closeTimeoutMs} ms`);
       else log?.info({ pid: e.launched.pid, pages: e.pages }, 'browser closed');
       entries.delete(e);
@@ -217,11 +225,14 @@ export function createBrowserPool<B>(opts: BrowserPoolOptions<B>): BrowserPool<B
       } catch (err) {
         if (!ac.signal.aborted) ac.abort(err);
         // Whatever started late (after a timeout or close) is closed, and killed if it hangs.
-        const late = started.then((launched) => {
-          const e: Entry<B> = { launched, pages: 0, active: 0, retired: true, killed: false };
-          entries.add(e);
-          return closeEntry(e);
-        }, () => undefined);
+        const late = started.then(
+          (launched) => {
+            const e: Entry<B> = { launched, pages: 0, active: 0, retired: true, killed: false };
+            entries.add(e);
+            return closeEntry(e);
+          },
+          () => undefined,
+        );
         if (closing) await settlesWithin(late, opts.closeTimeoutMs);
         if (err instanceof GleanerError) throw err;
         log?.warn({ err: causeText(err) }, 'browser launch failed');
@@ -337,10 +348,12 @@ export function createBrowserPool<B>(opts: BrowserPoolOptions<B>): BrowserPool<B
         launchAbort?.abort(err);
         await launching?.catch(() => undefined);
         current = null;
-        await Promise.all([...entries].map((e) => {
-          e.retired = true;
-          return closeEntry(e);
-        }));
+        await Promise.all(
+          [...entries].map((e) => {
+            e.retired = true;
+            return closeEntry(e);
+          }),
+        );
       })();
       return closing;
     },

@@ -78,7 +78,10 @@ export function refusedRequest(guard: SsrfGuard, url: string): BlockedRequest | 
     guard.checkUrl(url);
     return null;
   } catch (err) {
-    const reason = isGleanerError(err) && err.code === 'URL_BLOCKED' ? err.message : `blocked: ${url.slice(0, 200)} could not be checked (${err instanceof Error ? err.message : String(err)})`;
+    const reason =
+      isGleanerError(err) && err.code === 'URL_BLOCKED'
+        ? err.message
+        : `blocked: ${url.slice(0, 200)} could not be checked (${err instanceof Error ? err.message : String(err)})`;
     return { url, reason, at: Date.now() };
   }
 }

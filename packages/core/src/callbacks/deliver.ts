@@ -42,7 +42,11 @@ export async function deliverCallback(input: DeliverInput): Promise<DeliveryAtte
   const started = Date.now();
   const timestamp = Math.floor(started / 1000);
   const done = (status: number | null, error?: GleanerError): DeliveryAttempt => ({
-    ok: !error, status, timestamp, ms: Date.now() - started, ...(error ? { error } : {}),
+    ok: !error,
+    status,
+    timestamp,
+    ms: Date.now() - started,
+    ...(error ? { error } : {}),
   });
   let url: URL;
   try {
@@ -135,5 +139,9 @@ function asError(err: unknown, host: string): GleanerError {
   const code = e?.code ?? '';
   const why = NETWORK_WORDS[code] ?? e?.message ?? String(err);
   const timedOut = code === 'ETIMEDOUT' || code === 'UND_ERR_CONNECT_TIMEOUT';
-  return new GleanerError(timedOut ? 'FETCH_TIMEOUT' : 'FETCH_FAILED', `callback to ${host} failed: ${why}${code && !NETWORK_WORDS[code] ? ` (${code})` : ''}`, { cause: err });
+  return new GleanerError(
+    timedOut ? 'FETCH_TIMEOUT' : 'FETCH_FAILED',
+    `callback to ${host} failed: ${why}${code && !NETWORK_WORDS[code] ? ` (${code})` : ''}`,
+    { cause: err },
+  );
 }

@@ -95,8 +95,13 @@ export function callbackJobKind(deps: CallbackJobDeps): JobKind<CallbackPayload>
       }
       const secret = await getSigningSecretById(db, row.owner_id);
       const attempt = await deliverCallback({
-        url: row.url, id: deliveryId, body: row.body, secret,
-        timeoutMs: config.callbacks.timeoutMs, guard, signal: ctx.signal,
+        url: row.url,
+        id: deliveryId,
+        body: row.body,
+        secret,
+        timeoutMs: config.callbacks.timeoutMs,
+        guard,
+        signal: ctx.signal,
       });
       const error = attempt.error;
       const retrying = !!error && error.retryable && !ctx.lastAttempt;
@@ -108,8 +113,14 @@ export function callbackJobKind(deps: CallbackJobDeps): JobKind<CallbackPayload>
            delivered_at = CASE WHEN $5 THEN now() ELSE delivered_at END,
            next_attempt_at = CASE WHEN $6::int IS NULL THEN NULL ELSE now() + make_interval(secs => $6::int) END
          WHERE id = $1`,
-        [deliveryId, attempt.status, error?.message ?? null, error?.code ?? null, attempt.ok,
-          retrying ? earliestRetrySeconds(config.callbacks, ctx.attempt) : null],
+        [
+          deliveryId,
+          attempt.status,
+          error?.message ?? null,
+          error?.code ?? null,
+          attempt.ok,
+          retrying ? earliestRetrySeconds(config.callbacks, ctx.attempt) : null,
+        ],
       );
       if (!error) {
         ctx.logger.info({ deliveryId, status: attempt.status, attempt: ctx.attempt + 1, ms: attempt.ms }, 'callback delivered');
@@ -150,10 +161,13 @@ export async function enqueueCallback(tx: Queryable, jobs: JobQueue, input: Enqu
   const body = JSON.stringify(input.body);
   if (body === undefined) throw new GleanerError('BAD_REQUEST', 'callback body is not JSON-serializable');
   const id = `msg_${randomUUID().replace(/-/g, '')}`;
-  await tx.query(
-    'INSERT INTO callback_deliveries (id, owner_id, subject, url, body) VALUES ($1, $2, $3, $4, $5)',
-    [id, input.ownerId, input.subject, input.url, body],
-  );
+  await tx.query('INSERT INTO callback_deliveries (id, owner_id, subject, url, body) VALUES ($1, $2, $3, $4, $5)', [
+    id,
+    input.ownerId,
+    input.subject,
+    input.url,
+    body,
+  ]);
   await jobs.send<CallbackPayload>(CALLBACK_JOB, { deliveryId: id }, { db: tx });
   return id;
 }
@@ -167,8 +181,19 @@ export async function listDeliveries(db: Queryable, ownerId: string, subject: st
     [ownerId, subject],
   );
   return rows.map((r) => ({
-    id: r.id, ownerId: r.owner_id, subject: r.subject, url: r.url, body: r.body, status: r.status,
-    attempts: r.attempts, lastStatus: r.last_status, lastError: r.last_error, lastErrorCode: r.last_error_code,
-    createdAt: r.created_at, lastAttemptAt: r.last_attempt_at, deliveredAt: r.delivered_at, nextAttemptAt: r.next_attempt_at,
+    id: r.id,
+    ownerId: r.owner_id,
+    subject: r.subject,
+    url: r.url,
+    body: r.body,
+    status: r.status,
+    attempts: r.attempts,
+    lastStatus: r.last_status,
+    lastError: r.last_error,
+    lastErrorCode: r.last_error_code,
+    createdAt: r.created_at,
+    lastAttemptAt: r.last_attempt_at,
+    deliveredAt: r.delivered_at,
+    nextAttemptAt: r.next_attempt_at,
   }));
 }

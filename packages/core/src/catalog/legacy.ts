@@ -81,7 +81,8 @@ export function legacyAgents(ctx: OperationContext, deps: { scrapers: LegacyScra
   async function generate(owner: Owner, body: Record<string, unknown>): Promise<{ name: string; status: 'generating' }> {
     const issues: ValidationIssue[] = [];
     const name = agentName(body, issues);
-    if (name.startsWith(PUBLIC_PREFIX)) issues.push({ loc: ['body', 'name'], msg: `names starting with "${PUBLIC_PREFIX}" are reserved for public agents`, type: 'value_error' });
+    if (name.startsWith(PUBLIC_PREFIX))
+      issues.push({ loc: ['body', 'name'], msg: `names starting with "${PUBLIC_PREFIX}" are reserved for public agents`, type: 'value_error' });
     if (issues.length) throw validationFailed(issues);
     const { scrapers } = deps;
     // Only the fields of spec 4.5 go on: the legacy body's own `name` is not a scraper field there.
@@ -96,7 +97,11 @@ export function legacyAgents(ctx: OperationContext, deps: { scrapers: LegacyScra
     }
     // generate validates (422) before it creates anything; the new scraper carries the agent's name.
     const id = (await scrapers.generate(owner, { ...request, name })).template_id;
-    const bound = await ctx.db.query('INSERT INTO legacy_agents (owner_id, name, scraper_id) VALUES ($1, $2, $3) ON CONFLICT (owner_id, name) DO NOTHING', [owner.id, name, id]);
+    const bound = await ctx.db.query('INSERT INTO legacy_agents (owner_id, name, scraper_id) VALUES ($1, $2, $3) ON CONFLICT (owner_id, name) DO NOTHING', [
+      owner.id,
+      name,
+      id,
+    ]);
     if (bound.rowCount === 0) {
       await scrapers.remove(owner, id, 'extractor').catch(() => undefined);
       const winner = await findAgent(ctx.db, owner, name);
@@ -113,7 +118,11 @@ export function legacyAgents(ctx: OperationContext, deps: { scrapers: LegacyScra
       if (issues.length) throw validationFailed(issues);
       const agent = await findAgent(ctx.db, owner, name);
       if (!agent) throw noAgent(name);
-      const run = await deps.runs.run(owner, { template_id: agent.scraperId, url: body.url, proxy_country: body.proxy_country, cookies: body.cookies }, { signal });
+      const run = await deps.runs.run(
+        owner,
+        { template_id: agent.scraperId, url: body.url, proxy_country: body.proxy_country, cookies: body.cookies },
+        { signal },
+      );
       if (!run.finished) return run; // still running: {run_id, status}, polled on the current interface
       if (run.body.status === 'failed') throw await runFailure(ctx.db, String(run.body.run_id));
       return { finished: true, body: { data: run.body.data ?? [] } };
@@ -127,7 +136,10 @@ export function legacyAgents(ctx: OperationContext, deps: { scrapers: LegacyScra
     if (!entry) throw new GleanerError('NOT_FOUND', `no public agent "${name}"; GET /v1/list shows the public agents`);
     const recipe = entry.snapshot.recipe;
     if (!recipe) {
-      throw new GleanerError('BAD_REQUEST', `public agent "${name}" is an agentic scraper, which the legacy interface cannot run: clone it (POST /v1/scraper-apis/${slug}/clone) and run it with POST /v1/scrapers/run_async`);
+      throw new GleanerError(
+        'BAD_REQUEST',
+        `public agent "${name}" is an agentic scraper, which the legacy interface cannot run: clone it (POST /v1/scraper-apis/${slug}/clone) and run it with POST /v1/scrapers/run_async`,
+      );
     }
     if (!url) throw validationFailed([{ loc: ['body', 'url'], msg: 'Field required', type: 'missing' }]);
     const result = await scrapeWithRecipe(ctx, {
@@ -140,7 +152,14 @@ export function legacyAgents(ctx: OperationContext, deps: { scrapers: LegacyScra
       signal,
     });
     const pages = result.pages.length;
-    await recordUsage(ctx.db, { ownerId: owner.id, operation: 'legacy_scrape', subject: name, pages, usage: emptyUsage(), credits: creditsFor(ctx.config, { recipePages: pages }) });
+    await recordUsage(ctx.db, {
+      ownerId: owner.id,
+      operation: 'legacy_scrape',
+      subject: name,
+      pages,
+      usage: emptyUsage(),
+      credits: creditsFor(ctx.config, { recipePages: pages }),
+    });
     return { finished: true, body: { data: result.records } };
   }
 

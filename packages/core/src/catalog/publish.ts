@@ -108,13 +108,20 @@ function defaultSampleInput(snapshot: Pick<CatalogSnapshot, 'parameters_schema' 
   if (sampleUrl) input.url = sampleUrl;
   const parameters = snapshot.parameters_schema ?? [];
   const built = (snapshot.script as { parameters?: Record<string, unknown> } | null)?.parameters ?? {};
-  const values = Object.fromEntries(parameters.flatMap((p) => (built[p.name] !== undefined ? [[p.name, built[p.name]]] : p.default !== undefined ? [[p.name, p.default]] : [])));
+  const values = Object.fromEntries(
+    parameters.flatMap((p) => (built[p.name] !== undefined ? [[p.name, built[p.name]]] : p.default !== undefined ? [[p.name, p.default]] : [])),
+  );
   if (Object.keys(values).length) input.parameters = values;
   return Object.keys(input).length ? input : null;
 }
 
 /** Given: that; omitted: the previous entry's when it was given explicitly, else derived again. */
-function sampleInput(given: Record<string, unknown> | null | undefined, prev: CatalogEntry | null, s: ScraperRecord, sampleUrl: string | null): Record<string, unknown> | null {
+function sampleInput(
+  given: Record<string, unknown> | null | undefined,
+  prev: CatalogEntry | null,
+  s: ScraperRecord,
+  sampleUrl: string | null,
+): Record<string, unknown> | null {
   if (given !== undefined) return given;
   if (prev && !isDeepStrictEqual(prev.sample_input, defaultSampleInput(prev.snapshot, prev.sample_url))) return prev.sample_input;
   return defaultSampleInput(snapshotOf(s), sampleUrl);
@@ -143,7 +150,8 @@ export async function publishEntry(ctx: OperationContext, input: PublishInput): 
         throw new GleanerError('CONFLICT', `slug "${input.slug}" is already published by another owner; choose another slug`);
       }
       const keep = <T>(given: T | undefined, previous: T): T => (given === undefined ? previous : given);
-      const sampleUrl = input.sampleUrl === undefined ? (prev ? prev.sample_url : scraper.url) : input.sampleUrl ? httpUrl(input.sampleUrl, 'sample URL') : null;
+      const sampleUrl =
+        input.sampleUrl === undefined ? (prev ? prev.sample_url : scraper.url) : input.sampleUrl ? httpUrl(input.sampleUrl, 'sample URL') : null;
       const values = [
         input.slug,
         ownerId,
@@ -159,8 +167,18 @@ export async function publishEntry(ctx: OperationContext, input: PublishInput): 
         sampleUrl,
         JSON.stringify(sampleInput(input.sampleInput, prev, scraper, sampleUrl)),
         JSON.stringify(scraper.sampleData ?? null),
-        JSON.stringify(keep(input.faqs?.map((f) => ({ question: f.question.trim(), answer: f.answer.trim() })), prev?.faqs ?? [])),
-        JSON.stringify(keep(input.articleLinks?.map((a) => ({ url: httpUrl(a.url, 'article link'), title: a.title.trim() })), prev?.article_links ?? [])),
+        JSON.stringify(
+          keep(
+            input.faqs?.map((f) => ({ question: f.question.trim(), answer: f.answer.trim() })),
+            prev?.faqs ?? [],
+          ),
+        ),
+        JSON.stringify(
+          keep(
+            input.articleLinks?.map((a) => ({ url: httpUrl(a.url, 'article link'), title: a.title.trim() })),
+            prev?.article_links ?? [],
+          ),
+        ),
         JSON.stringify(scraper.parametersSchema?.length ? scraper.parametersSchema : null),
         JSON.stringify(scraper.attributes.length ? scraper.attributes : null),
       ];

@@ -50,7 +50,10 @@ function parseEnvValue(spec: FieldSpec, raw: string): unknown {
       return raw;
     }
     case 'array':
-      return raw.split(',').map((s) => s.trim()).filter(Boolean);
+      return raw
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
     case 'object':
       if (raw.trim() === '') return {};
       try {

@@ -77,7 +77,10 @@ export async function openBrowser(ctx: OperationContext, opts: BrowseOptions): P
     lastWasPlain = !driver.capabilities.javascript;
     ctx.logger.debug({ url, finalUrl: page.finalUrl, status: page.status, driver: page.driver, bytes: page.html.length }, 'page fetched');
     if (page.status >= 400) {
-      throw new GleanerError('FETCH_FAILED', `${url} answered HTTP ${page.status}`, { retryable: page.status >= 500 || page.status === 429, details: { status: page.status } });
+      throw new GleanerError('FETCH_FAILED', `${url} answered HTTP ${page.status}`, {
+        retryable: page.status >= 500 || page.status === 429,
+        details: { status: page.status },
+      });
     }
     return page;
   }

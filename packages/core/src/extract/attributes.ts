@@ -157,7 +157,13 @@ function toText(v: unknown): string | null {
   if (v === null || v === undefined) return null;
   if (typeof v === 'string') return v.trim() === '' ? null : v.trim();
   if (typeof v === 'number' || typeof v === 'boolean') return String(v);
-  if (Array.isArray(v)) return v.length ? v.map((x) => toText(x) ?? '').filter(Boolean).join(', ') || null : null;
+  if (Array.isArray(v))
+    return v.length
+      ? v
+          .map((x) => toText(x) ?? '')
+          .filter(Boolean)
+          .join(', ') || null
+      : null;
   return JSON.stringify(v);
 }
 

@@ -24,7 +24,7 @@ export function addUsage(total: ModelUsage, u: LlmUsage | ModelUsage): void {
 }
 
 const SYSTEM = [
-  'You extract structured data from one web page, given as compact markdown (links as [text](url), images as ![alt](src), tables as tables) followed by the page\'s JSON-LD, microdata and meta data.',
+  "You extract structured data from one web page, given as compact markdown (links as [text](url), images as ![alt](src), tables as tables) followed by the page's JSON-LD, microdata and meta data.",
   'Answer only with JSON matching the schema: {"records": [...]}, one record per item the user asks for, in the order they appear on the page.',
   'Copy values from the page; never invent them. Use null for a value the page does not give. Give URLs exactly as they appear (they are absolute).',
   'If the page holds a list of items (products, articles, rows), return one record per item; if it describes one thing, return one record.',
@@ -36,7 +36,8 @@ function describe(attributes: Attribute[]): string {
 }
 
 export function requireModel(ctx: OperationContext) {
-  if (!ctx.model) throw new GleanerError('MODEL_NOT_CONFIGURED', 'this operation needs a model: set OPENAI_API_KEY / OPENAI_BASE_URL, or run Ollama at OLLAMA_HOST');
+  if (!ctx.model)
+    throw new GleanerError('MODEL_NOT_CONFIGURED', 'this operation needs a model: set OPENAI_API_KEY / OPENAI_BASE_URL, or run Ollama at OLLAMA_HOST');
   return ctx.model;
 }
 

@@ -91,9 +91,13 @@ export async function askModelForNextPage(ctx: OperationContext, page: LinkPage,
   const links = candidateLinks(page);
   if (!links.length) return null;
   const res = await ctx.model.generateJson<{ next_url: string | null }>({
-    system: 'You find pagination on web pages. Answer with JSON {"next_url": "..."} naming the link to the NEXT page of the same list, or {"next_url": null} when there is none.',
+    system:
+      'You find pagination on web pages. Answer with JSON {"next_url": "..."} naming the link to the NEXT page of the same list, or {"next_url": null} when there is none.',
     messages: [{ role: 'user', content: `Current page: ${page.url}\nLinks:\n${links.map((l) => `- [${l.text}](${l.url})`).join('\n')}` }],
-    jsonSchema: { name: 'next_page', schema: { type: 'object', properties: { next_url: { type: ['string', 'null'] } }, required: ['next_url'], additionalProperties: false } },
+    jsonSchema: {
+      name: 'next_page',
+      schema: { type: 'object', properties: { next_url: { type: ['string', 'null'] } }, required: ['next_url'], additionalProperties: false },
+    },
     temperature: 0,
     signal,
   });

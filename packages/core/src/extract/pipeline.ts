@@ -125,9 +125,10 @@ export async function runExtraction(ctx: OperationContext, target: ExtractTarget
   };
   if (state.recipe) result.recipe = state.recipe;
   if (!records.length) {
-    result.message = 'content' in target
-      ? 'No records found in the content: it may not contain what was asked.'
-      : `No records found on ${pages.length === 1 ? 'the page' : `${pages.length} pages`}: the page may not contain what was asked${renderedBy(ctx, result.driver) ? '' : ', or may need JavaScript to render it'}.`;
+    result.message =
+      'content' in target
+        ? 'No records found in the content: it may not contain what was asked.'
+        : `No records found on ${pages.length === 1 ? 'the page' : `${pages.length} pages`}: the page may not contain what was asked${renderedBy(ctx, result.driver) ? '' : ', or may need JavaScript to render it'}.`;
   }
   return result;
 }

@@ -63,7 +63,12 @@ export function normalizeCookieInput(value: unknown, url: string | null, issues:
 }
 
 /** Options of /v1/extract, /v1/parse and extract_async (body fields per spec 4.1). */
-export function normalizeExtractOptions(body: Record<string, any>, config: Readonly<GleanerConfig>, url: string | null, issues: ValidationIssue[]): ExtractOptions {
+export function normalizeExtractOptions(
+  body: Record<string, any>,
+  config: Readonly<GleanerConfig>,
+  url: string | null,
+  issues: ValidationIssue[],
+): ExtractOptions {
   let attributes: Attribute[] = [];
   try {
     attributes = normalizeAttributes(body.attributes);

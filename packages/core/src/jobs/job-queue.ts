@@ -142,7 +142,11 @@ export class JobQueue {
     const tx = opts.db;
     const options = tx ? { db: { executeSql: (text: string, values?: unknown[]) => tx.query(text, values) } satisfies Db } : {};
     try {
-      await this.boss.insert(kindName, payloads.map((data) => ({ data: data as object })), options);
+      await this.boss.insert(
+        kindName,
+        payloads.map((data) => ({ data: data as object })),
+        options,
+      );
     } catch (err) {
       throw new GleanerError('DATABASE_UNAVAILABLE', `could not enqueue ${payloads.length} ${kindName} jobs: ${(err as Error).message}`, { cause: err });
     }

@@ -48,7 +48,10 @@ export function createLimits(db: Queryable, config: LimitsConfig, logger: Logger
       const { count, remaining } = rows[0];
       if (count <= limit) return;
       if (count === limit + 1) logger.warn({ owner: owner.name, limit }, 'request rate limit reached');
-      throw rateLimited(`rate limit reached: at most ${limit} requests per minute per owner (limits.requestsPerMinute); retry after ${Math.ceil(remaining)} s`, remaining);
+      throw rateLimited(
+        `rate limit reached: at most ${limit} requests per minute per owner (limits.requestsPerMinute); retry after ${Math.ceil(remaining)} s`,
+        remaining,
+      );
     },
     async checkJobs(owner) {
       const limit = config.limits.concurrentJobs;

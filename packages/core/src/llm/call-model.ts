@@ -72,10 +72,7 @@ function classify(err: unknown, timeoutMs: number): Failure {
     return { retryable: true, code: 'MODEL_TIMEOUT', message: `no answer within ${timeoutMs} ms`, cause: err };
   }
   if (isLlmProviderError(err)) {
-    const code: ErrorCode =
-      err.kind === 'timeout' ? 'MODEL_TIMEOUT'
-      : err.kind === 'http' && !err.retryable ? 'MODEL_REQUEST_REJECTED'
-      : 'MODEL_UNAVAILABLE';
+    const code: ErrorCode = err.kind === 'timeout' ? 'MODEL_TIMEOUT' : err.kind === 'http' && !err.retryable ? 'MODEL_REQUEST_REJECTED' : 'MODEL_UNAVAILABLE';
     return { retryable: err.retryable, code, message: err.message, status: err.status, retryAfterMs: err.retryAfterMs, cause: err };
   }
   if (isGleanerError(err)) return { retryable: false, code: err.code, message: err.message, cause: err };
@@ -145,8 +142,7 @@ export function createModelClient(provider: LlmProvider, opts: ModelClientOption
             details: { provider: provider.name, model: provider.model, status: failure.status, attempts },
           });
         }
-        const delayMs =
-          failure.retryAfterMs !== undefined ? Math.min(failure.retryAfterMs, maxRetryAfterMs) : backoffDelay(retry, backoff);
+        const delayMs = failure.retryAfterMs !== undefined ? Math.min(failure.retryAfterMs, maxRetryAfterMs) : backoffDelay(retry, backoff);
         log?.warn({ attempt: attempts, delayMs, status: failure.status, code: failure.code, err: failure.message }, 'model call failed; retrying');
         await sleep(delayMs, req.signal);
       }

@@ -8,8 +8,7 @@ import { GleanerError } from '../errors.ts';
 // ajv-formats is CommonJS with a `default` export; under nodenext the plugin function sits on `.default`.
 type FormatsPlugin = (ajv: Ajv) => Ajv;
 const formatsModule = ajvFormats as unknown as { default: FormatsPlugin | { default: FormatsPlugin } };
-const addFormats: FormatsPlugin =
-  typeof formatsModule.default === 'function' ? formatsModule.default : formatsModule.default.default;
+const addFormats: FormatsPlugin = typeof formatsModule.default === 'function' ? formatsModule.default : formatsModule.default.default;
 
 const ajv = new Ajv({ allErrors: true, strict: false });
 addFormats(ajv);
@@ -30,7 +29,10 @@ export function parseModelJson(text: string): JsonParseOutcome {
   const attempts = [trimmed];
   const fenced = /```(?:json)?\s*\n?([\s\S]*?)```/i.exec(trimmed);
   if (fenced) attempts.push(fenced[1].trim());
-  for (const [open, close] of [['{', '}'], ['[', ']']]) {
+  for (const [open, close] of [
+    ['{', '}'],
+    ['[', ']'],
+  ]) {
     const start = trimmed.indexOf(open);
     const end = trimmed.lastIndexOf(close);
     if (start >= 0 && end > start) attempts.push(trimmed.slice(start, end + 1));

@@ -18,7 +18,10 @@ export function parseSetCookie(header: string, url: URL, nowSeconds = Date.now()
   const eq = pair.indexOf('=');
   if (eq <= 0) return null;
   const name = pair.slice(0, eq).trim();
-  const value = pair.slice(eq + 1).trim().replace(/^"(.*)"$/, '$1');
+  const value = pair
+    .slice(eq + 1)
+    .trim()
+    .replace(/^"(.*)"$/, '$1');
   if (!name) return null;
   const host = url.hostname.toLowerCase();
   const cookie: Cookie = { name, value, domain: host, hostOnly: true, path: defaultCookiePath(url.pathname), httpOnly: false, secure: false };

@@ -138,7 +138,8 @@ function makeCookie(raw: Record<string, unknown>, requestHost: string | undefine
 }
 
 /** The message of every shape error: what a caller can send instead. */
-export const COOKIE_FORMS = 'a list of cookie objects [{"name": "sid", "value": "abc", "domain"?, "path"?, "url"?, "expires"?, "httpOnly"?, "secure"?, "sameSite"?}] or the flat form {"sid": "abc"}';
+export const COOKIE_FORMS =
+  'a list of cookie objects [{"name": "sid", "value": "abc", "domain"?, "path"?, "url"?, "expires"?, "httpOnly"?, "secure"?, "sameSite"?}] or the flat form {"sid": "abc"}';
 
 function fromFlat(obj: Record<string, unknown>, requestHost: string | undefined): Cookie[] {
   const attrs: Record<string, unknown> = {};

@@ -78,14 +78,22 @@ function checkedLookup(addresses: ResolvedAddress[]): LookupFunction {
     const fam = options.family === 'IPv4' ? 4 : options.family === 'IPv6' ? 6 : Number(options.family ?? 0);
     const list = fam === 4 || fam === 6 ? addresses.filter((a) => a.family === fam) : addresses;
     if (!list.length) callback(Object.assign(new Error('no checked address of that family'), { code: 'ENOTFOUND' }), '');
-    else if (options.all) callback(null, list.map((a): LookupAddress => ({ address: a.address, family: a.family })));
+    else if (options.all)
+      callback(
+        null,
+        list.map((a): LookupAddress => ({ address: a.address, family: a.family })),
+      );
     else callback(null, list[0].address, list[0].family);
   };
 }
 
 function hopless(headers: IncomingMessage['headers'], keepUpgrade = false): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
-  const listed = String(headers.connection ?? '').toLowerCase().split(',').map((s) => s.trim()).filter(Boolean);
+  const listed = String(headers.connection ?? '')
+    .toLowerCase()
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined) continue;
     const lower = name.toLowerCase();
@@ -304,10 +312,10 @@ export async function startFilterProxy(opts: FilterProxyOptions): Promise<Filter
   /** The absolute http:// URL of a forwarded request and its checked target. */
   async function checkAbsolute(raw: string | undefined): Promise<{ url: URL; target: Target }> {
     const url = guard.checkUrl(raw ?? '');
-    if (url.protocol !== 'http:') throw new GleanerError('URL_INVALID', `this proxy forwards absolute http:// requests only (https goes through CONNECT): ${url.href.slice(0, 200)}`);
+    if (url.protocol !== 'http:')
+      throw new GleanerError('URL_INVALID', `this proxy forwards absolute http:// requests only (https goes through CONNECT): ${url.href.slice(0, 200)}`);
     return { url, target: await check(url.hostname, Number(url.port) || 80) };
   }
-
 
   async function onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const reply = (r: { status: number; text: string; blocked: boolean }) => {
@@ -336,12 +344,24 @@ export async function startFilterProxy(opts: FilterProxyOptions): Promise<Filter
         method: req.method,
         headers,
         agent: false,
-        ...(u.protocol === 'https:' ? { createConnection: () => tls.connect({ host: unbracket(u.hostname), port: Number(u.port) || 443, servername: u.hostname }) } : {}),
+        ...(u.protocol === 'https:'
+          ? { createConnection: () => tls.connect({ host: unbracket(u.hostname), port: Number(u.port) || 443, servername: u.hostname }) }
+          : {}),
       };
     } else {
       // The agent pools sockets per host name; each was connected to a checked address.
       const host = isIpLiteral(target.host) ? target.addresses[0].address : target.host;
-      options = { host, port: target.port, lookup: checkedLookup(target.addresses), ...({ autoSelectFamily: true } as object), path: `${url.pathname}${url.search}`, method: req.method, headers, agent, setHost: false };
+      options = {
+        host,
+        port: target.port,
+        lookup: checkedLookup(target.addresses),
+        ...({ autoSelectFamily: true } as object),
+        path: `${url.pathname}${url.search}`,
+        method: req.method,
+        headers,
+        agent,
+        setHost: false,
+      };
     }
     const out = http.request(options, (up) => {
       res.writeHead(up.statusCode ?? 502, up.statusMessage, hopless(up.headers));

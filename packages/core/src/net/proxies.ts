@@ -151,7 +151,6 @@ const ISO: Record<string, string> = {
   Venezuela: 've',
   Vietnam: 'vn',
   Zambia: 'zm',
-
 };
 
 /** Earlier names of a listed value, still accepted. */
@@ -271,7 +270,9 @@ export function resolveProxy(country: string | null | undefined, config: ProxyCo
 }
 
 function unknownCountry(asked: string): GleanerError {
-  return new GleanerError('PROXY_COUNTRY_UNKNOWN', `unknown proxy_country "${asked}"; GET /v1/proxy-countries lists the accepted values`, { details: { proxyCountry: asked } });
+  return new GleanerError('PROXY_COUNTRY_UNKNOWN', `unknown proxy_country "${asked}"; GET /v1/proxy-countries lists the accepted values`, {
+    details: { proxyCountry: asked },
+  });
 }
 
 function notConfigured(country: string, config: ProxyConfig): GleanerError {

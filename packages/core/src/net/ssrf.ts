@@ -151,9 +151,10 @@ export function createSsrfGuard(opts: SsrfGuardOptions = {}): SsrfGuard {
     const v = classify(ip);
     if (!v.allowed) {
       const what = describeRange(v.range);
-      const message = hostname && unbracket(hostname) !== v.address && !isIpLiteral(hostname)
-        ? `blocked: ${hostname} resolves to ${v.address}, ${what}`
-        : `blocked: ${v.address} is ${what}`;
+      const message =
+        hostname && unbracket(hostname) !== v.address && !isIpLiteral(hostname)
+          ? `blocked: ${hostname} resolves to ${v.address}, ${what}`
+          : `blocked: ${v.address} is ${what}`;
       throw new GleanerError('URL_BLOCKED', message, { details: { host: hostname ?? v.address, address: v.address, range: v.range } });
     }
     return { address: v.address, family: v.family };
@@ -208,7 +209,10 @@ export function createSsrfGuard(opts: SsrfGuardOptions = {}): SsrfGuard {
         if (!list.length) {
           callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND', hostname }), '');
         } else if (options.all) {
-          callback(null, list.map((a): LookupAddress => ({ address: a.address, family: a.family })));
+          callback(
+            null,
+            list.map((a): LookupAddress => ({ address: a.address, family: a.family })),
+          );
         } else {
           callback(null, list[0].address, list[0].family);
         }

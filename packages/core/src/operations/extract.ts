@@ -19,8 +19,18 @@ export async function extract(ctx: OperationContext, owner: Owner, body: Record<
   const options = normalizeExtractOptions(body, ctx.config, url, issues);
   if (issues.length) throw validationFailed(issues);
   const result = await runExtraction(ctx, { url: url! }, options, signal);
-  await recordUsage(ctx.db, { ownerId: owner.id, operation: 'extract', subject: url, pages: result.pages.length, usage: result.usage, credits: result.credits });
-  ctx.logger.info({ owner: owner.name, url, mode: options.mode, pages: result.pages.length, records: result.records.length, driver: result.driver, ...result.usage }, 'extract done');
+  await recordUsage(ctx.db, {
+    ownerId: owner.id,
+    operation: 'extract',
+    subject: url,
+    pages: result.pages.length,
+    usage: result.usage,
+    credits: result.credits,
+  });
+  ctx.logger.info(
+    { owner: owner.name, url, mode: options.mode, pages: result.pages.length, records: result.records.length, driver: result.driver, ...result.usage },
+    'extract done',
+  );
   return result.message ? { data: result.records, message: result.message } : { data: result.records };
 }
 

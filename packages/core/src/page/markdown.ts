@@ -21,7 +21,10 @@ export function htmlToMarkdown(html: string, opts: MarkdownOptions): string {
   let restRanges: Range[];
   if (plan.main) {
     mainRanges = [plan.main];
-    restRanges = [[0, plan.main[0]], [plan.main[1], n]];
+    restRanges = [
+      [0, plan.main[0]],
+      [plan.main[1], n],
+    ];
   } else if (plan.chrome.length) {
     mainRanges = complement(plan.chrome, n);
     restRanges = plan.chrome;
@@ -58,7 +61,8 @@ function complement(ranges: Range[], n: number): Range[] {
   return out;
 }
 
-const TRACKED = /[?&](?:utm_|fbclid|gclid|gclsrc|dclid|gbraid|wbraid|msclkid|mc_[ce]id|_ga=|_gl=|_hs|mkt_tok|yclid|igshid|twclid|ttclid|li_fat_id|scid=|spm=|ref_src|s_cid|icid)/i;
+const TRACKED =
+  /[?&](?:utm_|fbclid|gclid|gclsrc|dclid|gbraid|wbraid|msclkid|mc_[ce]id|_ga=|_gl=|_hs|mkt_tok|yclid|igshid|twclid|ttclid|li_fat_id|scid=|spm=|ref_src|s_cid|icid)/i;
 const TRACKED_URL = /https?:\/\/[^\s()<>?#]*\?[^\s()<>#]*/g;
 
 /** Strips tracking parameters from the URLs in the markdown; a no-op (one search) when there are none. */

@@ -10,26 +10,96 @@ import { Writer, collapse } from './writer.ts';
 type Attrs = Record<string, string>;
 export type RenderOptions = { url: string; precision: boolean; dropChrome: boolean };
 export type Rendered = {
-  title: string; body: string; jsonLd: unknown[]; microdata: Microdata; meta: Record<string, string>;
-  links: number; images: number;
+  title: string;
+  body: string;
+  jsonLd: unknown[];
+  microdata: Microdata;
+  meta: Record<string, string>;
+  links: number;
+  images: number;
 };
 
 /** Never rendered, in any mode (JSON-LD scripts are read, not rendered). */
-const HARD_SKIP = new Set(['script', 'style', 'svg', 'math', 'template', 'iframe', 'object', 'embed', 'canvas',
-  'frame', 'frameset', 'applet', 'audio', 'video', 'noembed', 'noframes', 'datalist']);
-const BLOCK2 = new Set(['p', 'dl', 'blockquote', 'section', 'article', 'header', 'footer', 'main', 'nav', 'aside',
-  'figure', 'hr', 'form', 'fieldset', 'details', 'address', 'hgroup', 'body']);
-const BLOCK1 = new Set(['div', 'figcaption', 'summary', 'legend', 'center', 'tbody', 'thead', 'tfoot', 'menu',
-  'dialog', 'select', 'search', 'picture', 'label']);
+const HARD_SKIP = new Set([
+  'script',
+  'style',
+  'svg',
+  'math',
+  'template',
+  'iframe',
+  'object',
+  'embed',
+  'canvas',
+  'frame',
+  'frameset',
+  'applet',
+  'audio',
+  'video',
+  'noembed',
+  'noframes',
+  'datalist',
+]);
+const BLOCK2 = new Set([
+  'p',
+  'dl',
+  'blockquote',
+  'section',
+  'article',
+  'header',
+  'footer',
+  'main',
+  'nav',
+  'aside',
+  'figure',
+  'hr',
+  'form',
+  'fieldset',
+  'details',
+  'address',
+  'hgroup',
+  'body',
+]);
+const BLOCK1 = new Set([
+  'div',
+  'figcaption',
+  'summary',
+  'legend',
+  'center',
+  'tbody',
+  'thead',
+  'tfoot',
+  'menu',
+  'dialog',
+  'select',
+  'search',
+  'picture',
+  'label',
+]);
 const CONTENT = new Set(['article', 'main', 'section']);
 /** Precision mode shows no attributes for these (document scaffolding and table/list containers). */
 const NO_ATTRS = new Set(['html', 'head', 'body', 'tbody', 'thead', 'tfoot', 'colgroup', 'col']);
 const HEADING: Record<string, string> = { h1: '# ', h2: '## ', h3: '### ', h4: '#### ', h5: '##### ', h6: '###### ' };
 
 // What an element's start did, so that its end undoes exactly that.
-const F_SKIP = 1, F_SOFT = 2, F_B1 = 4, F_B2 = 8, F_LINK = 16, F_TABLE = 32, F_ROW = 64, F_CELL = 128;
-const F_LIST = 256, F_LI = 512, F_PRE = 1024, F_DEL = 2048, F_TITLE = 4096, F_JSONLD = 8192;
-const F_CONTENT = 16384, F_NOSCRIPT = 32768, F_DT = 65536, F_CAPTION = 131072, F_SPACE = 262144;
+const F_SKIP = 1,
+  F_SOFT = 2,
+  F_B1 = 4,
+  F_B2 = 8,
+  F_LINK = 16,
+  F_TABLE = 32,
+  F_ROW = 64,
+  F_CELL = 128;
+const F_LIST = 256,
+  F_LI = 512,
+  F_PRE = 1024,
+  F_DEL = 2048,
+  F_TITLE = 4096,
+  F_JSONLD = 8192;
+const F_CONTENT = 16384,
+  F_NOSCRIPT = 32768,
+  F_DT = 65536,
+  F_CAPTION = 131072,
+  F_SPACE = 262144;
 
 /** Output sinks (link text, table cells) nest at most this deep, so no text is re-joined more than this often. */
 const MAX_SINKS = 12;
@@ -43,8 +113,13 @@ export function renderPage(html: string, opts: RenderOptions): Rendered {
   parser.end();
   const w = r.w;
   return {
-    title: r.title, body: w.sinks[0].parts.join(''), jsonLd: r.jsonLd, microdata: r.micro, meta: r.meta,
-    links: w.links, images: w.images,
+    title: r.title,
+    body: w.sinks[0].parts.join(''),
+    jsonLd: r.jsonLd,
+    microdata: r.micro,
+    meta: r.meta,
+    links: w.links,
+    images: w.images,
   };
 }
 
@@ -172,7 +247,8 @@ class Renderer {
       case 'br':
         w.block(1);
         break;
-      case 'ul': case 'ol':
+      case 'ul':
+      case 'ol':
         this.lists.push({ ordered: tag === 'ol', n: tag === 'ol' && a.start ? (Number(a.start) || 1) - 1 : 0 });
         w.block(this.lists.length === 1 ? 2 : 1);
         e.f |= F_LIST;
@@ -203,7 +279,9 @@ class Renderer {
         }
         this.pre++;
         break;
-      case 'del': case 's': case 'strike':
+      case 'del':
+      case 's':
+      case 'strike':
         e.f |= F_DEL;
         w.emit('~~');
         break;
@@ -217,7 +295,8 @@ class Renderer {
         this.rowAttrs = attrs; // shown in the row's first cell
         attrs = '';
         break;
-      case 'td': case 'th':
+      case 'td':
+      case 'th':
         if (w.sinks.length < MAX_SINKS && w.openCell()) {
           e.f |= F_CELL;
           e.data = Math.min(20, Math.max(1, Number(a.colspan) || 1));

@@ -27,8 +27,14 @@ const WINDOW = 4000;
 const isName = (c: number) => (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 45;
 
 function decode(v: string): string {
-  return v.indexOf('&') === -1 ? v
-    : v.replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&#0?39;|&apos;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>');
+  return v.indexOf('&') === -1
+    ? v
+    : v
+        .replace(/&amp;/g, '&')
+        .replace(/&quot;/g, '"')
+        .replace(/&#0?39;|&apos;/g, "'")
+        .replace(/&lt;/g, '<')
+        .replace(/&gt;/g, '>');
 }
 const esc = (v: string) => v.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
 

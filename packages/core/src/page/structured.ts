@@ -160,6 +160,5 @@ export function collectMeta(attrs: Attrs, meta: Record<string, string>, resolve:
   const v = META_URL.test(k) ? (resolve(content) ?? content) : content.replace(/\s+/g, ' ');
   if (meta[k] === undefined) {
     if (Object.keys(meta).length < MAX_META) meta[k] = v;
-  }
-  else if (meta[k].length < 1000 && meta[k] !== v && !meta[k].split(' | ').includes(v)) meta[k] += ` | ${v}`;
+  } else if (meta[k].length < 1000 && meta[k] !== v && !meta[k].split(' | ').includes(v)) meta[k] += ` | ${v}`;
 }

@@ -95,8 +95,13 @@ export function pickImageSrc(attrs: Record<string, string>): string | undefined 
   const src = attrs.src?.trim();
   if (src && !PLACEHOLDER.test(src)) return src;
   const lazy =
-    attrs['data-src'] || attrs['data-lazy-src'] || attrs['data-original'] || attrs['data-lazy'] ||
-    attrs['data-url'] || firstCandidate(attrs['data-srcset']) || firstCandidate(attrs.srcset);
+    attrs['data-src'] ||
+    attrs['data-lazy-src'] ||
+    attrs['data-original'] ||
+    attrs['data-lazy'] ||
+    attrs['data-url'] ||
+    firstCandidate(attrs['data-srcset']) ||
+    firstCandidate(attrs.srcset);
   if (lazy && !lazy.startsWith('data:')) return lazy;
   return src && !src.startsWith('data:') ? src : undefined;
 }

@@ -3,7 +3,13 @@
 // pending break is emitted only before the next text. Every operation is O(1) amortised.
 
 export type Sink = {
-  parts: string[]; inline: boolean; brk: number; space: boolean; started: boolean; prefix: string; lead: boolean;
+  parts: string[];
+  inline: boolean;
+  brk: number;
+  space: boolean;
+  started: boolean;
+  prefix: string;
+  lead: boolean;
   /** A space before the next text if it starts with a letter or digit (text glued to a link). */
   soft: boolean;
 };
@@ -192,7 +198,13 @@ export class Writer {
       let line = '|';
       let any = false;
       for (let i = 0; i < cols; i++) {
-        const c = i < r.length ? r[i].replace(/\s*\n\s*/g, ' ').replace(/\|/g, '\\|').trim() : '';
+        const c =
+          i < r.length
+            ? r[i]
+                .replace(/\s*\n\s*/g, ' ')
+                .replace(/\|/g, '\\|')
+                .trim()
+            : '';
         if (c) any = true;
         line += ` ${c} |`;
       }

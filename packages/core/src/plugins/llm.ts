@@ -138,10 +138,7 @@ export class LlmProviderError extends Error {
   /** The server's Retry-After (or retry-after-ms), in milliseconds, when it sent one. */
   readonly retryAfterMs?: number;
 
-  constructor(
-    message: string,
-    opts: { provider: string; kind: LlmProviderErrorKind; status?: number; retryAfterMs?: number; cause?: unknown },
-  ) {
+  constructor(message: string, opts: { provider: string; kind: LlmProviderErrorKind; status?: number; retryAfterMs?: number; cause?: unknown }) {
     super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
     this.name = 'LlmProviderError';
     this.provider = opts.provider;

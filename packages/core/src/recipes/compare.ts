@@ -59,7 +59,10 @@ function canonicalUrl(s: string, baseUrl: string): string | null {
 }
 
 function canonicalText(s: string): string {
-  return s.normalize('NFKC').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+  return s
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, '');
 }
 
 function asNumber(v: unknown): number | null {

@@ -73,13 +73,19 @@ function shapeProblems(errors: ErrorObject[]): Problem[] {
   const out: Problem[] = [];
   const seen = new Set<string>();
   for (const e of errors) {
-    const loc = e.instancePath.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+    const loc = e.instancePath
+      .split('/')
+      .slice(1)
+      .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
     let msg: string;
     if (anyOfPaths.has(e.instancePath)) {
       // The branches' own complaints at this level read as noise; say what is allowed instead.
-      msg = e.instancePath === '/container'
-        ? 'must be {"selector": "..."}, {"jsonld": "<path>"} or null'
-        : e.instancePath === '/pagination' ? 'must be {"next": {"selector": "...", "attr": "href"}} or null' : 'must be a field rule or null';
+      msg =
+        e.instancePath === '/container'
+          ? 'must be {"selector": "..."}, {"jsonld": "<path>"} or null'
+          : e.instancePath === '/pagination'
+            ? 'must be {"next": {"selector": "...", "attr": "href"}} or null'
+            : 'must be a field rule or null';
     } else if (e.keyword === 'enum') {
       msg = `must be one of: ${(e.params as { allowedValues: unknown[] }).allowedValues.join(', ')} (got ${JSON.stringify(e.data)})`;
     } else if (e.keyword === 'additionalProperties') {
@@ -139,7 +145,10 @@ function compileField(rule: RecipeFieldRule, loc: Problem['loc'], problems: Prob
     if (rule[key] === undefined) problems.push({ loc: [...loc, key], msg: `read "${rule.read}" needs "${key}" (${why})` });
   };
   if (jsonLdContainer && rule.read !== 'jsonld' && rule.read !== 'const') {
-    problems.push({ loc: [...loc, 'read'], msg: `with a JSON-LD container, fields read "jsonld" (a path in the record's object) or "const", not "${rule.read}"` });
+    problems.push({
+      loc: [...loc, 'read'],
+      msg: `with a JSON-LD container, fields read "jsonld" (a path in the record's object) or "const", not "${rule.read}"`,
+    });
   }
   switch (rule.read) {
     case 'attr':
@@ -173,7 +182,8 @@ function compileField(rule: RecipeFieldRule, loc: Problem['loc'], problems: Prob
   }
   field.transforms = (rule.transforms ?? []).map((t, i) => compileTransform(t, [...loc, 'transforms', i], problems));
   if (rule.fallback) {
-    if (depth + 1 >= RECIPE_LIMITS.fallbackDepth) problems.push({ loc: [...loc, 'fallback'], msg: `fallbacks nest at most ${RECIPE_LIMITS.fallbackDepth} deep` });
+    if (depth + 1 >= RECIPE_LIMITS.fallbackDepth)
+      problems.push({ loc: [...loc, 'fallback'], msg: `fallbacks nest at most ${RECIPE_LIMITS.fallbackDepth} deep` });
     else field.fallback = compileField(rule.fallback, [...loc, 'fallback'], problems, jsonLdContainer, depth + 1);
   }
   return field;
@@ -181,7 +191,10 @@ function compileField(rule: RecipeFieldRule, loc: Problem['loc'], problems: Prob
 
 function fail(problems: Problem[]): never {
   const where = (p: Problem): string => `/${p.loc.join('/')}`;
-  const summary = problems.slice(0, 5).map((p) => `${where(p)} ${p.msg}`).join('; ');
+  const summary = problems
+    .slice(0, 5)
+    .map((p) => `${where(p)} ${p.msg}`)
+    .join('; ');
   throw new GleanerError('VALIDATION_FAILED', `The recipe is invalid: ${summary}${problems.length > 5 ? ` (and ${problems.length - 5} more)` : ''}`, {
     details: problems.map((p) => ({ loc: ['recipe', ...p.loc], msg: p.msg, type: 'value_error' })),
   });
@@ -215,7 +228,10 @@ export function compileRecipe(value: unknown): CompiledRecipe {
       problems.push({ loc: ['container', 'jsonld'], msg: (err as Error).message });
     }
   }
-  const fields = Object.entries(recipe.fields).map(([name, rule]): [string, CompiledField] => [name, compileField(rule, ['fields', name], problems, jsonLdContainer)]);
+  const fields = Object.entries(recipe.fields).map(([name, rule]): [string, CompiledField] => [
+    name,
+    compileField(rule, ['fields', name], problems, jsonLdContainer),
+  ]);
   let next: CompiledRecipe['next'] = null;
   if (recipe.pagination) {
     const query = css(recipe.pagination.next.selector, ['pagination', 'next', 'selector'], problems);

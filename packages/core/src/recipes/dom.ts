@@ -22,10 +22,50 @@ export const INVISIBLE_TAGS = new Set(['script', 'style', 'noscript', 'template'
 
 /** Elements that break text into separate words (so "<p>a</p><p>b</p>" reads "a b", not "ab"). */
 const BLOCK_TAGS = new Set([
-  'address', 'article', 'aside', 'blockquote', 'dd', 'details', 'div', 'dl', 'dt', 'figcaption', 'figure',
-  'footer', 'form', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'hr', 'li', 'main', 'nav', 'ol', 'option',
-  'p', 'pre', 'section', 'summary', 'table', 'tbody', 'td', 'tfoot', 'th', 'thead', 'tr', 'ul', 'img', 'button',
-  'label', 'select', 'textarea', 'input',
+  'address',
+  'article',
+  'aside',
+  'blockquote',
+  'dd',
+  'details',
+  'div',
+  'dl',
+  'dt',
+  'figcaption',
+  'figure',
+  'footer',
+  'form',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'header',
+  'hr',
+  'li',
+  'main',
+  'nav',
+  'ol',
+  'option',
+  'p',
+  'pre',
+  'section',
+  'summary',
+  'table',
+  'tbody',
+  'td',
+  'tfoot',
+  'th',
+  'thead',
+  'tr',
+  'ul',
+  'img',
+  'button',
+  'label',
+  'select',
+  'textarea',
+  'input',
 ]);
 
 function collectText(node: AnyNode, out: string[]): void {
@@ -84,7 +124,13 @@ export function documentBaseUrl(doc: Document, pageUrl: string, findBase: (doc: 
 // ---- JSON-LD ---------------------------------------------------------------------------------------
 
 function parseJsonLd(text: string): unknown {
-  const cleaned = text.trim().replace(/^<!--/, '').replace(/-->$/, '').replace(/^\s*\/\/\s*<!\[CDATA\[/, '').replace(/\/\/\s*\]\]>\s*$/, '').trim();
+  const cleaned = text
+    .trim()
+    .replace(/^<!--/, '')
+    .replace(/-->$/, '')
+    .replace(/^\s*\/\/\s*<!\[CDATA\[/, '')
+    .replace(/\/\/\s*\]\]>\s*$/, '')
+    .trim();
   try {
     return JSON.parse(cleaned);
   } catch {
@@ -141,7 +187,15 @@ export function parseJsonPath(path: string): Step[] {
     else if (/^\d+$/.test(m[1])) steps.push({ index: Number(m[1]) });
     else {
       const eq = m[1].indexOf('=');
-      steps.push({ filter: [m[1].slice(0, eq).trim(), m[1].slice(eq + 1).trim().replace(/^["']|["']$/g, '')] });
+      steps.push({
+        filter: [
+          m[1].slice(0, eq).trim(),
+          m[1]
+            .slice(eq + 1)
+            .trim()
+            .replace(/^["']|["']$/g, ''),
+        ],
+      });
     }
   }
   if (at !== path.length || steps.length === 0) throw new Error(`"${path}" is not a JSON-LD path (use keys, [n], [*] and [key=value], e.g. offers.price)`);
@@ -153,7 +207,10 @@ export function parseJsonPath(path: string): Step[] {
 function matchesFilter(v: unknown, [key, want]: [string, string]): boolean {
   if (!v || typeof v !== 'object' || Array.isArray(v)) return false;
   const got = (v as Record<string, unknown>)[key];
-  const norm = (x: unknown): string => String(x).replace(/^https?:\/\/schema\.org\//, '').toLowerCase();
+  const norm = (x: unknown): string =>
+    String(x)
+      .replace(/^https?:\/\/schema\.org\//, '')
+      .toLowerCase();
   return Array.isArray(got) ? got.some((g) => norm(g) === norm(want)) : got !== undefined && norm(got) === norm(want);
 }
 

@@ -78,10 +78,15 @@ function readDom(f: CompiledField, ctx: Context, scope: AnyNode): unknown {
     case 'html':
       return pick(matches(f.query, scope).map(innerHtml), f.all);
     case 'attr':
-      return pick(matches(f.query, scope).map((el) => readAttr(el, f.attr!, ctx.urls)), f.all);
+      return pick(
+        matches(f.query, scope).map((el) => readAttr(el, f.attr!, ctx.urls)),
+        f.all,
+      );
     case 'meta': {
       const find = (root: AnyNode): unknown[] =>
-        matches(f.query, root).flatMap((el) => selectAll<AnyNode, Element>(f.metaQuery!, el)).map((m) => (attrOf(m, 'content') ?? '').trim());
+        matches(f.query, root)
+          .flatMap((el) => selectAll<AnyNode, Element>(f.metaQuery!, el))
+          .map((m) => (attrOf(m, 'content') ?? '').trim());
       let values = find(scope);
       // Per-record microdata first; page-level meta (og:, twitter:) when the record has none.
       if (scope !== ctx.doc && !values.some((v) => v !== '')) values = find(ctx.doc);

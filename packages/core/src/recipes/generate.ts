@@ -92,13 +92,19 @@ export async function generateRecipe(input: GenerateRecipeInput): Promise<Genera
   const doc = parseHtmlDocument(input.page.html);
   const baseUrl = documentBaseUrl(doc, input.page.url, (d) => selectOne<AnyNode, Element>('base[href]', d));
   const schema = { name: 'recipe', schema: recipeAnswerSchema(attributes) };
-  const messages: LlmMessage[] = [{
-    role: 'user',
-    content: firstMessage({
-      url: input.page.url, attributes, prompt: input.prompt, expected, reducedText: input.page.reducedText,
-      skeleton: pageSkeleton(doc, { maxChars: input.skeletonChars }),
-    }),
-  }];
+  const messages: LlmMessage[] = [
+    {
+      role: 'user',
+      content: firstMessage({
+        url: input.page.url,
+        attributes,
+        prompt: input.prompt,
+        expected,
+        reducedText: input.page.reducedText,
+        skeleton: pageSkeleton(doc, { maxChars: input.skeletonChars }),
+      }),
+    },
+  ];
   const usage: RecipeUsage = { modelCalls: 0, inputTokens: 0, outputTokens: 0 };
   let best: Candidate | null = null;
   let lastInvalid = '';
@@ -106,7 +112,13 @@ export async function generateRecipe(input: GenerateRecipeInput): Promise<Genera
 
   while (rounds < maxRounds) {
     rounds++;
-    const answer = await input.model.generateJson<Record<string, unknown>>({ system: RECIPE_SYSTEM_PROMPT, messages, jsonSchema: schema, signal: input.signal, temperature: 0 });
+    const answer = await input.model.generateJson<Record<string, unknown>>({
+      system: RECIPE_SYSTEM_PROMPT,
+      messages,
+      jsonSchema: schema,
+      signal: input.signal,
+      temperature: 0,
+    });
     usage.modelCalls++;
     usage.inputTokens += answer.usage.inputTokens;
     usage.outputTokens += answer.usage.outputTokens;
@@ -127,7 +139,9 @@ export async function generateRecipe(input: GenerateRecipeInput): Promise<Genera
   }
 
   if (!best) {
-    throw new GleanerError('MODEL_BAD_OUTPUT', `The model did not write a valid recipe in ${rounds} round${rounds === 1 ? '' : 's'}: ${lastInvalid}`, { details: { rounds, usage } });
+    throw new GleanerError('MODEL_BAD_OUTPUT', `The model did not write a valid recipe in ${rounds} round${rounds === 1 ? '' : 's'}: ${lastInvalid}`, {
+      details: { rounds, usage },
+    });
   }
   return { recipe: best.recipe, records: best.records, rounds, usage, accepted: best.dataOk, mismatches: best.mismatches, comparison: best.comparison };
 
@@ -158,7 +172,8 @@ export async function generateRecipe(input: GenerateRecipeInput): Promise<Genera
     const brittle = brittleSelectors(recipe);
     for (const w of brittle) {
       mismatches.push({
-        kind: 'brittle_selector', path: w.path,
+        kind: 'brittle_selector',
+        path: w.path,
         message: `The selector ${JSON.stringify(w.selector)} at ${w.path} is brittle (${w.reason}); anchor it on an id, a class, a data-*/itemprop/aria attribute or text instead of positions.`,
       });
     }
@@ -169,8 +184,9 @@ export async function generateRecipe(input: GenerateRecipeInput): Promise<Genera
 function noRecords(containerMatches: number): RecipeMismatch {
   return {
     kind: 'no_records',
-    message: containerMatches === 0
-      ? 'The recipe found no records: the container selector matches nothing on the page.'
-      : `The recipe found no records: the container matched ${containerMatches} elements but every field read nothing there.`,
+    message:
+      containerMatches === 0
+        ? 'The recipe found no records: the container selector matches nothing on the page.'
+        : `The recipe found no records: the container matched ${containerMatches} elements but every field read nothing there.`,
   };
 }

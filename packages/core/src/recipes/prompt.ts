@@ -13,7 +13,7 @@ export interface RecipeMismatch {
 }
 
 export const RECIPE_SYSTEM_PROMPT = [
-  'You write recipes: declarative JSON that extracts records from web pages with CSS selectors. A program runs your recipe on this page and later on other pages of the same site without you, so it must follow the page structure, not this page\'s particular values.',
+  "You write recipes: declarative JSON that extracts records from web pages with CSS selectors. A program runs your recipe on this page and later on other pages of the same site without you, so it must follow the page structure, not this page's particular values.",
   '',
   'Recipe format:',
   '- container: {"selector": "<css>"} gives one record per matching element; {"jsonld": "<path>"} one record per object a JSON-LD path yields (e.g. "[@type=ItemList].itemListElement[*].item"); null makes the whole page one record (a product or article page).',
@@ -46,7 +46,9 @@ export function firstMessage(input: {
 }): string {
   const parts = [`Page URL: ${input.url}`];
   if (input.attributes.length) {
-    parts.push(`Attributes (one field each):\n${input.attributes.map((a) => `- ${a.name} (${a.type})${a.description ? `: ${a.description}` : ''}`).join('\n')}`);
+    parts.push(
+      `Attributes (one field each):\n${input.attributes.map((a) => `- ${a.name} (${a.type})${a.description ? `: ${a.description}` : ''}`).join('\n')}`,
+    );
   } else {
     parts.push('No attributes were given: choose field names that suit the request.');
   }
@@ -77,10 +79,20 @@ export function comparisonMismatches(c: RecipeComparison): RecipeMismatch[] {
   for (const [field, f] of Object.entries(c.fields)) {
     const examples = f.examples.map((e) => `expected ${show(e.expected)}, got ${show(e.actual)}`).join('; ');
     if (f.missing > 0) {
-      out.push({ kind: 'missing_field', field, examples: f.examples, message: `Field "${field}" is missing in ${f.missing} of ${f.expected} matched records (${examples}).` });
+      out.push({
+        kind: 'missing_field',
+        field,
+        examples: f.examples,
+        message: `Field "${field}" is missing in ${f.missing} of ${f.expected} matched records (${examples}).`,
+      });
     }
     if (f.wrong > 0) {
-      out.push({ kind: 'wrong_field', field, examples: f.examples, message: `Field "${field}" has a different value in ${f.wrong} of ${f.expected} matched records (${examples}).` });
+      out.push({
+        kind: 'wrong_field',
+        field,
+        examples: f.examples,
+        message: `Field "${field}" has a different value in ${f.wrong} of ${f.expected} matched records (${examples}).`,
+      });
     }
   }
   return out;
@@ -89,7 +101,12 @@ export function comparisonMismatches(c: RecipeComparison): RecipeMismatch[] {
 export function feedbackMessage(mismatches: RecipeMismatch[], produced: ExtractedRecord[]): string {
   const lines = ['Your recipe was run on the page. Problems to fix:', ...mismatches.map((m) => `- ${m.message}`)];
   if (produced.length) {
-    lines.push(`It produced ${produced.length} record${produced.length === 1 ? '' : 's'}; the first: ${produced.slice(0, 2).map((r) => cut(JSON.stringify(r), 400)).join(' ')}`);
+    lines.push(
+      `It produced ${produced.length} record${produced.length === 1 ? '' : 's'}; the first: ${produced
+        .slice(0, 2)
+        .map((r) => cut(JSON.stringify(r), 400))
+        .join(' ')}`,
+    );
   }
   lines.push('Answer with the corrected, complete recipe.');
   return lines.join('\n');

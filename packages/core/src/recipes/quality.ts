@@ -14,7 +14,17 @@ export interface SelectorWarning {
   reason: string;
 }
 
-const POSITIONAL = new Set(['nth-child', 'nth-of-type', 'nth-last-child', 'nth-last-of-type', 'first-child', 'last-child', 'first-of-type', 'last-of-type', 'only-child']);
+const POSITIONAL = new Set([
+  'nth-child',
+  'nth-of-type',
+  'nth-last-child',
+  'nth-last-of-type',
+  'first-child',
+  'last-child',
+  'first-of-type',
+  'last-of-type',
+  'only-child',
+]);
 const COMBINATORS = new Set(['child', 'descendant', 'sibling', 'adjacent', 'parent', 'column-combinator']);
 const ANCHOR_PSEUDOS = new Set(['contains', 'icontains', 'has', 'is', 'where', 'matches']);
 

@@ -12,15 +12,38 @@ export const REGEX_INPUT_LIMIT = 5_000;
 /** Repetitions above this count are treated as unbounded. */
 const UNBOUNDED = 50;
 
-interface SetAtom { kind: 'set'; src: string }
-interface GroupAtom { kind: 'group'; alts: Item[][]; look: boolean }
-interface AssertAtom { kind: 'assert' }
+interface SetAtom {
+  kind: 'set';
+  src: string;
+}
+interface GroupAtom {
+  kind: 'group';
+  alts: Item[][];
+  look: boolean;
+}
+interface AssertAtom {
+  kind: 'assert';
+}
 type Atom = SetAtom | GroupAtom | AssertAtom;
-interface Item { atom: Atom; min: number; max: number }
+interface Item {
+  atom: Atom;
+  min: number;
+  max: number;
+}
 
 const SAMPLE = [
-  '\t', '\n', '\r', ...Array.from({ length: 95 }, (_, i) => String.fromCharCode(32 + i)),
-  '\u00a0', 'é', 'ß', '€', '中', '\u2019', '\u2013', '\u200b',
+  '\t',
+  '\n',
+  '\r',
+  ...Array.from({ length: 95 }, (_, i) => String.fromCharCode(32 + i)),
+  '\u00a0',
+  'é',
+  'ß',
+  '€',
+  '中',
+  '\u2019',
+  '\u2013',
+  '\u200b',
 ];
 
 class Unsafe extends Error {}
@@ -64,9 +87,13 @@ function parse(src: string): Item[][] {
     if (c === '(') {
       let look = false;
       if (src.startsWith('?:', i)) i += 2;
-      else if (src.startsWith('?=', i) || src.startsWith('?!', i)) { i += 2; look = true; }
-      else if (src.startsWith('?<=', i) || src.startsWith('?<!', i)) { i += 3; look = true; }
-      else if (src.startsWith('?<', i)) i = src.indexOf('>', i) + 1;
+      else if (src.startsWith('?=', i) || src.startsWith('?!', i)) {
+        i += 2;
+        look = true;
+      } else if (src.startsWith('?<=', i) || src.startsWith('?<!', i)) {
+        i += 3;
+        look = true;
+      } else if (src.startsWith('?<', i)) i = src.indexOf('>', i) + 1;
       const alts = alternation();
       i++; // ')'
       return { kind: 'group', alts, look };
@@ -206,7 +233,9 @@ export function compileSafeRegex(pattern: string, flags = '', maxLength = 200): 
     const anchored = alts.length === 1 && alts[0][0]?.atom.kind === 'assert' && pattern.startsWith('^') && !flags.includes('m');
     const degree = Math.max(...alts.map((seq) => chainDegree(seq, flags, cache))) + (anchored ? 0 : 1);
     if (degree > 2) {
-      throw new Unsafe('adjacent quantifiers that can match the same characters (like \\d+\\d+ or .*\\s+) backtrack polynomially; separate them with a delimiter or use one quantifier');
+      throw new Unsafe(
+        'adjacent quantifiers that can match the same characters (like \\d+\\d+ or .*\\s+) backtrack polynomially; separate them with a delimiter or use one quantifier',
+      );
     }
   } catch (err) {
     if (err instanceof Unsafe) throw new Error(`unsafe regular expression: ${err.message}`);

@@ -27,7 +27,10 @@ export type RecipeRead = (typeof RECIPE_READS)[number];
 
 /** The fixed list of transforms; they apply in order, to each item of a list. */
 export const RECIPE_TRANSFORM_OPS = [
-  'trim', 'collapse_whitespace', 'lowercase', 'uppercase',
+  'trim',
+  'collapse_whitespace',
+  'lowercase',
+  'uppercase',
   /** `pattern` (+ `flags`, `group`): the group's match (group 1 when the pattern has groups, else 0), or null. */
   'regex',
   /** `pattern` (+ `flags`) replaced everywhere by `with` ($1 refers to a group). */
@@ -36,14 +39,18 @@ export const RECIPE_TRANSFORM_OPS = [
   'split',
   /** A list joined with `separator` (", " by default). */
   'join',
-  'number', 'integer', 'bool',
+  'number',
+  'integer',
+  'bool',
   /** Resolved against the page URL (and its `<base href>`). */
   'absolute_url',
   /** utm_*, gclid, fbclid and similar query parameters removed from a URL. */
   'strip_tracking',
-  'first', 'last',
+  'first',
+  'last',
   /** `value` put before / after a non-empty string. */
-  'prefix', 'suffix',
+  'prefix',
+  'suffix',
 ] as const;
 export type RecipeTransformOp = (typeof RECIPE_TRANSFORM_OPS)[number];
 
@@ -156,7 +163,9 @@ export const RECIPE_SCHEMA = {
           additionalProperties: false,
           properties: {
             next: {
-              type: 'object', required: ['selector'], additionalProperties: false,
+              type: 'object',
+              required: ['selector'],
+              additionalProperties: false,
               properties: { selector: selectorSchema, attr: nullable('string', { minLength: 1, maxLength: 100 }) },
             },
           },
@@ -240,8 +249,18 @@ export function recipeAnswerSchema(attributes: Attribute[]): Record<string, unkn
     properties: {
       container: {
         anyOf: [
-          { type: 'object', additionalProperties: false, required: ['selector'], properties: { selector: { type: 'string', description: 'CSS selector matching each record element' } } },
-          { type: 'object', additionalProperties: false, required: ['jsonld'], properties: { jsonld: { type: 'string', description: 'JSON-LD path yielding one object per record' } } },
+          {
+            type: 'object',
+            additionalProperties: false,
+            required: ['selector'],
+            properties: { selector: { type: 'string', description: 'CSS selector matching each record element' } },
+          },
+          {
+            type: 'object',
+            additionalProperties: false,
+            required: ['jsonld'],
+            properties: { jsonld: { type: 'string', description: 'JSON-LD path yielding one object per record' } },
+          },
           { type: 'null' },
         ],
       },
@@ -249,10 +268,14 @@ export function recipeAnswerSchema(attributes: Attribute[]): Record<string, unkn
       pagination: {
         anyOf: [
           {
-            type: 'object', additionalProperties: false, required: ['next'],
+            type: 'object',
+            additionalProperties: false,
+            required: ['next'],
             properties: {
               next: {
-                type: 'object', additionalProperties: false, required: ['selector', 'attr'],
+                type: 'object',
+                additionalProperties: false,
+                required: ['selector', 'attr'],
                 properties: { selector: { type: 'string' }, attr: { type: ['string', 'null'] } },
               },
             },

@@ -28,7 +28,27 @@ const LEVELS: Level[] = [
   { repeats: 1, text: 30, attr: 40, foldChrome: true },
 ];
 
-const KEY_ATTRS = ['itemprop', 'itemtype', 'itemscope', 'role', 'aria-label', 'name', 'type', 'property', 'rel', 'href', 'src', 'srcset', 'alt', 'title', 'datetime', 'content', 'value', 'for', 'lang'];
+const KEY_ATTRS = [
+  'itemprop',
+  'itemtype',
+  'itemscope',
+  'role',
+  'aria-label',
+  'name',
+  'type',
+  'property',
+  'rel',
+  'href',
+  'src',
+  'srcset',
+  'alt',
+  'title',
+  'datetime',
+  'content',
+  'value',
+  'for',
+  'lang',
+];
 const CHROME = new Set(['nav', 'footer', 'aside', 'form']);
 
 const cut = (s: string, n: number): string => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
@@ -71,8 +91,14 @@ function describe(el: Element, lv: Level): string {
 
 /** Siblings alike for folding: same tag and classes, numbers ignored (`item-1`, `item-2`). */
 function signature(el: Element): string {
-  const classes = (el.attribs.class ?? '').split(/\s+/).filter(Boolean).map((c) => c.replace(/\d+/g, '#'));
-  return `${el.name}${[...new Set(classes)].sort().map((c) => `.${c}`).join('')}`;
+  const classes = (el.attribs.class ?? '')
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((c) => c.replace(/\d+/g, '#'));
+  return `${el.name}${[...new Set(classes)]
+    .sort()
+    .map((c) => `.${c}`)
+    .join('')}`;
 }
 
 interface Render {
@@ -173,7 +199,13 @@ export function pageSkeleton(page: string | Document, opts: SkeletonOptions = {}
     if (head.length) push(r, `# head\n${head.join('\n')}`);
     push(r, '# body (one element per line; indentation = nesting; "a > b" = wrappers folded; "…" = repeated siblings counted)');
     if (body) renderChildren(elementChildren(body), 0, r, lv);
-    else renderChildren(doc.children.filter((c): c is Element => isTag(c) && !INVISIBLE_TAGS.has(c.name)), 0, r, lv);
+    else
+      renderChildren(
+        doc.children.filter((c): c is Element => isTag(c) && !INVISIBLE_TAGS.has(c.name)),
+        0,
+        r,
+        lv,
+      );
     text = r.lines.join('\n');
     if (text.length <= maxChars) return text;
   }

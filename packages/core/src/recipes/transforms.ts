@@ -6,8 +6,29 @@ import { REGEX_INPUT_LIMIT } from './safe-regex.ts';
 
 /** Query parameters that only track a click; removed by `strip_tracking`. */
 const TRACKING_PARAMS = new Set([
-  'gclid', 'gclsrc', 'dclid', 'gbraid', 'wbraid', 'fbclid', 'msclkid', 'yclid', 'twclid', 'ttclid', 'igshid',
-  'mc_cid', 'mc_eid', '_hsenc', '_hsmi', 'mkt_tok', 'oly_anon_id', 'oly_enc_id', 'vero_id', '_ga', '_gl', 'spm', 'srsltid',
+  'gclid',
+  'gclsrc',
+  'dclid',
+  'gbraid',
+  'wbraid',
+  'fbclid',
+  'msclkid',
+  'yclid',
+  'twclid',
+  'ttclid',
+  'igshid',
+  'mc_cid',
+  'mc_eid',
+  '_hsenc',
+  '_hsmi',
+  'mkt_tok',
+  'oly_anon_id',
+  'oly_enc_id',
+  'vero_id',
+  '_ga',
+  '_gl',
+  'spm',
+  'srsltid',
 ]);
 
 export function isEmptyValue(v: unknown): boolean {
@@ -20,7 +41,10 @@ function each(v: unknown, fn: (x: unknown) => unknown): unknown {
   return isEmptyValue(v) ? v : fn(v);
 }
 
-const onString = (fn: (s: string) => unknown) => (x: unknown): unknown => (typeof x === 'string' ? fn(x) : x);
+const onString =
+  (fn: (s: string) => unknown) =>
+  (x: unknown): unknown =>
+    typeof x === 'string' ? fn(x) : x;
 
 /** The `absolute_url` transform: the same resolution as an `image` attribute's coercion. */
 export function absolutize(s: string, baseUrl: string): string | null {
@@ -43,13 +67,22 @@ function stripTracking(s: string): string {
 function applyOne(t: CompiledTransform, v: unknown, baseUrl: string): unknown {
   switch (t.op) {
     case 'trim':
-      return each(v, onString((s) => s.trim()));
+      return each(
+        v,
+        onString((s) => s.trim()),
+      );
     case 'collapse_whitespace':
       return each(v, onString(collapse));
     case 'lowercase':
-      return each(v, onString((s) => s.toLowerCase()));
+      return each(
+        v,
+        onString((s) => s.toLowerCase()),
+      );
     case 'uppercase':
-      return each(v, onString((s) => s.toUpperCase()));
+      return each(
+        v,
+        onString((s) => s.toUpperCase()),
+      );
     case 'regex':
       return each(v, (x) => {
         const m = t.re!.exec(String(x).slice(0, REGEX_INPUT_LIMIT));
@@ -61,18 +94,32 @@ function applyOne(t: CompiledTransform, v: unknown, baseUrl: string): unknown {
         return s.slice(0, REGEX_INPUT_LIMIT).replace(t.re!, t.with!) + s.slice(REGEX_INPUT_LIMIT);
       });
     case 'split': {
-      const parts = (x: unknown): unknown[] => (typeof x === 'string' ? x.split(t.separator!).map((p) => p.trim()).filter(Boolean) : [x]);
+      const parts = (x: unknown): unknown[] =>
+        typeof x === 'string'
+          ? x
+              .split(t.separator!)
+              .map((p) => p.trim())
+              .filter(Boolean)
+          : [x];
       if (isEmptyValue(v)) return v;
       return Array.isArray(v) ? v.flatMap(parts) : parts(v);
     }
     case 'join':
-      return Array.isArray(v) ? v.filter((x) => !isEmptyValue(x)).map(String).join(t.separator!) || null : v;
+      return Array.isArray(v)
+        ? v
+            .filter((x) => !isEmptyValue(x))
+            .map(String)
+            .join(t.separator!) || null
+        : v;
     case 'number':
     case 'integer':
     case 'bool':
       return each(v, (x) => coerceValue(x, t.op === 'bool' ? 'bool' : t.op === 'integer' ? 'integer' : 'number', baseUrl));
     case 'absolute_url':
-      return each(v, onString((s) => absolutize(s, baseUrl)));
+      return each(
+        v,
+        onString((s) => absolutize(s, baseUrl)),
+      );
     case 'strip_tracking':
       return each(v, onString(stripTracking));
     case 'first':
@@ -80,9 +127,15 @@ function applyOne(t: CompiledTransform, v: unknown, baseUrl: string): unknown {
     case 'last':
       return Array.isArray(v) ? (v.at(-1) ?? null) : v;
     case 'prefix':
-      return each(v, onString((s) => t.value! + s));
+      return each(
+        v,
+        onString((s) => t.value! + s),
+      );
     case 'suffix':
-      return each(v, onString((s) => s + t.value!));
+      return each(
+        v,
+        onString((s) => s + t.value!),
+      );
   }
 }
 

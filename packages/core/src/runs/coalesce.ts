@@ -27,7 +27,10 @@ export function coalesce<I, O>(flush: (key: string, inputs: I[]) => Promise<O[]>
     while (lane.queue.length) {
       const batch = lane.queue.splice(0);
       try {
-        const outputs = await flush(key, batch.map((p) => p.input));
+        const outputs = await flush(
+          key,
+          batch.map((p) => p.input),
+        );
         batch.forEach((p, i) => p.resolve(outputs[i]));
       } catch (err) {
         if (batch.length === 1) batch[0].reject(err);

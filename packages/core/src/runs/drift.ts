@@ -17,7 +17,12 @@ export function requiredFields(sample: readonly ExtractedRecord[], attributes: r
  * Why the page looks drifted (a message starting `layout changed: `), or null when it does not.
  * Only judged when the sample had records: a scraper whose sample was empty has nothing to compare.
  */
-export function detectDrift(records: readonly ExtractedRecord[], sample: readonly ExtractedRecord[] | null, attributes: readonly Attribute[], url: string): string | null {
+export function detectDrift(
+  records: readonly ExtractedRecord[],
+  sample: readonly ExtractedRecord[] | null,
+  attributes: readonly Attribute[],
+  url: string,
+): string | null {
   if (!sample?.length) return null;
   if (!records.length) {
     return `layout changed: the scraper found no records on ${url}, where its sample page gave ${sample.length}`;

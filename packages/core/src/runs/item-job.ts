@@ -41,7 +41,13 @@ export const RUN_ITEM_POLICY = {
   expireInSeconds: 900,
 };
 
-function scrape(c: OperationContext, scraper: ScraperRecord, recipe: NonNullable<ScraperRecord['recipe']>, item: ClaimedItem, signal: AbortSignal): Promise<ScrapeResult> {
+function scrape(
+  c: OperationContext,
+  scraper: ScraperRecord,
+  recipe: NonNullable<ScraperRecord['recipe']>,
+  item: ClaimedItem,
+  signal: AbortSignal,
+): Promise<ScrapeResult> {
   return scrapeWithRecipe(c, {
     recipe,
     attributes: scraper.attributes,
@@ -68,7 +74,12 @@ function layoutChanged(message: string, result: ScrapeResult, d: FailureDetails)
 }
 
 /** Runs one URL on the scraper's recipe; on drift, regenerates (when allowed) and tries once more. */
-export async function executeItem(c: OperationContext, scraper: ScraperRecord, item: ClaimedItem, job: Pick<JobContext, 'signal' | 'lastAttempt' | 'logger'>): Promise<ItemOutcome> {
+export async function executeItem(
+  c: OperationContext,
+  scraper: ScraperRecord,
+  item: ClaimedItem,
+  job: Pick<JobContext, 'signal' | 'lastAttempt' | 'logger'>,
+): Promise<ItemOutcome> {
   const recipe = scraper.recipe!;
   let result = await scrape(c, scraper, recipe, item, job.signal);
   let version = scraper.recipeVersion;
@@ -79,7 +90,11 @@ export async function executeItem(c: OperationContext, scraper: ScraperRecord, i
   if (drift) {
     if (!c.config.scrapers.selfHeal) {
       await markDrift(c.db, scraper.id, drift);
-      throw layoutChanged(`${drift}. Regenerate the scraper (POST /v1/extractor/generate with template_id ${scraper.id}), or turn on scrapers.selfHeal.`, result, { recipeVersion: version });
+      throw layoutChanged(
+        `${drift}. Regenerate the scraper (POST /v1/extractor/generate with template_id ${scraper.id}), or turn on scrapers.selfHeal.`,
+        result,
+        { recipeVersion: version },
+      );
     }
     // With self-healing, the scraper is flagged only when the heal fails: a successful heal clears
     // the flag, and flagging first would race with another URL's heal finishing meanwhile.
@@ -96,7 +111,10 @@ export async function executeItem(c: OperationContext, scraper: ScraperRecord, i
     }
     if (!heal.healed) {
       await markDrift(c.db, scraper.id, drift);
-      throw layoutChanged(`${drift}; regenerating the scraper from this page failed: ${heal.reason}`, result, { recipeVersion: version, healCredits: heal.credits ?? 0 });
+      throw layoutChanged(`${drift}; regenerating the scraper from this page failed: ${heal.reason}`, result, {
+        recipeVersion: version,
+        healCredits: heal.credits ?? 0,
+      });
     }
     modelCalls = heal.modelCalls;
     healCredits = heal.credits;
@@ -111,7 +129,11 @@ export async function executeItem(c: OperationContext, scraper: ScraperRecord, i
       throw layoutChanged(`${again} (even with the regenerated version ${heal.version})`, result, { recipeVersion: version, healed, modelCalls, healCredits });
     }
   }
-  return completedOutcome(c.config, { records: result.records, driver: result.driver, pages: result.pages.length }, { version, healed, modelCalls, healCredits });
+  return completedOutcome(
+    c.config,
+    { records: result.records, driver: result.driver, pages: result.pages.length },
+    { version, healed, modelCalls, healCredits },
+  );
 }
 
 /**
@@ -154,7 +176,10 @@ export function runItemJob(ctx: () => OperationContext) {
       const scraper = await scraperFor(c, item);
       if (!scraper) throw new GleanerError('NOT_FOUND', `Scraper ${item.scraperId} was deleted while the run was in progress`);
       if (scraper.kind === 'agentic' ? !scraper.script : !scraper.recipe) {
-        throw new GleanerError('SCRAPER_NOT_READY', `Scraper ${item.scraperId} has no ${scraper.kind === 'agentic' ? 'script' : 'recipe'} any more (it is being regenerated or its build failed)`);
+        throw new GleanerError(
+          'SCRAPER_NOT_READY',
+          `Scraper ${item.scraperId} has no ${scraper.kind === 'agentic' ? 'script' : 'recipe'} any more (it is being regenerated or its build failed)`,
+        );
       }
       const outcome = scraper.kind === 'agentic' ? await executeAgenticItem(c, scraper, item, job) : await executeItem(c, scraper, item, job);
       const recorded = await items.record(runId, { position, outcome, hasCallback: item.hasCallback });
@@ -165,9 +190,15 @@ export function runItemJob(ctx: () => OperationContext) {
       const { rows } = await c.db.query<{ has: boolean }>('SELECT callback_url IS NOT NULL AS has FROM runs WHERE id = $1', [runId]);
       const d = (error.code === 'LAYOUT_CHANGED' && error.details && typeof error.details === 'object' ? error.details : {}) as FailureDetails;
       const outcome: ItemOutcome = {
-        status: 'failed', error: error.message, code: error.code,
-        driver: d.driver ?? null, recipeVersion: d.recipeVersion ?? null, healed: d.healed ?? false,
-        modelCalls: d.modelCalls ?? 0, credits: d.healCredits ?? 0, healCredits: d.healCredits ?? 0,
+        status: 'failed',
+        error: error.message,
+        code: error.code,
+        driver: d.driver ?? null,
+        recipeVersion: d.recipeVersion ?? null,
+        healed: d.healed ?? false,
+        modelCalls: d.modelCalls ?? 0,
+        credits: d.healCredits ?? 0,
+        healCredits: d.healCredits ?? 0,
       };
       await items.record(runId, { position, outcome, hasCallback: rows[0]?.has ?? false });
     },

@@ -43,10 +43,7 @@ export type ItemOutcome = {
   modelCalls?: number;
   credits?: number;
   healCredits?: number;
-} & (
-  | { status: 'completed'; records: ExtractedRecord[]; pages: number }
-  | { status: 'failed'; error: string; code: string }
-);
+} & ({ status: 'completed'; records: ExtractedRecord[]; pages: number } | { status: 'failed'; error: string; code: string });
 
 /** A completed item's outcome: its pages are charged as recipe pages, plus any heal it paid for. */
 export function completedOutcome(
@@ -55,8 +52,15 @@ export function completedOutcome(
   h: { version: number | null; healed: boolean; modelCalls: number; healCredits: number },
 ): ItemOutcome {
   return {
-    status: 'completed', records: r.records, driver: r.driver, recipeVersion: h.version, healed: h.healed, pages: r.pages,
-    credits: creditsFor(config, { recipePages: r.pages }) + h.healCredits, healCredits: h.healCredits, modelCalls: h.modelCalls,
+    status: 'completed',
+    records: r.records,
+    driver: r.driver,
+    recipeVersion: h.version,
+    healed: h.healed,
+    pages: r.pages,
+    credits: creditsFor(config, { recipePages: r.pages }) + h.healCredits,
+    healCredits: h.healCredits,
+    modelCalls: h.modelCalls,
   };
 }
 
@@ -75,13 +79,30 @@ const CLAIM_SQL = `
 
 /** Marks items (and their run) running; null for an item recorded already (a redelivered job) or gone. */
 export async function claimItems(db: Queryable, runId: string, positions: number[]): Promise<Array<ClaimedItem | null>> {
-  const { rows } = await db.query<{ position: number; url: string; attempts: number; owner_id: string; scraper_id: string; changed_at: string | null; options: RunOptions; has_callback: boolean }>(
-    CLAIM_SQL, [runId, positions],
-  );
+  const { rows } = await db.query<{
+    position: number;
+    url: string;
+    attempts: number;
+    owner_id: string;
+    scraper_id: string;
+    changed_at: string | null;
+    options: RunOptions;
+    has_callback: boolean;
+  }>(CLAIM_SQL, [runId, positions]);
   const byPosition = new Map(rows.map((r) => [r.position, r]));
   return positions.map((p) => {
     const r = byPosition.get(p);
-    return r ? { url: r.url, attempts: r.attempts, ownerId: r.owner_id, scraperId: r.scraper_id, scraperChangedAt: r.changed_at, options: r.options, hasCallback: r.has_callback } : null;
+    return r
+      ? {
+          url: r.url,
+          attempts: r.attempts,
+          ownerId: r.owner_id,
+          scraperId: r.scraper_id,
+          scraperChangedAt: r.changed_at,
+          options: r.options,
+          hasCallback: r.has_callback,
+        }
+      : null;
   });
 }
 
@@ -132,9 +153,19 @@ const RECORD_SQL = `
 function row(position: number, o: ItemOutcome): Record<string, unknown> {
   const ok = o.status === 'completed';
   return {
-    position, status: o.status, records: ok ? o.records : null, error: ok ? null : o.error, error_code: ok ? null : o.code,
-    driver: o.driver ?? null, recipe_version: o.recipeVersion ?? null, healed: o.healed ?? false, pages: ok ? o.pages : 0,
-    credits: o.credits ?? 0, failed: ok ? 0 : 1, model_calls: o.modelCalls ?? 0, heal_credits: o.healCredits ?? 0,
+    position,
+    status: o.status,
+    records: ok ? o.records : null,
+    error: ok ? null : o.error,
+    error_code: ok ? null : o.code,
+    driver: o.driver ?? null,
+    recipe_version: o.recipeVersion ?? null,
+    healed: o.healed ?? false,
+    pages: ok ? o.pages : 0,
+    credits: o.credits ?? 0,
+    failed: ok ? 0 : 1,
+    model_calls: o.modelCalls ?? 0,
+    heal_credits: o.healCredits ?? 0,
   };
 }
 

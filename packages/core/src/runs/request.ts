@@ -60,7 +60,8 @@ function urlList(body: Record<string, any>, scraper: ScraperRecord, issues: Vali
     return { urls: [], form: 'single' };
   }
   if (value.length === 0) issues.push({ loc: ['body', 'url'], msg: 'List should have at least 1 item', type: 'too_short' });
-  if (value.length > MAX_RUN_URLS) issues.push({ loc: ['body', 'url'], msg: `List should have at most ${MAX_RUN_URLS} items (URLs per run)`, type: 'too_long' });
+  if (value.length > MAX_RUN_URLS)
+    issues.push({ loc: ['body', 'url'], msg: `List should have at most ${MAX_RUN_URLS} items (URLs per run)`, type: 'too_long' });
   value.forEach((u, i) => checkHttpUrl(u, ['body', 'url', i], issues));
   const urls = [...new Set(value.filter((u): u is string => typeof u === 'string').map((u) => u.trim()))];
   return { urls, form: 'list' };
@@ -71,7 +72,13 @@ export function urlParameter(schema: ParameterSpec[] | null): ParameterSpec | un
   return schema?.find((p) => /^(url|uri)$/i.test(p.type));
 }
 
-const TYPE_NAMES: Record<string, string> = { integer: 'an integer', number: 'a number', bool: 'true or false', url: 'an absolute http(s) URL', string: 'a string' };
+const TYPE_NAMES: Record<string, string> = {
+  integer: 'an integer',
+  number: 'a number',
+  bool: 'true or false',
+  url: 'an absolute http(s) URL',
+  string: 'a string',
+};
 
 /**
  * Spec 4.3's custom-parameter rules, for a scraper that declares a parameters_schema: parameters
@@ -95,7 +102,10 @@ export function applyParameterRules(schema: ParameterSpec[] | null, body: Record
     }
     const value = coerceParameter(p.type, parameters[p.name]);
     if (value === undefined) {
-      throw new GleanerError('BAD_REQUEST', `Parameter ${p.name} must be ${TYPE_NAMES[p.type] ?? `of type ${p.type}`}; got ${JSON.stringify(parameters[p.name]).slice(0, 100)}.`);
+      throw new GleanerError(
+        'BAD_REQUEST',
+        `Parameter ${p.name} must be ${TYPE_NAMES[p.type] ?? `of type ${p.type}`}; got ${JSON.stringify(parameters[p.name]).slice(0, 100)}.`,
+      );
     }
     parameters[p.name] = value;
   }
@@ -109,7 +119,10 @@ function notReady(scraper: ScraperRecord): GleanerError {
     case 'generating':
       return new GleanerError('SCRAPER_NOT_READY', `Scraper ${id} is still being generated; poll GET ${path}/${id} until its status is ready, then run it.`);
     case 'failed':
-      return new GleanerError('SCRAPER_NOT_READY', `Scraper ${id} failed to build${scraper.error ? ` (${scraper.error})` : ''}; generate it again with POST ${path}/generate and template_id ${id}.`);
+      return new GleanerError(
+        'SCRAPER_NOT_READY',
+        `Scraper ${id} failed to build${scraper.error ? ` (${scraper.error})` : ''}; generate it again with POST ${path}/generate and template_id ${id}.`,
+      );
     default:
       return new GleanerError('SCRAPER_NOT_READY', `Scraper ${id} has not been generated yet; POST ${path}/generate with template_id ${id} first.`);
   }
@@ -127,15 +140,22 @@ export async function normalizeRunRequest(ctx: OperationContext, owner: Owner, b
 
   const agentic = scraper.kind === 'agentic';
   if (agentic && opts.sync) {
-    throw new GleanerError('BAD_REQUEST', `Scraper ${scraper.id} is agentic: run it with POST /v1/scrapers/run_async (and poll GET /v1/scrapers/run_async/{run_id}, or give a callback_url); POST /v1/scrapers/run serves classic scrapers only.`);
+    throw new GleanerError(
+      'BAD_REQUEST',
+      `Scraper ${scraper.id} is agentic: run it with POST /v1/scrapers/run_async (and poll GET /v1/scrapers/run_async/{run_id}, or give a callback_url); POST /v1/scrapers/run serves classic scrapers only.`,
+    );
   }
   const { urls, form } = urlList(body, scraper, issues);
   if (agentic && urls.length > 1) {
-    throw new GleanerError('BAD_REQUEST', `An agentic scraper runs on one URL at a time, and ${urls.length} were given: give url as one URL (or none for the scraper's own), and start one run_async per URL.`);
+    throw new GleanerError(
+      'BAD_REQUEST',
+      `An agentic scraper runs on one URL at a time, and ${urls.length} were given: give url as one URL (or none for the scraper's own), and start one run_async per URL.`,
+    );
   }
-  const detection = body.pagination_detection_url === null || body.pagination_detection_url === undefined || body.pagination_detection_url === ''
-    ? null
-    : checkHttpUrl(body.pagination_detection_url, ['body', 'pagination_detection_url'], issues);
+  const detection =
+    body.pagination_detection_url === null || body.pagination_detection_url === undefined || body.pagination_detection_url === ''
+      ? null
+      : checkHttpUrl(body.pagination_detection_url, ['body', 'pagination_detection_url'], issues);
   let maxPages = body.max_pages ?? (detection ? DEFAULT_PAGINATED_MAX_PAGES : DEFAULT_MAX_PAGES);
   if (typeof maxPages !== 'number' || !Number.isInteger(maxPages) || maxPages < 1) {
     issues.push({ loc: ['body', 'max_pages'], msg: 'Input should be an integer of at least 1', type: 'greater_than_equal' });
@@ -153,7 +173,7 @@ export async function normalizeRunRequest(ctx: OperationContext, owner: Owner, b
 
   // Only a url the caller gave moves into the URL-typed parameter (the scraper's own is its default).
   const given = body.url !== undefined && body.url !== null && body.url !== '';
-  const parameters = agentic ? applyParameterRules(scraper.parametersSchema, body, given ? urls[0] ?? null : null) : null;
+  const parameters = agentic ? applyParameterRules(scraper.parametersSchema, body, given ? (urls[0] ?? null) : null) : null;
   // The run's URL (the key of `data`) is where the replay starts: the URL-typed parameter's value.
   const startParam = agentic ? urlParameter(scraper.parametersSchema) : undefined;
   const runUrls = startParam && typeof parameters?.[startParam.name] === 'string' ? [parameters[startParam.name] as string] : urls;

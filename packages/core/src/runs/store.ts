@@ -31,7 +31,11 @@ export async function createRun(ctx: OperationContext, ownerId: string, req: Run
        SELECT $1, t.n - 1, t.url, 'queued', $3 FROM unnest($2::text[]) WITH ORDINALITY AS t(url, n)`,
       [id, req.urls, proxy],
     );
-    await ctx.jobs.sendMany(RUN_ITEM_JOB, req.urls.map((_, position) => ({ runId: id, position })), { db: tx });
+    await ctx.jobs.sendMany(
+      RUN_ITEM_JOB,
+      req.urls.map((_, position) => ({ runId: id, position })),
+      { db: tx },
+    );
   });
   ctx.logger.info({ runId: id, items: req.urls.length, proxy }, 'run created');
   return id;

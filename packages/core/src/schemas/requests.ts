@@ -6,7 +6,8 @@ import type { FromSchema } from 'json-schema-to-ts';
 import { ATTRIBUTES_REQUEST_SCHEMA } from '../extract/attributes.ts';
 
 export const COOKIES_SCHEMA = {
-  description: 'A list of cookie objects {name, value, domain?, path?, url?, expires?, httpOnly?, secure?, sameSite?}, or the older flat form {"name": "value", ...}.',
+  description:
+    'A list of cookie objects {name, value, domain?, path?, url?, expires?, httpOnly?, secure?, sameSite?}, or the older flat form {"name": "value", ...}.',
   anyOf: [
     { type: 'array', maxItems: 300, items: { type: 'object', required: ['name'], properties: { name: { type: 'string', minLength: 1, maxLength: 4096 } } } },
     { type: 'object', maxProperties: 300 },
@@ -19,9 +20,16 @@ export const PROXY_COUNTRY_SCHEMA = { type: ['string', 'null'], description: 'A 
 export const URL_SCHEMA = { type: 'string', minLength: 1, description: 'Absolute http(s) URL' } as const;
 
 const commonExtract = {
-  attributes: { ...ATTRIBUTES_REQUEST_SCHEMA, description: 'What to extract: a list of {name, description?, type?}, or a map name -> {description, type} or name -> description (deprecated).' },
+  attributes: {
+    ...ATTRIBUTES_REQUEST_SCHEMA,
+    description: 'What to extract: a list of {name, description?, type?}, or a map name -> {description, type} or name -> description (deprecated).',
+  },
   prompt: { type: ['string', 'null'], default: '', description: 'Free-text instructions; enough on its own when attributes are omitted.' },
-  mode: { enum: ['standard', 'precision', 'code', 'fast', 'light', null], default: 'standard', description: 'standard (default), precision (less reduction), code (a generated recipe is executed); fast and light mean standard.' },
+  mode: {
+    enum: ['standard', 'precision', 'code', 'fast', 'light', null],
+    default: 'standard',
+    description: 'standard (default), precision (less reduction), code (a generated recipe is executed); fast and light mean standard.',
+  },
   enable_pagination: { type: ['boolean', 'null'], default: false },
   max_pages: { type: ['integer', 'null'], minimum: 1, default: 2 },
   source: { type: ['string', 'null'], default: 'api' },
@@ -36,7 +44,10 @@ export const EXTRACT_BODY = {
 export const EXTRACT_ASYNC_BODY = {
   type: 'object',
   required: ['url'],
-  properties: { ...EXTRACT_BODY.properties, callback_url: { type: ['string', 'null'], description: 'The finished task\'s status body is POSTed here, signed (Standard Webhooks).' } },
+  properties: {
+    ...EXTRACT_BODY.properties,
+    callback_url: { type: ['string', 'null'], description: "The finished task's status body is POSTed here, signed (Standard Webhooks)." },
+  },
 } as const;
 
 export const PARSE_BODY = {
@@ -44,7 +55,7 @@ export const PARSE_BODY = {
   required: ['content'],
   properties: {
     content: { type: 'string', minLength: 1, description: 'Raw HTML or text' },
-    url: { type: ['string', 'null'], description: 'Optional: the page\'s URL, to make relative links absolute' },
+    url: { type: ['string', 'null'], description: "Optional: the page's URL, to make relative links absolute" },
     ...commonExtract,
   },
 } as const;

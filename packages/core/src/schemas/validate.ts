@@ -51,25 +51,45 @@ function issueFor(e: ErrorObject, where: string): ValidationIssue | null {
       return { loc, msg: `Input should be a valid ${t.join(' or ')}`, type: TYPE_NAMES[t[0]] ?? 'type_error' };
     }
     case 'enum':
-      return { loc, msg: `Input should be ${((e.params as { allowedValues: unknown[] }).allowedValues).map((v) => JSON.stringify(v)).join(', ')}`, type: 'enum' };
+      return { loc, msg: `Input should be ${(e.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(', ')}`, type: 'enum' };
     case 'const':
       return { loc, msg: `Input should be ${JSON.stringify((e.params as { allowedValue: unknown }).allowedValue)}`, type: 'literal_error' };
     case 'maxItems':
       return { loc, msg: `List should have at most ${(e.params as { limit: number }).limit} items`, type: 'too_long' };
     case 'minItems':
-      return { loc, msg: `List should have at least ${(e.params as { limit: number }).limit} item${(e.params as { limit: number }).limit === 1 ? '' : 's'}`, type: 'too_short' };
+      return {
+        loc,
+        msg: `List should have at least ${(e.params as { limit: number }).limit} item${(e.params as { limit: number }).limit === 1 ? '' : 's'}`,
+        type: 'too_short',
+      };
     case 'maxLength':
       return { loc, msg: `String should have at most ${(e.params as { limit: number }).limit} characters`, type: 'string_too_long' };
     case 'minLength':
-      return { loc, msg: `String should have at least ${(e.params as { limit: number }).limit} character${(e.params as { limit: number }).limit === 1 ? '' : 's'}`, type: 'string_too_short' };
+      return {
+        loc,
+        msg: `String should have at least ${(e.params as { limit: number }).limit} character${(e.params as { limit: number }).limit === 1 ? '' : 's'}`,
+        type: 'string_too_short',
+      };
     case 'minimum':
     case 'exclusiveMinimum':
-      return { loc, msg: `Input should be ${e.keyword === 'minimum' ? 'greater than or equal to' : 'greater than'} ${(e.params as { limit: number }).limit}`, type: e.keyword === 'minimum' ? 'greater_than_equal' : 'greater_than' };
+      return {
+        loc,
+        msg: `Input should be ${e.keyword === 'minimum' ? 'greater than or equal to' : 'greater than'} ${(e.params as { limit: number }).limit}`,
+        type: e.keyword === 'minimum' ? 'greater_than_equal' : 'greater_than',
+      };
     case 'maximum':
     case 'exclusiveMaximum':
-      return { loc, msg: `Input should be ${e.keyword === 'maximum' ? 'less than or equal to' : 'less than'} ${(e.params as { limit: number }).limit}`, type: e.keyword === 'maximum' ? 'less_than_equal' : 'less_than' };
+      return {
+        loc,
+        msg: `Input should be ${e.keyword === 'maximum' ? 'less than or equal to' : 'less than'} ${(e.params as { limit: number }).limit}`,
+        type: e.keyword === 'maximum' ? 'less_than_equal' : 'less_than',
+      };
     case 'format':
-      return { loc, msg: `Input should be a valid ${(e.params as { format: string }).format}`, type: `${(e.params as { format: string }).format}_parsing`.replace(/-/g, '_') };
+      return {
+        loc,
+        msg: `Input should be a valid ${(e.params as { format: string }).format}`,
+        type: `${(e.params as { format: string }).format}_parsing`.replace(/-/g, '_'),
+      };
     case 'pattern':
       return { loc, msg: `String should match pattern '${(e.params as { pattern: string }).pattern}'`, type: 'string_pattern_mismatch' };
     case 'anyOf':

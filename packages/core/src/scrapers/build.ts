@@ -35,7 +35,13 @@ function standardOptions(attributes: Attribute[], prompt: string): ExtractOption
 }
 
 /** Standard extraction's records of a page in hand (no fetching). */
-export async function standardRecords(ctx: OperationContext, page: SamplePage, attributes: Attribute[], prompt: string, signal?: AbortSignal): Promise<{ records: ExtractedRecord[]; usage: ModelUsage }> {
+export async function standardRecords(
+  ctx: OperationContext,
+  page: SamplePage,
+  attributes: Attribute[],
+  prompt: string,
+  signal?: AbortSignal,
+): Promise<{ records: ExtractedRecord[]; usage: ModelUsage }> {
   const result = await runExtraction(ctx, { content: page.html, url: page.url }, standardOptions(attributes, prompt), signal);
   return { records: result.records, usage: result.usage };
 }
@@ -93,8 +99,13 @@ export async function buildRecipe(
   const rounds = ctx.config.scrapers.generateRounds;
   try {
     const built = await generateRecipe({
-      model: requireModel(ctx), page: { html: input.page.html, url: input.page.url }, attributes: input.attributes, prompt: input.prompt,
-      expected: input.expected, maxRounds: rounds, signal: input.signal,
+      model: requireModel(ctx),
+      page: { html: input.page.html, url: input.page.url },
+      attributes: input.attributes,
+      prompt: input.prompt,
+      expected: input.expected,
+      maxRounds: rounds,
+      signal: input.signal,
     });
     if (built.accepted) {
       const brittle = built.mismatches.filter((m) => m.kind === 'brittle_selector').length;
@@ -104,7 +115,7 @@ export async function buildRecipe(
     return { accepted: false, reason, rounds: built.rounds, usage: built.usage };
   } catch (err) {
     if (isGleanerError(err) && err.code === 'MODEL_BAD_OUTPUT') {
-      const usage = ((err.details as { usage?: ModelUsage } | undefined)?.usage) ?? emptyUsage();
+      const usage = (err.details as { usage?: ModelUsage } | undefined)?.usage ?? emptyUsage();
       return { accepted: false, reason: err.message, rounds, usage };
     }
     throw err;

@@ -41,7 +41,11 @@ export async function failBuild(tx: Queryable, p: GeneratePayload, message: stri
 }
 
 /** The payload of both kinds' build jobs. */
-export const BUILD_PAYLOAD_SCHEMA = { type: 'object', required: ['scraperId', 'buildId'], properties: { scraperId: { type: 'string' }, buildId: { type: 'string' } } };
+export const BUILD_PAYLOAD_SCHEMA = {
+  type: 'object',
+  required: ['scraperId', 'buildId'],
+  properties: { scraperId: { type: 'string' }, buildId: { type: 'string' } },
+};
 
 export function scraperGenerateJob(ctx: () => OperationContext) {
   return defineJob<GeneratePayload>({
@@ -66,7 +70,14 @@ export function scraperGenerateJob(ctx: () => OperationContext) {
         expected = std.records;
       } else {
         if (!req.url) throw new GleanerError('INTERNAL', `scraper ${scraper.id} has neither a url nor content to build from`);
-        const sample = await sampleFromUrl(c, { url: req.url, proxyCountry: req.proxyCountry, cookies: req.cookies as Cookie[], attributes: scraper.attributes, prompt: scraper.prompt, signal: job.signal });
+        const sample = await sampleFromUrl(c, {
+          url: req.url,
+          proxyCountry: req.proxyCountry,
+          cookies: req.cookies as Cookie[],
+          attributes: scraper.attributes,
+          prompt: scraper.prompt,
+          signal: job.signal,
+        });
         addUsage(usage, sample.usage);
         page = sample.page;
         expected = sample.expected;
@@ -74,7 +85,10 @@ export function scraperGenerateJob(ctx: () => OperationContext) {
 
       // Deleted or superseded while the page was read: no recipe model calls for nothing.
       const still = await loadScraperById(c.db, payload.scraperId);
-      const build = expected.length && still?.buildId === payload.buildId ? await buildRecipe(c, { page, expected, attributes: scraper.attributes, prompt: scraper.prompt, signal: job.signal }) : null;
+      const build =
+        expected.length && still?.buildId === payload.buildId
+          ? await buildRecipe(c, { page, expected, attributes: scraper.attributes, prompt: scraper.prompt, signal: job.signal })
+          : null;
       if (build) addUsage(usage, build.usage);
       const accepted = build?.accepted === true;
       // The build fee is charged for an accepted recipe only; model tokens are charged either way.
@@ -93,14 +107,31 @@ export function scraperGenerateJob(ctx: () => OperationContext) {
           outcome = 'rejected';
         } else if (build && build.accepted) {
           await saveRecipeVersion(tx, {
-            scraperId: scraper.id, recipe: build.recipe, reason: 'generated', sampleUrl, sampleData: build.records,
-            sampleDriver: page.driver, modelCalls: usage.modelCalls, credits, markReady: true,
+            scraperId: scraper.id,
+            recipe: build.recipe,
+            reason: 'generated',
+            sampleUrl,
+            sampleData: build.records,
+            sampleDriver: page.driver,
+            modelCalls: usage.modelCalls,
+            credits,
+            markReady: true,
           });
           outcome = 'ready';
         }
       });
       job.logger.info(
-        { scraperId: scraper.id, url: page.url, driver: page.driver, expected: expected.length, rounds: build?.rounds ?? 0, brittle: build?.accepted ? build.brittle : undefined, outcome, credits, ...usage },
+        {
+          scraperId: scraper.id,
+          url: page.url,
+          driver: page.driver,
+          expected: expected.length,
+          rounds: build?.rounds ?? 0,
+          brittle: build?.accepted ? build.brittle : undefined,
+          outcome,
+          credits,
+          ...usage,
+        },
         'scraper build finished',
       );
     },

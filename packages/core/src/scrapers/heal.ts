@@ -70,43 +70,61 @@ export async function healScraper(
 ): Promise<HealResult> {
   if (scraper.kind !== 'extractor') return { healed: false, reason: 'only classic (extractor) scrapers are healed automatically; regenerate this scraper' };
   requireModel(ctx);
-  return withScraperLock(ctx.db, scraper.id, async () => {
-    const current = await loadScraperById(ctx.db, scraper.id);
-    if (!current) return { healed: false, reason: 'the scraper was deleted' };
-    const attributes = current.attributes.length ? current.attributes : undefined;
-    if (current.recipe && current.recipeVersion !== null && current.recipeVersion > (scraper.recipeVersion ?? 0)) {
-      const records = executeRecipe(current.recipe, page.html, { url: page.url, attributes });
-      ctx.logger.info({ scraperId: scraper.id, version: current.recipeVersion }, 'scraper already healed by another run; reusing its version');
-      return { healed: true, version: current.recipeVersion, recipe: current.recipe, records, modelCalls: 0, credits: 0, usage: emptyUsage() };
-    }
-
-    const failed = await recentHealFailure(ctx, scraper.id, current.recipeVersion);
-    if (failed) return { healed: false, reason: `${failed} (an earlier regeneration of this version failed; the next try is after ${HEAL_RETRY_MINUTES} minutes)` };
-
-    const usage = emptyUsage();
-    const std = await standardRecords(ctx, page, current.attributes, current.prompt, signal);
-    addUsage(usage, std.usage);
-    const build = std.records.length ? await buildRecipe(ctx, { page, expected: std.records, attributes: current.attributes, prompt: current.prompt, signal }) : null;
-    if (build) addUsage(usage, build.usage);
-    const accepted = build?.accepted === true;
-    const credits = creditsFor(ctx.config, { builds: accepted ? 1 : 0, usage });
-    const label = `healed: ${reason}`.slice(0, 500);
-    const version = await ctx.db.tx(async (tx) => {
-      await recordUsage(tx, { ownerId: current.ownerId, operation: 'scraper_heal', subject: `scraper:${scraper.id}`, pages: 1, usage, credits });
-      if (!build?.accepted) {
-        const why = build ? build.reason : nothingFound(page);
-        await rememberHealFailure(tx, scraper.id, current.recipeVersion, why, credits);
-        return null;
+  return withScraperLock(
+    ctx.db,
+    scraper.id,
+    async () => {
+      const current = await loadScraperById(ctx.db, scraper.id);
+      if (!current) return { healed: false, reason: 'the scraper was deleted' };
+      const attributes = current.attributes.length ? current.attributes : undefined;
+      if (current.recipe && current.recipeVersion !== null && current.recipeVersion > (scraper.recipeVersion ?? 0)) {
+        const records = executeRecipe(current.recipe, page.html, { url: page.url, attributes });
+        ctx.logger.info({ scraperId: scraper.id, version: current.recipeVersion }, 'scraper already healed by another run; reusing its version');
+        return { healed: true, version: current.recipeVersion, recipe: current.recipe, records, modelCalls: 0, credits: 0, usage: emptyUsage() };
       }
-      return saveRecipeVersion(tx, {
-        scraperId: scraper.id, recipe: build.recipe, reason: label, sampleUrl: page.url, sampleData: build.records,
-        sampleDriver: page.driver, modelCalls: usage.modelCalls, credits, markReady: false,
+
+      const failed = await recentHealFailure(ctx, scraper.id, current.recipeVersion);
+      if (failed)
+        return { healed: false, reason: `${failed} (an earlier regeneration of this version failed; the next try is after ${HEAL_RETRY_MINUTES} minutes)` };
+
+      const usage = emptyUsage();
+      const std = await standardRecords(ctx, page, current.attributes, current.prompt, signal);
+      addUsage(usage, std.usage);
+      const build = std.records.length
+        ? await buildRecipe(ctx, { page, expected: std.records, attributes: current.attributes, prompt: current.prompt, signal })
+        : null;
+      if (build) addUsage(usage, build.usage);
+      const accepted = build?.accepted === true;
+      const credits = creditsFor(ctx.config, { builds: accepted ? 1 : 0, usage });
+      const label = `healed: ${reason}`.slice(0, 500);
+      const version = await ctx.db.tx(async (tx) => {
+        await recordUsage(tx, { ownerId: current.ownerId, operation: 'scraper_heal', subject: `scraper:${scraper.id}`, pages: 1, usage, credits });
+        if (!build?.accepted) {
+          const why = build ? build.reason : nothingFound(page);
+          await rememberHealFailure(tx, scraper.id, current.recipeVersion, why, credits);
+          return null;
+        }
+        return saveRecipeVersion(tx, {
+          scraperId: scraper.id,
+          recipe: build.recipe,
+          reason: label,
+          sampleUrl: page.url,
+          sampleData: build.records,
+          sampleDriver: page.driver,
+          modelCalls: usage.modelCalls,
+          credits,
+          markReady: false,
+        });
       });
-    });
-    ctx.logger.info({ scraperId: scraper.id, url: page.url, driver: page.driver, reason, healed: version !== null, version, credits, ...usage }, 'scraper heal finished');
-    if (!build) return { healed: false, reason: nothingFound(page), credits };
-    if (!build.accepted) return { healed: false, reason: build.reason, credits };
-    if (version === null) return { healed: false, reason: 'the scraper was deleted', credits };
-    return { healed: true, version, recipe: build.recipe, records: build.records, modelCalls: usage.modelCalls, credits, usage };
-  }, { signal });
+      ctx.logger.info(
+        { scraperId: scraper.id, url: page.url, driver: page.driver, reason, healed: version !== null, version, credits, ...usage },
+        'scraper heal finished',
+      );
+      if (!build) return { healed: false, reason: nothingFound(page), credits };
+      if (!build.accepted) return { healed: false, reason: build.reason, credits };
+      if (version === null) return { healed: false, reason: 'the scraper was deleted', credits };
+      return { healed: true, version, recipe: build.recipe, records: build.records, modelCalls: usage.modelCalls, credits, usage };
+    },
+    { signal },
+  );
 }

@@ -44,13 +44,17 @@ export async function withScraperLock<T>(db: Database, scraperId: string, fn: ()
   const deadline = Date.now() + (opts.maxWaitMs ?? 15 * 60_000);
   let client: pg.PoolClient | null;
   while (!(client = await tryLock(db, key))) {
-    if (Date.now() > deadline) throw new GleanerError('CONFLICT', `another regeneration of scraper ${scraperId} is still running; try again later`, { retryable: true });
+    if (Date.now() > deadline)
+      throw new GleanerError('CONFLICT', `another regeneration of scraper ${scraperId} is still running; try again later`, { retryable: true });
     await sleep(opts.pollMs ?? 200, opts.signal);
   }
   try {
     return await fn();
   } finally {
     // A failed unlock destroys the connection, which releases the lock with it.
-    await client.query(`SELECT pg_advisory_unlock(${KEY})`, [key]).then(() => client.release(), () => client.release(true));
+    await client.query(`SELECT pg_advisory_unlock(${KEY})`, [key]).then(
+      () => client.release(),
+      () => client.release(true),
+    );
   }
 }

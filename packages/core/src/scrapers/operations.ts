@@ -82,9 +82,15 @@ interface GenerateInput {
 function normalizeAgentGenerate(ctx: OperationContext, body: Record<string, any>): GenerateInput {
   const issues: ValidationIssue[] = [];
   let url: string | null = null;
-  if (body.url === undefined || body.url === null || body.url === '') issues.push({ loc: ['body', 'url'], msg: 'Field required: the page the agent starts from', type: 'missing' });
+  if (body.url === undefined || body.url === null || body.url === '')
+    issues.push({ loc: ['body', 'url'], msg: 'Field required: the page the agent starts from', type: 'missing' });
   else url = checkHttpUrl(body.url, ['body', 'url'], issues);
-  if (typeof body.prompt !== 'string' || !body.prompt.trim()) issues.push({ loc: ['body', 'prompt'], msg: 'Field required: what the agent should do and extract (inputs may be declared as parameters)', type: 'missing' });
+  if (typeof body.prompt !== 'string' || !body.prompt.trim())
+    issues.push({
+      loc: ['body', 'prompt'],
+      msg: 'Field required: what the agent should do and extract (inputs may be declared as parameters)',
+      type: 'missing',
+    });
   // Agentic scrapers take no proxy_country or cookies (spec 4.2 item 5).
   const options = normalizeExtractOptions({ attributes: body.attributes, prompt: body.prompt }, ctx.config, url, issues);
   if (issues.length) throw validationFailed(issues);
@@ -106,7 +112,12 @@ function normalizeGenerate(ctx: OperationContext, body: Record<string, any>): Ge
   let url: string | null = null;
   if (hasUrl) url = checkHttpUrl(body.url, ['body', 'url'], issues);
   else if (!content) issues.push({ loc: ['body', 'url'], msg: 'Give url (the sample page) or content (its HTML or text)', type: 'missing' });
-  const options = normalizeExtractOptions({ attributes: body.attributes, prompt: body.prompt, proxy_country: body.proxy_country, cookies: body.cookies }, ctx.config, url, issues);
+  const options = normalizeExtractOptions(
+    { attributes: body.attributes, prompt: body.prompt, proxy_country: body.proxy_country, cookies: body.cookies },
+    ctx.config,
+    url,
+    issues,
+  );
   const templateId = typeof body.template_id === 'string' && body.template_id.trim() ? body.template_id.trim() : null;
   if (issues.length) throw validationFailed(issues);
   return {
@@ -139,21 +150,43 @@ export function scraperOperations(ctx: OperationContext): ScraperOperations {
                build_id = $7, url = coalesce($8, url), name = coalesce($9, CASE WHEN name = $10 AND $8::text IS NOT NULL THEN $11 ELSE name END),
                updated_at = now()
              WHERE id = $1 AND owner_id = $2 AND kind = $3 RETURNING id`,
-            [input.templateId, owner.id, kind, JSON.stringify(input.attributes), input.prompt, JSON.stringify(input.request), buildId, input.url, input.name, UNTITLED, defaultName(input.url)],
+            [
+              input.templateId,
+              owner.id,
+              kind,
+              JSON.stringify(input.attributes),
+              input.prompt,
+              JSON.stringify(input.request),
+              buildId,
+              input.url,
+              input.name,
+              UNTITLED,
+              defaultName(input.url),
+            ],
           );
           if (!rows[0]) throw notFound(input.templateId, kind);
           scraperId = rows[0].id;
         } else {
           scraperId = await insertScraper(tx, {
-            ownerId: owner.id, kind, name: input.name ?? undefined, url: input.url, attributes: input.attributes,
-            prompt: input.prompt, status: 'generating', request: input.request, buildId,
+            ownerId: owner.id,
+            kind,
+            name: input.name ?? undefined,
+            url: input.url,
+            attributes: input.attributes,
+            prompt: input.prompt,
+            status: 'generating',
+            request: input.request,
+            buildId,
           });
         }
         const jobId = await ctx.jobs.send(kind === 'agentic' ? AGENTIC_BUILD_JOB : SCRAPER_GENERATE_JOB, { scraperId, buildId }, { db: tx });
         await tx.query('UPDATE scrapers SET build_job_id = $2 WHERE id = $1', [scraperId, jobId]);
         return scraperId;
       });
-      ctx.logger.info({ owner: owner.name, scraperId: id, kind, regenerate: Boolean(input.templateId), url: input.url, content: input.request.content !== null }, 'scraper build queued');
+      ctx.logger.info(
+        { owner: owner.name, scraperId: id, kind, regenerate: Boolean(input.templateId), url: input.url, content: input.request.content !== null },
+        'scraper build queued',
+      );
       return { template_id: id, status: 'generating' };
     },
 
@@ -173,7 +206,10 @@ export function scraperOperations(ctx: OperationContext): ScraperOperations {
       if (!deleted) throw notFound(id, kind);
       if (deleted.buildJobId) {
         await ctx.jobs.boss.cancel(kind === 'agentic' ? AGENTIC_BUILD_JOB : SCRAPER_GENERATE_JOB, deleted.buildJobId).catch((err: Error) => {
-          ctx.logger.warn({ scraperId: id, jobId: deleted.buildJobId, err: err.message }, 'could not cancel the build job of a deleted scraper (it stops by itself)');
+          ctx.logger.warn(
+            { scraperId: id, jobId: deleted.buildJobId, err: err.message },
+            'could not cancel the build job of a deleted scraper (it stops by itself)',
+          );
         });
       }
       ctx.logger.info({ owner: owner.name, scraperId: id, kind, buildStopped: Boolean(deleted.buildJobId) }, 'scraper deleted');

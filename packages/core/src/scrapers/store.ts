@@ -133,17 +133,32 @@ export async function insertScraper(tx: Queryable, input: InsertScraperInput): P
        recipe_version, sample_data, sample_driver, script, parameters_schema)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`,
     [
-      id, input.ownerId, input.kind, input.name?.trim() || defaultName(input.url), input.mode ?? (input.kind === 'agentic' ? 'agent' : 'code'),
-      input.url ?? null, input.status ?? (hasRecipe || input.script ? 'ready' : null), JSON.stringify(input.attributes ?? []), input.prompt ?? '',
-      json(input.request), input.buildId ?? null, hasRecipe || hasScript ? 1 : null, json(input.sampleData), input.sampleDriver ?? null,
-      json(input.script), json(input.parametersSchema),
+      id,
+      input.ownerId,
+      input.kind,
+      input.name?.trim() || defaultName(input.url),
+      input.mode ?? (input.kind === 'agentic' ? 'agent' : 'code'),
+      input.url ?? null,
+      input.status ?? (hasRecipe || input.script ? 'ready' : null),
+      JSON.stringify(input.attributes ?? []),
+      input.prompt ?? '',
+      json(input.request),
+      input.buildId ?? null,
+      hasRecipe || hasScript ? 1 : null,
+      json(input.sampleData),
+      input.sampleDriver ?? null,
+      json(input.script),
+      json(input.parametersSchema),
     ],
   );
   if (hasRecipe) {
-    await tx.query(
-      `INSERT INTO scraper_recipes (scraper_id, version, recipe, sample_url, sample_data, reason) VALUES ($1, 1, $2, $3, $4, $5)`,
-      [id, JSON.stringify(input.recipe), input.url ?? null, json(input.sampleData), input.reason ?? 'generated'],
-    );
+    await tx.query(`INSERT INTO scraper_recipes (scraper_id, version, recipe, sample_url, sample_data, reason) VALUES ($1, 1, $2, $3, $4, $5)`, [
+      id,
+      JSON.stringify(input.recipe),
+      input.url ?? null,
+      json(input.sampleData),
+      input.reason ?? 'generated',
+    ]);
   }
   if (hasScript) {
     await tx.query(
@@ -162,8 +177,16 @@ export async function insertScraper(tx: Queryable, input: InsertScraperInput): P
 export async function saveScriptVersion(
   tx: Queryable,
   input: {
-    scraperId: string; script: unknown; parametersSchema: ParameterSpec[]; reason: string; sampleUrl: string | null;
-    sampleData: ExtractedRecord[]; sampleDriver: string; modelCalls: number; credits: number; markReady: boolean;
+    scraperId: string;
+    script: unknown;
+    parametersSchema: ParameterSpec[];
+    reason: string;
+    sampleUrl: string | null;
+    sampleData: ExtractedRecord[];
+    sampleDriver: string;
+    modelCalls: number;
+    credits: number;
+    markReady: boolean;
   },
 ): Promise<number | null> {
   const locked = await tx.query('SELECT 1 FROM scrapers WHERE id = $1 FOR UPDATE', [input.scraperId]);
@@ -172,14 +195,30 @@ export async function saveScriptVersion(
     `INSERT INTO scraper_scripts (scraper_id, version, script, parameters_schema, sample_url, sample_data, reason, model_calls)
      SELECT $1, coalesce(max(version), 0) + 1, $2, $3, $4, $5, $6, $7 FROM scraper_scripts WHERE scraper_id = $1
      RETURNING version`,
-    [input.scraperId, JSON.stringify(input.script), JSON.stringify(input.parametersSchema), input.sampleUrl, JSON.stringify(input.sampleData), input.reason, input.modelCalls],
+    [
+      input.scraperId,
+      JSON.stringify(input.script),
+      JSON.stringify(input.parametersSchema),
+      input.sampleUrl,
+      JSON.stringify(input.sampleData),
+      input.reason,
+      input.modelCalls,
+    ],
   );
   const version = rows[0].version;
   await tx.query(
     `UPDATE scrapers SET recipe_version = $2, script = $3, parameters_schema = $4, sample_data = $5, sample_driver = $6,
        drift_detected_at = NULL, drift_reason = NULL, credits_charged = credits_charged + $7, ${statusAfterSave(input.markReady)}, updated_at = now()
      WHERE id = $1`,
-    [input.scraperId, version, JSON.stringify(input.script), JSON.stringify(input.parametersSchema), JSON.stringify(input.sampleData), input.sampleDriver, input.credits],
+    [
+      input.scraperId,
+      version,
+      JSON.stringify(input.script),
+      JSON.stringify(input.parametersSchema),
+      JSON.stringify(input.sampleData),
+      input.sampleDriver,
+      input.credits,
+    ],
   );
   return version;
 }
@@ -201,8 +240,15 @@ function statusAfterSave(markReady: boolean): string {
 export async function saveRecipeVersion(
   tx: Queryable,
   input: {
-    scraperId: string; recipe: Recipe; reason: string; sampleUrl: string | null; sampleData: ExtractedRecord[];
-    sampleDriver: string; modelCalls: number; credits: number; markReady: boolean;
+    scraperId: string;
+    recipe: Recipe;
+    reason: string;
+    sampleUrl: string | null;
+    sampleData: ExtractedRecord[];
+    sampleDriver: string;
+    modelCalls: number;
+    credits: number;
+    markReady: boolean;
   },
 ): Promise<number | null> {
   const locked = await tx.query('SELECT 1 FROM scrapers WHERE id = $1 FOR UPDATE', [input.scraperId]);

@@ -65,7 +65,13 @@ interface AgentTaskRow {
 }
 
 function summarize(s: RecordedAction): AgentStepSummary {
-  const out: AgentStepSummary = { action: s.action, url: s.urlAfter || s.urlBefore, ok: s.ok, duration_ms: s.durationMs, tokens: s.inputTokens + s.outputTokens };
+  const out: AgentStepSummary = {
+    action: s.action,
+    url: s.urlAfter || s.urlBefore,
+    ok: s.ok,
+    duration_ms: s.durationMs,
+    tokens: s.inputTokens + s.outputTokens,
+  };
   if (s.target) out.target = `${s.target.role || s.target.tag || 'element'}${s.target.name ? ` "${s.target.name.slice(0, 80)}"` : ''}`;
   else if (s.url) out.target = s.url;
   if (s.value !== undefined) out.value = s.value;
@@ -101,11 +107,17 @@ export async function submitAgentTask(ctx: OperationContext, owner: Owner, body:
   if (callbackUrl) createSsrfGuard({ allowNetworks: ctx.config.network.allowNetworks }).checkUrl(callbackUrl);
   // Refused now rather than after a queue wait: nothing could run the task.
   requireModel(ctx);
-  if (!canBrowse(ctx.drivers)) throw new GleanerError('DRIVER_UNAVAILABLE', 'the agent needs a driver that can interact with pages (a browser driver); none is configured');
+  if (!canBrowse(ctx.drivers))
+    throw new GleanerError('DRIVER_UNAVAILABLE', 'the agent needs a driver that can interact with pages (a browser driver); none is configured');
   const id = randomUUID();
   const request = { url, prompt, attributes, source: typeof body.source === 'string' && body.source ? body.source : 'api' };
   await ctx.db.tx(async (tx) => {
-    await tx.query(`INSERT INTO tasks (id, owner_id, kind, status, request, callback_url) VALUES ($1, $2, 'agent', 'pending', $3, $4)`, [id, owner.id, request, callbackUrl]);
+    await tx.query(`INSERT INTO tasks (id, owner_id, kind, status, request, callback_url) VALUES ($1, $2, 'agent', 'pending', $3, $4)`, [
+      id,
+      owner.id,
+      request,
+      callbackUrl,
+    ]);
     await ctx.jobs.send(AGENT_TASK_JOB, { taskId: id }, { db: tx });
   });
   ctx.logger.info({ owner: owner.name, taskId: id, url }, 'agent task accepted');
@@ -113,7 +125,10 @@ export async function submitAgentTask(ctx: OperationContext, owner: Owner, body:
 }
 
 export async function getAgentTask(ctx: OperationContext, owner: Owner, id: string): Promise<AgentTaskStatusBody> {
-  const { rows } = await ctx.db.query<AgentTaskRow>(`SELECT id, status, data, message, error, steps FROM tasks WHERE id = $1 AND owner_id = $2 AND kind = 'agent'`, [id, owner.id]);
+  const { rows } = await ctx.db.query<AgentTaskRow>(
+    `SELECT id, status, data, message, error, steps FROM tasks WHERE id = $1 AND owner_id = $2 AND kind = 'agent'`,
+    [id, owner.id],
+  );
   if (!rows[0]) throw new GleanerError('NOT_FOUND', `agent task ${id} not found`);
   return agentStatusBody(rows[0]);
 }
@@ -143,7 +158,8 @@ async function finish(ctx: OperationContext, tx: Queryable, row: AgentTaskRow, u
     [row.id, ...values],
   );
   if (!rows[0]) return false;
-  if (row.callback_url) await enqueueCallback(tx, ctx.jobs, { ownerId: row.owner_id, url: row.callback_url, subject: `task:${row.id}`, body: agentStatusBody(rows[0]) });
+  if (row.callback_url)
+    await enqueueCallback(tx, ctx.jobs, { ownerId: row.owner_id, url: row.callback_url, subject: `task:${row.id}`, body: agentStatusBody(rows[0]) });
   return true;
 }
 
@@ -158,7 +174,10 @@ export function agentTaskJob(ctx: () => OperationContext) {
       const { rows } = await c.db.query<AgentTaskRow>('SELECT * FROM tasks WHERE id = $1', [taskId]);
       const row = rows[0];
       if (!row || !['pending', 'running'].includes(row.status)) return; // finished or stopped already: redelivery
-      await c.db.query(`UPDATE tasks SET status = 'running', started_at = coalesce(started_at, now()), steps = NULL WHERE id = $1 AND status IN ('pending', 'running')`, [taskId]);
+      await c.db.query(
+        `UPDATE tasks SET status = 'running', started_at = coalesce(started_at, now()), steps = NULL WHERE id = $1 AND status IN ('pending', 'running')`,
+        [taskId],
+      );
       const isStopped = async () => (await c.db.query(`SELECT 1 FROM tasks WHERE id = $1 AND status = 'stopped'`, [taskId])).rows.length > 0;
       const watch = await c.cancels.watch(`task:${taskId}`, { parent: job.signal, isCancelled: isStopped });
       const steps: RecordedAction[] = [];
@@ -178,16 +197,28 @@ export function agentTaskJob(ctx: () => OperationContext) {
         await c.db.tx(async (tx) => {
           if (result.records.length === 0 && result.outcome !== 'finished') {
             await finish(c, tx, row, `status = 'failed', error = $2, error_code = $3, steps = $4, usage = $5, driver = $6`, [
-              result.message ?? 'the agent stopped before finding any record', result.outcome === 'loop' ? 'AGENT_LOOP' : 'AGENT_BUDGET_EXHAUSTED', JSON.stringify(result.steps), usage, result.driver,
+              result.message ?? 'the agent stopped before finding any record',
+              result.outcome === 'loop' ? 'AGENT_LOOP' : 'AGENT_BUDGET_EXHAUSTED',
+              JSON.stringify(result.steps),
+              usage,
+              result.driver,
             ]);
           } else {
             await finish(c, tx, row, `status = 'completed', data = $2, message = $3, steps = $4, usage = $5, driver = $6, credits_charged = $7`, [
-              JSON.stringify(result.records), result.message ?? null, JSON.stringify(result.steps), usage, result.driver, credits,
+              JSON.stringify(result.records),
+              result.message ?? null,
+              JSON.stringify(result.steps),
+              usage,
+              result.driver,
+              credits,
             ]);
           }
           await recordUsage(tx, { ownerId: row.owner_id, operation: 'agent_extract', subject: `task:${taskId}`, pages, usage: result.usage, credits });
         });
-        job.logger.info({ taskId, outcome: result.outcome, records: result.records.length, steps: result.stepsUsed, driver: result.driver }, 'agent task ended');
+        job.logger.info(
+          { taskId, outcome: result.outcome, records: result.records.length, steps: result.stepsUsed, driver: result.driver },
+          'agent task ended',
+        );
       } catch (err) {
         if (await isStopped()) {
           // Stopped: the row says so already; keep what the agent did for the record.

@@ -63,7 +63,13 @@ export async function submitExtractTask(ctx: OperationContext, owner: Owner, bod
   if (callbackUrl) createSsrfGuard({ allowNetworks: ctx.config.network.allowNetworks }).checkUrl(callbackUrl);
   const id = randomUUID();
   await ctx.db.tx(async (tx) => {
-    await tx.query(`INSERT INTO tasks (id, owner_id, kind, status, request, callback_url, proxy) VALUES ($1, $2, 'extract', 'pending', $3, $4, $5)`, [id, owner.id, { ...body, url }, callbackUrl, proxy]);
+    await tx.query(`INSERT INTO tasks (id, owner_id, kind, status, request, callback_url, proxy) VALUES ($1, $2, 'extract', 'pending', $3, $4, $5)`, [
+      id,
+      owner.id,
+      { ...body, url },
+      callbackUrl,
+      proxy,
+    ]);
     await ctx.jobs.send(EXTRACT_TASK_JOB, { taskId: id }, { db: tx });
   });
   ctx.logger.info({ owner: owner.name, taskId: id, proxy }, 'extract task submitted');
@@ -71,13 +77,20 @@ export async function submitExtractTask(ctx: OperationContext, owner: Owner, bod
 }
 
 export async function getTask(ctx: OperationContext, owner: Owner, id: string, kind: string): Promise<TaskStatusBody> {
-  const { rows } = await ctx.db.query<TaskRow>('SELECT id, status, data, message, error FROM tasks WHERE id = $1 AND owner_id = $2 AND kind = $3', [id, owner.id, kind]);
+  const { rows } = await ctx.db.query<TaskRow>('SELECT id, status, data, message, error FROM tasks WHERE id = $1 AND owner_id = $2 AND kind = $3', [
+    id,
+    owner.id,
+    kind,
+  ]);
   if (!rows[0]) throw new GleanerError('NOT_FOUND', `task ${id} not found`);
   return statusBody(rows[0]);
 }
 
 async function finish(ctx: OperationContext, tx: Queryable, row: TaskRow, update: string, values: unknown[]): Promise<void> {
-  const { rows } = await tx.query<TaskRow>(`UPDATE tasks SET ${update}, finished_at = now() WHERE id = $1 AND status IN ('pending', 'running') RETURNING id, status, data, message, error`, [row.id, ...values]);
+  const { rows } = await tx.query<TaskRow>(
+    `UPDATE tasks SET ${update}, finished_at = now() WHERE id = $1 AND status IN ('pending', 'running') RETURNING id, status, data, message, error`,
+    [row.id, ...values],
+  );
   if (!rows[0] || !row.callback_url) return;
   await enqueueCallback(tx, ctx.jobs, { ownerId: row.owner_id, url: row.callback_url, subject: `task:${row.id}`, body: statusBody(rows[0]) });
 }
@@ -92,14 +105,28 @@ export function extractTaskJob(ctx: () => OperationContext) {
       const { rows } = await c.db.query<TaskRow>('SELECT * FROM tasks WHERE id = $1', [taskId]);
       const row = rows[0];
       if (!row || !['pending', 'running'].includes(row.status)) return; // finished already: redelivery
-      await c.db.query(`UPDATE tasks SET status = 'running', started_at = coalesce(started_at, now()) WHERE id = $1 AND status IN ('pending', 'running')`, [taskId]);
+      await c.db.query(`UPDATE tasks SET status = 'running', started_at = coalesce(started_at, now()) WHERE id = $1 AND status IN ('pending', 'running')`, [
+        taskId,
+      ]);
       const issues: ValidationIssue[] = [];
       const options = normalizeExtractOptions(row.request, c.config, row.request.url, issues);
       if (issues.length) throw validationFailed(issues);
       const result = await runExtraction(c, { url: row.request.url }, options, job.signal);
       await c.db.tx(async (tx) => {
-        await finish(c, tx, row, `status = 'completed', data = $2, message = $3, driver = $4, credits_charged = $5`, [JSON.stringify(result.records), result.message ?? null, result.driver, result.credits]);
-        await recordUsage(tx, { ownerId: row.owner_id, operation: 'extract_async', subject: `task:${taskId}`, pages: result.pages.length, usage: result.usage, credits: result.credits });
+        await finish(c, tx, row, `status = 'completed', data = $2, message = $3, driver = $4, credits_charged = $5`, [
+          JSON.stringify(result.records),
+          result.message ?? null,
+          result.driver,
+          result.credits,
+        ]);
+        await recordUsage(tx, {
+          ownerId: row.owner_id,
+          operation: 'extract_async',
+          subject: `task:${taskId}`,
+          pages: result.pages.length,
+          usage: result.usage,
+          credits: result.credits,
+        });
       });
       job.logger.info({ taskId, records: result.records.length, pages: result.pages.length }, 'extract task completed');
     },

@@ -1,7 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { pinoHttp } from 'pino-http';
-import { GleanerError, compileSchema, toGleanerError, toIssues, validationFailed, type Engine, type Logger, type Owner, type ValidationIssue } from '@gleaner/core';
+import {
+  GleanerError,
+  compileSchema,
+  toGleanerError,
+  toIssues,
+  validationFailed,
+  type Engine,
+  type Logger,
+  type Owner,
+  type ValidationIssue,
+} from '@gleaner/core';
 import { STATUS_BY_CODE } from './errors.ts';
 import { authenticate } from './auth.ts';
 import { inputIssues } from './input-guard.ts';
@@ -78,7 +88,10 @@ function mount(app: express.Express, route: RouteDef, opts: AppOptions): void {
       const result = await route.handler({ engine: opts.engine, owner, req, res }, { body, params, query });
       for (const [k, v] of Object.entries(result.headers ?? {})) res.setHeader(k, v);
       if (result.html !== undefined) {
-        res.status(result.status ?? 200).type('html').send(result.html);
+        res
+          .status(result.status ?? 200)
+          .type('html')
+          .send(result.html);
       } else if (result.body === undefined) {
         res.status(result.status ?? 204).end();
       } else {
@@ -150,7 +163,14 @@ export function createApp(opts: AppOptions): express.Express {
   app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
     const e = err as { type?: string; status?: number; message?: string; body?: unknown };
     if (e?.type === 'entity.too.large') {
-      sendError(res, new GleanerError('PAYLOAD_TOO_LARGE', `request body is larger than the limit of ${opts.bodyLimitBytes} bytes (server.bodyLimitBytes / GLEANER_BODY_LIMIT_BYTES)`), opts.logger);
+      sendError(
+        res,
+        new GleanerError(
+          'PAYLOAD_TOO_LARGE',
+          `request body is larger than the limit of ${opts.bodyLimitBytes} bytes (server.bodyLimitBytes / GLEANER_BODY_LIMIT_BYTES)`,
+        ),
+        opts.logger,
+      );
       return;
     }
     if (e?.type === 'entity.parse.failed') {

@@ -38,7 +38,9 @@ export function buildOpenApi(routes: RouteDef[], info: { title: string; version:
       for (const [name, schema] of Object.entries(queryProps)) params.push({ name, in: 'query', required: queryRequired.has(name), schema });
       const responses: Record<string, unknown> = {};
       for (const [status, resp] of Object.entries(r.responses ?? { 200: { description: 'OK' } })) {
-        responses[status] = resp.schema ? { description: resp.description, content: { 'application/json': { schema: resp.schema } } } : { description: resp.description };
+        responses[status] = resp.schema
+          ? { description: resp.description, content: { 'application/json': { schema: resp.schema } } }
+          : { description: resp.description };
       }
       if (r.body || r.params || r.query) responses['422'] = { description: 'Validation error', content: { 'application/json': { schema: VALIDATION_BODY } } };
       if (r.auth !== 'none') responses['401'] = { description: 'Missing or invalid credentials', content: { 'application/json': { schema: ERROR_BODY } } };
@@ -84,9 +86,13 @@ export function renderDocsPage(doc: Record<string, any>): string {
   for (const [path, ops] of Object.entries(doc.paths as Record<string, Record<string, any>>)) {
     for (const [method, op] of Object.entries(ops)) {
       const auth = op.security?.length ? Object.keys(op.security[0])[0] : 'none';
-      const body = op.requestBody ? `<details><summary>Request body schema</summary><pre>${esc(JSON.stringify(op.requestBody.content['application/json'].schema, null, 2))}</pre></details>` : '';
+      const body = op.requestBody
+        ? `<details><summary>Request body schema</summary><pre>${esc(JSON.stringify(op.requestBody.content['application/json'].schema, null, 2))}</pre></details>`
+        : '';
       const params = (op.parameters ?? []).map((p: any) => `<li><code>${esc(p.name)}</code> (${esc(p.in)}${p.required ? ', required' : ''})</li>`).join('');
-      const responses = Object.entries(op.responses).map(([s, r]: [string, any]) => `<li><b>${esc(s)}</b> ${esc(r.description)}</li>`).join('');
+      const responses = Object.entries(op.responses)
+        .map(([s, r]: [string, any]) => `<li><b>${esc(s)}</b> ${esc(r.description)}</li>`)
+        .join('');
       sections.push(`<section id="${esc(op.operationId)}"><h3><span class="m ${esc(method)}">${esc(method.toUpperCase())}</span> <code>${esc(path)}</code>${op.deprecated ? ' <em>(deprecated)</em>' : ''}</h3>
 <p>${esc(op.summary)}</p>${op.description ? `<p>${esc(op.description)}</p>` : ''}<p>Authentication: <code>${esc(auth)}</code></p>
 ${params ? `<ul>${params}</ul>` : ''}${body}<ul>${responses}</ul></section>`);

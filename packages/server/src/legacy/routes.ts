@@ -23,7 +23,12 @@ const GENERATE_BODY = {
 const SCRAPE_BODY = {
   type: 'object',
   required: ['name'],
-  properties: { name: NAME, url: { type: ['string', 'null'], description: 'Default: the URL the agent was built on' }, proxy_country: PROXY_COUNTRY_SCHEMA, cookies: COOKIES_SCHEMA },
+  properties: {
+    name: NAME,
+    url: { type: ['string', 'null'], description: 'Default: the URL the agent was built on' },
+    proxy_country: PROXY_COUNTRY_SCHEMA,
+    cookies: COOKIES_SCHEMA,
+  },
 };
 
 const REMOVE_BODY = { type: 'object', required: ['name'], properties: { name: NAME } };
@@ -44,7 +49,9 @@ export function legacyRoutes(): RouteDef[] {
         deprecated: true,
         auth: 'apiKey',
         body: GENERATE_BODY,
-        responses: { 202: { description: 'Build started', schema: { type: 'object', properties: { name: { type: 'string' }, status: { const: 'generating' } } } } },
+        responses: {
+          202: { description: 'Build started', schema: { type: 'object', properties: { name: { type: 'string' }, status: { const: 'generating' } } } },
+        },
         handler: async ({ engine, owner }, { body }) => ({ status: 202, body: await engine.catalog.legacy.generate(owner!, body) }),
       },
       {
@@ -78,7 +85,7 @@ export function legacyRoutes(): RouteDef[] {
       {
         method: 'post',
         path: '/v1/remove',
-        summary: "Remove an agent and its scraper (deprecated: DELETE /v1/extractor/{template_id})",
+        summary: 'Remove an agent and its scraper (deprecated: DELETE /v1/extractor/{template_id})',
         tags: ['legacy agents'],
         deprecated: true,
         auth: 'apiKey',

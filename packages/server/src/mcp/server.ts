@@ -44,13 +44,19 @@ export function createMcpServer(engine: Engine, owner: Owner, logger: Logger): S
     { name: 'gleaner', title: 'Gleaner', version: VERSION },
     {
       capabilities: { tools: {} },
-      instructions: 'Gleaner extracts structured data from web pages: extract/parse/markdown for one page, agent_extract to browse, and scrapers (generate_scraper, get_scraper, run_scraper, get_run) for pages of the same layout without a model.',
+      instructions:
+        'Gleaner extracts structured data from web pages: extract/parse/markdown for one page, agent_extract to browse, and scrapers (generate_scraper, get_scraper, run_scraper, get_run) for pages of the same layout without a model.',
     },
   );
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: TOOLS.map(describe) }));
   server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
     const tool = TOOLS.find((t) => t.name === req.params.name);
-    if (!tool) return failure(validationFailed([{ loc: ['params', 'name'], msg: `no tool ${req.params.name}; tools: ${TOOLS.map((t) => t.name).join(', ')}`, type: 'value_error' }]), logger, req.params.name);
+    if (!tool)
+      return failure(
+        validationFailed([{ loc: ['params', 'name'], msg: `no tool ${req.params.name}; tools: ${TOOLS.map((t) => t.name).join(', ')}`, type: 'value_error' }]),
+        logger,
+        req.params.name,
+      );
     // A copy: ajv fills in defaults, as it does for HTTP bodies.
     const args = structuredClone(req.params.arguments ?? {}) as Record<string, unknown>;
     const validate = validatorOf(tool);
@@ -61,7 +67,10 @@ export function createMcpServer(engine: Engine, owner: Owner, logger: Logger): S
       // MCP wants progress to increase with every notification.
       if (token === undefined || done <= reported) return;
       reported = done;
-      await extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: done, ...(total ? { total } : {}), message } });
+      await extra.sendNotification({
+        method: 'notifications/progress',
+        params: { progressToken: token, progress: done, ...(total ? { total } : {}), message },
+      });
     };
     try {
       return result(await tool.call({ engine, owner, signal: extra.signal, progress }, args));

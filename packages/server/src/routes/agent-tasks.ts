@@ -9,7 +9,7 @@ export const AGENT_EXTRACT_BODY = {
     url: { ...URL_SCHEMA, description: 'Where the agent starts browsing' },
     prompt: { type: 'string', minLength: 1, description: 'What the agent should do and gather (navigate, search, open tabs, page through results...)' },
     attributes: { ...ATTRIBUTES_REQUEST_SCHEMA, description: 'The fields of each record: a list of {name, description?, type?} (or the map forms); optional.' },
-    callback_url: { type: ['string', 'null'], description: 'The finished task\'s status body is POSTed here, signed (Standard Webhooks).' },
+    callback_url: { type: ['string', 'null'], description: "The finished task's status body is POSTed here, signed (Standard Webhooks)." },
     source: { type: ['string', 'null'], default: 'api' },
   },
 };
@@ -68,7 +68,11 @@ export function agentTaskRoutes() {
       responses: {
         200: {
           description: 'stopped for a pending or running task; not_running for a finished one (its status is unchanged)',
-          schema: { type: 'object', required: ['task_id', 'status'], properties: { task_id: { type: 'string' }, status: { enum: ['stopped', 'not_running'] } } },
+          schema: {
+            type: 'object',
+            required: ['task_id', 'status'],
+            properties: { task_id: { type: 'string' }, status: { enum: ['stopped', 'not_running'] } },
+          },
         },
       },
       handler: async (ctx, { params }) => ({ body: await ctx.engine.agent.stop(ctx.owner!, params.task_id) }),

@@ -21,7 +21,10 @@ const DETAIL = {
     sample_url: NULLABLE_STRING,
     sample_input: { type: ['object', 'null'] },
     sample_output: { description: 'What the scraper produced on its sample page (a list of records)' },
-    faqs: { type: 'array', items: { type: 'object', required: ['question', 'answer'], properties: { question: { type: 'string' }, answer: { type: 'string' } } } },
+    faqs: {
+      type: 'array',
+      items: { type: 'object', required: ['question', 'answer'], properties: { question: { type: 'string' }, answer: { type: 'string' } } },
+    },
     article_links: { type: 'array', items: { type: 'object', required: ['url', 'title'], properties: { url: { type: 'string' }, title: { type: 'string' } } } },
     input_schema: { type: ['array', 'null'], items: { type: 'object' }, description: 'The parameters a run takes (agentic scrapers with parameters)' },
     output_schema: { type: ['array', 'null'], items: { type: 'object' }, description: 'The attributes of each record' },
@@ -60,7 +63,8 @@ export function catalogRoutes() {
       method: 'post',
       path: '/v1/scraper-apis/:slug/clone',
       summary: "Copy a public scraper API into the caller's scrapers",
-      description: 'Takes a bearer access token (`gleaner tokens create`), not an API key. The new scraper is a copy of the published snapshot: it runs like any of your scrapers, and later changes to the entry do not change it.',
+      description:
+        'Takes a bearer access token (`gleaner tokens create`), not an API key. The new scraper is a copy of the published snapshot: it runs like any of your scrapers, and later changes to the entry do not change it.',
       tags: ['scraper-apis'],
       auth: 'bearer',
       params: ID_PARAMS('slug'),

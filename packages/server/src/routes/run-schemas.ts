@@ -8,7 +8,7 @@ const URLS_SCHEMA = {
   items: { type: 'string', minLength: 1 },
   minItems: 1,
   maxItems: 100,
-  description: 'One URL, a list of 1-100 URLs (classic scrapers; agentic scrapers take one), or null/omitted for the scraper\'s own URL.',
+  description: "One URL, a list of 1-100 URLs (classic scrapers; agentic scrapers take one), or null/omitted for the scraper's own URL.",
 };
 
 const commonRun = {
@@ -17,9 +17,13 @@ const commonRun = {
   url: URLS_SCHEMA,
   proxy_country: PROXY_COUNTRY_SCHEMA,
   cookies: COOKIES_SCHEMA,
-  max_pages: { type: ['integer', 'null'], minimum: 1, description: 'Pages read per URL, the first included (default 1; 2 when pagination_detection_url is set).' },
+  max_pages: {
+    type: ['integer', 'null'],
+    minimum: 1,
+    description: 'Pages read per URL, the first included (default 1; 2 when pagination_detection_url is set).',
+  },
   parameters: { type: ['object', 'null'], description: 'Custom parameters of an agentic scraper with a parameters_schema.' },
-  callback_url: { type: ['string', 'null'], description: 'The finished run\'s status body is POSTed here, signed (Standard Webhooks).' },
+  callback_url: { type: ['string', 'null'], description: "The finished run's status body is POSTed here, signed (Standard Webhooks)." },
   source: { type: ['string', 'null'], default: 'api' },
 };
 
@@ -29,7 +33,8 @@ export const RUN_BODY = {
     ...commonRun,
     pagination_detection_url: {
       type: ['string', 'null'],
-      description: 'Turns pagination on for the run: each URL\'s next pages are followed up to max_pages (default 2 then). See docs/api.md ("Running scrapers").',
+      description:
+        'Turns pagination on for the run: each URL\'s next pages are followed up to max_pages (default 2 then). See docs/api.md ("Running scrapers").',
     },
   },
 };
@@ -37,7 +42,7 @@ export const RUN_BODY = {
 export const RUN_ASYNC_BODY = RUN_BODY;
 
 const RECORDS = { type: 'array', items: { type: 'object' } };
-const DATA_MAP = { type: 'object', additionalProperties: RECORDS, description: 'URL -> records; a failed URL\'s entry is [].' };
+const DATA_MAP = { type: 'object', additionalProperties: RECORDS, description: "URL -> records; a failed URL's entry is []." };
 const ERRORS_MAP = { type: 'object', additionalProperties: { type: 'string' }, description: 'URL -> why it failed.' };
 const STATUS = { enum: ['queued', 'running', 'completed', 'completed_partial', 'failed'] };
 
@@ -68,7 +73,7 @@ export const RUN_STATUS_RESPONSE = {
     completed: { type: 'integer', description: 'URLs processed (completed or failed).' },
     total: { type: 'integer', description: 'URLs in the run.' },
     credits_charged: { type: 'number', description: 'Once finished.' },
-    data: { ...DATA_MAP, description: 'Once finished: URL -> records; a failed URL\'s entry is [].' },
+    data: { ...DATA_MAP, description: "Once finished: URL -> records; a failed URL's entry is []." },
     errors: { ...ERRORS_MAP, description: 'Once finished: URL -> why it failed (empty when none did).' },
   },
 };

@@ -11,7 +11,8 @@ export function runsRoutes() {
       path: '/v1/scrapers/run',
       startsJob: true,
       summary: 'Run a scraper and wait for its records',
-      description: 'Waits up to runs.waitSeconds (GLEANER_RUN_WAIT_SECONDS, 300 by default); a run still going then answers 202 {run_id, status: "running"}: poll GET /v1/scrapers/run_async/{run_id}. 404 for an unknown or another owner\'s scraper, 409 SCRAPER_NOT_READY before its first build.',
+      description:
+        'Waits up to runs.waitSeconds (GLEANER_RUN_WAIT_SECONDS, 300 by default); a run still going then answers 202 {run_id, status: "running"}: poll GET /v1/scrapers/run_async/{run_id}. 404 for an unknown or another owner\'s scraper, 409 SCRAPER_NOT_READY before its first build.',
       tags: ['scrapers'],
       auth: 'apiKey',
       body: RUN_BODY,

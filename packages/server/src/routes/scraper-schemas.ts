@@ -14,7 +14,7 @@ export const GENERATE_BODY = {
     prompt: { type: ['string', 'null'], default: '', description: 'Free-text instructions; enough on its own when attributes are omitted.' },
     proxy_country: PROXY_COUNTRY_SCHEMA,
     cookies: COOKIES_SCHEMA,
-    name: { type: ['string', 'null'], maxLength: 200, description: 'Gleaner extension: the scraper\'s name (default: the sample URL\'s host and path).' },
+    name: { type: ['string', 'null'], maxLength: 200, description: "Gleaner extension: the scraper's name (default: the sample URL's host and path)." },
   },
 };
 
@@ -26,10 +26,11 @@ export const AGENT_GENERATE_BODY = {
     url: { type: 'string', description: 'The page the agent starts from (absolute http(s) URL); runs without a url start here.' },
     prompt: {
       type: 'string',
-      description: 'What the agent should do and extract. Inputs may be declared, e.g. "parameter `query` (string) — the search term" or "min_rating (number, default 4)"; they become parameters_schema.',
+      description:
+        'What the agent should do and extract. Inputs may be declared, e.g. "parameter `query` (string) — the search term" or "min_rating (number, default 4)"; they become parameters_schema.',
     },
     attributes: { ...ATTRIBUTES_REQUEST_SCHEMA, description: 'The fields of each record (spec 2.1); optional, the prompt can say what to return.' },
-    name: { type: ['string', 'null'], maxLength: 200, description: 'Gleaner extension: the scraper\'s name (default: the URL\'s host and path).' },
+    name: { type: ['string', 'null'], maxLength: 200, description: "Gleaner extension: the scraper's name (default: the URL's host and path)." },
   },
 };
 
@@ -59,7 +60,7 @@ export const EXTRACTOR_RESPONSE = {
     recipe_version: { type: ['integer', 'null'], description: 'The recipe version runs use; null until a build succeeds.' },
     recipe: { type: ['object', 'null'], description: 'That recipe (selectors, reads, transforms).' },
     sample_data: { type: ['array', 'null'], items: { type: 'object' }, description: 'What the recipe produced on its sample page.' },
-    credits_charged: { type: 'number', description: 'Credits charged for this scraper\'s builds and heals so far.' },
+    credits_charged: { type: 'number', description: "Credits charged for this scraper's builds and heals so far." },
     drift: {
       type: ['object', 'null'],
       properties: { detected_at: { type: 'string' }, reason: { type: ['string', 'null'] } },
@@ -82,7 +83,11 @@ export const AGENTIC_RESPONSE = {
     sample_data: { type: ['array', 'null'], items: { type: 'object' } },
     parameters_schema: {
       type: 'array',
-      items: { type: 'object', required: ['name', 'type'], properties: { name: { type: 'string' }, type: { type: 'string' }, description: { type: 'string' }, default: {} } },
+      items: {
+        type: 'object',
+        required: ['name', 'type'],
+        properties: { name: { type: 'string' }, type: { type: 'string' }, description: { type: 'string' }, default: {} },
+      },
       description: 'Present only when the scraper takes custom parameters; one without a default is required.',
     },
     credits_charged: { type: 'number' },

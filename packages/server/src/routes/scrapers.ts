@@ -1,6 +1,14 @@
 import { defineRoutes, type RouteDef } from '../http/route.ts';
 import { ID_PARAMS } from './schemas.ts';
-import { AGENTIC_RESPONSE, DELETED_RESPONSE, EXTRACTOR_RESPONSE, GENERATE_BODY, GENERATING_RESPONSE, SCRAPER_LIST_RESPONSE, TEMPLATE_ID_RESPONSE } from './scraper-schemas.ts';
+import {
+  AGENTIC_RESPONSE,
+  DELETED_RESPONSE,
+  EXTRACTOR_RESPONSE,
+  GENERATE_BODY,
+  GENERATING_RESPONSE,
+  SCRAPER_LIST_RESPONSE,
+  TEMPLATE_ID_RESPONSE,
+} from './scraper-schemas.ts';
 
 type Kind = 'extractor' | 'agentic';
 
@@ -14,7 +22,7 @@ export function kindRoutes(kind: Kind, prefix: string, tag: string): RouteDef[] 
       summary: `Create an empty ${what}`,
       tags: [tag],
       auth: 'apiKey',
-      responses: { 200: { description: 'The new scraper\'s id', schema: TEMPLATE_ID_RESPONSE } },
+      responses: { 200: { description: "The new scraper's id", schema: TEMPLATE_ID_RESPONSE } },
       handler: async (ctx) => ({ body: await ctx.engine.scrapers.create(ctx.owner!, { kind }) }),
     },
     {
@@ -32,9 +40,10 @@ export function kindRoutes(kind: Kind, prefix: string, tag: string): RouteDef[] 
       method: 'delete',
       path: `${prefix}/:scraper_id`,
       summary: `Delete a ${what}`,
-      description: kind === 'extractor'
-        ? 'A build in progress finds the scraper gone and changes nothing. 404 for the other kind of scraper.'
-        : 'Stops a build in progress (its job is cancelled, the agent and its browser session stop), then deletes. 404 for the other kind of scraper.',
+      description:
+        kind === 'extractor'
+          ? 'A build in progress finds the scraper gone and changes nothing. 404 for the other kind of scraper.'
+          : 'Stops a build in progress (its job is cancelled, the agent and its browser session stop), then deletes. 404 for the other kind of scraper.',
       tags: [tag],
       auth: 'apiKey',
       params: ID_PARAMS('scraper_id'),
@@ -53,7 +62,8 @@ export function scrapersRoutes() {
       path: '/v1/extractor/generate',
       startsJob: true,
       summary: 'Build a classic scraper (a recipe) from a sample URL or content, in the background',
-      description: 'Creates the scraper when template_id is omitted, else regenerates it (runs keep using its last recipe until the new one is accepted). Poll GET /v1/extractor/{scraper_id} until status is ready or failed.',
+      description:
+        'Creates the scraper when template_id is omitted, else regenerates it (runs keep using its last recipe until the new one is accepted). Poll GET /v1/extractor/{scraper_id} until status is ready or failed.',
       tags: ['extractor'],
       auth: 'apiKey',
       body: GENERATE_BODY,
@@ -63,7 +73,7 @@ export function scrapersRoutes() {
     {
       method: 'get',
       path: '/v1/scrapers',
-      summary: 'The caller\'s scrapers, both kinds, newest first',
+      summary: "The caller's scrapers, both kinds, newest first",
       tags: ['scrapers'],
       auth: 'apiKey',
       responses: { 200: { description: 'Scrapers', schema: SCRAPER_LIST_RESPONSE } },
