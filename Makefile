@@ -14,8 +14,8 @@ export NODE_OPTIONS := --conditions=gleaner-source
 setup:
 	./scripts/setup-system.sh
 	if [ -f package-lock.json ]; then npm ci --no-audit --no-fund; else npm install --no-audit --no-fund; fi
-	NODE_OPTIONS= node scripts/build.ts
 	node scripts/build-console.ts
+	NODE_OPTIONS= node scripts/build.ts
 	node --version
 
 build:

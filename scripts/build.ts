@@ -61,7 +61,10 @@ export function build(dir: string): void {
   rmSync(join(pkg, 'dist'), { recursive: true, force: true });
   execFileSync(join(root, 'node_modules/.bin/tsc'), ['-p', join(pkg, 'tsconfig.build.json')], { stdio: 'inherit' });
   const assets = copyAssets(join(pkg, 'src'), join(pkg, 'dist'));
-  console.log(`built ${dir}${assets ? ` (+${assets} assets)` : ''}`);
+  // The web console's bundle (scripts/build-console.ts, run first by `make setup`) ships with the server.
+  const consoleDist = join(pkg, 'src/console/dist');
+  if (existsSync(consoleDist)) cpSync(consoleDist, join(pkg, 'dist/console/dist'), { recursive: true });
+  console.log(`built ${dir}${assets ? ` (+${assets} assets)` : ''}${existsSync(consoleDist) ? ' (+ console)' : ''}`);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

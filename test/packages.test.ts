@@ -63,6 +63,10 @@ describe('packages, installed from their tarballs outside the workspace', functi
     expect(readdirSync(core).sort()).to.deep.equal(['dist', 'package.json']);
     expect(readdirSync(join(core, 'dist/config'))).to.include('schema.json');
     expect(readdirSync(join(core, 'dist/store/migrations')).filter((f) => f.endsWith('.sql')).length).to.be.greaterThan(0);
+    // The web console's bundle ships inside the server package, where its serving code looks for it.
+    const consoleDist = join(dir, 'node_modules/@gleaner/server/dist/console/dist');
+    expect(readdirSync(consoleDist)).to.include('index.html');
+    expect(readdirSync(join(consoleDist, 'assets')).some((f) => f.endsWith('.js'))).to.equal(true);
   });
 
   it("runs the installed gleaner CLI (the server package's bin, on dist/)", async () => {
