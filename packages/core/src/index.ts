@@ -1,5 +1,5 @@
 // @gleaner/core — what an embedder uses: the engine, its configuration, its operations' types, the
-// error codes, job kinds. Each name is listed on purpose (no `export *`): whatever is not here is
+// error codes, job kinds. Each name is listed on purpose (no whole-module re-exports): whatever is not here is
 // internal and may change without notice. Plugins use the subpath @gleaner/core/plugin instead;
 // '@gleaner/testing' serves plugin authors' tests.
 

@@ -62,6 +62,17 @@ export function normalizeCookieInput(value: unknown, url: string | null, issues:
   }
 }
 
+/** `attributes` in normal form (any of the three shapes), or [] with its problems added as 422 issues. */
+export function normalizeAttributeInput(value: unknown, issues: ValidationIssue[]): Attribute[] {
+  try {
+    return normalizeAttributes(value);
+  } catch (err) {
+    const details = (err as GleanerError).details as ValidationIssue[] | undefined;
+    issues.push(...(details ?? [{ loc: ['body', 'attributes'], msg: (err as Error).message, type: 'value_error' }]));
+    return [];
+  }
+}
+
 /** Options of /v1/extract, /v1/parse and extract_async (body fields per spec 4.1). */
 export function normalizeExtractOptions(
   body: Record<string, any>,
@@ -69,13 +80,7 @@ export function normalizeExtractOptions(
   url: string | null,
   issues: ValidationIssue[],
 ): ExtractOptions {
-  let attributes: Attribute[] = [];
-  try {
-    attributes = normalizeAttributes(body.attributes);
-  } catch (err) {
-    const details = (err as GleanerError).details as ValidationIssue[] | undefined;
-    issues.push(...(details ?? [{ loc: ['body', 'attributes'], msg: (err as Error).message, type: 'value_error' }]));
-  }
+  const attributes = normalizeAttributeInput(body.attributes, issues);
   const prompt = typeof body.prompt === 'string' ? body.prompt.trim() : '';
   if (!attributes.length && !prompt) {
     issues.push({ loc: ['body', 'attributes'], msg: 'Give attributes (what to extract) or a prompt, or both', type: 'missing' });

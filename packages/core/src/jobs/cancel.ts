@@ -6,7 +6,8 @@
  * once. A backstop poll (`isCancelled`) covers a lost connection or notification.
  */
 import { createHash } from 'node:crypto';
-import pg from 'pg';
+import type pg from 'pg';
+import { listen } from '../store/listen.ts';
 import type { Logger } from '../log.ts';
 import type { Queryable } from '../store/db.ts';
 import { GleanerError } from '../errors.ts';
@@ -87,28 +88,15 @@ export class CancelWatch {
   }
 
   #listen(): Promise<pg.Client | null> {
-    const channel = cancelChannel(this.#opts.schema);
-    this.#client ??= (async () => {
-      const client = new pg.Client({ connectionString: this.#opts.url, application_name: 'gleaner-cancel-watch' });
-      client.on('notification', (msg) => {
-        if (msg.channel === channel && msg.payload) this.#cancel(msg.payload);
-      });
-      client.on('error', (err) => {
-        this.#opts.logger.warn({ err: err.message }, 'cancellation listener lost its connection; polling instead');
-        this.#client = null;
-        client.end().catch(() => undefined);
-      });
-      try {
-        await client.connect();
-        await client.query(`LISTEN "${channel}"`);
-        return client;
-      } catch (err) {
-        this.#opts.logger.warn({ err: (err as Error).message }, 'could not LISTEN for cancellations; polling instead');
-        this.#client = null;
-        client.end().catch(() => undefined);
-        return null;
-      }
-    })();
+    this.#client ??= listen({
+      url: this.#opts.url,
+      channel: cancelChannel(this.#opts.schema),
+      applicationName: 'gleaner-cancel-watch',
+      what: 'cancellation listener',
+      logger: this.#opts.logger,
+      onPayload: (subject) => this.#cancel(subject),
+      onLost: () => (this.#client = null),
+    });
     return this.#client;
   }
 

@@ -13,7 +13,7 @@ import type { Resolver, SsrfGuard } from '../net/ssrf.ts';
 
 /**
  * The options every driver factory accepts (each driver adds its own): explicit options win over
- * `config`, which wins over the schema's defaults. Read nothing from `process.env`.
+ * `config`, which wins over the schema's defaults. Drivers read no environment variables themselves.
  */
 export interface DriverOptions {
   /** The resolved configuration; `network.allowNetworks`, `fetch.*` (and for browsers `browser.*`) are read from it. */

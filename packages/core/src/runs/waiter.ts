@@ -3,7 +3,8 @@
  * anyone waits, woken by the NOTIFY that the finishing transaction sends; a slow backstop poll
  * covers a lost connection or notification. The connection is closed when nobody waits.
  */
-import pg from 'pg';
+import type pg from 'pg';
+import { listen } from '../store/listen.ts';
 import type { Logger } from '../log.ts';
 
 /** How often waiting runs are checked without a notification. */
@@ -67,28 +68,15 @@ export class RunWaiter {
   }
 
   #listen(): Promise<pg.Client | null> {
-    this.#client ??= (async () => {
-      const client = new pg.Client({ connectionString: this.#opts.url, application_name: 'gleaner-run-waiter' });
-      client.on('notification', (msg) => {
-        if (msg.channel === this.#opts.channel && msg.payload) this.#wake(msg.payload);
-      });
-      client.on('error', (err) => {
-        // The backstop poll carries on; the next wait reconnects.
-        this.#opts.logger.warn({ err: err.message }, 'run waiter connection lost');
-        this.#client = null;
-        client.end().catch(() => undefined);
-      });
-      try {
-        await client.connect();
-        await client.query(`LISTEN "${this.#opts.channel}"`);
-        return client;
-      } catch (err) {
-        this.#opts.logger.warn({ err: (err as Error).message }, 'run waiter could not LISTEN; polling instead');
-        this.#client = null;
-        client.end().catch(() => undefined);
-        return null;
-      }
-    })();
+    this.#client ??= listen({
+      url: this.#opts.url,
+      channel: this.#opts.channel,
+      applicationName: 'gleaner-run-waiter',
+      what: 'run waiter',
+      logger: this.#opts.logger,
+      onPayload: (runId) => this.#wake(runId),
+      onLost: () => (this.#client = null),
+    });
     return this.#client;
   }
 

@@ -15,8 +15,8 @@ import type { Owner } from '../auth/owners.ts';
 import { defineJob } from '../jobs/job-kind.ts';
 import { notifyCancel } from '../jobs/cancel.ts';
 import type { OperationContext } from '../extract/context.ts';
-import { checkHttpUrl } from '../extract/request.ts';
-import { normalizeAttributes, type Attribute } from '../extract/attributes.ts';
+import { checkHttpUrl, normalizeAttributeInput } from '../extract/request.ts';
+import type { Attribute } from '../extract/attributes.ts';
 import { creditsFor, recordUsage } from '../extract/credits.ts';
 import { requireModel } from '../extract/model-extract.ts';
 import { enqueueCallback } from '../callbacks/index.ts';
@@ -95,13 +95,7 @@ export async function submitAgentTask(ctx: OperationContext, owner: Owner, body:
   const url = checkHttpUrl(body.url, ['body', 'url'], issues);
   const prompt = typeof body.prompt === 'string' ? body.prompt.trim() : '';
   if (!prompt) issues.push({ loc: ['body', 'prompt'], msg: 'Field required', type: 'missing' });
-  let attributes: Attribute[] = [];
-  try {
-    attributes = normalizeAttributes(body.attributes);
-  } catch (err) {
-    const details = (err as GleanerError).details as ValidationIssue[] | undefined;
-    issues.push(...(details ?? [{ loc: ['body', 'attributes'], msg: (err as Error).message, type: 'value_error' }]));
-  }
+  const attributes = normalizeAttributeInput(body.attributes, issues);
   const callbackUrl = checkCallbackUrl(body.callback_url, issues);
   if (issues.length) throw validationFailed(issues);
   if (callbackUrl) createSsrfGuard({ allowNetworks: ctx.config.network.allowNetworks }).checkUrl(callbackUrl);
