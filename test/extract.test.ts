@@ -3,6 +3,7 @@ import { countTokens } from '@gleaner/core/internal';
 import { startStack, sentSchema, userContent, type Stack } from './support/stack.ts';
 import { startForwardProxy, type ForwardProxy } from './support/forward-proxy.ts';
 import { PRODUCT_ATTRIBUTES, answerItems, listPage, productAnswer, productsPage } from './support/pages.ts';
+import { recipeField as f, recipeTransform as t } from './support/recipe-answers.ts';
 
 for (const provider of ['openai', 'ollama'] as const) {
   describe(`extract API end to end (${provider} provider)`, () => {
@@ -204,19 +205,6 @@ describe('extract API: pages, chunks, pagination, cookies, proxy, modes', () => 
   });
 
   it('code mode: the model writes a recipe on the first page, later pages are extracted by the recipe alone', async () => {
-    const t = (op: string) => ({ op, pattern: null, flags: null, group: null, with: null, separator: null, value: null });
-    const f = (selector: string | null, read: string, extra: Record<string, unknown> = {}) => ({
-      selector,
-      read,
-      attr: null,
-      name: null,
-      path: null,
-      value: null,
-      all: false,
-      transforms: [],
-      fallback: null,
-      ...extra,
-    });
     s.model.script([
       {
         json: {

@@ -4,21 +4,7 @@ import { startStack, sentSchema, userContent, waitFor, type Stack } from './supp
 import { startWebhookReceiver } from './support/webhook-receiver.ts';
 import { buildScraper as buildScraperFrom } from './support/scrapers.ts';
 import type { RecordedRequest } from './support/model-server.ts';
-
-// Recipe answers as the model writes them under the recipe answer schema (unused keys null).
-const t = (op: string) => ({ op, pattern: null, flags: null, group: null, with: null, separator: null, value: null });
-const f = (selector: string | null, read: string, extra: Record<string, unknown> = {}) => ({
-  selector,
-  read,
-  attr: null,
-  name: null,
-  path: null,
-  value: null,
-  all: false,
-  transforms: [],
-  fallback: null,
-  ...extra,
-});
+import { recipeField as f, recipeTransform as t } from './support/recipe-answers.ts';
 
 const ATTRS = [
   { name: 'name', type: 'string' },

@@ -3,21 +3,7 @@ import { healScraper, loadScraper, markDrift, type Owner } from '@gleaner/core/i
 import { startStack, sentSchema, userContent, waitFor, type Stack } from './support/stack.ts';
 import { PRODUCT_ATTRIBUTES, productAnswer, productsPage } from './support/pages.ts';
 import type { RecordedRequest, Step } from './support/model-server.ts';
-
-// Recipe answers as the model writes them under the recipe answer schema (unused keys null).
-const t = (op: string) => ({ op, pattern: null, flags: null, group: null, with: null, separator: null, value: null });
-const f = (selector: string | null, read: string, extra: Record<string, unknown> = {}) => ({
-  selector,
-  read,
-  attr: null,
-  name: null,
-  path: null,
-  value: null,
-  all: false,
-  transforms: [],
-  fallback: null,
-  ...extra,
-});
+import { recipeField as f, recipeTransform as t } from './support/recipe-answers.ts';
 
 function productRecipe(opts: { container?: string; price?: string } = {}) {
   return {

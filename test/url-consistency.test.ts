@@ -4,19 +4,8 @@
 import { expect } from 'chai';
 import { startStack, sentSchema, userContent, type Stack } from './support/stack.ts';
 import { buildScraper } from './support/scrapers.ts';
+import { recipeField as f } from './support/recipe-answers.ts';
 
-const f = (selector: string | null, read: string, extra: Record<string, unknown> = {}) => ({
-  selector,
-  read,
-  attr: null,
-  name: null,
-  path: null,
-  value: null,
-  all: false,
-  transforms: [],
-  fallback: null,
-  ...extra,
-});
 const RECIPE = {
   container: { selector: 'div.card' },
   fields: { name: f('h2', 'text'), link: f('a.more', 'attr', { attr: 'href' }), image: f('img', 'attr', { attr: 'src' }) },
