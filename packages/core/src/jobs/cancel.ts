@@ -6,8 +6,7 @@
  * once. A backstop poll (`isCancelled`) covers a lost connection or notification.
  */
 import { createHash } from 'node:crypto';
-import type pg from 'pg';
-import { listen } from '../store/listen.ts';
+import { Listener } from '../store/listen.ts';
 import type { Logger } from '../log.ts';
 import type { Queryable } from '../store/db.ts';
 import { GleanerError } from '../errors.ts';
@@ -40,11 +39,20 @@ interface Watched {
 export class CancelWatch {
   readonly #opts: CancelWatchOptions;
   readonly #watched = new Map<string, Set<Watched>>();
-  #client: Promise<pg.Client | null> | null = null;
-  #backstop: NodeJS.Timeout | null = null;
+  readonly #listener: Listener;
 
   constructor(opts: CancelWatchOptions) {
     this.#opts = opts;
+    this.#listener = new Listener({
+      url: opts.url,
+      channel: cancelChannel(opts.schema),
+      applicationName: 'gleaner-cancel-watch',
+      what: 'cancellation listener',
+      logger: opts.logger,
+      onPayload: (subject) => this.#cancel(subject),
+      backstopMs: BACKSTOP_MS,
+      onBackstop: () => this.#poll(),
+    });
   }
 
   /**
@@ -65,10 +73,9 @@ export class CancelWatch {
     const release = () => {
       set.delete(entry);
       if (!set.size) this.#watched.delete(subject);
-      if (!this.#watched.size) this.#release();
+      if (!this.#watched.size) this.#listener.stop();
     };
-    await this.#listen();
-    this.#startBackstop();
+    await this.#listener.start();
     // It may have been cancelled before the LISTEN took effect.
     if (await this.#safeCheck(entry)) controller.abort(reason());
     return { signal, release };
@@ -87,44 +94,19 @@ export class CancelWatch {
     for (const w of this.#watched.get(subject) ?? []) if (!w.controller.signal.aborted) w.controller.abort(w.reason());
   }
 
-  #listen(): Promise<pg.Client | null> {
-    this.#client ??= listen({
-      url: this.#opts.url,
-      channel: cancelChannel(this.#opts.schema),
-      applicationName: 'gleaner-cancel-watch',
-      what: 'cancellation listener',
-      logger: this.#opts.logger,
-      onPayload: (subject) => this.#cancel(subject),
-      onLost: () => (this.#client = null),
-    });
-    return this.#client;
-  }
-
-  #startBackstop(): void {
-    if (this.#backstop) return;
-    this.#backstop = setInterval(() => {
-      for (const [subject, set] of this.#watched) {
-        for (const w of set) {
-          void this.#safeCheck(w).then((cancelled) => {
-            if (cancelled) this.#cancel(subject);
-          });
-        }
+  #poll(): void {
+    for (const [subject, set] of this.#watched) {
+      for (const w of set) {
+        void this.#safeCheck(w).then((cancelled) => {
+          if (cancelled) this.#cancel(subject);
+        });
       }
-    }, BACKSTOP_MS);
-    this.#backstop.unref();
-  }
-
-  #release(): void {
-    if (this.#backstop) clearInterval(this.#backstop);
-    this.#backstop = null;
-    const client = this.#client;
-    this.#client = null;
-    client?.then((c) => c?.end()).catch(() => undefined);
+    }
   }
 
   /** Closes the connection (work still watched keeps its signals; nothing aborts them any more). */
   close(): void {
     this.#watched.clear();
-    this.#release();
+    this.#listener.stop();
   }
 }

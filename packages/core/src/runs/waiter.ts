@@ -3,8 +3,7 @@
  * anyone waits, woken by the NOTIFY that the finishing transaction sends; a slow backstop poll
  * covers a lost connection or notification. The connection is closed when nobody waits.
  */
-import type pg from 'pg';
-import { listen } from '../store/listen.ts';
+import { Listener } from '../store/listen.ts';
 import type { Logger } from '../log.ts';
 
 /** How often waiting runs are checked without a notification. */
@@ -21,11 +20,20 @@ export interface RunWaiterOptions {
 export class RunWaiter {
   readonly #opts: RunWaiterOptions;
   readonly #waiting = new Map<string, Set<() => void>>();
-  #client: Promise<pg.Client | null> | null = null;
-  #backstop: NodeJS.Timeout | null = null;
+  readonly #listener: Listener;
 
   constructor(opts: RunWaiterOptions) {
     this.#opts = opts;
+    this.#listener = new Listener({
+      url: opts.url,
+      channel: opts.channel,
+      applicationName: 'gleaner-run-waiter',
+      what: 'run waiter',
+      logger: opts.logger,
+      onPayload: (runId) => this.#wake(runId),
+      backstopMs: BACKSTOP_MS,
+      onBackstop: () => this.#poll(),
+    });
   }
 
   /** Resolves true once the run is finished, false after `ms` or when `signal` aborts. */
@@ -39,8 +47,7 @@ export class RunWaiter {
     const timer = setTimeout(wake, ms);
     signal?.addEventListener('abort', wake, { once: true });
     try {
-      await this.#listen();
-      this.#startBackstop();
+      await this.#listener.start();
       // It may have finished before the LISTEN took effect.
       if ((await this.#check([runId])).has(runId)) return true;
       await woken;
@@ -50,7 +57,7 @@ export class RunWaiter {
       signal?.removeEventListener('abort', wake);
       set.delete(wake);
       if (!set.size) this.#waiting.delete(runId);
-      if (!this.#waiting.size) this.#release();
+      if (!this.#waiting.size) this.#listener.stop();
     }
   }
 
@@ -67,39 +74,14 @@ export class RunWaiter {
     for (const w of this.#waiting.get(runId) ?? []) w();
   }
 
-  #listen(): Promise<pg.Client | null> {
-    this.#client ??= listen({
-      url: this.#opts.url,
-      channel: this.#opts.channel,
-      applicationName: 'gleaner-run-waiter',
-      what: 'run waiter',
-      logger: this.#opts.logger,
-      onPayload: (runId) => this.#wake(runId),
-      onLost: () => (this.#client = null),
-    });
-    return this.#client;
-  }
-
-  #startBackstop(): void {
-    if (this.#backstop) return;
-    this.#backstop = setInterval(async () => {
-      const ids = [...this.#waiting.keys()];
-      if (!ids.length) return;
-      for (const id of await this.#check(ids)) this.#wake(id);
-    }, BACKSTOP_MS);
-    this.#backstop.unref();
-  }
-
-  #release(): void {
-    if (this.#backstop) clearInterval(this.#backstop);
-    this.#backstop = null;
-    const client = this.#client;
-    this.#client = null;
-    client?.then((c) => c?.end()).catch(() => undefined);
+  async #poll(): Promise<void> {
+    const ids = [...this.#waiting.keys()];
+    if (!ids.length) return;
+    for (const id of await this.#check(ids)) this.#wake(id);
   }
 
   /** Closes the connection; waits in progress end at their timeout or backstop. */
   close(): void {
-    this.#release();
+    this.#listener.stop();
   }
 }
