@@ -20,6 +20,7 @@ import {
   type MarkdownRequest,
   type ParseRequest,
 } from './schemas/requests.ts';
+import type { AgentTaskRequest } from './schemas/run-requests.ts';
 import type { LlmProvider, ModelSpec } from './plugins/llm.ts';
 import { createModelClient, type ModelClient } from './llm/call-model.ts';
 import type { OperationContext } from './extract/context.ts';
@@ -111,7 +112,7 @@ export interface Engine {
   readonly catalog: CatalogOperations;
   /** One-shot agent tasks: submit, status, stop. */
   readonly agent: {
-    submit(owner: Owner, body: Record<string, unknown>): Promise<AgentTaskStatusBody>;
+    submit(owner: Owner, body: AgentTaskRequest): Promise<AgentTaskStatusBody>;
     get(owner: Owner, taskId: string): Promise<AgentTaskStatusBody>;
     stop(owner: Owner, taskId: string): Promise<{ task_id: string; status: 'stopped' | 'not_running' }>;
   };

@@ -44,6 +44,10 @@ export {
   URL_SCHEMA,
 } from './schemas/requests.ts';
 export type { ExtractAsyncRequest, ExtractRequest, MarkdownRequest, ParseRequest } from './schemas/requests.ts';
+export { AGENT_EXTRACT_BODY, AGENT_GENERATE_BODY, GENERATE_BODY, RUN_ASYNC_BODY, RUN_BODY } from './schemas/run-requests.ts';
+export type { AgentTaskRequest, GenerateAgenticScraperRequest, GenerateScraperRequest, RunScraperRequest } from './schemas/run-requests.ts';
+export { LEGACY_GENERATE_BODY, LEGACY_REMOVE_BODY, LEGACY_SCRAPE_BODY } from './schemas/legacy-requests.ts';
+export type { LegacyGenerateRequest, LegacyRemoveRequest, LegacyScrapeRequest } from './schemas/legacy-requests.ts';
 
 // Owners and credentials.
 export type { Owner } from './auth/owners.ts';

@@ -26,6 +26,8 @@ import { runAgent } from '../agent/run.ts';
 import { canBrowse } from '../agent/browse.ts';
 import type { RecordedAction } from '../agent/types.ts';
 import { checkCallbackUrl } from './extract-task.ts';
+import { checkRequest } from '../schemas/validate.ts';
+import { AGENT_EXTRACT_BODY, type AgentTaskRequest } from '../schemas/run-requests.ts';
 
 export const AGENT_TASK_JOB = 'agent.task';
 
@@ -90,7 +92,8 @@ export function agentStatusBody(row: Pick<AgentTaskRow, 'id' | 'status' | 'data'
 }
 
 /** POST /v1/agent/extract: url and prompt required; attributes optional (the three shapes). */
-export async function submitAgentTask(ctx: OperationContext, owner: Owner, body: Record<string, any>): Promise<AgentTaskStatusBody> {
+export async function submitAgentTask(ctx: OperationContext, owner: Owner, input: AgentTaskRequest): Promise<AgentTaskStatusBody> {
+  const body = checkRequest<AgentTaskRequest>(AGENT_EXTRACT_BODY, input); // as the HTTP API checks it
   const issues: ValidationIssue[] = [];
   const url = checkHttpUrl(body.url, ['body', 'url'], issues);
   const prompt = typeof body.prompt === 'string' ? body.prompt.trim() : '';
