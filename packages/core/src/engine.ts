@@ -23,7 +23,7 @@ import {
 import type { AgentTaskRequest } from './schemas/run-requests.ts';
 import type { LlmProvider, ModelSpec } from './plugins/llm.ts';
 import { createModelClient, type ModelClient } from './llm/call-model.ts';
-import type { OperationContext } from './extract/context.ts';
+import type { OperationContext } from './context.ts';
 import { callbackJobKind } from './callbacks/index.ts';
 import { extract, parse, type ExtractResponse } from './operations/extract.ts';
 import { extractMarkdown } from './operations/markdown.ts';

@@ -1,6 +1,6 @@
 // The public catalog of scraper APIs (spec 2.8, 4.4 items 1-3) and the deprecated legacy agents (spec 2.10, 4.5).
 import type { Owner } from '../auth/owners.ts';
-import type { OperationContext } from '../extract/context.ts';
+import type { OperationContext } from '../context.ts';
 import { entryDetail, listEntries, type CatalogDetail, type CatalogListItem } from './entries.ts';
 import { publishEntry, unpublishEntry, type PublishInput, type PublishResult } from './publish.ts';
 import { cloneEntry, type CloneResult } from './clone.ts';

@@ -7,10 +7,9 @@
  */
 import { ERROR_CODES, GleanerError, isGleanerError, validationFailed, type ErrorCode, type ValidationIssue } from '../errors.ts';
 import type { Owner } from '../auth/owners.ts';
-import type { OperationContext } from '../extract/context.ts';
-import { checkHttpUrl, normalizeCookieInput, normalizeProxyCountry } from '../extract/request.ts';
-import { creditsFor, recordUsage } from '../extract/credits.ts';
-import { emptyUsage } from '../extract/model-extract.ts';
+import type { OperationContext } from '../context.ts';
+import { checkHttpUrl, normalizeCookieInput, normalizeProxyCountry } from '../schemas/normalize.ts';
+import { creditsFor, emptyUsage, recordUsage } from '../usage.ts';
 import { scrapeWithRecipe } from '../runs/index.ts';
 import type { RunOutcome } from '../runs/operations.ts';
 import type { Queryable } from '../store/db.ts';

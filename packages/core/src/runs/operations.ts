@@ -4,7 +4,7 @@
  */
 import type { Owner } from '../auth/owners.ts';
 import { GleanerError } from '../errors.ts';
-import type { OperationContext } from '../extract/context.ts';
+import type { OperationContext } from '../context.ts';
 import { normalizeRunRequest } from './request.ts';
 import { checkRequest } from '../schemas/validate.ts';
 import { RUN_BODY, type RunScraperRequest } from '../schemas/run-requests.ts';

@@ -5,8 +5,8 @@
  */
 import { GleanerError, validationFailed, type ValidationIssue } from '../errors.ts';
 import type { Owner } from '../auth/owners.ts';
-import type { OperationContext } from '../extract/context.ts';
-import { checkHttpUrl, normalizeCookieInput, normalizeProxyCountry } from '../extract/request.ts';
+import type { OperationContext } from '../context.ts';
+import { checkHttpUrl, normalizeCookieInput, normalizeProxyCountry } from '../schemas/normalize.ts';
 import type { Cookie } from '../net/cookies.ts';
 import { createSsrfGuard } from '../net/ssrf.ts';
 import { coerceParameter } from '../agent/script-parameters.ts';

@@ -1,7 +1,7 @@
 // Request schemas of the deprecated legacy agents interface (engine.catalog.legacy, spec 4.5),
 // checked by its operations and served by the legacy listener.
 import type { FromSchema } from 'json-schema-to-ts';
-import { ATTRIBUTES_REQUEST_SCHEMA } from '../extract/attributes.ts';
+import { ATTRIBUTES_REQUEST_SCHEMA } from '../records/attributes.ts';
 import { COOKIES_SCHEMA, PROXY_COUNTRY_SCHEMA, URL_SCHEMA } from './requests.ts';
 
 const NAME = { type: 'string', minLength: 1, maxLength: 200, description: 'The agent name; `public/<slug>` addresses a public scraper API' } as const;

@@ -5,7 +5,7 @@
 // attributes or prompt, proxy country, cookie shapes) are checked by the operations and reported
 // with the same 422 body.
 import type { FromSchema } from 'json-schema-to-ts';
-import { ATTRIBUTES_REQUEST_SCHEMA } from '../extract/attributes.ts';
+import { ATTRIBUTES_REQUEST_SCHEMA } from '../records/attributes.ts';
 import { COOKIES_SCHEMA, PROXY_COUNTRY_SCHEMA, URL_SCHEMA } from './requests.ts';
 
 const CALLBACK_URL_SCHEMA = { type: ['string', 'null'], description: "The finished run's status body is POSTed here, signed (Standard Webhooks)." } as const;

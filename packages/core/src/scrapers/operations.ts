@@ -6,9 +6,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Owner } from '../auth/owners.ts';
 import { GleanerError, validationFailed, type ValidationIssue } from '../errors.ts';
-import type { OperationContext } from '../extract/context.ts';
-import { requireModel } from '../extract/model-extract.ts';
-import { checkHttpUrl, normalizeExtractOptions } from '../extract/request.ts';
+import { requireModel, type OperationContext } from '../context.ts';
+import { checkHttpUrl, normalizeExtractOptions } from '../schemas/normalize.ts';
 import { checkRequest } from '../schemas/validate.ts';
 import { AGENT_GENERATE_BODY, GENERATE_BODY, type GenerateAgenticScraperRequest, type GenerateScraperRequest } from '../schemas/run-requests.ts';
 import { AGENTIC_BUILD_JOB } from './agentic-build-job.ts';

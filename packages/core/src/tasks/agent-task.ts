@@ -14,11 +14,10 @@ import { GleanerError, validationFailed, type ValidationIssue } from '../errors.
 import type { Owner } from '../auth/owners.ts';
 import { defineJob } from '../jobs/job-kind.ts';
 import { notifyCancel } from '../jobs/cancel.ts';
-import type { OperationContext } from '../extract/context.ts';
-import { checkHttpUrl, normalizeAttributeInput } from '../extract/request.ts';
-import type { Attribute } from '../extract/attributes.ts';
-import { creditsFor, recordUsage } from '../extract/credits.ts';
-import { requireModel } from '../extract/model-extract.ts';
+import { requireModel, type OperationContext } from '../context.ts';
+import { checkHttpUrl, normalizeAttributeInput } from '../schemas/normalize.ts';
+import type { Attribute } from '../records/attributes.ts';
+import { creditsFor, recordUsage } from '../usage.ts';
 import { enqueueCallback } from '../callbacks/index.ts';
 import type { Queryable } from '../store/db.ts';
 import { createSsrfGuard } from '../net/ssrf.ts';
