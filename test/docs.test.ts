@@ -37,7 +37,11 @@ describe('docs: kept complete', () => {
 });
 
 describe('docs: the embedding and plugin guides show the code the packaging test runs', () => {
-  const examples = [read('examples/embed-express/service.ts'), read('examples/driver-fetch-plugin/test/contract.test.ts')];
+  const examples = [
+    read('examples/embed-express/service.ts'),
+    read('examples/driver-fetch-plugin/test/contract.test.ts'),
+    read('examples/driver-fetch-plugin/src/index.ts'),
+  ];
   for (const page of ['docs/embedding.md', 'docs/plugins.md']) {
     it(`${page}: every TypeScript block is taken verbatim from examples/`, () => {
       const blocks = [...read(page).matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1].trimEnd());

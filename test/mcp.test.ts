@@ -12,8 +12,7 @@ import { addAgentPages, PRODUCTS } from './support/agent-site.ts';
 import { agentScript, call, refOf } from './support/agent-script.ts';
 import { request } from './support/http.ts';
 import { CLI } from './support/process.ts';
-import { EXTRACT_BODY } from '../packages/server/src/routes/schemas.ts';
-import { RUN_ASYNC_BODY } from '../packages/server/src/routes/run-schemas.ts';
+import { EXTRACT_BODY, RUN_ASYNC_BODY } from '@gleaner/core';
 
 const TOOL_NAMES = [
   'agent_extract',

@@ -4,7 +4,7 @@
 // out-of-tree driver passing @gleaner/testing's contract suite (examples/driver-fetch-plugin).
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -30,7 +30,12 @@ describe('packages, installed from their tarballs outside the workspace', functi
     // What is packed is what the sources say: a package whose dist/ is older than them is rebuilt.
     for (const pkg of PACKAGES) if (isStale(pkg)) build(pkg);
     await run('npm', ['pack', '--silent', '--pack-destination', tarballs, ...PACKAGES.map((p) => `./${p}`)], { cwd: root, env });
-    const deps: Record<string, string> = { express: '^5.3.0' };
+    // The examples' own third-party dependencies (express, undici), as their package.json files say.
+    const deps: Record<string, string> = {};
+    for (const example of ['embed-express', 'driver-fetch-plugin']) {
+      const manifest = JSON.parse(readFileSync(join(root, 'examples', example, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
+      for (const [name, range] of Object.entries(manifest.dependencies ?? {})) if (!name.startsWith('@gleaner/')) deps[name] = range;
+    }
     for (const file of readdirSync(tarballs)) deps[`@gleaner/${file.replace(/^gleaner-/, '').replace(/-\d+\.\d+\.\d+\.tgz$/, '')}`] = `file:tarballs/${file}`;
     writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'outside', private: true, type: 'module', dependencies: deps }, null, 2));
     cpSync(join(root, 'examples'), dir, { recursive: true });

@@ -1,9 +1,10 @@
-// An out-of-tree Gleaner driver on Node's own HTTP client (node:http / node:https): plain pages, no
-// JavaScript, no cookies, no proxy — and the SSRF guard on the first URL and every redirect hop,
-// connecting only to the address the guard checked (its `lookup`). Global fetch() cannot take a
-// lookup (it would resolve the name a second time), which is why this driver is on node:http.
-import http from 'node:http';
-import https from 'node:https';
+// An out-of-tree Gleaner driver on fetch: plain pages, no JavaScript, no cookies, no proxy — and the
+// SSRF guard on the first URL and every redirect hop, connecting only to the address the guard
+// checked. Node's fetch is undici's; undici's `Agent` takes a `connect.lookup`, so the guard's
+// `lookup` resolves and checks each host name at connection time, once. fetch and Agent come from
+// the same `undici` package: a dispatcher must speak the handler API of the fetch that drives it,
+// and the global fetch of Node 22 (undici 6) refuses an undici 8 Agent ("invalid onRequestStart method").
+import { Agent, fetch } from 'undici';
 import {
   CONFIG_FIELDS,
   GleanerError,
@@ -28,14 +29,14 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 const fallback = <T>(field: string): T => CONFIG_FIELDS[field].default as T;
 
-interface Response {
+interface Fetched {
   status: number;
   headers: Record<string, string>;
   body: Buffer;
 }
 
 /** Creates the driver; the options are every driver's (`DriverOptions`). */
-export function createNodeHttpDriver(opts: DriverOptions = {}): Driver {
+export function createFetchDriver(opts: DriverOptions = {}): Driver {
   const fetchCfg = opts.config?.fetch ?? {};
   const guard = opts.guard ?? createSsrfGuard({ allowNetworks: opts.allowNetworks ?? opts.config?.network?.allowNetworks ?? [], resolver: opts.resolver });
   const defaults = {
@@ -46,39 +47,41 @@ export function createNodeHttpDriver(opts: DriverOptions = {}): Driver {
   };
   const closing = new AbortController(); // aborts every navigation in flight when the driver closes
 
-  /** One request to an address the guard checked; the body capped at maxBytes. */
-  function request(url: URL, userAgent: string, maxBytes: number, signal: AbortSignal): Promise<Response> {
-    const client = url.protocol === 'https:' ? https : http;
-    return new Promise((resolve, reject) => {
-      const req = client.get(url, { headers: { 'user-agent': userAgent, accept: 'text/html,*/*;q=0.8' }, lookup: guard.lookup, signal }, (res) => {
-        const chunks: Buffer[] = [];
-        let size = 0;
-        res.on('data', (chunk: Buffer) => {
-          size += chunk.length;
-          if (size > maxBytes) {
-            req.destroy(new GleanerError('FETCH_TOO_LARGE', `${url.href} is larger than the limit of ${maxBytes} bytes (fetch.maxBytes)`));
-            return;
-          }
-          chunks.push(chunk);
-        });
-        res.on('end', () => {
-          const headers: Record<string, string> = {};
-          for (const [name, value] of Object.entries(res.headers)) {
-            if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(name === 'set-cookie' ? '\n' : ', ') : value;
-          }
-          resolve({ status: res.statusCode ?? 0, headers, body: Buffer.concat(chunks) });
-        });
-        res.on('error', reject);
-      });
-      req.on('error', reject);
+  // Every connection goes through the guard's lookup (a literal IP address was checked by checkUrl).
+  const dispatcher = new Agent({ connect: { lookup: guard.lookup } });
+
+  /** One request to an address the guard checked, redirects left to the caller; the body capped at maxBytes. */
+  async function request(url: URL, userAgent: string, maxBytes: number, signal: AbortSignal): Promise<Fetched> {
+    const res = await fetch(url, { headers: { 'user-agent': userAgent, accept: 'text/html,*/*;q=0.8' }, redirect: 'manual', dispatcher, signal });
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of res.body ?? []) {
+      size += chunk.length;
+      if (size > maxBytes) {
+        await res.body?.cancel().catch(() => undefined);
+        throw new GleanerError('FETCH_TOO_LARGE', `${url.href} is larger than the limit of ${maxBytes} bytes (fetch.maxBytes)`);
+      }
+      chunks.push(Buffer.from(chunk));
+    }
+    const headers: Record<string, string> = {};
+    res.headers.forEach((value, name) => {
+      headers[name] = value;
     });
+    const cookies = res.headers.getSetCookie();
+    if (cookies.length) headers['set-cookie'] = cookies.join('\n');
+    return { status: res.status, headers, body: Buffer.concat(chunks) };
   }
 
   function failure(err: unknown, url: string, signal: AbortSignal, timeoutMs: number, timedOut: () => boolean): GleanerError {
     if (timedOut()) return new GleanerError('FETCH_TIMEOUT', `${url} did not arrive within ${timeoutMs} ms`);
     if (signal.aborted) return isGleanerError(signal.reason) ? signal.reason : new GleanerError('FETCH_TIMEOUT', `fetching ${url} was aborted`);
     if (isGleanerError(err)) return err;
-    return new GleanerError('FETCH_FAILED', `could not fetch ${url}: ${(err as Error).message}`, { cause: err });
+    // fetch reports a connection problem as TypeError('fetch failed') with the reason as its cause
+    // (the guard's URL_BLOCKED among them).
+    const cause = (err as Error).cause;
+    if (isGleanerError(cause)) return cause;
+    const reason = cause instanceof Error ? cause.message : (err as Error).message;
+    return new GleanerError('FETCH_FAILED', `could not fetch ${url}: ${reason}`, { cause: err });
   }
 
   async function navigate(start: string, o: DriverSessionOptions, signals: AbortSignal[]): Promise<PageSnapshot> {
@@ -115,7 +118,7 @@ export function createNodeHttpDriver(opts: DriverOptions = {}): Driver {
           charset,
           html,
           redirects,
-          driver: 'node-http',
+          driver: 'fetch',
         };
       }
     } catch (err) {
@@ -124,12 +127,12 @@ export function createNodeHttpDriver(opts: DriverOptions = {}): Driver {
   }
 
   return {
-    name: 'node-http',
+    name: 'fetch',
     apiVersion: PLUGIN_API,
     capabilities: CAPABILITIES,
     async openSession(sessionOpts: DriverSessionOptions = {}): Promise<DriverSession> {
-      if (closing.signal.aborted) throw new GleanerError('DRIVER_UNAVAILABLE', 'the node-http driver is closed');
-      if (sessionOpts.proxy) throw new GleanerError('DRIVER_UNAVAILABLE', 'the node-http driver cannot use a proxy; choose a driver with the proxy capability');
+      if (closing.signal.aborted) throw new GleanerError('DRIVER_UNAVAILABLE', 'the fetch driver is closed');
+      if (sessionOpts.proxy) throw new GleanerError('DRIVER_UNAVAILABLE', 'the fetch driver cannot use a proxy; choose a driver with the proxy capability');
       let open = true;
       return {
         goto: (url: string, gotoOpts: GotoOptions = {}) => {
@@ -146,7 +149,10 @@ export function createNodeHttpDriver(opts: DriverOptions = {}): Driver {
       };
     },
     async close() {
-      closing.abort(new GleanerError('DRIVER_UNAVAILABLE', 'the node-http driver was closed during the navigation'));
+      if (closing.signal.aborted) return; // closing twice is harmless
+      closing.abort(new GleanerError('DRIVER_UNAVAILABLE', 'the fetch driver was closed during the navigation'));
+      // destroy(), not close(): a slow page still streaming must not keep the process alive.
+      await dispatcher.destroy();
     },
   };
 }

@@ -1,8 +1,8 @@
 // The driver runs the same contract suite as Gleaner's own drivers, from @gleaner/testing.
 // Run: npx mocha test/contract.test.ts
 import { driverContract } from '@gleaner/testing';
-import { createNodeHttpDriver } from '../src/index.ts';
+import { createFetchDriver } from '../src/index.ts';
 
-driverContract('node-http', (opts) => createNodeHttpDriver(opts), {
+driverContract('fetch', (opts) => createFetchDriver(opts), {
   capabilities: { javascript: false, interaction: false, proxy: false, cookies: false },
 });

@@ -20,9 +20,10 @@ import {
   type MarkdownRequest,
   type ParseRequest,
 } from './schemas/requests.ts';
+import type { AgentTaskRequest } from './schemas/run-requests.ts';
 import type { LlmProvider, ModelSpec } from './plugins/llm.ts';
 import { createModelClient, type ModelClient } from './llm/call-model.ts';
-import type { OperationContext } from './extract/context.ts';
+import type { OperationContext } from './context.ts';
 import { callbackJobKind } from './callbacks/index.ts';
 import { extract, parse, type ExtractResponse } from './operations/extract.ts';
 import { extractMarkdown } from './operations/markdown.ts';
@@ -111,7 +112,7 @@ export interface Engine {
   readonly catalog: CatalogOperations;
   /** One-shot agent tasks: submit, status, stop. */
   readonly agent: {
-    submit(owner: Owner, body: Record<string, unknown>): Promise<AgentTaskStatusBody>;
+    submit(owner: Owner, body: AgentTaskRequest): Promise<AgentTaskStatusBody>;
     get(owner: Owner, taskId: string): Promise<AgentTaskStatusBody>;
     stop(owner: Owner, taskId: string): Promise<{ task_id: string; status: 'stopped' | 'not_running' }>;
   };

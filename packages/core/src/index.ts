@@ -44,6 +44,10 @@ export {
   URL_SCHEMA,
 } from './schemas/requests.ts';
 export type { ExtractAsyncRequest, ExtractRequest, MarkdownRequest, ParseRequest } from './schemas/requests.ts';
+export { AGENT_EXTRACT_BODY, AGENT_GENERATE_BODY, GENERATE_BODY, RUN_ASYNC_BODY, RUN_BODY } from './schemas/run-requests.ts';
+export type { AgentTaskRequest, GenerateAgenticScraperRequest, GenerateScraperRequest, RunScraperRequest } from './schemas/run-requests.ts';
+export { LEGACY_GENERATE_BODY, LEGACY_REMOVE_BODY, LEGACY_SCRAPE_BODY } from './schemas/legacy-requests.ts';
+export type { LegacyGenerateRequest, LegacyRemoveRequest, LegacyScrapeRequest } from './schemas/legacy-requests.ts';
 
 // Owners and credentials.
 export type { Owner } from './auth/owners.ts';
@@ -53,8 +57,8 @@ export { signWebhook, verifyWebhook } from './callbacks/sign.ts';
 export type { WebhookHeaders } from './callbacks/sign.ts';
 
 // What the operations take and return.
-export { ATTRIBUTES_REQUEST_SCHEMA, ATTRIBUTE_TYPES } from './extract/attributes.ts';
-export type { Attribute, AttributeType, ExtractedRecord } from './extract/attributes.ts';
+export { ATTRIBUTES_REQUEST_SCHEMA, ATTRIBUTE_TYPES } from './records/attributes.ts';
+export type { Attribute, AttributeType, ExtractedRecord } from './records/attributes.ts';
 export type { ExtractResponse } from './operations/extract.ts';
 export type { TaskStatusBody } from './tasks/extract-task.ts';
 export type { ScraperOperations } from './scrapers/operations.ts';
@@ -87,7 +91,7 @@ export type {
   StableTarget,
 } from './agent/index.ts';
 export type { AgentTaskStatusBody, AgentStepSummary } from './tasks/agent-task.ts';
-export type { OperationContext } from './extract/context.ts';
+export type { OperationContext } from './context.ts';
 
 // Prometheus metrics (prom-client): the registry an engine records into, for a host app's /metrics.
 export { createMetrics, observeEngine } from './metrics/index.ts';

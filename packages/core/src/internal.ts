@@ -16,7 +16,7 @@ export * from './net/ssrf.ts';
 export * from './net/cookies.ts';
 export * from './net/cookie-jar.ts';
 export * from './net/proxies.ts';
-export * from './extract/attributes.ts';
+export * from './records/attributes.ts';
 export * from './callbacks/index.ts';
 export * from './recipes/index.ts';
 export * from './page/index.ts';

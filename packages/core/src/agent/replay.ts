@@ -6,8 +6,8 @@
  * nothing where the build's page had records, is layout drift: the replay stops and says at which
  * step, with the page it was on (a heal starts from there).
  */
-import { mergeRecords, type Attribute, type ExtractedRecord } from '../extract/attributes.ts';
-import type { OperationContext } from '../extract/context.ts';
+import { mergeRecords, type Attribute, type ExtractedRecord } from '../records/attributes.ts';
+import type { OperationContext } from '../context.ts';
 import { GleanerError } from '../errors.ts';
 import { resolveProxy } from '../net/proxies.ts';
 import { isInteractive, type Driver, type InteractiveSession, type OutlineElement, type PageOutline } from '../plugins/driver.ts';

@@ -13,9 +13,10 @@
  *   model call in flight and the loop at once; the sessions are closed on every path.
  */
 import { GleanerError, isGleanerError } from '../errors.ts';
-import type { OperationContext } from '../extract/context.ts';
-import { mergeRecords, type ExtractedRecord } from '../extract/attributes.ts';
-import { addUsage, emptyUsage, extractWithModel, requireModel } from '../extract/model-extract.ts';
+import { requireModel, type OperationContext } from '../context.ts';
+import { mergeRecords, type ExtractedRecord } from '../records/attributes.ts';
+import { addUsage, emptyUsage } from '../usage.ts';
+import { extractWithModel } from '../extract/model-extract.ts';
 import type { LlmMessage, LlmResult, LlmToolCall } from '../plugins/llm.ts';
 import { refSelector } from '../browser/page-scripts.ts';
 import type { OutlineElement } from '../plugins/driver.ts';

@@ -7,9 +7,9 @@
  * step. The script is validated against the script schema before it is returned.
  */
 import { NOTHING_CHANGED } from './observe.ts';
-import type { Attribute, ExtractedRecord } from '../extract/attributes.ts';
-import type { OperationContext } from '../extract/context.ts';
-import { addUsage, emptyUsage, type ModelUsage } from '../extract/model-extract.ts';
+import type { Attribute, ExtractedRecord } from '../records/attributes.ts';
+import type { OperationContext } from '../context.ts';
+import { addUsage, emptyUsage, type ModelUsage } from '../usage.ts';
 import { compareRecipeOutput, executeRecipe, type Recipe } from '../recipes/index.ts';
 import { buildRecipe } from '../scrapers/build.ts';
 import { parameterizeText, parameterizeUrl } from './script-parameters.ts';

@@ -5,8 +5,8 @@
  * with the value the build should use. Values the agent typed or navigated to that equal a
  * parameter's build value become `{{name}}` placeholders in the script (`parameterize`).
  */
-import type { OperationContext } from '../extract/context.ts';
-import { addUsage, emptyUsage, requireModel, type ModelUsage } from '../extract/model-extract.ts';
+import { requireModel, type OperationContext } from '../context.ts';
+import { addUsage, emptyUsage, type ModelUsage } from '../usage.ts';
 import type { ParameterSpec } from '../scrapers/types.ts';
 
 export const PARAMETER_TYPES = ['string', 'integer', 'number', 'bool', 'url'] as const;

@@ -4,10 +4,10 @@
  * one-shot agent task stores the recording as its `steps`; an agentic scraper's build turns it into
  * a replayable script.
  */
-import type { Attribute, ExtractedRecord } from '../extract/attributes.ts';
+import type { Attribute, ExtractedRecord } from '../records/attributes.ts';
 import type { Cookie } from '../net/cookies.ts';
 import type { ScrollOptions } from '../plugins/driver.ts';
-import type { ModelUsage } from '../extract/model-extract.ts';
+import type { ModelUsage } from '../usage.ts';
 
 /** The tools the model may call (one per turn). */
 export type AgentActionName =

@@ -3,7 +3,7 @@
  * caller. The clone is a copy: later re-publishing or unpublishing does not touch it.
  */
 import type { Owner } from '../auth/owners.ts';
-import type { OperationContext } from '../extract/context.ts';
+import type { OperationContext } from '../context.ts';
 import { insertScraper } from '../scrapers/index.ts';
 import { loadEntry, notPublished } from './entries.ts';
 

@@ -3,7 +3,7 @@
  * Reads here need no owner: the catalog is public.
  */
 import { GleanerError } from '../errors.ts';
-import type { Attribute, ExtractedRecord } from '../extract/attributes.ts';
+import type { Attribute, ExtractedRecord } from '../records/attributes.ts';
 import type { Recipe } from '../recipes/index.ts';
 import type { Queryable } from '../store/db.ts';
 

@@ -1,11 +1,12 @@
 // The public catalog of scraper APIs (spec 2.8, 4.4 items 1-3) and the deprecated legacy agents (spec 2.10, 4.5).
 import type { Owner } from '../auth/owners.ts';
-import type { OperationContext } from '../extract/context.ts';
+import type { OperationContext } from '../context.ts';
 import { entryDetail, listEntries, type CatalogDetail, type CatalogListItem } from './entries.ts';
 import { publishEntry, unpublishEntry, type PublishInput, type PublishResult } from './publish.ts';
 import { cloneEntry, type CloneResult } from './clone.ts';
 import { legacyAgents, type LegacyListResponse, type LegacyRunOps, type LegacyScraperOps } from './legacy.ts';
 import type { RunOutcome } from '../runs/operations.ts';
+import type { LegacyGenerateRequest, LegacyRemoveRequest, LegacyScrapeRequest } from '../schemas/legacy-requests.ts';
 
 export type { CatalogDetail, CatalogListItem, CatalogSnapshot, Faq, ArticleLink } from './entries.ts';
 export { assertSlug } from './entries.ts';
@@ -26,10 +27,10 @@ export interface CatalogOperations {
   unpublish(slug: string): Promise<{ slug: string }>;
   /** The legacy agents interface on {agents_url}. */
   legacy: {
-    generate(owner: Owner, body: Record<string, unknown>): Promise<{ name: string; status: 'generating' }>;
-    scrape(owner: Owner, body: Record<string, unknown>, signal?: AbortSignal): Promise<RunOutcome>;
+    generate(owner: Owner, body: LegacyGenerateRequest): Promise<{ name: string; status: 'generating' }>;
+    scrape(owner: Owner, body: LegacyScrapeRequest, signal?: AbortSignal): Promise<RunOutcome>;
     list(owner: Owner): Promise<LegacyListResponse>;
-    remove(owner: Owner, body: Record<string, unknown>): Promise<{ message: string }>;
+    remove(owner: Owner, body: LegacyRemoveRequest): Promise<{ message: string }>;
   };
 }
 

@@ -7,24 +7,33 @@
  */
 import { ERROR_CODES, GleanerError, isGleanerError, validationFailed, type ErrorCode, type ValidationIssue } from '../errors.ts';
 import type { Owner } from '../auth/owners.ts';
-import type { OperationContext } from '../extract/context.ts';
-import { checkHttpUrl, normalizeCookieInput, normalizeProxyCountry } from '../extract/request.ts';
-import { creditsFor, recordUsage } from '../extract/credits.ts';
-import { emptyUsage } from '../extract/model-extract.ts';
+import type { OperationContext } from '../context.ts';
+import { checkHttpUrl, normalizeCookieInput, normalizeProxyCountry } from '../schemas/normalize.ts';
+import { creditsFor, emptyUsage, recordUsage } from '../usage.ts';
 import { scrapeWithRecipe } from '../runs/index.ts';
 import type { RunOutcome } from '../runs/operations.ts';
 import type { Queryable } from '../store/db.ts';
 import { loadEntry } from './entries.ts';
+import { checkRequest } from '../schemas/validate.ts';
+import type { GenerateScraperRequest, RunScraperRequest } from '../schemas/run-requests.ts';
+import {
+  LEGACY_GENERATE_BODY,
+  LEGACY_REMOVE_BODY,
+  LEGACY_SCRAPE_BODY,
+  type LegacyGenerateRequest,
+  type LegacyRemoveRequest,
+  type LegacyScrapeRequest,
+} from '../schemas/legacy-requests.ts';
 
 /** The scraper operations the legacy agents use (engine.scrapers). */
 export interface LegacyScraperOps {
-  generate(owner: Owner, body: Record<string, unknown>): Promise<{ template_id: string; status: 'generating' }>;
+  generate(owner: Owner, body: GenerateScraperRequest): Promise<{ template_id: string; status: 'generating' }>;
   remove(owner: Owner, id: string, kind: 'extractor' | 'agentic'): Promise<{ message: string }>;
 }
 
 /** The run operation the legacy agents use (engine.runs). */
 export interface LegacyRunOps {
-  run(owner: Owner, body: Record<string, unknown>, opts?: { waitSeconds?: number; signal?: AbortSignal }): Promise<RunOutcome>;
+  run(owner: Owner, body: RunScraperRequest, opts?: { waitSeconds?: number; signal?: AbortSignal }): Promise<RunOutcome>;
 }
 
 export interface LegacyAgentItem {
@@ -41,7 +50,7 @@ export const PUBLIC_PREFIX = 'public/';
 const NAME_MAX = 200;
 
 /** The agent name of a request body, or a 422 issue. */
-function agentName(body: Record<string, unknown>, issues: ValidationIssue[]): string {
+function agentName(body: { name?: unknown }, issues: ValidationIssue[]): string {
   const name = typeof body.name === 'string' ? body.name.trim() : '';
   if (!name) issues.push({ loc: ['body', 'name'], msg: 'Field required', type: 'missing' });
   else if (name.length > NAME_MAX) issues.push({ loc: ['body', 'name'], msg: `String should have at most ${NAME_MAX} characters`, type: 'string_too_long' });
@@ -78,7 +87,8 @@ async function runFailure(db: Queryable, runId: string): Promise<GleanerError> {
 /** The legacy operations, over the engine's scraper and run operations. */
 export function legacyAgents(ctx: OperationContext, deps: { scrapers: LegacyScraperOps; runs: LegacyRunOps }) {
   /** POST /v1/generate: builds (or rebuilds) the classic scraper bound to `name`. */
-  async function generate(owner: Owner, body: Record<string, unknown>): Promise<{ name: string; status: 'generating' }> {
+  async function generate(owner: Owner, input: LegacyGenerateRequest): Promise<{ name: string; status: 'generating' }> {
+    const body = checkRequest<LegacyGenerateRequest>(LEGACY_GENERATE_BODY, input); // as the legacy listener checks it
     const issues: ValidationIssue[] = [];
     const name = agentName(body, issues);
     if (name.startsWith(PUBLIC_PREFIX))
@@ -111,7 +121,8 @@ export function legacyAgents(ctx: OperationContext, deps: { scrapers: LegacyScra
   }
 
   /** POST /v1/scrape: runs the agent (or a public one) on `url`; `{data: [...]}`. */
-  async function scrape(owner: Owner, body: Record<string, unknown>, signal?: AbortSignal): Promise<RunOutcome> {
+  async function scrape(owner: Owner, input: LegacyScrapeRequest, signal?: AbortSignal): Promise<RunOutcome> {
+    const body = checkRequest<LegacyScrapeRequest>(LEGACY_SCRAPE_BODY, input);
     const issues: ValidationIssue[] = [];
     const name = agentName(body, issues);
     if (!name.startsWith(PUBLIC_PREFIX)) {
@@ -177,7 +188,8 @@ export function legacyAgents(ctx: OperationContext, deps: { scrapers: LegacyScra
   }
 
   /** POST /v1/remove: deletes the agent's scraper (which drops the name). */
-  async function remove(owner: Owner, body: Record<string, unknown>): Promise<{ message: string }> {
+  async function remove(owner: Owner, input: LegacyRemoveRequest): Promise<{ message: string }> {
+    const body = checkRequest<LegacyRemoveRequest>(LEGACY_REMOVE_BODY, input);
     const issues: ValidationIssue[] = [];
     const name = agentName(body, issues);
     if (issues.length) throw validationFailed(issues);

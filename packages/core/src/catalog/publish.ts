@@ -8,7 +8,7 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import { GleanerError } from '../errors.ts';
-import type { OperationContext } from '../extract/context.ts';
+import type { OperationContext } from '../context.ts';
 import { loadScraper, type ScraperRecord } from '../scrapers/index.ts';
 import type { Queryable } from '../store/db.ts';
 import { assertSlug, loadEntry, notPublished, type ArticleLink, type CatalogEntry, type CatalogSnapshot, type Faq } from './entries.ts';

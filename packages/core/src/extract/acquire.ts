@@ -11,7 +11,7 @@ import { GleanerError } from '../errors.ts';
 import type { Cookie } from '../net/cookies.ts';
 import { resolveProxy } from '../net/proxies.ts';
 import type { Driver, DriverSession, PageSnapshot } from '../plugins/driver.ts';
-import type { OperationContext } from './context.ts';
+import type { OperationContext } from '../context.ts';
 import { needsBrowser } from './needs-browser.ts';
 
 export interface BrowseOptions {

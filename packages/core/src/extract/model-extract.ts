@@ -3,25 +3,10 @@
  * and answers records under a JSON Schema built from the attributes; answers are coerced to each
  * attribute's type and merged across chunks.
  */
-import { GleanerError } from '../errors.ts';
-import type { LlmUsage } from '../plugins/llm.ts';
 import { reducePage, chunkText, countTokens } from '../page/index.ts';
-import { RECORDS_ACCEPT_SCHEMA, coerceRecord, mergeRecords, recordsJsonSchema, type Attribute, type ExtractedRecord } from './attributes.ts';
-import type { OperationContext } from './context.ts';
-
-export interface ModelUsage {
-  modelCalls: number;
-  inputTokens: number;
-  outputTokens: number;
-}
-
-export const emptyUsage = (): ModelUsage => ({ modelCalls: 0, inputTokens: 0, outputTokens: 0 });
-
-export function addUsage(total: ModelUsage, u: LlmUsage | ModelUsage): void {
-  total.inputTokens += u.inputTokens;
-  total.outputTokens += u.outputTokens;
-  total.modelCalls += 'modelCalls' in u ? u.modelCalls : 1;
-}
+import { RECORDS_ACCEPT_SCHEMA, coerceRecord, mergeRecords, recordsJsonSchema, type Attribute, type ExtractedRecord } from '../records/attributes.ts';
+import { requireModel, type OperationContext } from '../context.ts';
+import { type ModelUsage, emptyUsage, addUsage } from '../usage.ts';
 
 const SYSTEM = [
   "You extract structured data from one web page, given as compact markdown (links as [text](url), images as ![alt](src), tables as tables) followed by the page's JSON-LD, microdata and meta data.",
@@ -33,12 +18,6 @@ const SYSTEM = [
 function describe(attributes: Attribute[]): string {
   if (!attributes.length) return '';
   return `Attributes to extract for each record:\n${attributes.map((a) => `- ${a.name} (${a.type})${a.description ? `: ${a.description}` : ''}`).join('\n')}`;
-}
-
-export function requireModel(ctx: OperationContext) {
-  if (!ctx.model)
-    throw new GleanerError('MODEL_NOT_CONFIGURED', 'this operation needs a model: set OPENAI_API_KEY / OPENAI_BASE_URL, or run Ollama at OLLAMA_HOST');
-  return ctx.model;
 }
 
 /** Tokens of page text per call: what the model's context leaves after the prompt and the answer. */

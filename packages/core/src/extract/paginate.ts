@@ -5,9 +5,8 @@
  */
 import { selectAll, selectOne } from 'css-select';
 import { attrOf, parseHtmlDocument, visibleText, type AnyNode, type Document, type Element } from '../recipes/dom.ts';
-import type { OperationContext } from './context.ts';
-import type { ModelUsage } from './model-extract.ts';
-import { addUsage } from './model-extract.ts';
+import type { OperationContext } from '../context.ts';
+import { addUsage, type ModelUsage } from '../usage.ts';
 
 const NEXT_TEXT = /^(next|next page|next ›|next »|next →|older|older posts|more results|suivant|weiter|siguiente|›|»|→|>|>>)$/i;
 

@@ -5,13 +5,13 @@
 import { suppliedHtml } from '../page/supplied.ts';
 import type { PageSnapshot } from '../plugins/driver.ts';
 import { generateRecipe, executeRecipe, type Recipe } from '../recipes/index.ts';
-import { mergeRecords, type ExtractedRecord } from './attributes.ts';
+import { mergeRecords, type ExtractedRecord } from '../records/attributes.ts';
 import { openBrowser } from './acquire.ts';
-import type { OperationContext } from './context.ts';
-import { addUsage, emptyUsage, extractWithModel, requireModel, type ModelUsage } from './model-extract.ts';
+import { requireModel, type OperationContext } from '../context.ts';
+import { addUsage, creditsFor, emptyUsage, type ModelUsage } from '../usage.ts';
+import { extractWithModel } from './model-extract.ts';
 import { askModelForNextPage, findNextPageUrl, linkPage } from './paginate.ts';
-import { creditsFor } from './credits.ts';
-import type { ExtractOptions } from './request.ts';
+import type { ExtractOptions } from '../schemas/normalize.ts';
 
 export type ExtractTarget = { url: string } | { content: string; url?: string };
 

@@ -1,10 +1,10 @@
 import type { Owner } from '../auth/owners.ts';
-import type { OperationContext } from '../extract/context.ts';
-import { checkHttpUrl, normalizeExtractOptions } from '../extract/request.ts';
+import type { OperationContext } from '../context.ts';
+import { checkHttpUrl, normalizeExtractOptions } from '../schemas/normalize.ts';
 import { validationFailed, type ValidationIssue } from '../errors.ts';
 import { runExtraction } from '../extract/pipeline.ts';
-import { recordUsage } from '../extract/credits.ts';
-import type { ExtractedRecord } from '../extract/attributes.ts';
+import { recordUsage } from '../usage.ts';
+import type { ExtractedRecord } from '../records/attributes.ts';
 
 /** The body of /v1/extract and /v1/parse (docs/api.md). */
 export interface ExtractResponse {

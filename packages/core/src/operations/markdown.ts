@@ -1,11 +1,10 @@
 import type { Owner } from '../auth/owners.ts';
-import type { OperationContext } from '../extract/context.ts';
-import { checkHttpUrl, normalizeCookieInput, normalizeProxyCountry } from '../extract/request.ts';
+import type { OperationContext } from '../context.ts';
+import { checkHttpUrl, normalizeCookieInput, normalizeProxyCountry } from '../schemas/normalize.ts';
 import { validationFailed, type ValidationIssue } from '../errors.ts';
 import { openBrowser } from '../extract/acquire.ts';
 import { htmlToMarkdown } from '../page/index.ts';
-import { recordUsage } from '../extract/credits.ts';
-import { emptyUsage } from '../extract/model-extract.ts';
+import { emptyUsage, recordUsage } from '../usage.ts';
 
 /** POST /v1/extract_markdown: the page as clean markdown (no model involved). */
 export async function extractMarkdown(ctx: OperationContext, owner: Owner, body: Record<string, any>, signal?: AbortSignal): Promise<{ data: string }> {

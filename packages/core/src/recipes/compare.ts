@@ -4,8 +4,8 @@
  * URLs), records are paired by their best-matching fields, and what is missing or wrong is counted
  * per field with examples, for the feedback sent back to the model.
  */
-import { coerceValue } from '../extract/attributes.ts';
-import type { ExtractedRecord } from '../extract/attributes.ts';
+import { coerceValue } from '../records/attributes.ts';
+import type { ExtractedRecord } from '../records/attributes.ts';
 
 export interface FieldComparison {
   /** Paired records where standard extraction has a value for this field. */

@@ -4,8 +4,8 @@
  * attributes' types; records that carry nothing are skipped.
  */
 import { compile as compileCss, selectAll, selectOne } from 'css-select';
-import { coerceRecord, isEmptyRecord } from '../extract/attributes.ts';
-import type { Attribute, ExtractedRecord } from '../extract/attributes.ts';
+import { coerceRecord, isEmptyRecord } from '../records/attributes.ts';
+import type { Attribute, ExtractedRecord } from '../records/attributes.ts';
 import { compileRecipe } from './compile.ts';
 import type { CompiledField, CompiledRecipe, CssQuery } from './compile.ts';
 import { attrOf, documentBaseUrl, evalJsonPath, innerHtml, jsonLdRoots, parseHtmlDocument, visibleText } from './dom.ts';

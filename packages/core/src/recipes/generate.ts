@@ -7,7 +7,7 @@
  */
 import { selectOne } from 'css-select';
 import { GleanerError, isGleanerError } from '../errors.ts';
-import type { Attribute, ExtractedRecord } from '../extract/attributes.ts';
+import type { Attribute, ExtractedRecord } from '../records/attributes.ts';
 import type { ModelClient } from '../llm/call-model.ts';
 import type { LlmMessage } from '../plugins/llm.ts';
 import { compareRecipeOutput } from './compare.ts';

@@ -1,5 +1,5 @@
 /** What the recipe generator tells the model: the recipe language, the page, and the feedback. */
-import type { Attribute, ExtractedRecord } from '../extract/attributes.ts';
+import type { Attribute, ExtractedRecord } from '../records/attributes.ts';
 import type { RecipeComparison } from './compare.ts';
 
 /** One difference between what a recipe did and what was wanted, as sent back to the model. */

@@ -4,7 +4,7 @@
  * relative to the container), what to read there and which transforms from a fixed list to apply.
  * It is data, never code: the executor interprets it and nothing in it is evaluated.
  */
-import type { Attribute } from '../extract/attributes.ts';
+import type { Attribute } from '../records/attributes.ts';
 
 /** What a field reads. */
 export const RECIPE_READS = [

@@ -1,5 +1,5 @@
 /** The fixed list of recipe transforms, applied in order; on a list each applies to every item. */
-import { absoluteUrl, coerceValue } from '../extract/attributes.ts';
+import { absoluteUrl, coerceValue } from '../records/attributes.ts';
 import type { CompiledTransform } from './compile.ts';
 import { collapse } from './dom.ts';
 import { REGEX_INPUT_LIMIT } from './safe-regex.ts';

@@ -8,7 +8,7 @@
 import { replayScript, type ReplayResult } from '../agent/replay.ts';
 import { validateScript, type AgentScript } from '../agent/script.ts';
 import { GleanerError, toGleanerError } from '../errors.ts';
-import type { OperationContext } from '../extract/context.ts';
+import type { OperationContext } from '../context.ts';
 import type { JobContext } from '../jobs/job-kind.ts';
 import { healAgenticScraper } from '../scrapers/agentic-heal.ts';
 import { markDrift, type ScraperRecord } from '../scrapers/index.ts';

@@ -3,7 +3,7 @@
  * required fields on most records, on a page of a run. Required fields are those the sample filled
  * in most of its records (a field that was often empty in the sample proves nothing when empty).
  */
-import type { Attribute, ExtractedRecord } from '../extract/attributes.ts';
+import type { Attribute, ExtractedRecord } from '../records/attributes.ts';
 import { isEmptyValue } from '../recipes/transforms.ts';
 
 /** The fields filled in more than half of the sample records. */

@@ -1,5 +1,5 @@
 // Scraper runs: the operations behind /v1/scrapers/run, run_async and its status, and their job kind.
-import type { OperationContext } from '../extract/context.ts';
+import type { OperationContext } from '../context.ts';
 import type { JobKind } from '../jobs/job-kind.ts';
 import { runItemJob } from './item-job.ts';
 

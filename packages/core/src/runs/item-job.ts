@@ -4,7 +4,7 @@
  * recorded by onFailure once retries are spent — including when its worker died (dead letter).
  */
 import { GleanerError, toGleanerError } from '../errors.ts';
-import type { OperationContext } from '../extract/context.ts';
+import type { OperationContext } from '../context.ts';
 import { defineJob, type JobContext } from '../jobs/job-kind.ts';
 import { healScraper, loadScraper, markDrift, type ScraperRecord } from '../scrapers/index.ts';
 import { executeAgenticItem } from './agentic-item.ts';

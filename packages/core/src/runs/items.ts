@@ -5,9 +5,9 @@
  * POST /v1/scrapers/run — one transaction, no aggregation loop anywhere. Items of one run claimed
  * or finished close together share one statement (coalesce.ts).
  */
-import type { ExtractedRecord } from '../extract/attributes.ts';
-import type { OperationContext } from '../extract/context.ts';
-import { creditsFor } from '../extract/credits.ts';
+import type { ExtractedRecord } from '../records/attributes.ts';
+import type { OperationContext } from '../context.ts';
+import { creditsFor } from '../usage.ts';
 import { enqueueCallback } from '../callbacks/index.ts';
 import type { Queryable } from '../store/db.ts';
 import { coalesce } from './coalesce.ts';
@@ -107,7 +107,7 @@ export async function claimItems(db: Queryable, runId: string, positions: number
 }
 
 // $1 the run, $2 the outcomes (JSON), $3 the NOTIFY channel. The usage event mirrors
-// extract/credits.ts recordUsage; a run's regenerations recorded their own ('scraper_heal'), so
+// usage.ts recordUsage; a run's regenerations recorded their own ('scraper_heal'), so
 // the run's event covers its pages alone.
 const RECORD_SQL = `
   WITH input AS (

@@ -4,8 +4,10 @@
  */
 import type { Owner } from '../auth/owners.ts';
 import { GleanerError } from '../errors.ts';
-import type { OperationContext } from '../extract/context.ts';
+import type { OperationContext } from '../context.ts';
 import { normalizeRunRequest } from './request.ts';
+import { checkRequest } from '../schemas/validate.ts';
+import { RUN_BODY, type RunScraperRequest } from '../schemas/run-requests.ts';
 import { finishedBody, isFinished, progressBody, resultBody, type RunStatusBody } from './status.ts';
 import { createRun, finishedAmong, loadItems, loadRun, runChannel } from './store.ts';
 import { RunWaiter } from './waiter.ts';
@@ -18,9 +20,9 @@ export type RunOutcome = { finished: true; body: Record<string, unknown> } | { f
 
 export interface RunOperations {
   /** POST /v1/scrapers/run: waits up to opts.waitSeconds (default config runs.waitSeconds) for the run to finish. */
-  run(owner: Owner, body: Record<string, unknown>, opts?: { waitSeconds?: number; signal?: AbortSignal }): Promise<RunOutcome>;
+  run(owner: Owner, body: RunScraperRequest, opts?: { waitSeconds?: number; signal?: AbortSignal }): Promise<RunOutcome>;
   /** POST /v1/scrapers/run_async: 202 {run_id, status: 'queued'}. */
-  submit(owner: Owner, body: Record<string, unknown>): Promise<{ run_id: string; status: 'queued' }>;
+  submit(owner: Owner, body: RunScraperRequest): Promise<{ run_id: string; status: 'queued' }>;
   /** GET /v1/scrapers/run_async/{run_id}. */
   get(owner: Owner, runId: string): Promise<RunStatusBody>;
 }
@@ -35,8 +37,9 @@ export function runOperations(ctx: OperationContext): RunOperations {
       finished: (ids) => finishedAmong(ctx.db, ids),
     }));
 
-  async function submit(owner: Owner, body: Record<string, unknown>, sync = false): Promise<{ run_id: string; status: 'queued' }> {
-    const req = await normalizeRunRequest(ctx, owner, body, { sync });
+  async function submit(owner: Owner, body: RunScraperRequest, sync = false): Promise<{ run_id: string; status: 'queued' }> {
+    // The body is checked as the HTTP API checks it (same 422 issues), then against its scraper.
+    const req = await normalizeRunRequest(ctx, owner, checkRequest<RunScraperRequest>(RUN_BODY, body), { sync });
     const runId = await createRun(ctx, owner.id, req);
     ctx.logger.info({ runId, scraperId: req.scraper.id, urls: req.urls.length }, 'run queued');
     return { run_id: runId, status: 'queued' };

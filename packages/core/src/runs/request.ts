@@ -5,13 +5,14 @@
  */
 import { GleanerError, validationFailed, type ValidationIssue } from '../errors.ts';
 import type { Owner } from '../auth/owners.ts';
-import type { OperationContext } from '../extract/context.ts';
-import { checkHttpUrl, normalizeCookieInput, normalizeProxyCountry } from '../extract/request.ts';
+import type { OperationContext } from '../context.ts';
+import { checkHttpUrl, normalizeCookieInput, normalizeProxyCountry } from '../schemas/normalize.ts';
 import type { Cookie } from '../net/cookies.ts';
 import { createSsrfGuard } from '../net/ssrf.ts';
 import { coerceParameter } from '../agent/script-parameters.ts';
 import { loadScraper, type ParameterSpec, type ScraperRecord } from '../scrapers/index.ts';
 import { checkCallbackUrl } from '../tasks/extract-task.ts';
+import type { RunScraperRequest } from '../schemas/run-requests.ts';
 
 /** URLs per run (spec 8). */
 export const MAX_RUN_URLS = 100;
@@ -42,7 +43,7 @@ const DEFAULT_MAX_PAGES = 1;
 /** Pages per URL when pagination_detection_url turns pagination on without max_pages. */
 const DEFAULT_PAGINATED_MAX_PAGES = 2;
 
-function urlList(body: Record<string, any>, scraper: ScraperRecord, issues: ValidationIssue[]): { urls: string[]; form: 'single' | 'list' } {
+function urlList(body: RunScraperRequest, scraper: ScraperRecord, issues: ValidationIssue[]): { urls: string[]; form: 'single' | 'list' } {
   const value = body.url;
   if (value === null || value === undefined || value === '') {
     if (!scraper.url) {
@@ -129,7 +130,7 @@ function notReady(scraper: ScraperRecord): GleanerError {
 }
 
 /** Validates a run request and loads its scraper (see the module comment for the statuses). */
-export async function normalizeRunRequest(ctx: OperationContext, owner: Owner, body: Record<string, any>, opts: { sync?: boolean } = {}): Promise<RunRequest> {
+export async function normalizeRunRequest(ctx: OperationContext, owner: Owner, body: RunScraperRequest, opts: { sync?: boolean } = {}): Promise<RunRequest> {
   const issues: ValidationIssue[] = [];
   const id = body.template_id ?? body.scraper_id;
   if (typeof id !== 'string' || !id.trim()) {

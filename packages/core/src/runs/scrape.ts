@@ -2,9 +2,9 @@
  * One URL of a scraper run: fetch the page (plain HTTP first, or the browser when the scraper's
  * sample needed one), execute the recipe, follow next pages up to `maxPages`. No model call.
  */
-import { mergeRecords, type Attribute, type ExtractedRecord } from '../extract/attributes.ts';
+import { mergeRecords, type Attribute, type ExtractedRecord } from '../records/attributes.ts';
 import { openBrowser } from '../extract/acquire.ts';
-import type { OperationContext } from '../extract/context.ts';
+import type { OperationContext } from '../context.ts';
 import { findNextPageUrl, linkPage } from '../extract/paginate.ts';
 import type { Cookie } from '../net/cookies.ts';
 import type { PageSnapshot } from '../plugins/driver.ts';

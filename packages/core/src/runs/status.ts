@@ -2,7 +2,7 @@
  * Run bodies (docs/api.md): the status of GET /v1/scrapers/run_async/{id} (also
  * the callback body) and the result of POST /v1/scrapers/run.
  */
-import type { ExtractedRecord } from '../extract/attributes.ts';
+import type { ExtractedRecord } from '../records/attributes.ts';
 
 export type RunStatus = 'queued' | 'running' | 'completed' | 'completed_partial' | 'failed';
 

@@ -3,7 +3,7 @@
  * reading it. Items are claimed and recorded in items.ts.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import type { OperationContext } from '../extract/context.ts';
+import type { OperationContext } from '../context.ts';
 import type { Queryable } from '../store/db.ts';
 import type { RunRequest } from './request.ts';
 import { proxyRoute } from '../net/proxies.ts';

@@ -3,7 +3,7 @@
 // content, attributes or prompt, proxy country, cookie shapes) are checked by the operations and
 // reported with the same 422 body.
 import type { FromSchema } from 'json-schema-to-ts';
-import { ATTRIBUTES_REQUEST_SCHEMA } from '../extract/attributes.ts';
+import { ATTRIBUTES_REQUEST_SCHEMA } from '../records/attributes.ts';
 
 export const COOKIES_SCHEMA = {
   description:

@@ -8,9 +8,8 @@
  */
 import { isGleanerError } from '../errors.ts';
 import { identifyParameters } from '../agent/script-parameters.ts';
-import type { OperationContext } from '../extract/context.ts';
-import { creditsFor, recordUsage } from '../extract/credits.ts';
-import { addUsage, emptyUsage } from '../extract/model-extract.ts';
+import type { OperationContext } from '../context.ts';
+import { addUsage, creditsFor, emptyUsage, recordUsage } from '../usage.ts';
 import { defineJob } from '../jobs/job-kind.ts';
 import type { Queryable } from '../store/db.ts';
 import { recordScript, type RecordResult } from './agentic-record.ts';

@@ -8,9 +8,8 @@
  */
 import type { AgentScript } from '../agent/script.ts';
 import { validateScript } from '../agent/script.ts';
-import type { OperationContext } from '../extract/context.ts';
-import { creditsFor, recordUsage } from '../extract/credits.ts';
-import { requireModel } from '../extract/model-extract.ts';
+import { requireModel, type OperationContext } from '../context.ts';
+import { creditsFor, recordUsage } from '../usage.ts';
 import { recordScript } from './agentic-record.ts';
 import { HEAL_RETRY_MINUTES, recentHealFailure, rememberHealFailure } from './heal.ts';
 import { withScraperLock } from './lock.ts';

@@ -5,15 +5,15 @@
  * that reproduces the agent's records is accepted. Shared by the build job and the heal so both
  * validate the same way.
  */
-import type { ExtractedRecord } from '../extract/attributes.ts';
-import type { OperationContext } from '../extract/context.ts';
-import { addUsage, emptyUsage, type ModelUsage } from '../extract/model-extract.ts';
+import type { ExtractedRecord } from '../records/attributes.ts';
+import type { OperationContext } from '../context.ts';
+import { addUsage, emptyUsage, type ModelUsage } from '../usage.ts';
 import { replayScript } from '../agent/replay.ts';
 import { runAgent } from '../agent/run.ts';
 import { buildScript, replayDifference } from '../agent/script-build.ts';
 import { describeValues } from '../agent/script-parameters.ts';
 import type { AgentScript } from '../agent/script.ts';
-import type { Attribute } from '../extract/attributes.ts';
+import type { Attribute } from '../records/attributes.ts';
 
 export interface RecordInput {
   url: string;

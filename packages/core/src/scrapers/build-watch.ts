@@ -6,7 +6,7 @@
  * this build (another build id).
  */
 import { GleanerError } from '../errors.ts';
-import type { OperationContext } from '../extract/context.ts';
+import type { OperationContext } from '../context.ts';
 import { notifyCancel } from '../jobs/cancel.ts';
 import type { Queryable } from '../store/db.ts';
 

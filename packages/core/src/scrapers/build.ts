@@ -6,12 +6,12 @@
  */
 import { suppliedHtml } from '../page/supplied.ts';
 import { isGleanerError } from '../errors.ts';
-import type { Attribute, ExtractedRecord } from '../extract/attributes.ts';
+import type { Attribute, ExtractedRecord } from '../records/attributes.ts';
 import { openBrowser } from '../extract/acquire.ts';
-import type { OperationContext } from '../extract/context.ts';
-import { addUsage, emptyUsage, requireModel, type ModelUsage } from '../extract/model-extract.ts';
+import { requireModel, type OperationContext } from '../context.ts';
+import { addUsage, emptyUsage, type ModelUsage } from '../usage.ts';
 import { runExtraction } from '../extract/pipeline.ts';
-import type { ExtractOptions } from '../extract/request.ts';
+import type { ExtractOptions } from '../schemas/normalize.ts';
 import type { Cookie } from '../net/cookies.ts';
 import { generateRecipe, type Recipe, type RecipeMismatch } from '../recipes/index.ts';
 

@@ -7,10 +7,9 @@
  */
 import { GleanerError } from '../errors.ts';
 import { defineJob } from '../jobs/job-kind.ts';
-import type { ExtractedRecord } from '../extract/attributes.ts';
-import type { OperationContext } from '../extract/context.ts';
-import { creditsFor, recordUsage } from '../extract/credits.ts';
-import { addUsage, emptyUsage } from '../extract/model-extract.ts';
+import type { ExtractedRecord } from '../records/attributes.ts';
+import type { OperationContext } from '../context.ts';
+import { addUsage, creditsFor, emptyUsage, recordUsage } from '../usage.ts';
 import type { Cookie } from '../net/cookies.ts';
 import type { Queryable } from '../store/db.ts';
 import { buildRecipe, contentPage, nothingFound, sampleFromUrl, standardRecords, type SamplePage } from './build.ts';

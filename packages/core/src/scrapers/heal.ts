@@ -5,10 +5,9 @@
  * One regeneration per scraper at a time: concurrent runs that drift on the same scraper wait for
  * the first heal and reuse its version instead of paying for another.
  */
-import type { ExtractedRecord } from '../extract/attributes.ts';
-import type { OperationContext } from '../extract/context.ts';
-import { creditsFor, recordUsage } from '../extract/credits.ts';
-import { addUsage, emptyUsage, requireModel, type ModelUsage } from '../extract/model-extract.ts';
+import type { ExtractedRecord } from '../records/attributes.ts';
+import { requireModel, type OperationContext } from '../context.ts';
+import { addUsage, creditsFor, emptyUsage, recordUsage, type ModelUsage } from '../usage.ts';
 import { executeRecipe, type Recipe } from '../recipes/index.ts';
 import { buildRecipe, nothingFound, standardRecords } from './build.ts';
 import { withScraperLock } from './lock.ts';

@@ -1,7 +1,7 @@
 // Scrapers: classic (extractor) scrapers built in the background into versioned recipes, agentic
 // scrapers recorded by the agent into versioned scripts, listing, layout drift and self-healing. The runs and catalog modules build on the
 // store functions exported here.
-import type { OperationContext } from '../extract/context.ts';
+import type { OperationContext } from '../context.ts';
 import type { JobKind } from '../jobs/job-kind.ts';
 import { agenticBuildJob } from './agentic-build-job.ts';
 import { scraperGenerateJob } from './generate-job.ts';

@@ -6,9 +6,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Owner } from '../auth/owners.ts';
 import { GleanerError, validationFailed, type ValidationIssue } from '../errors.ts';
-import type { OperationContext } from '../extract/context.ts';
-import { requireModel } from '../extract/model-extract.ts';
-import { checkHttpUrl, normalizeExtractOptions } from '../extract/request.ts';
+import { requireModel, type OperationContext } from '../context.ts';
+import { checkHttpUrl, normalizeExtractOptions } from '../schemas/normalize.ts';
+import { checkRequest } from '../schemas/validate.ts';
+import { AGENT_GENERATE_BODY, GENERATE_BODY, type GenerateAgenticScraperRequest, type GenerateScraperRequest } from '../schemas/run-requests.ts';
 import { AGENTIC_BUILD_JOB } from './agentic-build-job.ts';
 import { cancelBuild } from './build-watch.ts';
 import { SCRAPER_GENERATE_JOB } from './generate-job.ts';
@@ -22,7 +23,8 @@ export interface ScraperOperations {
    * POST /v1/extractor/generate (kind extractor, the default) and /v1/agent/generate (kind agentic):
    * validates (422), creates the scraper when template_id is absent, 404 for unknown/other owner's/wrong-kind template_id; 202 body.
    */
-  generate(owner: Owner, body: Record<string, unknown>, kind?: ScraperKind): Promise<{ template_id: string; status: 'generating' }>;
+  generate(owner: Owner, body: GenerateScraperRequest, kind?: 'extractor'): Promise<{ template_id: string; status: 'generating' }>;
+  generate(owner: Owner, body: GenerateAgenticScraperRequest, kind: 'agentic'): Promise<{ template_id: string; status: 'generating' }>;
   /** Spec 2.3 / 2.4 (+ error when failed); 404 for the wrong kind. */
   get(owner: Owner, id: string, kind: ScraperKind): Promise<Record<string, unknown>>;
   /** {"message": "Scraper <id> deleted"}, after stopping a build in progress; 404 for the wrong kind. */
@@ -79,7 +81,7 @@ interface GenerateInput {
 }
 
 /** The body of POST /v1/agent/generate in normal form (url and prompt required), or 422. */
-function normalizeAgentGenerate(ctx: OperationContext, body: Record<string, any>): GenerateInput {
+function normalizeAgentGenerate(ctx: OperationContext, body: GenerateAgenticScraperRequest): GenerateInput {
   const issues: ValidationIssue[] = [];
   let url: string | null = null;
   if (body.url === undefined || body.url === null || body.url === '')
@@ -105,7 +107,7 @@ function normalizeAgentGenerate(ctx: OperationContext, body: Record<string, any>
 }
 
 /** The body of POST /v1/extractor/generate in normal form, or 422 with one issue per problem. */
-function normalizeGenerate(ctx: OperationContext, body: Record<string, any>): GenerateInput {
+function normalizeGenerate(ctx: OperationContext, body: GenerateScraperRequest): GenerateInput {
   const issues: ValidationIssue[] = [];
   const content = typeof body.content === 'string' && body.content.trim() ? body.content : null;
   const hasUrl = body.url !== undefined && body.url !== null && body.url !== '';
@@ -137,8 +139,12 @@ export function scraperOperations(ctx: OperationContext): ScraperOperations {
       return { template_id: id };
     },
 
-    async generate(owner, body, kind = 'extractor') {
-      const input = kind === 'agentic' ? normalizeAgentGenerate(ctx, body) : normalizeGenerate(ctx, body);
+    async generate(owner: Owner, body: GenerateScraperRequest | GenerateAgenticScraperRequest, kind: ScraperKind = 'extractor') {
+      // The body is checked as the HTTP API checks it (same 422 issues), then the cross-field rules.
+      const input =
+        kind === 'agentic'
+          ? normalizeAgentGenerate(ctx, checkRequest<GenerateAgenticScraperRequest>(AGENT_GENERATE_BODY, body))
+          : normalizeGenerate(ctx, checkRequest<GenerateScraperRequest>(GENERATE_BODY, body));
       requireModel(ctx); // no model: answer now rather than fail in the background
       const buildId = randomUUID();
       const id = await ctx.db.tx(async (tx) => {

@@ -3,7 +3,7 @@
  * flagging drift, listing and deleting. Every caller-facing read filters by owner.
  */
 import { randomUUID } from 'node:crypto';
-import type { Attribute, ExtractedRecord } from '../extract/attributes.ts';
+import type { Attribute, ExtractedRecord } from '../records/attributes.ts';
 import type { Recipe } from '../recipes/index.ts';
 import type { Queryable } from '../store/db.ts';
 import type { ParameterSpec, ScraperBuildRequest, ScraperKind, ScraperRecord } from './types.ts';

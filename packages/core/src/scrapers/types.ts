@@ -1,4 +1,4 @@
-import type { Attribute, ExtractedRecord } from '../extract/attributes.ts';
+import type { Attribute, ExtractedRecord } from '../records/attributes.ts';
 import type { Recipe } from '../recipes/index.ts';
 
 export type ScraperKind = 'extractor' | 'agentic';

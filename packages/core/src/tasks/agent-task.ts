@@ -14,11 +14,10 @@ import { GleanerError, validationFailed, type ValidationIssue } from '../errors.
 import type { Owner } from '../auth/owners.ts';
 import { defineJob } from '../jobs/job-kind.ts';
 import { notifyCancel } from '../jobs/cancel.ts';
-import type { OperationContext } from '../extract/context.ts';
-import { checkHttpUrl, normalizeAttributeInput } from '../extract/request.ts';
-import type { Attribute } from '../extract/attributes.ts';
-import { creditsFor, recordUsage } from '../extract/credits.ts';
-import { requireModel } from '../extract/model-extract.ts';
+import { requireModel, type OperationContext } from '../context.ts';
+import { checkHttpUrl, normalizeAttributeInput } from '../schemas/normalize.ts';
+import type { Attribute } from '../records/attributes.ts';
+import { creditsFor, recordUsage } from '../usage.ts';
 import { enqueueCallback } from '../callbacks/index.ts';
 import type { Queryable } from '../store/db.ts';
 import { createSsrfGuard } from '../net/ssrf.ts';
@@ -26,6 +25,8 @@ import { runAgent } from '../agent/run.ts';
 import { canBrowse } from '../agent/browse.ts';
 import type { RecordedAction } from '../agent/types.ts';
 import { checkCallbackUrl } from './extract-task.ts';
+import { checkRequest } from '../schemas/validate.ts';
+import { AGENT_EXTRACT_BODY, type AgentTaskRequest } from '../schemas/run-requests.ts';
 
 export const AGENT_TASK_JOB = 'agent.task';
 
@@ -90,7 +91,8 @@ export function agentStatusBody(row: Pick<AgentTaskRow, 'id' | 'status' | 'data'
 }
 
 /** POST /v1/agent/extract: url and prompt required; attributes optional (the three shapes). */
-export async function submitAgentTask(ctx: OperationContext, owner: Owner, body: Record<string, any>): Promise<AgentTaskStatusBody> {
+export async function submitAgentTask(ctx: OperationContext, owner: Owner, input: AgentTaskRequest): Promise<AgentTaskStatusBody> {
+  const body = checkRequest<AgentTaskRequest>(AGENT_EXTRACT_BODY, input); // as the HTTP API checks it
   const issues: ValidationIssue[] = [];
   const url = checkHttpUrl(body.url, ['body', 'url'], issues);
   const prompt = typeof body.prompt === 'string' ? body.prompt.trim() : '';

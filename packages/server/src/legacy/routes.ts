@@ -1,37 +1,8 @@
 // The deprecated legacy agents interface (spec 4.5), served on its own listener ({agents_url}).
 import { clientSignal } from '../http/client-signal.ts';
-import { ATTRIBUTES_REQUEST_SCHEMA } from '@gleaner/core';
+import { LEGACY_GENERATE_BODY, LEGACY_REMOVE_BODY, LEGACY_SCRAPE_BODY } from '@gleaner/core';
 import { defineRoutes, type RouteDef } from '../http/route.ts';
-import { COOKIES_SCHEMA, PROXY_COUNTRY_SCHEMA, URL_SCHEMA } from '../routes/schemas.ts';
 import { systemRoutes } from '../routes/system.ts';
-
-const NAME = { type: 'string', minLength: 1, maxLength: 200, description: 'The agent name; `public/<slug>` addresses a public scraper API' };
-
-const GENERATE_BODY = {
-  type: 'object',
-  required: ['name', 'url'],
-  properties: {
-    name: NAME,
-    url: URL_SCHEMA,
-    prompt: { type: ['string', 'null'], default: '' },
-    attributes: { ...ATTRIBUTES_REQUEST_SCHEMA, description: 'A map name -> description or name -> {description, type} (the list form is accepted too).' },
-    proxy_country: PROXY_COUNTRY_SCHEMA,
-    cookies: COOKIES_SCHEMA,
-  },
-};
-
-const SCRAPE_BODY = {
-  type: 'object',
-  required: ['name'],
-  properties: {
-    name: NAME,
-    url: { type: ['string', 'null'], description: 'Default: the URL the agent was built on' },
-    proxy_country: PROXY_COUNTRY_SCHEMA,
-    cookies: COOKIES_SCHEMA,
-  },
-};
-
-const REMOVE_BODY = { type: 'object', required: ['name'], properties: { name: NAME } };
 
 const KEEP_SYSTEM = new Set(['/readyz', '/openapi.json', '/docs']);
 
@@ -48,7 +19,7 @@ export function legacyRoutes(): RouteDef[] {
         tags: ['legacy agents'],
         deprecated: true,
         auth: 'apiKey',
-        body: GENERATE_BODY,
+        body: LEGACY_GENERATE_BODY,
         responses: {
           202: { description: 'Build started', schema: { type: 'object', properties: { name: { type: 'string' }, status: { const: 'generating' } } } },
         },
@@ -62,7 +33,7 @@ export function legacyRoutes(): RouteDef[] {
         tags: ['legacy agents'],
         deprecated: true,
         auth: 'apiKey',
-        body: SCRAPE_BODY,
+        body: LEGACY_SCRAPE_BODY,
         responses: {
           200: { description: 'Records', schema: { type: 'object', properties: { data: { type: 'array', items: { type: 'object' } } } } },
           202: { description: 'Still running after the wait: poll GET /v1/scrapers/run_async/{run_id} on the current API' },
@@ -89,7 +60,7 @@ export function legacyRoutes(): RouteDef[] {
         tags: ['legacy agents'],
         deprecated: true,
         auth: 'apiKey',
-        body: REMOVE_BODY,
+        body: LEGACY_REMOVE_BODY,
         responses: { 200: { description: 'Removed', schema: { type: 'object', properties: { message: { type: 'string' } } } } },
         handler: async ({ engine, owner }, { body }) => ({ body: await engine.catalog.legacy.remove(owner!, body) }),
       },

@@ -6,9 +6,7 @@
  */
 import { GleanerError, type Engine, type ExtractRequest, type MarkdownRequest, type Owner, type ParseRequest } from '@gleaner/core';
 import { EXTRACT_BODY, ID_PARAMS, MARKDOWN_BODY, PARSE_BODY } from '../routes/schemas.ts';
-import { GENERATE_BODY } from '../routes/scraper-schemas.ts';
-import { RUN_ASYNC_BODY } from '../routes/run-schemas.ts';
-import { AGENT_EXTRACT_BODY } from '../routes/agent-tasks.ts';
+import { AGENT_EXTRACT_BODY, GENERATE_BODY, RUN_ASYNC_BODY } from '@gleaner/core';
 import type { JsonSchema } from '../http/route.ts';
 import { followUntilDone, type Follow } from './follow.ts';
 

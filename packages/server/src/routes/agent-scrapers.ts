@@ -1,7 +1,8 @@
 // Agentic scrapers (spec 4.2 items 4-7): new, generate (the agent records a script in the
 // background), read, delete (stopping a build). Runs go through POST /v1/scrapers/run_async.
 import { defineRoutes } from '../http/route.ts';
-import { AGENT_GENERATE_BODY, GENERATING_RESPONSE } from './scraper-schemas.ts';
+import { AGENT_GENERATE_BODY } from '@gleaner/core';
+import { GENERATING_RESPONSE } from './scraper-schemas.ts';
 import { kindRoutes } from './scrapers.ts';
 
 export function agentScraperRoutes() {

@@ -1,18 +1,6 @@
-import { ATTRIBUTES_REQUEST_SCHEMA } from '@gleaner/core';
+import { AGENT_EXTRACT_BODY } from '@gleaner/core';
 import { defineRoutes } from '../http/route.ts';
-import { ID_PARAMS, TASK_RESPONSE, URL_SCHEMA } from './schemas.ts';
-
-export const AGENT_EXTRACT_BODY = {
-  type: 'object',
-  required: ['url', 'prompt'],
-  properties: {
-    url: { ...URL_SCHEMA, description: 'Where the agent starts browsing' },
-    prompt: { type: 'string', minLength: 1, description: 'What the agent should do and gather (navigate, search, open tabs, page through results...)' },
-    attributes: { ...ATTRIBUTES_REQUEST_SCHEMA, description: 'The fields of each record: a list of {name, description?, type?} (or the map forms); optional.' },
-    callback_url: { type: ['string', 'null'], description: "The finished task's status body is POSTed here, signed (Standard Webhooks)." },
-    source: { type: ['string', 'null'], default: 'api' },
-  },
-};
+import { ID_PARAMS, TASK_RESPONSE } from './schemas.ts';
 
 const STEP_SCHEMA = {
   type: 'object',

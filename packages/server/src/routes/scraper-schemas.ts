@@ -1,39 +1,6 @@
-// Request and response schemas of the scraper endpoints (spec 2.3-2.5, 4.1 items 6-9, 4.2 items
-// 4, 6, 7, 4.3 item 1). The cross-field rules (url or content, attributes or prompt, proxy country,
-// cookie shapes) are checked in core and reported with the same 422 body.
-import { ATTRIBUTES_REQUEST_SCHEMA } from '@gleaner/core';
-import { COOKIES_SCHEMA, PROXY_COUNTRY_SCHEMA } from './schemas.ts';
-
-export const GENERATE_BODY = {
-  type: 'object',
-  properties: {
-    template_id: { type: ['string', 'null'], maxLength: 200, description: 'The scraper to regenerate; omitted: a new scraper is created.' },
-    url: { type: ['string', 'null'], description: 'The sample page (absolute http(s) URL). With `content`, only the base for relative links.' },
-    content: { type: ['string', 'null'], description: 'Raw HTML or text of the sample page, instead of fetching `url`.' },
-    attributes: { ...ATTRIBUTES_REQUEST_SCHEMA, description: 'What to extract (spec 2.1). Either attributes or prompt is required.' },
-    prompt: { type: ['string', 'null'], default: '', description: 'Free-text instructions; enough on its own when attributes are omitted.' },
-    proxy_country: PROXY_COUNTRY_SCHEMA,
-    cookies: COOKIES_SCHEMA,
-    name: { type: ['string', 'null'], maxLength: 200, description: "Gleaner extension: the scraper's name (default: the sample URL's host and path)." },
-  },
-};
-
-export const AGENT_GENERATE_BODY = {
-  type: 'object',
-  required: ['url', 'prompt'],
-  properties: {
-    template_id: { type: ['string', 'null'], maxLength: 200, description: 'The agentic scraper to rebuild; omitted: a new scraper is created.' },
-    url: { type: 'string', description: 'The page the agent starts from (absolute http(s) URL); runs without a url start here.' },
-    prompt: {
-      type: 'string',
-      description:
-        'What the agent should do and extract. Inputs may be declared, e.g. "parameter `query` (string) — the search term" or "min_rating (number, default 4)"; they become parameters_schema.',
-    },
-    attributes: { ...ATTRIBUTES_REQUEST_SCHEMA, description: 'The fields of each record (spec 2.1); optional, the prompt can say what to return.' },
-    name: { type: ['string', 'null'], maxLength: 200, description: "Gleaner extension: the scraper's name (default: the URL's host and path)." },
-  },
-};
-
+// Response schemas of the scraper endpoints (spec 2.3-2.5, 4.1 items 6-9, 4.2 items 4, 6, 7, 4.3
+// item 1); their request schemas live in core (GENERATE_BODY, AGENT_GENERATE_BODY), which checks
+// direct calls with them.
 export const TEMPLATE_ID_RESPONSE = { type: 'object', required: ['template_id'], properties: { template_id: { type: 'string' } } };
 
 export const GENERATING_RESPONSE = {

@@ -1,6 +1,22 @@
-import type { GleanerConfig } from '../config/types.ts';
-import type { Queryable } from '../store/db.ts';
-import type { ModelUsage } from './model-extract.ts';
+// What operations cost: model usage added up across calls, credits from the price table, and the
+// per-owner usage events.
+import type { GleanerConfig } from './config/types.ts';
+import type { Queryable } from './store/db.ts';
+import type { LlmUsage } from './plugins/llm.ts';
+
+export interface ModelUsage {
+  modelCalls: number;
+  inputTokens: number;
+  outputTokens: number;
+}
+
+export const emptyUsage = (): ModelUsage => ({ modelCalls: 0, inputTokens: 0, outputTokens: 0 });
+
+export function addUsage(total: ModelUsage, u: LlmUsage | ModelUsage): void {
+  total.inputTokens += u.inputTokens;
+  total.outputTokens += u.outputTokens;
+  total.modelCalls += 'modelCalls' in u ? u.modelCalls : 1;
+}
 
 /** Credits from the one price table in config (`credits.*`, docs/configuration.md). */
 export function creditsFor(config: Readonly<GleanerConfig>, c: { modelPages?: number; recipePages?: number; builds?: number; usage?: ModelUsage }): number {

@@ -5,7 +5,7 @@
  */
 import type { GleanerError, ValidationIssue } from '../errors.ts';
 import type { GleanerConfig } from '../config/types.ts';
-import { normalizeAttributes, type Attribute } from './attributes.ts';
+import { normalizeAttributes, type Attribute } from '../records/attributes.ts';
 import { normalizeCookies, type Cookie } from '../net/cookies.ts';
 import { canonicalProxyCountry, proxyRoute } from '../net/proxies.ts';
 
