@@ -55,8 +55,8 @@ describe('packages, installed from their tarballs outside the workspace', functi
         include: ['embed-express', 'driver-fetch-plugin'],
       }),
     );
-    // The npm cache that `make setup` filled serves the third-party packages (offline); no install scripts run.
-    await run('npm', ['install', '--offline', '--ignore-scripts', '--no-audit', '--no-fund', '--no-package-lock'], { cwd: dir, env });
+    // The npm cache that `make setup` filled serves the third-party packages (the registry only for what it lacks); no install scripts run.
+    await run('npm', ['install', '--prefer-offline', '--ignore-scripts', '--no-audit', '--no-fund', '--no-package-lock'], { cwd: dir, env });
   });
   after(async () => {
     if (dir) rmSync(dir, { recursive: true, force: true });
