@@ -1,4 +1,4 @@
-# Every target runs on Node >= 22.12: the machine's node when it is new enough, else the one that
+# Every target runs on Node >= 22.19: the machine's node when it is new enough, else the one that
 # scripts/ensure-node.sh installs from the npm registry under .tools/node.
 SHELL := /bin/bash
 NODE_BIN := $(shell ./scripts/ensure-node.sh)
