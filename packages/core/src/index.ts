@@ -55,7 +55,11 @@ export type { WebhookHeaders } from './callbacks/sign.ts';
 // What the operations take and return.
 export { ATTRIBUTES_REQUEST_SCHEMA, ATTRIBUTE_TYPES } from './extract/attributes.ts';
 export type { Attribute, AttributeType, ExtractedRecord } from './extract/attributes.ts';
-export type { ExtractResponse } from './operations/extract.ts';
+export type { ExtractCallOptions, ExtractResponse } from './operations/extract.ts';
+export { EXTRACTION_DETAILS_SCHEMA } from './operations/extract-details.ts';
+export type { ExtractionDetails, PageDetails } from './operations/extract-details.ts';
+export { DEFAULT_PAGE, MAX_PAGE } from './history/index.ts';
+export type { HealRecord, HistoryOperations, RunListItem, RunListQuery, ScraperHistory, ScraperVersion, TaskListItem, TaskListQuery } from './history/index.ts';
 export type { TaskStatusBody } from './tasks/extract-task.ts';
 export type { ScraperOperations } from './scrapers/operations.ts';
 export type { ParameterSpec, ScraperBuildRequest, ScraperKind, ScraperRecord, ScraperStatus } from './scrapers/types.ts';

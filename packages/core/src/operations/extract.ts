@@ -2,23 +2,46 @@ import type { Owner } from '../auth/owners.ts';
 import type { OperationContext } from '../extract/context.ts';
 import { checkHttpUrl, normalizeExtractOptions } from '../extract/request.ts';
 import { validationFailed, type ValidationIssue } from '../errors.ts';
-import { runExtraction } from '../extract/pipeline.ts';
+import { runExtraction, type ExtractionResult } from '../extract/pipeline.ts';
+import type { ExtractOptions } from '../extract/request.ts';
 import { recordUsage } from '../extract/credits.ts';
 import type { ExtractedRecord } from '../extract/attributes.ts';
+import { extractionDetails, type ExtractionDetails, type ReadPage } from './extract-details.ts';
 
 /** The body of /v1/extract and /v1/parse (docs/api.md). */
 export interface ExtractResponse {
   data: ExtractedRecord[];
   message?: string;
+  /** Only when asked for (`details: true`): driver, page sizes, what the model saw, tokens, credits. */
+  details?: ExtractionDetails;
+}
+
+/** Per-call choices beside the request body. */
+export interface ExtractCallOptions {
+  /** Add `details` to the response (the `?details=true` Gleaner extension). */
+  details?: boolean;
+}
+
+function respond(ctx: OperationContext, options: ExtractOptions, read: ReadPage[] | null, result: ExtractionResult): ExtractResponse {
+  const body: ExtractResponse = result.message ? { data: result.records, message: result.message } : { data: result.records };
+  if (read) body.details = extractionDetails(ctx, options, read, result);
+  return body;
 }
 
 /** POST /v1/extract: fetch the URL (following pagination when asked) and extract records. */
-export async function extract(ctx: OperationContext, owner: Owner, body: Record<string, any>, signal?: AbortSignal): Promise<ExtractResponse> {
+export async function extract(
+  ctx: OperationContext,
+  owner: Owner,
+  body: Record<string, any>,
+  signal?: AbortSignal,
+  call: ExtractCallOptions = {},
+): Promise<ExtractResponse> {
   const issues: ValidationIssue[] = [];
   const url = checkHttpUrl(body.url, ['body', 'url'], issues);
   const options = normalizeExtractOptions(body, ctx.config, url, issues);
   if (issues.length) throw validationFailed(issues);
-  const result = await runExtraction(ctx, { url: url! }, options, signal);
+  const read: ReadPage[] | null = call.details ? [] : null;
+  const result = await runExtraction(ctx, { url: url! }, options, signal, read ? (p) => read.push(p) : undefined);
   await recordUsage(ctx.db, {
     ownerId: owner.id,
     operation: 'extract',
@@ -31,18 +54,25 @@ export async function extract(ctx: OperationContext, owner: Owner, body: Record<
     { owner: owner.name, url, mode: options.mode, pages: result.pages.length, records: result.records.length, driver: result.driver, ...result.usage },
     'extract done',
   );
-  return result.message ? { data: result.records, message: result.message } : { data: result.records };
+  return respond(ctx, options, read, result);
 }
 
 /** POST /v1/parse: extract from HTML or text the caller supplies (no fetching, one page). */
-export async function parse(ctx: OperationContext, owner: Owner, body: Record<string, any>, signal?: AbortSignal): Promise<ExtractResponse> {
+export async function parse(
+  ctx: OperationContext,
+  owner: Owner,
+  body: Record<string, any>,
+  signal?: AbortSignal,
+  call: ExtractCallOptions = {},
+): Promise<ExtractResponse> {
   const issues: ValidationIssue[] = [];
   if (typeof body.content !== 'string' || !body.content.trim()) issues.push({ loc: ['body', 'content'], msg: 'Field required', type: 'missing' });
   // An optional base URL makes relative links and images absolute.
   const base = typeof body.url === 'string' && body.url ? checkHttpUrl(body.url, ['body', 'url'], issues) : null;
   const options = normalizeExtractOptions(body, ctx.config, base, issues);
   if (issues.length) throw validationFailed(issues);
-  const result = await runExtraction(ctx, { content: body.content, url: base ?? undefined }, options, signal);
+  const read: ReadPage[] | null = call.details ? [] : null;
+  const result = await runExtraction(ctx, { content: body.content, url: base ?? undefined }, options, signal, read ? (p) => read.push(p) : undefined);
   await recordUsage(ctx.db, { ownerId: owner.id, operation: 'parse', pages: 1, usage: result.usage, credits: result.credits });
-  return result.message ? { data: result.records, message: result.message } : { data: result.records };
+  return respond(ctx, options, read, result);
 }
