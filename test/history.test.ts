@@ -2,7 +2,8 @@
 // recent work, paginated) and GET /v1/scrapers/{id}/versions (versions and self-heal attempts),
 // each owner-scoped (another owner sees nothing, or 404) and validated (422 on bad queries).
 import { expect } from 'chai';
-import { healScraper, loadScraper } from '@gleaner/core/internal';
+import { createDatabase, ensureOwner, healScraper, insertScraper, loadMigrations, loadScraper, migrate, silentLogger } from '@gleaner/core/internal';
+import { TEST_DATABASE_URL, testSchemas } from './support/db.ts';
 import { startStack, waitFor, type Stack } from './support/stack.ts';
 import { request } from './support/http.ts';
 import { BOOK_ATTRS, buildBookScraper, openBookshop, shelf } from './support/books.ts';
@@ -173,6 +174,39 @@ describe('history endpoints: runs, tasks, scraper versions and heals', function 
       expect([one.body.versions.length, one.body.heals.length]).to.deep.equal([1, 1]);
     });
 
+    it("shows an agentic scraper's scripts and their parameters", async () => {
+      const owner = await s.engine.ensureOwner('alice');
+      const script = { version: 1, start: { url: '{{url}}' }, steps: [{ action: 'goto', url: '{{url}}' }] };
+      const params = [{ name: 'url', type: 'url', description: 'start page' }];
+      const id = await s.engine.db.tx((tx) =>
+        insertScraper(tx, {
+          ownerId: owner.id,
+          kind: 'agentic',
+          url: shelfUrl(1),
+          script,
+          parametersSchema: params,
+          sampleData: shelf(1),
+          reason: 'cloned from books',
+        }),
+      );
+      const res = await s.api('GET', `/v1/scrapers/${id}/versions`);
+      expect(res.status, res.text).to.equal(200);
+      expect(res.body).to.include({ type: 'agentic', current_version: 1 });
+      expect(res.body.versions).to.deep.equal([
+        {
+          version: 1,
+          current: true,
+          reason: 'cloned from books',
+          created_at: res.body.versions[0].created_at,
+          sample_url: shelfUrl(1),
+          sample_data: shelf(1),
+          model_calls: 0,
+          script,
+          parameters_schema: params,
+        },
+      ]);
+    });
+
     it("answers 404 for another owner's scraper and an unknown id, 422 for a bad limit", async () => {
       const other = await bob(`/v1/scrapers/${scraperId}/versions`);
       expect(other.status).to.equal(404);
@@ -182,6 +216,28 @@ describe('history endpoints: runs, tasks, scraper versions and heals', function 
       expect(bad.status).to.equal(422);
       expect(bad.body.detail[0].loc).to.deep.equal(['query', 'limit']);
     });
+  });
+
+  it('migration 16 carries the heals of an existing install over from its healed versions', async () => {
+    const t = testSchemas();
+    const db = createDatabase({ url: TEST_DATABASE_URL, schema: t.schema, poolMax: 1, logger: silentLogger() });
+    try {
+      const all = loadMigrations();
+      await migrate({ url: TEST_DATABASE_URL, schema: t.schema, logger: silentLogger(), migrations: all.filter((m) => m.id < 16) });
+      const owner = await ensureOwner(db, 'carol');
+      const recipe = { version: 1, container: { selector: 'li' }, fields: {} } as const;
+      const id = await db.tx((tx) => insertScraper(tx, { ownerId: owner.id, kind: 'extractor', url: shelfUrl(1), recipe }));
+      await db.query(
+        `INSERT INTO scraper_recipes (scraper_id, version, recipe, sample_url, reason, model_calls) VALUES ($1, 2, $2, $3, 'healed: layout changed: no li', 2)`,
+        [id, JSON.stringify(recipe), shelfUrl(2)],
+      );
+      expect(await migrate({ url: TEST_DATABASE_URL, schema: t.schema, logger: silentLogger() })).to.include('16_scraper_heals');
+      const { rows } = await db.query('SELECT trigger, outcome, from_version, to_version, url, model_calls FROM scraper_heals WHERE scraper_id = $1', [id]);
+      expect(rows).to.deep.equal([{ trigger: 'layout changed: no li', outcome: 'healed', from_version: 1, to_version: 2, url: shelfUrl(2), model_calls: 2 }]);
+    } finally {
+      await db.close();
+      await t.drop();
+    }
   });
 
   it('serves the three endpoints in the OpenAPI document under the gleaner tag', async () => {
