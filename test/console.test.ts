@@ -222,4 +222,31 @@ describe('console: the web console in Chromium', function () {
       .and.contain('completed')
       .and.contain('3 steps');
   });
+
+  it('lists runs 20 at a time, following those still moving, with "Load more runs" for the rest', async () => {
+    const alice = await s.engine.ensureOwner('alice');
+    const [{ id }] = await s.engine.scrapers.list(alice);
+    // The newest run reads a page that takes 3 s to arrive: the list shows it moving, then finished.
+    const slowShelf = await (await fetch(shelfUrl(29))).text();
+    s.site.route('/slow-shelf', (_req, res) => {
+      setTimeout(() => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(slowShelf), 3000);
+    });
+    const started: string[] = [];
+    for (let n = 10; n < 29; n++) started.push((await s.api('POST', '/v1/scrapers/run_async', { template_id: id, url: shelfUrl(n) })).body.run_id);
+    started.push((await s.api('POST', '/v1/scrapers/run_async', { template_id: id, url: `${s.site.url}/slow-shelf` })).body.run_id);
+    await page.getByRole('link', { name: 'Runs' }).click();
+    const rows = page.getByRole('table', { name: 'Your runs, newest first' }).locator('tbody tr');
+    await rows.first().waitFor();
+    expect(await rows.count()).to.equal(20);
+    expect(await rows.first().locator('a').first().textContent()).to.equal(started.at(-1)!.slice(0, 8));
+    expect(await rows.first().textContent()).to.contain('0/1 URLs (0%)');
+    // The page reads the list again until every run on it has finished.
+    await page.waitForFunction(() => [...document.querySelectorAll('tbody tr')].every((tr) => tr.textContent!.includes('1/1 URLs (100%)')), undefined, {
+      timeout: 60_000,
+    });
+    await page.getByRole('button', { name: 'Load more runs' }).click();
+    await page.waitForFunction(() => document.querySelectorAll('tbody tr').length === 21);
+    expect(await rows.last().textContent()).to.contain('4/4 URLs (100%)'); // the first run, from the earlier test
+    expect(await page.getByRole('button', { name: 'Load more runs' }).count()).to.equal(0);
+  });
 });

@@ -28,7 +28,12 @@ export function AgentTasks() {
     error: listError,
     more,
     loadMore,
-  } = usePagedList<TaskListItem>('/v1/tasks?kind=agent&limit=20', 'tasks', (t) => !FINISHED.includes(t.status));
+  } = usePagedList<TaskListItem>(
+    '/v1/tasks?kind=agent&limit=20',
+    'tasks',
+    (t) => t.task_id,
+    (t) => !FINISHED.includes(t.status),
+  );
   return html`<section aria-labelledby="ag-title">
     <h2 id="ag-title">Agent tasks</h2>
     <${ErrorBox} error=${listError} />

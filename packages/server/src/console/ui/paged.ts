@@ -5,7 +5,7 @@ import { useState } from 'preact/hooks';
 import { api } from './api.ts';
 import { useRepeat } from './poll.ts';
 
-export function usePagedList<T>(path: string, field: string, live: (item: T) => boolean, everyMs = 1500) {
+export function usePagedList<T>(path: string, field: string, idOf: (item: T) => string, live: (item: T) => boolean, everyMs = 1500) {
   const [items, setItems] = useState<T[] | null>(null);
   const [cursor, setCursor] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -16,8 +16,9 @@ export function usePagedList<T>(path: string, field: string, live: (item: T) => 
       const page = await api<Record<string, any>>('GET', path);
       if (!alive()) return false;
       const first = page[field] as T[];
-      // Keep pages loaded further down; only the first page is refreshed.
-      setItems((old) => (old && old.length > first.length ? [...first, ...old.slice(first.length)] : first));
+      // Only the first page is refreshed; items loaded further down stay (those now on it once).
+      const fresh = new Set(first.map(idOf));
+      setItems((old) => [...first, ...(old ?? []).slice(first.length).filter((item) => !fresh.has(idOf(item)))]);
       setCursor((old) => old ?? page.next_cursor);
       return first.some(live);
     },

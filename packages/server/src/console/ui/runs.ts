@@ -22,7 +22,17 @@ function Progress({ completed, total, label }: { completed: number; total: numbe
 /** The caller's runs, newest first (GET /v1/runs), followed while any is moving; and any run by id. */
 export function RunsList() {
   const [id, setId] = useState('');
-  const { items: runs, error, more, loadMore } = usePagedList<RunListItem>('/v1/runs?limit=20', 'runs', (r) => !FINISHED.includes(r.status));
+  const {
+    items: runs,
+    error,
+    more,
+    loadMore,
+  } = usePagedList<RunListItem>(
+    '/v1/runs?limit=20',
+    'runs',
+    (r) => r.run_id,
+    (r) => !FINISHED.includes(r.status),
+  );
   return html`<section aria-labelledby="runs-title">
     <h2 id="runs-title">Runs</h2>
     <${ErrorBox} error=${error} />
