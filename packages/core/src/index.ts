@@ -55,11 +55,7 @@ export type { WebhookHeaders } from './callbacks/sign.ts';
 // What the operations take and return.
 export { ATTRIBUTES_REQUEST_SCHEMA, ATTRIBUTE_TYPES } from './extract/attributes.ts';
 export type { Attribute, AttributeType, ExtractedRecord } from './extract/attributes.ts';
-export type { ExtractCallOptions, ExtractResponse } from './operations/extract.ts';
-export { EXTRACTION_DETAILS_SCHEMA } from './operations/extract-details.ts';
-export type { ExtractionDetails, PageDetails } from './operations/extract-details.ts';
-export { DEFAULT_PAGE, MAX_PAGE } from './history/index.ts';
-export type { HealRecord, HistoryOperations, RunListItem, RunListQuery, ScraperHistory, ScraperVersion, TaskListItem, TaskListQuery } from './history/index.ts';
+export type { ExtractResponse } from './operations/extract.ts';
 export type { TaskStatusBody } from './tasks/extract-task.ts';
 export type { ScraperOperations } from './scrapers/operations.ts';
 export type { ParameterSpec, ScraperBuildRequest, ScraperKind, ScraperRecord, ScraperStatus } from './scrapers/types.ts';
@@ -70,6 +66,13 @@ export type { RunStatus, RunStatusBody } from './runs/status.ts';
 export type { CatalogOperations } from './catalog/index.ts';
 export type { Recipe } from './recipes/schema.ts';
 export { RANDOM_PROXY_COUNTRY } from './net/proxies.ts';
+
+// Gleaner extensions (docs/api.md): extraction details, the owner's runs and tasks, scraper versions and heals.
+export type { ExtractCallOptions } from './operations/extract.ts';
+export { EXTRACTION_DETAILS_SCHEMA } from './operations/extract-details.ts';
+export type { ExtractionDetails, ExtractionMode, PageDetails } from './operations/extract-details.ts';
+export { DEFAULT_PAGE, MAX_PAGE } from './history/index.ts';
+export type { HealRecord, HistoryOperations, RunListItem, RunListQuery, ScraperHistory, ScraperVersion, TaskListItem, TaskListQuery } from './history/index.ts';
 
 // The plugin seams an embedder hands to createEngine (implementing one: '@gleaner/core/plugin').
 export { PLUGIN_API_VERSION } from './plugins/version.ts';

@@ -1,7 +1,7 @@
 // The caller's history, as Gleaner extensions of the interface (docs/api.md): recent runs and
 // background tasks, and a scraper's versions and heal attempts. Read-only and owner-scoped.
 import type { Owner } from '../auth/owners.ts';
-import type { OperationContext } from '../extract/context.ts';
+import type { Queryable } from '../store/db.ts';
 import { listRuns, type RunListItem, type RunListQuery } from './runs.ts';
 import { listTasks, type TaskListItem, type TaskListQuery } from './tasks.ts';
 import { scraperHistory, type ScraperHistory } from './scraper-versions.ts';
@@ -26,7 +26,7 @@ export interface HistoryOperations {
   scraperVersions(owner: Owner, scraperId: string, opts?: { limit?: number }): Promise<ScraperHistory>;
 }
 
-export function historyOperations(ctx: OperationContext): HistoryOperations {
+export function historyOperations(ctx: { db: Queryable }): HistoryOperations {
   return {
     runs: (owner, query = {}) => listRuns(ctx.db, owner.id, { ...query, limit: pageSize(query.limit) }),
     tasks: (owner, query = {}) => listTasks(ctx.db, owner.id, { ...query, limit: pageSize(query.limit) }),

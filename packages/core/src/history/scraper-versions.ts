@@ -5,7 +5,6 @@
  * owner's scraper answers 404 like an unknown id.
  */
 import { GleanerError } from '../errors.ts';
-import type { ExtractedRecord } from '../extract/attributes.ts';
 import type { ScraperKind } from '../scrapers/types.ts';
 import type { Queryable } from '../store/db.ts';
 
@@ -17,7 +16,7 @@ export interface ScraperVersion {
   reason: string;
   created_at: string;
   sample_url: string | null;
-  sample_data: ExtractedRecord[] | null;
+  sample_data: Array<Record<string, unknown>> | null;
   model_calls: number;
   /** Classic scrapers: the recipe. */
   recipe?: unknown;
@@ -61,7 +60,7 @@ export async function scraperHistory(db: Queryable, ownerId: string, scraperId: 
     reason: string;
     created_at: Date;
     sample_url: string | null;
-    sample_data: ExtractedRecord[] | null;
+    sample_data: Array<Record<string, unknown>> | null;
     model_calls: number;
     body: unknown;
     parameters_schema: unknown;

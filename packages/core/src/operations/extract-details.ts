@@ -5,9 +5,8 @@
  * written from), the model, its calls and tokens, and the credits charged. Without the flag the
  * responses are exactly those of the interface.
  */
-import type { OperationContext } from '../extract/context.ts';
+import type { ModelClient } from '../llm/call-model.ts';
 import type { ExtractionResult } from '../extract/pipeline.ts';
-import type { ExtractOptions } from '../extract/request.ts';
 import { countTokens, reducePage } from '../page/index.ts';
 import { pageSkeleton } from '../recipes/index.ts';
 
@@ -31,8 +30,10 @@ export interface PageDetails {
   model_input?: { text: string; chars: number; tokens: number };
 }
 
+export type ExtractionMode = 'standard' | 'precision' | 'code';
+
 export interface ExtractionDetails {
-  mode: ExtractOptions['mode'];
+  mode: ExtractionMode;
   /** The first page's driver. */
   driver: string;
   /** The model used, or null when no model call was made. */
@@ -50,20 +51,19 @@ function modelInput(text: string) {
 }
 
 /** Details of a finished extraction from the pages it read (in order) and its result. */
-export function extractionDetails(ctx: OperationContext, options: ExtractOptions, read: ReadPage[], result: ExtractionResult): ExtractionDetails {
+export function extractionDetails(model: ModelClient | null, mode: ExtractionMode, read: ReadPage[], result: ExtractionResult): ExtractionDetails {
   const pages: PageDetails[] = result.pages.map((p, i) => {
     const page = read[i];
     const html = page?.html ?? '';
     const base = { url: p.url, driver: p.driver, records: p.records, raw_bytes: Buffer.byteLength(html) };
-    if (options.mode === 'code')
-      return i === 0 ? { ...base, read_by: 'page_skeleton', model_input: modelInput(pageSkeleton(html)) } : { ...base, read_by: 'recipe' };
-    const reduced = reducePage(html, { url: p.url, mode: options.mode === 'precision' ? 'precision' : 'standard' });
+    if (mode === 'code') return i === 0 ? { ...base, read_by: 'page_skeleton', model_input: modelInput(pageSkeleton(html)) } : { ...base, read_by: 'recipe' };
+    const reduced = reducePage(html, { url: p.url, mode: mode === 'precision' ? 'precision' : 'standard' });
     return { ...base, read_by: 'reduced_page', model_input: modelInput(reduced.text) };
   });
   const details: ExtractionDetails = {
-    mode: options.mode,
+    mode,
     driver: result.driver,
-    model: ctx.model && result.usage.modelCalls ? { provider: ctx.model.provider.name, name: ctx.model.provider.model } : null,
+    model: model && result.usage.modelCalls ? { provider: model.provider.name, name: model.provider.model } : null,
     pages,
     raw_bytes: pages.reduce((n, p) => n + p.raw_bytes, 0),
     usage: { model_calls: result.usage.modelCalls, input_tokens: result.usage.inputTokens, output_tokens: result.usage.outputTokens },

@@ -1,12 +1,12 @@
+import { extractionDetails, type ExtractionDetails, type ExtractionMode, type ReadPage } from './extract-details.ts';
+import type { ExtractionResult } from '../extract/pipeline.ts';
 import type { Owner } from '../auth/owners.ts';
 import type { OperationContext } from '../extract/context.ts';
 import { checkHttpUrl, normalizeExtractOptions } from '../extract/request.ts';
 import { validationFailed, type ValidationIssue } from '../errors.ts';
-import { runExtraction, type ExtractionResult } from '../extract/pipeline.ts';
-import type { ExtractOptions } from '../extract/request.ts';
+import { runExtraction } from '../extract/pipeline.ts';
 import { recordUsage } from '../extract/credits.ts';
 import type { ExtractedRecord } from '../extract/attributes.ts';
-import { extractionDetails, type ExtractionDetails, type ReadPage } from './extract-details.ts';
 
 /** The body of /v1/extract and /v1/parse (docs/api.md). */
 export interface ExtractResponse {
@@ -22,9 +22,9 @@ export interface ExtractCallOptions {
   details?: boolean;
 }
 
-function respond(ctx: OperationContext, options: ExtractOptions, read: ReadPage[] | null, result: ExtractionResult): ExtractResponse {
+function respond(ctx: OperationContext, mode: ExtractionMode, read: ReadPage[] | null, result: ExtractionResult): ExtractResponse {
   const body: ExtractResponse = result.message ? { data: result.records, message: result.message } : { data: result.records };
-  if (read) body.details = extractionDetails(ctx, options, read, result);
+  if (read) body.details = extractionDetails(ctx.model, mode, read, result);
   return body;
 }
 
@@ -54,7 +54,7 @@ export async function extract(
     { owner: owner.name, url, mode: options.mode, pages: result.pages.length, records: result.records.length, driver: result.driver, ...result.usage },
     'extract done',
   );
-  return respond(ctx, options, read, result);
+  return respond(ctx, options.mode, read, result);
 }
 
 /** POST /v1/parse: extract from HTML or text the caller supplies (no fetching, one page). */
@@ -74,5 +74,5 @@ export async function parse(
   const read: ReadPage[] | null = call.details ? [] : null;
   const result = await runExtraction(ctx, { content: body.content, url: base ?? undefined }, options, signal, read ? (p) => read.push(p) : undefined);
   await recordUsage(ctx.db, { ownerId: owner.id, operation: 'parse', pages: 1, usage: result.usage, credits: result.credits });
-  return respond(ctx, options, read, result);
+  return respond(ctx, options.mode, read, result);
 }
