@@ -24,7 +24,7 @@ export async function recordHealAttempt(tx: Queryable, a: HealAttempt): Promise<
       a.scraperId,
       a.trigger.slice(0, 2000),
       a.toVersion === null ? 'failed' : 'healed',
-      a.toVersion === null ? ((a.detail ?? null)?.slice(0, 2000) ?? null) : null,
+      a.toVersion === null ? (a.detail?.slice(0, 2000) ?? null) : null,
       a.fromVersion,
       a.toVersion,
       a.url,

@@ -1,5 +1,6 @@
 // The caller's history, as Gleaner extensions of the interface (docs/api.md): recent runs and
-// background tasks, and a scraper's versions and heal attempts. Read-only and owner-scoped.
+// background tasks, and a scraper's versions and heal attempts (the heals write theirs through
+// recordHealAttempt). Every read is owner-scoped.
 import type { Owner } from '../auth/owners.ts';
 import type { Queryable } from '../store/db.ts';
 import { listRuns, type RunListItem, type RunListQuery } from './runs.ts';
