@@ -7,6 +7,10 @@ import { TEST_DATABASE_URL, testSchemas } from './support/db.ts';
 import { startStack, waitFor, type Stack } from './support/stack.ts';
 import { request } from './support/http.ts';
 import { BOOK_ATTRS, buildBookScraper, openBookshop, shelf } from './support/books.ts';
+import { addAgentPages } from './support/agent-site.ts';
+import { call } from './support/agent-script.ts';
+import { scriptBuildModel } from './support/agentic-model.ts';
+import { healAgenticScraper } from '../packages/core/src/scrapers/agentic-heal.ts';
 
 describe('history endpoints: runs, tasks, scraper versions and heals', function () {
   this.timeout(90_000);
@@ -153,7 +157,7 @@ describe('history endpoints: runs, tasks, scraper versions and heals', function 
       const v2 = (await loadScraper(s.engine.db, owner.id, scraperId))!;
       const empty = '<html><body><p>Closed for maintenance</p></body></html>';
       const failed = await healScraper(s.engine.context, v2, { html: empty, url: `${s.site.url}/closed`, driver: 'http' }, 'layout changed: no li.book');
-      expect(failed.healed).to.equal(false);
+      expect(failed.healed, JSON.stringify(failed)).to.equal(false);
 
       const res = await s.api('GET', `/v1/scrapers/${scraperId}/versions`);
       expect(res.body.current_version).to.equal(2);
@@ -245,5 +249,60 @@ describe('history endpoints: runs, tasks, scraper versions and heals', function 
     for (const path of ['/v1/runs', '/v1/tasks', '/v1/scrapers/{scraper_id}/versions']) expect(doc.paths[path].get.tags, path).to.deep.equal(['gleaner']);
     expect(doc.paths['/v1/extract'].post.parameters.map((p: any) => p.name)).to.deep.equal(['details']);
     expect(doc.paths['/v1/extract'].post.responses['200'].content['application/json'].schema.properties.details.required).to.include('pages');
+  });
+});
+
+describe('heal history of an agentic scraper', function () {
+  this.timeout(120_000);
+  let s: Stack;
+  before(async () => {
+    s = await startStack();
+    addAgentPages(s.site);
+  });
+  after(() => s?.close());
+
+  it('records a re-recording that saved a script version and one that failed, with why', async () => {
+    const owner = await s.engine.ensureOwner('alice');
+    const url = `${s.site.url}/list`;
+    const id = await s.engine.db.tx((tx) =>
+      insertScraper(tx, {
+        ownerId: owner.id,
+        kind: 'agentic',
+        url,
+        prompt: 'Return every product on the list.',
+        attributes: [
+          { name: 'name', type: 'string', description: 'product name' },
+          { name: 'price', type: 'number', description: '' },
+        ],
+        script: { steps: [] },
+        parametersSchema: [],
+      }),
+    );
+    // The agent records the page again: it extracts, then finishes; the replay reproduces its records.
+    scriptBuildModel(s, [() => [call.extract()], () => [call.finish('all products on the page')]], []);
+    const v1 = (await loadScraper(s.engine.db, owner.id, id))!;
+    const healed = await healAgenticScraper(s.engine.context, v1, { url, parameters: null }, 'layout changed: step 1 click "Next": its target is gone');
+    expect(healed.healed, JSON.stringify(healed)).to.equal(true);
+    // On version 2, a run's page is closed: the agent finds nothing there, the heal fails and says why.
+    s.site.page('/closed', '<!doctype html><html><head><title>Closed</title></head><body><p>Closed for maintenance.</p></body></html>');
+    s.model.reset();
+    scriptBuildModel(s, [() => [call.finish('nothing to extract here')]], []);
+    const v2 = (await loadScraper(s.engine.db, owner.id, id))!;
+    const failed = await healAgenticScraper(s.engine.context, v2, { url: `${s.site.url}/closed`, parameters: null }, 'layout changed: step 2 extract');
+    expect(failed.healed, JSON.stringify(failed)).to.equal(false);
+
+    const res = await s.api('GET', `/v1/scrapers/${id}/versions`);
+    expect(res.status, res.text).to.equal(200);
+    expect(res.body).to.include({ type: 'agentic', current_version: 2 });
+    expect(res.body.versions.map((v: any) => [v.version, v.current, v.reason])).to.deep.equal([
+      [2, true, 'healed: layout changed: step 1 click "Next": its target is gone'],
+      [1, false, 'generated'],
+    ]);
+    expect(res.body.versions[0].script.steps.length).to.be.greaterThan(0);
+    const [last, first] = res.body.heals;
+    expect(first).to.include({ outcome: 'healed', from_version: 1, to_version: 2, url, detail: null });
+    expect(first.model_calls).to.be.greaterThan(0);
+    expect(last).to.include({ trigger: 'layout changed: step 2 extract', outcome: 'failed', from_version: 2, to_version: null });
+    expect(last.detail).to.contain('the agent found no records');
   });
 });
