@@ -252,6 +252,23 @@ describe('history endpoints: runs, tasks, scraper versions and heals', function 
   });
 });
 
+// A recorded script as the agent writes one for the list page (the heal below records it anew).
+const VALID_SCRIPT = {
+  format: 1,
+  driver: 'browser',
+  parameters: {},
+  steps: [
+    { action: 'goto', url: '{{url}}' },
+    {
+      action: 'extract',
+      recipe: { version: 1, container: { selector: 'li.product' }, fields: { name: { selector: '.name', read: 'text' } } },
+      sampleRecords: 3,
+    },
+  ],
+};
+/** A heal from the start of the script (`fromStep: null` where heals can start from the step that drifted). */
+const fromStart = (url: string) => ({ url, parameters: null, fromStep: null }) as Parameters<typeof healAgenticScraper>[2];
+
 describe('heal history of an agentic scraper', function () {
   this.timeout(120_000);
   let s: Stack;
@@ -274,21 +291,21 @@ describe('heal history of an agentic scraper', function () {
           { name: 'name', type: 'string', description: 'product name' },
           { name: 'price', type: 'number', description: '' },
         ],
-        script: { steps: [] },
+        script: VALID_SCRIPT,
         parametersSchema: [],
       }),
     );
     // The agent records the page again: it extracts, then finishes; the replay reproduces its records.
     scriptBuildModel(s, [() => [call.extract()], () => [call.finish('all products on the page')]], []);
     const v1 = (await loadScraper(s.engine.db, owner.id, id))!;
-    const healed = await healAgenticScraper(s.engine.context, v1, { url, parameters: null }, 'layout changed: step 1 click "Next": its target is gone');
+    const healed = await healAgenticScraper(s.engine.context, v1, fromStart(url), 'layout changed: step 1 click "Next": its target is gone');
     expect(healed.healed, JSON.stringify(healed)).to.equal(true);
     // On version 2, a run's page is closed: the agent finds nothing there, the heal fails and says why.
     s.site.page('/closed', '<!doctype html><html><head><title>Closed</title></head><body><p>Closed for maintenance.</p></body></html>');
     s.model.reset();
     scriptBuildModel(s, [() => [call.finish('nothing to extract here')]], []);
     const v2 = (await loadScraper(s.engine.db, owner.id, id))!;
-    const failed = await healAgenticScraper(s.engine.context, v2, { url: `${s.site.url}/closed`, parameters: null }, 'layout changed: step 2 extract');
+    const failed = await healAgenticScraper(s.engine.context, v2, fromStart(`${s.site.url}/closed`), 'layout changed: step 2 extract');
     expect(failed.healed, JSON.stringify(failed)).to.equal(false);
 
     const res = await s.api('GET', `/v1/scrapers/${id}/versions`);
