@@ -70,17 +70,7 @@ export async function scraperHistory(db: Queryable, ownerId: string, scraperId: 
       : `SELECT version, reason, created_at, sample_url, sample_data, model_calls, recipe AS body, NULL AS parameters_schema FROM scraper_recipes WHERE scraper_id = $1 ORDER BY version DESC LIMIT $2`,
     [scraperId, opts.limit],
   );
-  const heals = await db.query<{
-    created_at: Date;
-    trigger: string;
-    outcome: 'healed' | 'failed';
-    detail: string | null;
-    from_version: number | null;
-    to_version: number | null;
-    url: string | null;
-    model_calls: number;
-    credits: string;
-  }>(
+  const heals = await db.query<Omit<HealRecord, 'at' | 'credits'> & { created_at: Date; credits: string }>(
     `SELECT created_at, trigger, outcome, detail, from_version, to_version, url, model_calls, credits
        FROM scraper_heals WHERE scraper_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2`,
     [scraperId, opts.limit],

@@ -28,20 +28,30 @@ function respond(ctx: OperationContext, mode: ExtractionMode, read: ReadPage[] |
   return body;
 }
 
-/** POST /v1/extract: fetch the URL (following pagination when asked) and extract records. */
-export async function extract(
+/** /v1/extract and /v1/parse: a body already checked against its schema, the caller's signal, per-call choices. */
+type ExtractOperation = (
   ctx: OperationContext,
   owner: Owner,
   body: Record<string, any>,
   signal?: AbortSignal,
-  call: ExtractCallOptions = {},
-): Promise<ExtractResponse> {
+  call?: ExtractCallOptions,
+) => Promise<ExtractResponse>;
+
+/** The pages an extraction reads, kept (with their HTML) only when details are asked for. */
+function pageLog(call: ExtractCallOptions): { read: ReadPage[] | null; onPage?: (page: ReadPage) => void } {
+  if (!call.details) return { read: null };
+  const read: ReadPage[] = [];
+  return { read, onPage: (page) => read.push(page) };
+}
+
+/** POST /v1/extract: fetch the URL (following pagination when asked) and extract records. */
+export const extract: ExtractOperation = async (ctx, owner, body, signal, call = {}) => {
   const issues: ValidationIssue[] = [];
   const url = checkHttpUrl(body.url, ['body', 'url'], issues);
   const options = normalizeExtractOptions(body, ctx.config, url, issues);
   if (issues.length) throw validationFailed(issues);
-  const read: ReadPage[] | null = call.details ? [] : null;
-  const result = await runExtraction(ctx, { url: url! }, options, signal, read ? (p) => read.push(p) : undefined);
+  const pages = pageLog(call);
+  const result = await runExtraction(ctx, { url: url! }, options, signal, pages.onPage);
   await recordUsage(ctx.db, {
     ownerId: owner.id,
     operation: 'extract',
@@ -54,25 +64,19 @@ export async function extract(
     { owner: owner.name, url, mode: options.mode, pages: result.pages.length, records: result.records.length, driver: result.driver, ...result.usage },
     'extract done',
   );
-  return respond(ctx, options.mode, read, result);
-}
+  return respond(ctx, options.mode, pages.read, result);
+};
 
 /** POST /v1/parse: extract from HTML or text the caller supplies (no fetching, one page). */
-export async function parse(
-  ctx: OperationContext,
-  owner: Owner,
-  body: Record<string, any>,
-  signal?: AbortSignal,
-  call: ExtractCallOptions = {},
-): Promise<ExtractResponse> {
+export const parse: ExtractOperation = async (ctx, owner, body, signal, call = {}) => {
   const issues: ValidationIssue[] = [];
   if (typeof body.content !== 'string' || !body.content.trim()) issues.push({ loc: ['body', 'content'], msg: 'Field required', type: 'missing' });
   // An optional base URL makes relative links and images absolute.
   const base = typeof body.url === 'string' && body.url ? checkHttpUrl(body.url, ['body', 'url'], issues) : null;
   const options = normalizeExtractOptions(body, ctx.config, base, issues);
   if (issues.length) throw validationFailed(issues);
-  const read: ReadPage[] | null = call.details ? [] : null;
-  const result = await runExtraction(ctx, { content: body.content, url: base ?? undefined }, options, signal, read ? (p) => read.push(p) : undefined);
+  const pages = pageLog(call);
+  const result = await runExtraction(ctx, { content: body.content, url: base ?? undefined }, options, signal, pages.onPage);
   await recordUsage(ctx.db, { ownerId: owner.id, operation: 'parse', pages: 1, usage: result.usage, credits: result.credits });
-  return respond(ctx, options.mode, read, result);
-}
+  return respond(ctx, options.mode, pages.read, result);
+};
