@@ -1,13 +1,14 @@
 // The web console in Debian's Chromium through playwright-core, against a real server, the fixture
-// site and the scripted model server: sign-in (a bad key, then a good one), a playground extraction,
-// a scraper build followed to ready, and a run's progress bar reaching 100%. Screenshots go to
+// site and the scripted model server: sign-in (a bad key, then a good one), a playground extraction
+// with its details panel, a scraper build followed to ready, a run's progress bar reaching 100%, the
+// runs list, a scraper's versions and heal history, agent tasks. Screenshots go to
 // docs/console/ (docs/console.md shows them).
 import { expect } from 'chai';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { CHROMIUM_BASE_FLAGS } from '@gleaner/core/internal';
-import { startStack, type Stack } from './support/stack.ts';
+import { CHROMIUM_BASE_FLAGS, healScraper, loadScraper } from '@gleaner/core/internal';
+import { startStack, userContent, type Stack } from './support/stack.ts';
 import { openBookshop, shelf } from './support/books.ts';
 import { request } from './support/http.ts';
 import { addAgentPages, PRODUCTS } from './support/agent-site.ts';
@@ -88,6 +89,15 @@ describe('console: the web console in Chromium', function () {
     const rows = await table.locator('tbody tr').allTextContents();
     expect(rows).to.deep.equal(shelf(1).map((b) => `${b.title}${b.pages}`));
     expect(await page.getByTestId('summary').textContent()).to.match(/^3 records in \d+\.\d s$/);
+    // The details panel (?details=true): driver, model, raw size, tokens as the model server reported them.
+    const facts = await page.getByTestId('details').textContent();
+    const served = (await (await fetch(shelfUrl(1))).arrayBuffer()).byteLength;
+    for (const fact of ['Driverhttp', 'Modeltest-model (openai)', `Raw page size${served} B over 1 page`, 'Tokens200 in, 40 out (1 model call)'])
+      expect(facts).to.contain(fact);
+    await page.getByText(/^What the model saw: [\d,]+ characters, [\d,]+ tokens$/).click();
+    const seen = await page.getByLabel('What the model saw of page 1').textContent();
+    expect(seen).to.contain('Book 1.1').and.not.contain('<li');
+    expect(userContent(s.model.chatRequests().at(-1)!)).to.contain(seen);
     await shot('playground');
     await page.getByRole('tab', { name: 'JSON' }).click();
     expect(JSON.parse((await page.getByLabel('Result as JSON').textContent())!).data).to.deep.equal(shelf(1));
@@ -108,6 +118,10 @@ describe('console: the web console in Chromium', function () {
     const tables = page.getByRole('table');
     expect(await tables.first().locator('tbody tr').allTextContents()).to.deep.equal(shelf(2).map((b) => `${b.title}${b.pages}`));
     expect(await page.getByRole('table', { name: 'Fields' }).locator('tbody tr').allTextContents()).to.deep.equal(['title.ttext', 'pages.ptextnumber']);
+    const versions = page.getByRole('table', { name: '1 version, newest first' });
+    expect(await versions.locator('tbody tr td:nth-child(3)').allTextContents()).to.deep.equal(['generated']);
+    expect(await versions.locator('tbody tr td:first-child').textContent()).to.equal('1 current');
+    await page.getByText('No heals: the scraper has not drifted since it was built.').waitFor();
     await shot('scraper');
   });
 
@@ -130,9 +144,55 @@ describe('console: the web console in Chromium', function () {
     const col = (line: string, name: string) => line.split(',')[header.split(',').indexOf(name)];
     expect(lines.map((l) => [col(l, 'url'), col(l, 'title'), col(l, 'pages')])).to.deep.include([shelfUrl(3), 'Book 3.1', '301']);
     expect(csv.trim().split('\r\n')).to.have.length(13);
-    // The runs page lists the run started in this tab.
+    // The runs page lists the owner's runs (GET /v1/runs), this one with its full progress bar.
+    const runId = /#\/runs\/(.+)$/.exec(page.url())![1];
     await page.getByRole('link', { name: 'Runs' }).click();
-    expect(await page.getByRole('listitem').filter({ hasText: '4 URLs' }).count()).to.equal(1);
+    const row = page.getByRole('table', { name: 'Your runs, newest first' }).locator('tbody tr');
+    await row.first().waitFor();
+    expect(await row.count()).to.equal(1);
+    expect(await row.textContent())
+      .to.contain('completed')
+      .and.contain('4/4 URLs (100%)')
+      .and.contain(`${new URL(shelfUrl(2)).host}/shelf`);
+    expect(
+      await page.getByRole('progressbar', { name: `Progress of run ${runId.slice(0, 8)}` }).evaluate((p: HTMLProgressElement) => [p.value, p.max]),
+    ).to.deep.equal([4, 4]);
+    await shot('runs');
+    await page.getByRole('link', { name: runId.slice(0, 8) }).click();
+    await page.getByRole('heading', { name: /^Run / }).waitFor();
+    expect(page.url()).to.match(new RegExp(`#/runs/${runId}$`));
+  });
+
+  it("shows the scraper's versions and heal history after a drift was healed", async () => {
+    // A heal as a run triggers it on a drifted page (here shelf 7 with the same layout, so it succeeds), then one that fails.
+    const alice = await s.engine.ensureOwner('alice');
+    const [{ id }] = await s.engine.scrapers.list(alice);
+    const v1 = (await loadScraper(s.engine.db, alice.id, id))!;
+    const html = await (await fetch(shelfUrl(7))).text();
+    expect((await healScraper(s.engine.context, v1, { html, url: shelfUrl(7), driver: 'http' }, 'the recipe found no records')).healed).to.equal(true);
+    const v2 = (await loadScraper(s.engine.db, alice.id, id))!;
+    const closed = '<html><body><p>Closed for maintenance</p></body></html>';
+    expect((await healScraper(s.engine.context, v2, { html: closed, url: `${s.site.url}/closed`, driver: 'http' }, 'layout changed')).healed).to.equal(false);
+    await page.goto(`${s.url}/#/scrapers/${id}`);
+    const versions = page.getByRole('table', { name: '2 versions, newest first' });
+    await versions.waitFor();
+    expect(await versions.locator('tbody tr td:nth-child(3)').allTextContents()).to.deep.equal(['healed: the recipe found no records', 'generated']);
+    const heals = page.getByRole('table', { name: 'Heal history' }).locator('tbody tr');
+    expect(await heals.count()).to.equal(2);
+    expect(await heals.nth(0).textContent())
+      .to.contain('layout changed')
+      .and.contain('failed')
+      .and.contain('standard extraction found no records');
+    expect(await heals.nth(1).textContent())
+      .to.contain('the recipe found no records')
+      .and.contain('healed')
+      .and.contain('1 → 2');
+    // A version's recipe opens with the keyboard: focus its summary, Enter.
+    await page.getByText('Recipe 1', { exact: true }).focus();
+    await page.keyboard.press('Enter');
+    expect(JSON.parse((await page.getByLabel('Recipe version 1').textContent())!).container).to.deep.equal({ selector: 'li.book' });
+    await page.getByRole('heading', { name: 'Versions' }).scrollIntoViewIfNeeded();
+    await shot('versions');
   });
 
   it('starts an agent task and shows its step timeline and records', async () => {
@@ -152,5 +212,41 @@ describe('console: the web console in Chromium', function () {
       .sort();
     expect((await page.getByRole('table').locator('tbody tr td:first-child').allTextContents()).sort()).to.deep.equal(teapots);
     await shot('agent');
+    // The Agent page lists the owner's agent tasks (GET /v1/tasks?kind=agent).
+    await page.getByRole('link', { name: 'Agent' }).click();
+    const listed = page.getByRole('list', { name: 'Your agent tasks' }).getByRole('listitem');
+    await listed.first().waitFor();
+    expect(await listed.allTextContents()).to.have.length(1);
+    expect(await listed.first().textContent())
+      .to.contain('Return the teapots')
+      .and.contain('completed')
+      .and.contain('3 steps');
+  });
+
+  it('lists runs 20 at a time, following those still moving, with "Load more runs" for the rest', async () => {
+    const alice = await s.engine.ensureOwner('alice');
+    const [{ id }] = await s.engine.scrapers.list(alice);
+    // The newest run reads a page that takes 3 s to arrive: the list shows it moving, then finished.
+    const slowShelf = await (await fetch(shelfUrl(29))).text();
+    s.site.route('/slow-shelf', (_req, res) => {
+      setTimeout(() => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(slowShelf), 3000);
+    });
+    const started: string[] = [];
+    for (let n = 10; n < 29; n++) started.push((await s.api('POST', '/v1/scrapers/run_async', { template_id: id, url: shelfUrl(n) })).body.run_id);
+    started.push((await s.api('POST', '/v1/scrapers/run_async', { template_id: id, url: `${s.site.url}/slow-shelf` })).body.run_id);
+    await page.getByRole('link', { name: 'Runs' }).click();
+    const rows = page.getByRole('table', { name: 'Your runs, newest first' }).locator('tbody tr');
+    await rows.first().waitFor();
+    expect(await rows.count()).to.equal(20);
+    expect(await rows.first().locator('a').first().textContent()).to.equal(started.at(-1)!.slice(0, 8));
+    expect(await rows.first().textContent()).to.contain('0/1 URLs (0%)');
+    // The page reads the list again until every run on it has finished.
+    await page.waitForFunction(() => [...document.querySelectorAll('tbody tr')].every((tr) => tr.textContent!.includes('1/1 URLs (100%)')), undefined, {
+      timeout: 60_000,
+    });
+    await page.getByRole('button', { name: 'Load more runs' }).click();
+    await page.waitForFunction(() => document.querySelectorAll('tbody tr').length === 21);
+    expect(await rows.last().textContent()).to.contain('4/4 URLs (100%)'); // the first run, from the earlier test
+    expect(await page.getByRole('button', { name: 'Load more runs' }).count()).to.equal(0);
   });
 });

@@ -25,7 +25,8 @@ import type { LlmProvider, ModelSpec } from './plugins/llm.ts';
 import { createModelClient, type ModelClient } from './llm/call-model.ts';
 import type { OperationContext } from './context.ts';
 import { callbackJobKind } from './callbacks/index.ts';
-import { extract, parse, type ExtractResponse } from './operations/extract.ts';
+import { extract, parse, type ExtractCallOptions, type ExtractResponse } from './operations/extract.ts';
+import { historyOperations, type HistoryOperations } from './history/index.ts';
 import { extractMarkdown } from './operations/markdown.ts';
 import { extractTaskJob, getTask, submitExtractTask, type TaskStatusBody } from './tasks/extract-task.ts';
 import { scraperJobKinds, scraperOperations, type ScraperOperations } from './scrapers/index.ts';
@@ -98,8 +99,9 @@ export interface Engine {
 
   // The extraction operations take the HTTP API's request bodies, typed from the same JSON Schemas,
   // and check them as the API does: a bad body throws VALIDATION_FAILED with the same 422 issues.
-  extract(owner: Owner, body: ExtractRequest, signal?: AbortSignal): Promise<ExtractResponse>;
-  parse(owner: Owner, body: ParseRequest, signal?: AbortSignal): Promise<ExtractResponse>;
+  // `call.details` adds the `details` object (driver, page sizes, what the model saw, tokens, credits).
+  extract(owner: Owner, body: ExtractRequest, signal?: AbortSignal, call?: ExtractCallOptions): Promise<ExtractResponse>;
+  parse(owner: Owner, body: ParseRequest, signal?: AbortSignal, call?: ExtractCallOptions): Promise<ExtractResponse>;
   extractMarkdown(owner: Owner, body: MarkdownRequest, signal?: AbortSignal): Promise<{ data: string }>;
   submitExtractTask(owner: Owner, body: ExtractAsyncRequest): Promise<TaskStatusBody>;
   getExtractTask(owner: Owner, taskId: string): Promise<TaskStatusBody>;
@@ -118,6 +120,8 @@ export interface Engine {
   };
   /** Per-owner request rate and concurrent-job limits (limits.*), shared through Postgres. */
   readonly limits: Limits;
+  /** The owner's recent runs and tasks, a scraper's versions and heal attempts (Gleaner extensions). */
+  readonly history: HistoryOperations;
 }
 
 export function createEngine(opts: EngineOptions): Engine {
@@ -227,8 +231,8 @@ export function createEngine(opts: EngineOptions): Engine {
         return [];
       }
     },
-    extract: async (owner, body, signal) => extract(context, owner, checkRequest(EXTRACT_BODY, body), signal),
-    parse: async (owner, body, signal) => parse(context, owner, checkRequest(PARSE_BODY, body), signal),
+    extract: async (owner, body, signal, call) => extract(context, owner, checkRequest(EXTRACT_BODY, body), signal, call),
+    parse: async (owner, body, signal, call) => parse(context, owner, checkRequest(PARSE_BODY, body), signal, call),
     extractMarkdown: async (owner, body, signal) => extractMarkdown(context, owner, checkRequest(MARKDOWN_BODY, body), signal),
     submitExtractTask: async (owner, body) => submitExtractTask(context, owner, checkRequest(EXTRACT_ASYNC_BODY, body)),
     getExtractTask: (owner, taskId) => getTask(context, owner, taskId, 'extract'),
@@ -241,5 +245,6 @@ export function createEngine(opts: EngineOptions): Engine {
       stop: (owner, taskId) => stopAgentTask(context, owner, taskId),
     },
     limits: createLimits(db, config, logger),
+    history: historyOperations(context),
   };
 }

@@ -71,6 +71,13 @@ export type { CatalogOperations } from './catalog/index.ts';
 export type { Recipe } from './recipes/schema.ts';
 export { RANDOM_PROXY_COUNTRY } from './net/proxies.ts';
 
+// Gleaner extensions (docs/api.md): extraction details, the owner's runs and tasks, scraper versions and heals.
+export type { ExtractCallOptions } from './operations/extract.ts';
+export { EXTRACTION_DETAILS_SCHEMA } from './operations/extract-details.ts';
+export type { ExtractionDetails, ExtractionMode, PageDetails } from './operations/extract-details.ts';
+export { DEFAULT_PAGE, MAX_PAGE } from './history/index.ts';
+export type { HealRecord, HistoryOperations, RunListItem, RunListQuery, ScraperHistory, ScraperVersion, TaskListItem, TaskListQuery } from './history/index.ts';
+
 // The plugin seams an embedder hands to createEngine (implementing one: '@gleaner/core/plugin').
 export { PLUGIN_API_VERSION } from './plugins/version.ts';
 export type { Driver, DriverCapabilities } from './plugins/driver.ts';

@@ -35,3 +35,4 @@ export * from './agent/index.ts';
 export { CancelWatch, cancelChannel, notifyCancel } from './jobs/cancel.ts';
 export type { AgentTaskStatusBody, AgentStepSummary } from './tasks/agent-task.ts';
 export * from './metrics/index.ts';
+export * from './history/index.ts';

@@ -66,7 +66,17 @@ async function extractPage(
   return res.records;
 }
 
-export async function runExtraction(ctx: OperationContext, target: ExtractTarget, options: ExtractOptions, signal?: AbortSignal): Promise<ExtractionResult> {
+/**
+ * `onPage` sees each page read, in order, with its HTML (for the opt-in extraction details; nothing
+ * is kept otherwise).
+ */
+export async function runExtraction(
+  ctx: OperationContext,
+  target: ExtractTarget,
+  options: ExtractOptions,
+  signal?: AbortSignal,
+  onPage?: (page: { url: string; driver: string; html: string }) => void,
+): Promise<ExtractionResult> {
   const state = { usage: emptyUsage(), modelPages: 0, recipePages: 0 } as { recipe?: Recipe; usage: ModelUsage; modelPages: number; recipePages: number };
   const pages: PageResult[] = [];
   const perPage: ExtractedRecord[][] = [];
@@ -76,6 +86,7 @@ export async function runExtraction(ctx: OperationContext, target: ExtractTarget
     const html = suppliedHtml(target.content);
     perPage.push(await extractPage(ctx, { html, url }, options, state, signal));
     pages.push({ url, driver: 'content', records: perPage[0].length });
+    onPage?.({ url, driver: 'content', html });
   } else {
     const browser = await openBrowser(ctx, { proxyCountry: options.proxyCountry, cookies: options.cookies, signal });
     try {
@@ -98,6 +109,7 @@ export async function runExtraction(ctx: OperationContext, target: ExtractTarget
         }
         perPage.push(records);
         pages.push({ url: page.finalUrl, driver: page.driver, records: records.length });
+        onPage?.({ url: page.finalUrl, driver: page.driver, html: page.html });
         if (pages.length >= limit) break;
         const links = linkPage(page.html, page.finalUrl);
         let candidate = findNextPageUrl(links);

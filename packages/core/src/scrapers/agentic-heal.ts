@@ -15,6 +15,7 @@ import { HEAL_RETRY_MINUTES, recentHealFailure, rememberHealFailure } from './he
 import { withScraperLock } from './lock.ts';
 import { loadScraperById, saveScriptVersion } from './store.ts';
 import type { ScraperRecord } from './types.ts';
+import { recordHealAttempt } from '../history/heals.ts';
 
 export type AgenticHealResult =
   { healed: true; version: number; script: AgentScript; modelCalls: number; credits: number } | { healed: false; reason: string; credits?: number };
@@ -51,11 +52,13 @@ export async function healAgenticScraper(
       const credits = creditsFor(ctx.config, { builds: recorded.accepted ? 1 : 0, usage });
       const version = await ctx.db.tx(async (tx) => {
         await recordUsage(tx, { ownerId: current.ownerId, operation: 'scraper_heal', subject: `scraper:${scraper.id}`, pages: 1, usage, credits });
+        const attempt = { scraperId: scraper.id, trigger: reason, fromVersion: current.recipeVersion, url: run.url, modelCalls: usage.modelCalls, credits };
         if (!recorded.accepted) {
           await rememberHealFailure(tx, scraper.id, current.recipeVersion, recorded.reason, credits);
+          await recordHealAttempt(tx, { ...attempt, toVersion: null, detail: recorded.reason });
           return null;
         }
-        return saveScriptVersion(tx, {
+        const saved = await saveScriptVersion(tx, {
           scraperId: scraper.id,
           script: recorded.script,
           parametersSchema: current.parametersSchema ?? [],
@@ -67,6 +70,8 @@ export async function healAgenticScraper(
           credits,
           markReady: false,
         });
+        await recordHealAttempt(tx, { ...attempt, toVersion: saved });
+        return saved;
       });
       ctx.logger.info({ scraperId: scraper.id, url: run.url, reason, healed: version !== null, version, credits, ...usage }, 'agentic scraper heal finished');
       if (!recorded.accepted) return { healed: false, reason: recorded.reason, credits };

@@ -14,6 +14,7 @@ import { withScraperLock } from './lock.ts';
 import { loadScraperById, saveRecipeVersion } from './store.ts';
 import type { ScraperRecord } from './types.ts';
 import type { Queryable } from '../store/db.ts';
+import { recordHealAttempt } from '../history/heals.ts';
 
 /** How long a failed heal of a recipe version stands before a drifting page may try again. */
 export const HEAL_RETRY_MINUTES = 10;
@@ -98,12 +99,14 @@ export async function healScraper(
       const label = `healed: ${reason}`.slice(0, 500);
       const version = await ctx.db.tx(async (tx) => {
         await recordUsage(tx, { ownerId: current.ownerId, operation: 'scraper_heal', subject: `scraper:${scraper.id}`, pages: 1, usage, credits });
+        const attempt = { scraperId: scraper.id, trigger: reason, fromVersion: current.recipeVersion, url: page.url, modelCalls: usage.modelCalls, credits };
         if (!build?.accepted) {
           const why = build ? build.reason : nothingFound(page);
           await rememberHealFailure(tx, scraper.id, current.recipeVersion, why, credits);
+          await recordHealAttempt(tx, { ...attempt, toVersion: null, detail: why });
           return null;
         }
-        return saveRecipeVersion(tx, {
+        const saved = await saveRecipeVersion(tx, {
           scraperId: scraper.id,
           recipe: build.recipe,
           reason: label,
@@ -114,6 +117,8 @@ export async function healScraper(
           credits,
           markReady: false,
         });
+        await recordHealAttempt(tx, { ...attempt, toVersion: saved });
+        return saved;
       });
       ctx.logger.info(
         { scraperId: scraper.id, url: page.url, driver: page.driver, reason, healed: version !== null, version, credits, ...usage },

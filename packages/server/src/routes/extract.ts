@@ -1,6 +1,10 @@
 import { clientSignal } from '../http/client-signal.ts';
 import { defineRoutes } from '../http/route.ts';
-import { EXTRACT_ASYNC_BODY, EXTRACT_BODY, ID_PARAMS, MARKDOWN_BODY, PARSE_BODY, RECORDS_RESPONSE, TASK_RESPONSE } from './schemas.ts';
+import { EXTRACT_ASYNC_BODY, EXTRACT_BODY, ID_PARAMS, MARKDOWN_BODY, PARSE_BODY, TASK_RESPONSE } from './schemas.ts';
+import { DETAILS_QUERY, RECORDS_WITH_DETAILS_RESPONSE } from './history-schemas.ts';
+
+const DETAILS =
+  'With ?details=true (a Gleaner extension) the body adds `details`: the driver and size of each page, what the model saw of it, the model, its tokens and the credits charged.';
 
 /** Spec 4.1 items 1-5: extraction from a URL or from content, markdown, async extraction. */
 export function extractRoutes() {
@@ -10,22 +14,26 @@ export function extractRoutes() {
       path: '/v1/extractor/extract',
       aliases: ['/v1/extract'],
       summary: 'Extract structured records from a URL',
+      description: DETAILS,
       tags: ['extractor'],
       auth: 'apiKey',
       body: EXTRACT_BODY,
-      responses: { 200: { description: 'Records (`message` says why when there are none)', schema: RECORDS_RESPONSE } },
-      handler: async (ctx, { body }) => ({ body: await ctx.engine.extract(ctx.owner!, body, clientSignal(ctx)) }),
+      query: DETAILS_QUERY,
+      responses: { 200: { description: 'Records (`message` says why when there are none)', schema: RECORDS_WITH_DETAILS_RESPONSE } },
+      handler: async (ctx, { body, query }) => ({ body: await ctx.engine.extract(ctx.owner!, body, clientSignal(ctx), { details: query.details }) }),
     },
     {
       method: 'post',
       path: '/v1/extractor/parse',
       aliases: ['/v1/parse'],
       summary: 'Extract structured records from HTML or text you supply',
+      description: DETAILS,
       tags: ['extractor'],
       auth: 'apiKey',
       body: PARSE_BODY,
-      responses: { 200: { description: 'Records', schema: RECORDS_RESPONSE } },
-      handler: async (ctx, { body }) => ({ body: await ctx.engine.parse(ctx.owner!, body, clientSignal(ctx)) }),
+      query: DETAILS_QUERY,
+      responses: { 200: { description: 'Records', schema: RECORDS_WITH_DETAILS_RESPONSE } },
+      handler: async (ctx, { body, query }) => ({ body: await ctx.engine.parse(ctx.owner!, body, clientSignal(ctx), { details: query.details }) }),
     },
     {
       method: 'post',

@@ -6,8 +6,18 @@ import { runsRoutes } from './runs.ts';
 import { catalogRoutes } from './catalog.ts';
 import { agentTaskRoutes } from './agent-tasks.ts';
 import { agentScraperRoutes } from './agent-scrapers.ts';
+import { historyRoutes } from './history.ts';
 
 /** Every route of the API listener. */
 export function apiRoutes(): RouteDef[] {
-  return [...systemRoutes(), ...extractRoutes(), ...scrapersRoutes(), ...runsRoutes(), ...catalogRoutes(), ...agentTaskRoutes(), ...agentScraperRoutes()];
+  return [
+    ...systemRoutes(),
+    ...extractRoutes(),
+    ...scrapersRoutes(),
+    ...runsRoutes(),
+    ...catalogRoutes(),
+    ...agentTaskRoutes(),
+    ...agentScraperRoutes(),
+    ...historyRoutes(),
+  ];
 }

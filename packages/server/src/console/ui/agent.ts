@@ -4,15 +4,13 @@ import { api } from './api.ts';
 import { navigate } from './router.ts';
 import { usePoll } from './poll.ts';
 import { useAction } from './action.ts';
-import type { AgentStepSummary } from '@gleaner/core';
+import type { AgentStepSummary, TaskListItem } from '@gleaner/core';
+import { usePagedList } from './paged.ts';
 import { AttributeBuilder, blankAttr, ErrorBox, Results, StatusBadge, toAttributes, type Attr } from './widgets.ts';
 
-const KEY = 'gleaner.agentTasks';
 const FINISHED = ['completed', 'failed', 'stopped'];
 
-const started = (): Array<{ task_id: string; url: string; prompt: string; at: string }> => JSON.parse(sessionStorage.getItem(KEY) ?? '[]');
-
-/** Starts a one-shot browsing agent (POST /v1/agent/extract); lists the tasks started in this tab. */
+/** Starts a one-shot browsing agent (POST /v1/agent/extract); lists the caller's agent tasks (GET /v1/tasks). */
 export function AgentTasks() {
   const [url, setUrl] = useState('');
   const [prompt, setPrompt] = useState('');
@@ -22,18 +20,35 @@ export function AgentTasks() {
     e.preventDefault();
     void run(async () => {
       const r = await api<{ task_id: string }>('POST', '/v1/agent/extract', { url, prompt, attributes: toAttributes(attrs), source: 'console' });
-      sessionStorage.setItem(KEY, JSON.stringify([{ task_id: r.task_id, url, prompt, at: new Date().toISOString() }, ...started()].slice(0, 50)));
       navigate(`/agent/${r.task_id}`);
     });
   };
-  const tasks = started();
+  const {
+    items: tasks,
+    error: listError,
+    more,
+    loadMore,
+  } = usePagedList<TaskListItem>(
+    '/v1/tasks?kind=agent&limit=20',
+    'tasks',
+    (t) => t.task_id,
+    (t) => !FINISHED.includes(t.status),
+  );
   return html`<section aria-labelledby="ag-title">
     <h2 id="ag-title">Agent tasks</h2>
+    <${ErrorBox} error=${listError} />
     ${
-      tasks.length
-        ? html`<ul class="plain">
-            ${tasks.map((t) => html`<li><a href=${`#/agent/${t.task_id}`}>${t.prompt}</a> — ${t.url}, started ${new Date(t.at).toLocaleTimeString()}</li>`)}
-          </ul>`
+      tasks?.length
+        ? html`<ul class="plain" aria-label="Your agent tasks">
+              ${tasks.map(
+                (t) =>
+                  html`<li>
+                    <a href=${`#/agent/${t.task_id}`}>${t.prompt}</a> <${StatusBadge} status=${t.status} />
+                    ${` — ${t.url ?? ''}, ${t.steps} step${t.steps === 1 ? '' : 's'}, started ${new Date(t.created_at).toLocaleString()}`}
+                  </li>`,
+              )}
+            </ul>
+            ${more ? html`<button class="secondary" onClick=${loadMore}>Load more tasks</button>` : null}`
         : null
     }
     <form class="stack card" onSubmit=${submit} aria-labelledby="ag-new">

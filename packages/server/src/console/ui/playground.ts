@@ -3,9 +3,10 @@ import { html } from './html.ts';
 import { api } from './api.ts';
 import { useAction } from './action.ts';
 import { AttributeBuilder, blankAttr, ErrorBox, Results, toAttributes, type Attr } from './widgets.ts';
+import { DetailsPanel } from './details.ts';
+import type { ExtractResponse } from '@gleaner/core';
 
-type Outcome =
-  { kind: 'records'; body: { data: Array<Record<string, unknown>>; message?: string }; ms: number } | { kind: 'markdown'; text: string; ms: number };
+type Outcome = { kind: 'records'; body: ExtractResponse; ms: number } | { kind: 'markdown'; text: string; ms: number };
 
 /** Extraction from a URL or pasted HTML, and a page's Markdown: the API's extract, parse and extract_markdown. */
 export function Playground() {
@@ -45,7 +46,10 @@ export function Playground() {
       const body: Record<string, unknown> = { ...common(), attributes: toAttributes(attrs), prompt, mode, source: 'console' };
       if (paginate) Object.assign(body, { enable_pagination: true, max_pages: maxPages });
       const r =
-        source === 'url' ? await api('POST', '/v1/extract', { url, ...body }) : await api('POST', '/v1/parse', { content, ...(url ? { url } : {}), ...body });
+        // ?details=true: the driver, page sizes, what the model saw, tokens and credits (a Gleaner extension).
+        source === 'url'
+          ? await api<ExtractResponse>('POST', '/v1/extract?details=true', { url, ...body })
+          : await api<ExtractResponse>('POST', '/v1/parse?details=true', { content, ...(url ? { url } : {}), ...body });
       setOutcome({ kind: 'records', body: r, ms: performance.now() - started });
     }, cookieError);
   const submit = (e: Event) => {
@@ -123,7 +127,8 @@ export function Playground() {
           ? html`<p class="muted" data-testid="summary">
                 ${outcome.body.data.length} records in ${(outcome.ms / 1000).toFixed(1)} s${outcome.body.message ? ` — ${outcome.body.message}` : ''}
               </p>
-              <${Results} data=${outcome.body.data} extra=${outcome.body} />`
+              <${Results} data=${outcome.body.data} extra=${outcome.body} />
+              ${outcome.body.details ? html`<${DetailsPanel} details=${outcome.body.details} />` : null}`
           : outcome?.kind === 'markdown'
             ? html`<p class="muted">${outcome.text.length} characters of Markdown in ${(outcome.ms / 1000).toFixed(1)} s</p>
                 <pre class="markdown" tabindex="0" aria-label="Markdown">${outcome.text}</pre>`

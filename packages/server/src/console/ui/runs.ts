@@ -3,24 +3,79 @@ import { usePoll } from './poll.ts';
 import { html } from './html.ts';
 import { api } from './api.ts';
 import { navigate } from './router.ts';
-import { startedRuns } from './runs-store.ts';
+import { usePagedList } from './paged.ts';
 import { download, toCsv } from './download.ts';
 import { ErrorBox, StatusBadge } from './widgets.ts';
+import type { RunListItem } from '@gleaner/core';
 
 const FINISHED = ['completed', 'completed_partial', 'failed'];
 
-/** Runs started in this tab, and any run by id. */
+/** A run's progress bar and its "n/N URLs (p%)" text. */
+function Progress({ completed, total, label }: { completed: number; total: number; label: string }) {
+  const pct = total ? Math.round((completed / total) * 100) : 0;
+  return html`<span class="progress-line">
+    <progress max=${total} value=${completed} aria-label=${label} aria-valuetext=${`${completed} of ${total} URLs`}></progress>
+    <span>${completed}/${total} URLs (${pct}%)</span>
+  </span>`;
+}
+
+/** The caller's runs, newest first (GET /v1/runs), followed while any is moving; and any run by id. */
 export function RunsList() {
   const [id, setId] = useState('');
-  const runs = startedRuns();
+  const {
+    items: runs,
+    error,
+    more,
+    loadMore,
+  } = usePagedList<RunListItem>(
+    '/v1/runs?limit=20',
+    'runs',
+    (r) => r.run_id,
+    (r) => !FINISHED.includes(r.status),
+  );
   return html`<section aria-labelledby="runs-title">
     <h2 id="runs-title">Runs</h2>
+    <${ErrorBox} error=${error} />
     ${
-      runs.length
-        ? html`<ul class="plain">
-            ${runs.map((r) => html`<li><a href=${`#/runs/${r.run_id}`}>${r.scraper}</a> — ${r.urls} URL${r.urls === 1 ? '' : 's'}, started ${new Date(r.at).toLocaleTimeString()}</li>`)}
-          </ul>`
-        : html`<p class="muted">Runs you start from a scraper's page appear here.</p>`
+      runs === null
+        ? html`<p class="muted">Loading…</p>`
+        : runs.length === 0
+          ? html`<p class="muted">No runs yet: start one from a scraper's page.</p>`
+          : html`<div class="table-wrap">
+                <table>
+                  <caption>
+                    Your runs, newest first
+                  </caption>
+                  <thead>
+                    <tr>
+                      <th scope="col">Run</th>
+                      <th scope="col">Scraper</th>
+                      <th scope="col">Status</th>
+                      <th scope="col">Progress</th>
+                      <th scope="col">Started</th>
+                      <th scope="col">Credits</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    ${runs.map(
+                      (r) =>
+                        html`<tr>
+                          <td>
+                            <a href=${`#/runs/${r.run_id}`}><code>${r.run_id.slice(0, 8)}</code></a>
+                          </td>
+                          <td>
+                            ${r.scraper_name ? html`<a href=${`#/scrapers/${r.scraper_id}`}>${r.scraper_name}</a>` : html`<span class="muted">deleted</span>`}
+                          </td>
+                          <td><${StatusBadge} status=${r.status} />${r.failed ? html` <span class="error-text">${r.failed} failed</span>` : null}</td>
+                          <td><${Progress} completed=${r.completed} total=${r.total} label=${`Progress of run ${r.run_id.slice(0, 8)}`} /></td>
+                          <td>${new Date(r.created_at).toLocaleString()}</td>
+                          <td>${FINISHED.includes(r.status) ? r.credits_charged : ''}</td>
+                        </tr>`,
+                    )}
+                  </tbody>
+                </table>
+              </div>
+              ${more ? html`<button class="secondary" onClick=${loadMore}>Load more runs</button>` : null}`
     }
     <form
       class="row"
@@ -48,16 +103,12 @@ export function RunDetail({ id }: { id: string }) {
       <h2>Run</h2>
       <${ErrorBox} error=${error} />
     </section>`;
-  const pct = run.total ? Math.round((run.completed / run.total) * 100) : 0;
   const urls = Object.keys(run.data ?? {});
   const rows = urls.flatMap((u) => (run.errors?.[u] !== undefined ? [] : (run.data[u] as Array<Record<string, unknown>>).map((r) => ({ url: u, ...r }))));
   return html`<section aria-labelledby="run-title">
     <h2 id="run-title">Run <code>${id}</code> <${StatusBadge} status=${run.status} /></h2>
     <${ErrorBox} error=${error} />
-    <div class="progress-line">
-      <progress max=${run.total} value=${run.completed} aria-label="Run progress" aria-valuetext=${`${run.completed} of ${run.total} URLs`}></progress>
-      <span data-testid="progress-text">${run.completed}/${run.total} URLs (${pct}%)</span>
-    </div>
+    <div data-testid="progress-text"><${Progress} completed=${run.completed} total=${run.total} label="Run progress" /></div>
     ${
       FINISHED.includes(run.status)
         ? html`<div class="row">

@@ -2,11 +2,11 @@ import { useEffect, useState } from 'preact/hooks';
 import { html } from './html.ts';
 import { api } from './api.ts';
 import { navigate } from './router.ts';
-import { rememberRun } from './runs-store.ts';
 import { usePoll } from './poll.ts';
 import { useAction } from './action.ts';
 import type { ScraperListItem } from '@gleaner/core';
 import { AttributeBuilder, blankAttr, ErrorBox, Json, RecordsTable, StatusBadge, toAttributes, type Attr } from './widgets.ts';
+import { Versions } from './versions.ts';
 
 /** The caller's scrapers, and a form to build a new one from a sample page. */
 export function ScrapersList() {
@@ -136,7 +136,7 @@ function ParameterFields({ schema, values, onChange }: { schema: any[]; values: 
   </fieldset>`;
 }
 
-/** One scraper: status (followed while it builds), sample data, recipe, drift, and a run form. */
+/** One scraper: status (followed while it builds), sample data, recipe, drift, a run form, versions and heals. */
 export function ScraperDetail({ id }: { id: string }) {
   const loaded = usePoll<any>(
     id,
@@ -163,7 +163,6 @@ export function ScraperDetail({ id }: { id: string }) {
       if (list.length) body.url = list;
       if (s.parameters_schema) body.parameters = params;
       const r = await api<{ run_id: string }>('POST', '/v1/scrapers/run_async', body);
-      rememberRun({ run_id: r.run_id, scraper: s.name ?? id, urls: list.length || 1, at: new Date().toISOString() });
       navigate(`/runs/${r.run_id}`);
     });
   };
@@ -200,5 +199,6 @@ export function ScraperDetail({ id }: { id: string }) {
           </form>`
         : null
     }
+    ${s.status === 'generating' ? null : html`<${Versions} id=${id} version=${s.recipe_version ?? null} />`}
   </section>`;
 }

@@ -1,0 +1,141 @@
+// Schemas of the Gleaner-extension endpoints that are not in the interface: the run and task lists,
+// a scraper's versions and heal history, and the opt-in extraction details (docs/api.md).
+import { DEFAULT_PAGE, EXTRACTION_DETAILS_SCHEMA, MAX_PAGE, RECORDS_RESPONSE } from '@gleaner/core';
+
+const LIMIT = { type: 'integer', minimum: 1, maximum: MAX_PAGE, default: DEFAULT_PAGE, description: `Items per page (1-${MAX_PAGE}, default ${DEFAULT_PAGE})` };
+const CURSOR = { type: 'string', minLength: 1, maxLength: 400, description: 'next_cursor of the previous page' };
+const ID = { type: 'string', minLength: 1, maxLength: 200 };
+const NEXT_CURSOR = { type: ['string', 'null'], description: 'Pass as ?cursor= for the next page; null on the last page' };
+const TIME = { type: 'string', format: 'date-time' };
+const NULLABLE_TIME = { type: ['string', 'null'], format: 'date-time' };
+
+export const DETAILS_QUERY = {
+  type: 'object',
+  properties: { details: { type: 'boolean', default: false, description: 'Add a `details` object (a Gleaner extension)' } },
+};
+
+export const RECORDS_WITH_DETAILS_RESPONSE = {
+  ...RECORDS_RESPONSE,
+  properties: { ...RECORDS_RESPONSE.properties, details: EXTRACTION_DETAILS_SCHEMA },
+};
+
+export const RUN_STATUSES = ['queued', 'running', 'completed', 'completed_partial', 'failed'];
+export const TASK_STATUSES = ['pending', 'running', 'completed', 'failed', 'stopped'];
+
+export const RUNS_QUERY = {
+  type: 'object',
+  properties: { limit: LIMIT, cursor: CURSOR, scraper_id: ID, status: { enum: RUN_STATUSES } },
+};
+
+export const RUNS_RESPONSE = {
+  type: 'object',
+  required: ['runs', 'next_cursor'],
+  properties: {
+    runs: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['run_id', 'scraper_id', 'status', 'completed', 'failed', 'total', 'created_at'],
+        properties: {
+          run_id: { type: 'string' },
+          scraper_id: { type: 'string' },
+          scraper_name: { type: ['string', 'null'], description: 'null once the scraper was deleted' },
+          scraper_type: { enum: ['extractor', 'agentic', null] },
+          status: { enum: RUN_STATUSES },
+          completed: { type: 'integer', description: 'URLs recorded (completed or failed)' },
+          failed: { type: 'integer' },
+          total: { type: 'integer' },
+          credits_charged: { type: 'number' },
+          source: { type: ['string', 'null'] },
+          created_at: TIME,
+          finished_at: NULLABLE_TIME,
+        },
+      },
+    },
+    next_cursor: NEXT_CURSOR,
+  },
+};
+
+export const TASKS_QUERY = {
+  type: 'object',
+  properties: { limit: LIMIT, cursor: CURSOR, kind: { enum: ['agent', 'extract'] }, status: { enum: TASK_STATUSES } },
+};
+
+export const TASKS_RESPONSE = {
+  type: 'object',
+  required: ['tasks', 'next_cursor'],
+  properties: {
+    tasks: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['task_id', 'kind', 'status', 'created_at'],
+        properties: {
+          task_id: { type: 'string' },
+          kind: { enum: ['agent', 'extract'] },
+          status: { enum: TASK_STATUSES },
+          url: { type: ['string', 'null'] },
+          prompt: { type: 'string' },
+          steps: { type: 'integer', description: "The agent's actions so far" },
+          records: { type: ['integer', 'null'] },
+          credits_charged: { type: ['number', 'null'] },
+          error: { type: ['string', 'null'] },
+          created_at: TIME,
+          finished_at: NULLABLE_TIME,
+        },
+      },
+    },
+    next_cursor: NEXT_CURSOR,
+  },
+};
+
+export const VERSIONS_QUERY = { type: 'object', properties: { limit: LIMIT } };
+
+export const VERSIONS_RESPONSE = {
+  type: 'object',
+  required: ['scraper_id', 'type', 'current_version', 'versions', 'heals'],
+  properties: {
+    scraper_id: { type: 'string' },
+    type: { enum: ['extractor', 'agentic'] },
+    current_version: { type: ['integer', 'null'] },
+    versions: {
+      type: 'array',
+      description: 'Newest first',
+      items: {
+        type: 'object',
+        required: ['version', 'current', 'reason', 'created_at'],
+        properties: {
+          version: { type: 'integer' },
+          current: { type: 'boolean' },
+          reason: { type: 'string', description: "'generated', 'healed: <drift reason>' or 'cloned from <slug>'" },
+          created_at: TIME,
+          sample_url: { type: ['string', 'null'] },
+          sample_data: { type: ['array', 'null'], items: { type: 'object' } },
+          model_calls: { type: 'integer' },
+          recipe: { type: 'object', description: 'Classic scrapers' },
+          script: { type: 'object', description: 'Agentic scrapers' },
+          parameters_schema: { type: ['array', 'null'], items: { type: 'object' } },
+        },
+      },
+    },
+    heals: {
+      type: 'array',
+      description: 'Self-heal attempts after layout drift, newest first',
+      items: {
+        type: 'object',
+        required: ['at', 'trigger', 'outcome'],
+        properties: {
+          at: TIME,
+          trigger: { type: 'string', description: 'The drift the run saw' },
+          outcome: { enum: ['healed', 'failed'] },
+          detail: { type: ['string', 'null'], description: 'Why a failed heal failed' },
+          from_version: { type: ['integer', 'null'] },
+          to_version: { type: ['integer', 'null'] },
+          url: { type: ['string', 'null'] },
+          model_calls: { type: 'integer' },
+          credits: { type: 'number' },
+        },
+      },
+    },
+  },
+};
