@@ -348,5 +348,11 @@ describe('scraper runs: the synchronous wait and drift without self-healing', ()
     expect(s.model.chatRequests().length).to.equal(calls);
     const scraper = await s.api('GET', `/v1/extractor/${id}`);
     expect(scraper.body.drift.reason).to.match(/^layout changed: /);
+    // The list carries the same flag (the console's Drift column); other scrapers stay unflagged.
+    const other = (await s.api('POST', '/v1/extractor/new')).body.template_id;
+    const list = await s.api('GET', '/v1/scrapers');
+    const listed = (sid: string) => list.body.find((x: { id: string }) => x.id === sid);
+    expect(listed(id).drift).to.deep.equal(scraper.body.drift);
+    expect(listed(other).drift).to.equal(null);
   });
 });

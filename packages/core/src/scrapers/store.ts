@@ -281,15 +281,33 @@ export interface ScraperListItem {
   status: string | null;
   url: string | null;
   created_at: string | null;
+  /** Gleaner's addition: layout drift a run found and no heal or regeneration has fixed yet. */
+  drift: { detected_at: string; reason: string | null } | null;
 }
 
 /** Spec 2.5 items of one owner, both kinds, newest first. */
 export async function listScrapers(db: Queryable, ownerId: string): Promise<ScraperListItem[]> {
-  const { rows } = await db.query<{ id: string; name: string; kind: string; status: string | null; url: string | null; created_at: Date }>(
-    'SELECT id, name, kind, status, url, created_at FROM scrapers WHERE owner_id = $1 ORDER BY created_at DESC, id DESC',
-    [ownerId],
-  );
-  return rows.map((r) => ({ id: r.id, name: r.name, type: r.kind, status: r.status, url: r.url, created_at: r.created_at.toISOString() }));
+  const { rows } = await db.query<{
+    id: string;
+    name: string;
+    kind: string;
+    status: string | null;
+    url: string | null;
+    created_at: Date;
+    drift_detected_at: Date | null;
+    drift_reason: string | null;
+  }>('SELECT id, name, kind, status, url, created_at, drift_detected_at, drift_reason FROM scrapers WHERE owner_id = $1 ORDER BY created_at DESC, id DESC', [
+    ownerId,
+  ]);
+  return rows.map((r) => ({
+    id: r.id,
+    name: r.name,
+    type: r.kind,
+    status: r.status,
+    url: r.url,
+    created_at: r.created_at.toISOString(),
+    drift: r.drift_detected_at ? { detected_at: r.drift_detected_at.toISOString(), reason: r.drift_reason } : null,
+  }));
 }
 
 /**

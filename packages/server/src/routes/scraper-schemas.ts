@@ -9,6 +9,12 @@ export const GENERATING_RESPONSE = {
   properties: { template_id: { type: 'string' }, status: { const: 'generating' } },
 };
 
+const DRIFT = {
+  type: ['object', 'null'],
+  properties: { detected_at: { type: 'string' }, reason: { type: ['string', 'null'] } },
+  description: 'Layout drift a run found and no heal or regeneration has fixed yet.',
+};
+
 const STATUS = { enum: ['generating', 'ready', 'failed', null], description: 'null: created and never generated.' };
 
 export const EXTRACTOR_RESPONSE = {
@@ -28,11 +34,7 @@ export const EXTRACTOR_RESPONSE = {
     recipe: { type: ['object', 'null'], description: 'That recipe (selectors, reads, transforms).' },
     sample_data: { type: ['array', 'null'], items: { type: 'object' }, description: 'What the recipe produced on its sample page.' },
     credits_charged: { type: 'number', description: "Credits charged for this scraper's builds and heals so far." },
-    drift: {
-      type: ['object', 'null'],
-      properties: { detected_at: { type: 'string' }, reason: { type: ['string', 'null'] } },
-      description: 'Layout drift a run found and no heal or regeneration has fixed yet.',
-    },
+    drift: DRIFT,
     created_at: { type: 'string' },
   },
 };
@@ -76,6 +78,7 @@ export const SCRAPER_LIST_RESPONSE = {
       status: STATUS,
       url: { type: ['string', 'null'] },
       created_at: { type: ['string', 'null'] },
+      drift: DRIFT,
     },
   },
 };

@@ -44,6 +44,7 @@ export function ScrapersList() {
                     <th scope="col">Name</th>
                     <th scope="col">Type</th>
                     <th scope="col">Status</th>
+                    <th scope="col">Drift</th>
                     <th scope="col">Sample URL</th>
                     <th scope="col">Created</th>
                   </tr>
@@ -55,6 +56,9 @@ export function ScrapersList() {
                         <td><a href=${`#/scrapers/${s.id}`}>${s.name || s.id}</a></td>
                         <td>${s.type}</td>
                         <td><${StatusBadge} status=${s.status} /></td>
+                        <td>
+                          ${s.drift ? html`<span class="warning" title=${s.drift.reason ?? ''}>layout changed</span>` : html`<span class="muted">none</span>`}
+                        </td>
                         <td class="url">${s.url ?? ''}</td>
                         <td>${s.created_at ? new Date(s.created_at).toLocaleString() : ''}</td>
                       </tr>`,
