@@ -156,9 +156,11 @@ export function createPlaywrightDriver(opts: PlaywrightDriverOptions = {}): Play
         release: async (broken) => {
           sessions.delete(session);
           await lease.release({ broken });
-          // The next session's page is made now, while nothing waits for it.
           if (plain && !broken && !closed) spare.prepare(lease.browser);
         },
+        // The next session's page is made once this one's first page has loaded (the busiest part
+        // of a session is over), or when it closes: by the time the next session opens it is ready.
+        onFirstLoad: plain ? () => void (closed || spare.prepare(lease.browser)) : undefined,
       });
       return session;
     } catch (err) {
