@@ -6,18 +6,13 @@
 // on the HTTP driver's interaction; one recorded where the agent needed JavaScript replays on Playwright.
 import { expect } from 'chai';
 import { startStack, waitFor, type Stack } from './support/stack.ts';
+import { ATTRIBUTES, build, expected, names, untilFinished } from './support/agentic-api.ts';
 import { scriptBuildModel } from './support/agentic-model.ts';
 import { addAgentPages, PRODUCTS, productLine } from './support/agent-site.ts';
 import { call, refOf, type PlanStep } from './support/agent-script.ts';
 import { request } from './support/http.ts';
 import { startWebhookReceiver } from './support/webhook-receiver.ts';
 
-const ATTRIBUTES = [
-  { name: 'name', type: 'string', description: 'product name' },
-  { name: 'price', type: 'number' },
-];
-const names = (data: Array<{ name: string }>) => data.map((r) => r.name).sort();
-const expected = (ps: typeof PRODUCTS) => ps.map((p) => p.name).sort();
 const kettles = PRODUCTS.filter((p) => p.name.includes('Kettle'));
 const teapots = PRODUCTS.filter((p) => p.name.includes('Teapot'));
 
@@ -49,37 +44,6 @@ const LIST_PLAN: PlanStep[] = [
   () => [call.extract()],
   () => [call.finish()],
 ];
-
-async function untilBuilt(s: Stack, id: string, key = s.key): Promise<any> {
-  return waitFor(
-    async () => {
-      const r = await s.api('GET', `/v1/agent/${id}`, undefined, { 'X-API-KEY': key });
-      return r.body.status === 'ready' || r.body.status === 'failed' ? r.body : undefined;
-    },
-    90_000,
-    `agentic scraper ${id} build`,
-    100,
-  );
-}
-
-async function untilFinished(s: Stack, runId: string): Promise<any> {
-  return waitFor(
-    async () => {
-      const r = await s.api('GET', `/v1/scrapers/run_async/${runId}`);
-      return ['completed', 'completed_partial', 'failed'].includes(r.body.status) ? r.body : undefined;
-    },
-    90_000,
-    `run ${runId}`,
-    100,
-  );
-}
-
-async function build(s: Stack, body: Record<string, unknown>): Promise<any> {
-  const gen = await s.api('POST', '/v1/agent/generate', { attributes: ATTRIBUTES, ...body });
-  expect(gen.status, gen.text).to.equal(202);
-  expect(gen.body).to.deep.equal({ template_id: gen.body.template_id, status: 'generating' });
-  return untilBuilt(s, gen.body.template_id);
-}
 
 const playwright = (s: Stack) => s.drivers.find((d) => d.name === 'playwright') as unknown as { stats(): { activePages: number } };
 

@@ -5,6 +5,7 @@
 // its finished status, model tokens (the replay's must be 0) and the ratio. The scripted model
 // answers at once, so the agent's time is its own overhead (a lower bound); the "model at N s" column
 // adds N s per model call, the order of a hosted model's decision (1-3 s).
+import { loadavg } from 'node:os';
 import { addAgentPages, PRODUCTS } from '../support/agent-site.ts';
 import { call, refOf, type PlanStep } from '../support/agent-script.ts';
 import { scriptBuildModel } from '../support/agentic-model.ts';
@@ -116,6 +117,11 @@ export async function run(): Promise<void> {
   const s = await startStack({ provider: 'openai', config: { browser: { driver: 'playwright' } } });
   try {
     addAgentPages(s.site);
+    const load = () =>
+      loadavg()
+        .map((l) => l.toFixed(2))
+        .join(', ');
+    console.log(`load average at the start: ${load()}`);
     console.log(`rounds: ${ROUNDS} (medians; ${SLOW_ROUNDS} with the slow model); model: scripted (instant), and +${MODEL_SECONDS} s per model call`);
     console.log(
       `task | driver | agent ms (instant model) | agent ms (model at ${MODEL_SECONDS} s/call) | agent tokens | agent model calls | replay ms | replay tokens | ratio (instant) | ratio (${MODEL_SECONDS} s/call)`,
@@ -154,6 +160,7 @@ export async function run(): Promise<void> {
         `${task.name} | ${rows[0]?.driver} | ${am.toFixed(0)} | ${sm.toFixed(0)} | ${tokens} | ${calls} | ${rm.toFixed(0)} | 0 | ${(am / rm).toFixed(1)}x | ${(sm / rm).toFixed(1)}x`,
       );
     }
+    console.log(`load average at the end: ${load()}`);
   } finally {
     await s.close();
   }

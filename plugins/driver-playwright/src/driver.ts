@@ -19,6 +19,7 @@ import type {
   DriverSession,
   DriverSessionOptions,
   FilterProxy,
+  Logger,
   PageLease,
 } from '@gleaner/core/plugin';
 import { abortError } from './errors.ts';
@@ -26,6 +27,7 @@ import { launchBrowser } from './launcher.ts';
 import { installBrowserRequestCheck, installRouteCheck } from './route-check.ts';
 import type { LaunchRecord } from './launcher.ts';
 import { PlaywrightSession } from './session.ts';
+import { createSparePage, type PreparedPage } from './spare.ts';
 
 /** The plugin API this plugin was written against (createEngine refuses another major). */
 const PLUGIN_API = '1.0';
@@ -35,6 +37,8 @@ export const PLAYWRIGHT_DRIVER_NAME = 'playwright';
 export interface PlaywrightDriverOptions extends BrowserDriverOptions {
   /** Overrides `browser.wsEndpoint` (a Playwright ws:// endpoint or an http(s):// CDP URL). */
   wsEndpoint?: string;
+  /** Make the next session's page while idle (spare.ts); default true. */
+  spareContext?: boolean;
 }
 
 export interface PlaywrightDriverStats {
@@ -100,25 +104,39 @@ export function createPlaywrightDriver(opts: PlaywrightDriverOptions = {}): Play
   let closed = false;
   const unavailable = () => new GleanerError('DRIVER_UNAVAILABLE', 'the playwright driver is closed');
 
-  /** A context and page on the leased browser, behind a fresh filtering proxy. */
-  async function open(lease: PageLease<Browser>, sessionOpts: DriverSessionOptions): Promise<PlaywrightSession> {
-    const logger = sessionOpts.logger ?? opts.logger;
-    const upstream = sessionOpts.proxy || null;
+  /** A context and page on `browser`, behind a fresh filtering proxy. */
+  async function makePage(browser: Browser, upstream: string | null, userAgent: string, logger: Logger | undefined): Promise<PreparedPage> {
     let proxy: FilterProxy | undefined;
     let context: BrowserContext | undefined;
     try {
       proxy = await startFilterProxy({ guard, upstream, logger });
-      context = await lease.browser.newContext({
+      context = await browser.newContext({
         // `<-loopback>` empties Chromium's implicit bypass list: loopback goes through the proxy too.
         proxy: { server: proxy.url, bypass: '<-loopback>' },
         serviceWorkers: 'block',
         acceptDownloads: false,
-        userAgent: sessionOpts.userAgent || defaults.userAgent,
+        userAgent,
         ignoreHTTPSErrors: opts.ignoreHttpsErrors ?? false,
       });
-      requestCheck = !checkScope ? 'off' : checkedBrowsers.has(lease.browser) ? 'browser' : 'context';
+      requestCheck = !checkScope ? 'off' : checkedBrowsers.has(browser) ? 'browser' : 'context';
       if (checkScope && requestCheck === 'context') await installRouteCheck(context, checkScope, guard);
-      const page = await context.newPage();
+      return { browser, proxy, context, page: await context.newPage() };
+    } catch (err) {
+      await context?.close().catch(() => undefined);
+      await proxy?.close().catch(() => undefined);
+      throw err;
+    }
+  }
+  const spare = createSparePage((browser) => makePage(browser, null, defaults.userAgent, opts.logger), opts.logger);
+
+  /** A context and page on the leased browser (the spare one when the session has the defaults). */
+  async function open(lease: PageLease<Browser>, sessionOpts: DriverSessionOptions): Promise<PlaywrightSession> {
+    const logger = sessionOpts.logger ?? opts.logger;
+    const upstream = sessionOpts.proxy || null;
+    const userAgent = sessionOpts.userAgent || defaults.userAgent;
+    const plain = upstream === null && userAgent === defaults.userAgent && opts.spareContext !== false;
+    try {
+      const { proxy, context, page } = (plain ? await spare.take(lease.browser) : null) ?? (await makePage(lease.browser, upstream, userAgent, logger));
       const totalMs = sessionOpts.timeouts?.totalMs ?? defaults.timeoutMs;
       const session: PlaywrightSession = new PlaywrightSession({
         driverName: PLAYWRIGHT_DRIVER_NAME,
@@ -138,12 +156,14 @@ export function createPlaywrightDriver(opts: PlaywrightDriverOptions = {}): Play
         release: async (broken) => {
           sessions.delete(session);
           await lease.release({ broken });
+          if (plain && !broken && !closed) spare.prepare(lease.browser);
         },
+        // The next session's page is made once this one's first page has loaded (the busiest part
+        // of a session is over), or when it closes: by the time the next session opens it is ready.
+        onFirstLoad: plain ? () => void (closed || spare.prepare(lease.browser)) : undefined,
       });
       return session;
     } catch (err) {
-      await context?.close().catch(() => undefined);
-      await proxy?.close().catch(() => undefined);
       // A bad session option (e.g. a proxy the filtering proxy cannot chain to) is not the browser's fault.
       await lease.release({ broken: !(isGleanerError(err) && err.code === 'CONFIG_INVALID') });
       if (isGleanerError(err)) throw err;
@@ -192,6 +212,7 @@ export function createPlaywrightDriver(opts: PlaywrightDriverOptions = {}): Play
       if (closed) return;
       closed = true;
       await Promise.all([...sessions].map((s) => s.close()));
+      await spare.close();
       await pool.close();
     },
 

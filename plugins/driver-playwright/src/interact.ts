@@ -67,8 +67,36 @@ export class Interactions {
   click(target: string, opts?: ActionOptions): Promise<void> {
     const timeout = this.#timeout(opts);
     return this.#act(`clicking ${target}`, timeout, async () => {
-      await (await this.#locate(target)).click({ timeout });
+      const point = await this.#clickPoint(target);
+      if (point) await this.#s.page.mouse.click(point.x, point.y);
+      else await (await this.#locate(target)).click({ timeout });
     });
+  }
+
+  /**
+   * The fast path of a click: when the target is in the top document, visible, enabled and itself
+   * (or a descendant) under its centre, a real mouse click there — without Playwright's locator,
+   * whose first use on each page injects its selector engine (a few hundred ms on a busy machine).
+   * Anything less certain (frames, shadow DOM, covered, disabled, not yet rendered) returns null
+   * and the locator's click, with its waiting and actionability checks, does the job.
+   */
+  async #clickPoint(target: string): Promise<{ x: number; y: number } | null> {
+    const chain = await this.#chain(target);
+    const selector = chain ?? refSelector(target);
+    if (splitFrameSelector(selector).length !== 1) return null;
+    const probe = `((sel) => {
+      let el;
+      try { el = document.querySelector(sel); } catch { return null; }
+      if (!el || el.disabled || el.getAttribute('aria-disabled') === 'true') return null;
+      el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
+      const r = el.getBoundingClientRect();
+      const st = getComputedStyle(el);
+      if (r.width < 1 || r.height < 1 || st.visibility !== 'visible' || st.pointerEvents === 'none') return null;
+      const x = r.left + r.width / 2, y = r.top + r.height / 2;
+      const hit = document.elementFromPoint(x, y);
+      return hit && (hit === el || el.contains(hit)) ? { x, y } : null;
+    })(${JSON.stringify(selector)})`;
+    return evaluateStable<{ x: number; y: number } | null>(this.#s.page, probe).catch(() => null);
   }
 
   type(target: string, text: string, opts?: ActionOptions & { clear?: boolean; pressEnter?: boolean }): Promise<void> {

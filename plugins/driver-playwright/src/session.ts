@@ -41,6 +41,8 @@ export interface PlaywrightSessionSettings {
   logger?: Logger;
   /** Gives the page slot back; `broken` when the context would not close. */
   release(broken: boolean): Promise<void>;
+  /** Called once, when the first navigation has loaded (the driver then makes its spare page). */
+  onFirstLoad?: () => void;
 }
 
 export class PlaywrightSession implements DriverSession {
@@ -143,6 +145,9 @@ export class PlaywrightSession implements DriverSession {
       await Promise.race([s.page.waitForLoadState('load', { timeout: beforeRead() }).catch(() => undefined), stopped]);
       if (s.settleMs > 0 && this.#tracker.inflight > 0) await Promise.race([this.#tracker.idle(0, Math.min(s.settleMs, beforeRead())), stopped]);
       const main = response ?? this.#tracker.lastMain;
+      const first = s.onFirstLoad;
+      s.onFirstLoad = undefined;
+      first?.();
       if (main && main.request().redirectedFrom()) {
         // Also caught early by the tracker; this covers a chain the observer saw only in part.
         let hops = 0;

@@ -24,6 +24,8 @@ export interface AgentPageOptions {
   signal: AbortSignal;
   preferBrowser?: boolean;
   actionTimeoutMs: number;
+  /** A live page to start on instead of opening the start URL (borrowed: its owner closes it). */
+  adopt?: { driver: Driver; session: InteractiveSession };
 }
 
 function pick(drivers: readonly Driver[]): { plain: Driver | null; browser: Driver | null } {
@@ -48,6 +50,7 @@ export class AgentPage {
   readonly #proxy: string | null;
   #driver: Driver | null = null;
   #session: InteractiveSession | null = null;
+  #borrowed: InteractiveSession | null = null;
   #cookies: Cookie[];
   /** URLs visited, for go_back. */
   readonly history: string[] = [];
@@ -67,6 +70,10 @@ export class AgentPage {
     }
     this.#proxy = resolveProxy(opts.proxyCountry ?? ctx.config.network.defaultProxyCountry, ctx.config, { logger: ctx.logger });
     this.#cookies = opts.cookies ?? [];
+    if (opts.adopt) {
+      this.#driver = opts.adopt.driver;
+      this.#session = this.#borrowed = opts.adopt.session;
+    }
   }
 
   get driver(): string {
@@ -112,6 +119,13 @@ export class AgentPage {
 
   /** Opens the start page: on the plain driver first unless a browser is preferred or the page needs one. */
   async start(url: string): Promise<PageSnapshot> {
+    if (this.#borrowed && this.#session === this.#borrowed) {
+      // The adopted page is where the task goes on: it is not loaded again.
+      const page = await this.#borrowed.snapshot();
+      if (page.cookies) this.#cookies = page.cookies;
+      this.history.push(page.finalUrl);
+      return page;
+    }
     const browserFirst = !this.#plain || (this.#browser !== null && (this.#opts.preferBrowser || this.#ctx.config.browser.escalation === 'always'));
     const first = browserFirst ? this.#browser! : this.#plain!;
     const s = await this.#open(first);
@@ -189,6 +203,7 @@ export class AgentPage {
   async #closeSession(): Promise<void> {
     const s = this.#session;
     this.#session = null;
+    if (s === this.#borrowed) return;
     await s?.close().catch((err: Error) => this.#ctx.logger.warn({ err: err.message }, 'agent: closing a session failed'));
   }
 

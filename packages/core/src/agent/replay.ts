@@ -24,6 +24,11 @@ export interface ReplayInput {
   parameters: Record<string, unknown> | null;
   attributes: Attribute[];
   signal?: AbortSignal;
+  /**
+   * Pages a paginate step reads, the one before its first click included (a run's max_pages);
+   * absent, as many as the recording had (the build's replay).
+   */
+  maxPages?: number;
 }
 
 export interface ReplayPage {
@@ -99,112 +104,182 @@ async function untilSettled(session: InteractiveSession, before: string, signal?
   }
 }
 
-/** Runs a script once, without any model call. Throws driver and fetch errors; returns drift. */
-export async function replayScript(ctx: OperationContext, input: ReplayInput): Promise<ReplayResult> {
-  const { script } = input;
-  const driver = replayDriver(ctx.drivers, script);
-  const values: Record<string, unknown> = { ...input.parameters, [RUN_URL_VARIABLE]: input.url };
-  const actionTimeoutMs = ctx.config.agent.actionTimeoutMs;
-  const proxy = resolveProxy(ctx.config.network.defaultProxyCountry, ctx.config, { logger: ctx.logger });
-  const session = await driver.openSession({ proxy, signal: input.signal, logger: ctx.logger });
-  const perPage: ExtractedRecord[][] = [];
-  const pages: ReplayResult['pages'] = [];
-  let lastRecipe: Recipe | null = null;
-  let index = 0;
-  try {
-    if (!isInteractive(session))
+/** A drift: the step it happened at and what changed. */
+export interface ReplayDrift {
+  step: number;
+  message: string;
+}
+
+/**
+ * One replay in progress: the session it runs on, the steps run so far and their records. `run`
+ * can stop before a step and leave the page there (a heal hands that live page to the agent);
+ * whoever opened it closes it.
+ */
+export class ScriptReplay {
+  readonly driver: Driver;
+  readonly #ctx: OperationContext;
+  readonly #input: ReplayInput;
+  readonly #session: InteractiveSession;
+  readonly #values: Record<string, unknown>;
+  readonly #perPage: ExtractedRecord[][] = [];
+  readonly pages: ReplayResult['pages'] = [];
+  #lastRecipe: Recipe | null = null;
+  /** The next step to run. */
+  #index = 0;
+  /** The page as the last outline saw it: what an action's effect is judged against. */
+  #before = '';
+
+  private constructor(ctx: OperationContext, input: ReplayInput, driver: Driver, session: InteractiveSession) {
+    this.#ctx = ctx;
+    this.#input = input;
+    this.driver = driver;
+    this.#session = session;
+    this.#values = { ...input.parameters, [RUN_URL_VARIABLE]: input.url };
+  }
+
+  /** Opens a session on the script's replay driver. */
+  static async open(ctx: OperationContext, input: ReplayInput): Promise<ScriptReplay> {
+    const driver = replayDriver(ctx.drivers, input.script);
+    const proxy = resolveProxy(ctx.config.network.defaultProxyCountry, ctx.config, { logger: ctx.logger });
+    const session = await driver.openSession({ proxy, signal: input.signal, logger: ctx.logger });
+    if (!isInteractive(session)) {
+      await session.close();
       throw new GleanerError('DRIVER_UNAVAILABLE', `the ${driver.name} driver cannot interact with pages, which this agentic scraper needs`);
-    // The page as the last outline saw it: what an action's effect is judged against.
-    let before = '';
-    const find = async (target: StableTarget, st: ScriptStep): Promise<OutlineElement> => {
-      const outline = await session.outline();
-      before = fingerprint(outline);
-      const el = resolveTarget(outline, target);
-      if (!el) throw new Drift(`layout changed: ${describeStep(st, index)}: its target is gone`);
-      return el;
-    };
-    // Without JavaScript (the HTTP driver's interaction) an action's effect is complete when it returns.
-    const settle = async (st: { changes?: boolean }) => {
-      if (driver.capabilities.javascript && st.changes !== false) await untilSettled(session, before, input.signal);
-    };
-    const extract = async (recipe: Recipe): Promise<number> => {
-      const page = await session.snapshot();
-      const run = runRecipe(recipe, page.html, { url: page.finalUrl, attributes: input.attributes.length ? input.attributes : undefined });
-      perPage.push(run.records);
-      pages.push({ url: page.finalUrl, records: run.records.length });
-      return run.records.length;
-    };
-    const opts = { timeoutMs: actionTimeoutMs };
-    for (; index < script.steps.length; index++) {
-      input.signal?.throwIfAborted();
-      const st = script.steps[index];
-      switch (st.action) {
-        case 'goto': {
-          const page = await session.goto(stepUrl(st.url, values));
-          if (page.status >= 400) {
-            throw new GleanerError('FETCH_FAILED', `${page.finalUrl} answered HTTP ${page.status}`, {
-              retryable: page.status >= 500 || page.status === 429,
-              details: { status: page.status },
-            });
-          }
-          break;
+    }
+    return new ScriptReplay(ctx, input, driver, session);
+  }
+
+  /** The live page (for the agent that continues from it). */
+  get session(): InteractiveSession {
+    return this.#session;
+  }
+
+  get records(): ExtractedRecord[] {
+    return mergeRecords(this.#perPage);
+  }
+
+  /** Runs the steps up to (not including) `end`. Throws driver and fetch errors; returns drift. */
+  async run(end = this.#input.script.steps.length): Promise<ReplayDrift | null> {
+    const steps = this.#input.script.steps;
+    try {
+      for (; this.#index < Math.min(end, steps.length); this.#index++) {
+        this.#input.signal?.throwIfAborted();
+        await this.#step(steps[this.#index]);
+      }
+      return null;
+    } catch (err) {
+      if (!(err instanceof Drift)) throw err;
+      return { step: this.#index, message: err.message };
+    }
+  }
+
+  /** What the replay produced; `drift` with the page it happened on. */
+  async result(drift: ReplayDrift | null): Promise<ReplayResult> {
+    const base = { records: this.records, pages: this.pages, driver: this.driver.name };
+    if (!drift) return { ...base, drift: null };
+    const snap = await this.#session.snapshot().catch(() => null);
+    const page = { url: snap?.finalUrl ?? this.#input.url, html: snap?.html ?? '', driver: this.driver.name };
+    return { ...base, drift: { ...drift, page } };
+  }
+
+  close(): Promise<void> {
+    return this.#session.close();
+  }
+
+  async #find(target: StableTarget, st: ScriptStep): Promise<OutlineElement> {
+    const outline = await this.#session.outline();
+    this.#before = fingerprint(outline);
+    const el = resolveTarget(outline, target);
+    if (!el) throw new Drift(`layout changed: ${describeStep(st, this.#index)}: its target is gone`);
+    return el;
+  }
+
+  /** Without JavaScript (the HTTP driver's interaction) an action's effect is complete when it returns. */
+  async #settle(st: { changes?: boolean }): Promise<void> {
+    if (this.driver.capabilities.javascript && st.changes !== false) await untilSettled(this.#session, this.#before, this.#input.signal);
+  }
+
+  async #extract(recipe: Recipe): Promise<number> {
+    const page = await this.#session.snapshot();
+    const attributes = this.#input.attributes;
+    const run = runRecipe(recipe, page.html, { url: page.finalUrl, attributes: attributes.length ? attributes : undefined });
+    this.#perPage.push(run.records);
+    this.pages.push({ url: page.finalUrl, records: run.records.length });
+    return run.records.length;
+  }
+
+  async #step(st: ScriptStep): Promise<void> {
+    const session = this.#session;
+    const values = this.#values;
+    const opts = { timeoutMs: this.#ctx.config.agent.actionTimeoutMs };
+    switch (st.action) {
+      case 'goto': {
+        const page = await session.goto(stepUrl(st.url, values));
+        if (page.status >= 400) {
+          throw new GleanerError('FETCH_FAILED', `${page.finalUrl} answered HTTP ${page.status}`, {
+            retryable: page.status >= 500 || page.status === 429,
+            details: { status: page.status },
+          });
         }
-        case 'click':
-          await session.click((await find(st.target, st)).ref, opts);
-          await settle(st);
-          break;
-        case 'type':
-          await session.type((await find(st.target, st)).ref, fillPlaceholders(st.value, values), { ...opts, clear: true, pressEnter: st.pressEnter });
-          if (st.pressEnter) await settle(st);
-          break;
-        case 'select':
-          await session.select(
-            (await find(st.target, st)).ref,
-            st.values.map((v) => fillPlaceholders(v, values)),
-            opts,
+        return;
+      }
+      case 'click':
+        await session.click((await this.#find(st.target, st)).ref, opts);
+        return this.#settle(st);
+      case 'type':
+        await session.type((await this.#find(st.target, st)).ref, fillPlaceholders(st.value, values), { ...opts, clear: true, pressEnter: st.pressEnter });
+        if (st.pressEnter) await this.#settle(st);
+        return;
+      case 'select':
+        await session.select(
+          (await this.#find(st.target, st)).ref,
+          st.values.map((v) => fillPlaceholders(v, values)),
+          opts,
+        );
+        return this.#settle(st);
+      case 'scroll':
+        if (st.target) await session.scroll({ selector: (await this.#find(st.target, st)).ref });
+        else {
+          this.#before = fingerprint(await session.outline());
+          await session.scroll(st.pixels !== undefined ? { pixels: st.pixels } : { to: st.to ?? 'bottom' });
+        }
+        return this.#settle(st);
+      case 'wait':
+        await session.waitFor({ ms: st.ms, timeoutMs: st.ms + opts.timeoutMs });
+        return;
+      case 'extract':
+        this.#lastRecipe = st.recipe;
+        if (!(await this.#extract(st.recipe)) && st.sampleRecords > 0) {
+          throw new Drift(
+            `layout changed: ${describeStep(st, this.#index)} found no records on ${this.pages.at(-1)!.url}, where the build's page gave ${st.sampleRecords}`,
           );
-          await settle(st);
-          break;
-        case 'scroll':
-          if (st.target) await session.scroll({ selector: (await find(st.target, st)).ref });
-          else {
-            before = fingerprint(await session.outline());
-            await session.scroll(st.pixels !== undefined ? { pixels: st.pixels } : { to: st.to ?? 'bottom' });
-          }
-          await settle(st);
-          break;
-        case 'wait':
-          await session.waitFor({ ms: st.ms, timeoutMs: st.ms + actionTimeoutMs });
-          break;
-        case 'extract':
-          lastRecipe = st.recipe;
-          if (!(await extract(st.recipe)) && st.sampleRecords > 0) {
-            throw new Drift(
-              `layout changed: ${describeStep(st, index)} found no records on ${pages.at(-1)!.url}, where the build's page gave ${st.sampleRecords}`,
-            );
-          }
-          break;
-        case 'paginate':
-          // The end of a list is not drift: a missing next control or an empty page stops paginating.
-          for (let p = 0; p < st.pages; p++) {
-            const outline = await session.outline();
-            const next = resolveTarget(outline, st.target);
-            if (!next) break;
-            before = fingerprint(outline);
-            await session.click(next.ref, opts);
-            await settle({});
-            if (!(await extract(lastRecipe!))) break;
-          }
-          break;
+        }
+        return;
+      case 'paginate': {
+        // The end of a list is not drift: a missing next control or an empty page stops paginating.
+        // A run's max_pages counts the page before the first click.
+        const more = this.#input.maxPages !== undefined ? this.#input.maxPages - 1 : st.pages;
+        for (let p = 0; p < more; p++) {
+          const outline = await session.outline();
+          const next = resolveTarget(outline, st.target);
+          if (!next) break;
+          this.#before = fingerprint(outline);
+          await session.click(next.ref, opts);
+          await this.#settle({});
+          if (!(await this.#extract(this.#lastRecipe!))) break;
+        }
+        return;
       }
     }
-    return { records: mergeRecords(perPage), pages, driver: driver.name, drift: null };
-  } catch (err) {
-    if (!(err instanceof Drift)) throw err;
-    const snap = isInteractive(session) ? await session.snapshot().catch(() => null) : null;
-    const page = { url: snap?.finalUrl ?? input.url, html: snap?.html ?? '', driver: driver.name };
-    return { records: mergeRecords(perPage), pages, driver: driver.name, drift: { step: index, message: err.message, page } };
+  }
+}
+
+/** Runs a script once, without any model call. Throws driver and fetch errors; returns drift. */
+export async function replayScript(ctx: OperationContext, input: ReplayInput): Promise<ReplayResult> {
+  const replay = await ScriptReplay.open(ctx, input);
+  try {
+    return await replay.result(await replay.run());
   } finally {
-    await session.close();
+    await replay.close();
   }
 }

@@ -81,7 +81,14 @@ export async function runAgent(ctx: OperationContext, input: AgentRunInput): Pro
   const signal = input.signal ? AbortSignal.any([input.signal, deadline.signal]) : deadline.signal;
   const actionTimeoutMs = ctx.config.agent.actionTimeoutMs;
   const log = ctx.logger.child({ agent: input.url });
-  const page = new AgentPage(ctx, { proxyCountry: input.proxyCountry, cookies: input.cookies, signal, preferBrowser: input.preferBrowser, actionTimeoutMs });
+  const page = new AgentPage(ctx, {
+    proxyCountry: input.proxyCountry,
+    cookies: input.cookies,
+    signal,
+    preferBrowser: input.preferBrowser,
+    actionTimeoutMs,
+    adopt: input.startOn,
+  });
 
   const steps: RecordedAction[] = [];
   const extractions: AgentExtraction[] = [];

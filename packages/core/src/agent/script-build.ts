@@ -25,6 +25,8 @@ export interface ScriptBuildInput {
   attributes: Attribute[];
   prompt: string;
   signal?: AbortSignal;
+  /** A heal's kept steps (a stored script's, before the one that drifted): the run goes on after them. */
+  kept?: { steps: ScriptStep[]; driver: AgentScript['driver'] };
 }
 
 export type ScriptBuildResult = { ok: true; script: AgentScript; usage: ModelUsage; recipes: number } | { ok: false; reason: string; usage: ModelUsage };
@@ -89,7 +91,7 @@ export async function buildScript(ctx: OperationContext, input: ScriptBuildInput
   const usage = emptyUsage();
   const made: Recipe[] = [];
   const urlParam = Object.entries(values).find(([, v]) => typeof v === 'string' && v === input.url)?.[0];
-  const steps: ScriptStep[] = [{ action: 'goto', url: urlParam ? `{{${urlParam}}}` : '{{url}}' }];
+  const steps: ScriptStep[] = input.kept ? [...input.kept.steps] : [{ action: 'goto', url: urlParam ? `{{${urlParam}}}` : '{{url}}' }];
   const byStep = new Map(run.extractions.map((x) => [x.step, x]));
   const url = (u: string) => parameterizeUrl(u, values, input.url);
 
@@ -144,7 +146,8 @@ export async function buildScript(ctx: OperationContext, input: ScriptBuildInput
     return { ok: false, reason: 'the agent extracted no records on any page, so there is no extract step to record', usage };
   // Trailing actions after the last extract do not change the output.
   const last = steps.findLastIndex((s) => s.action === 'extract');
-  const onHttp = run.steps.every((a) => !a.ok || a.driver === 'http') && run.extractions.every((x) => x.driver === 'http');
+  const onHttp =
+    (input.kept?.driver ?? 'http') === 'http' && run.steps.every((a) => !a.ok || a.driver === 'http') && run.extractions.every((x) => x.driver === 'http');
   const script = validateScript({
     format: SCRIPT_FORMAT,
     driver: onHttp ? 'http' : 'browser',

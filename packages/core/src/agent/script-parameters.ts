@@ -2,8 +2,9 @@
  * The custom parameters of an agentic scraper (spec 2.4): one structured-output model call reads the
  * prompt and names the inputs it declares ("parameter `start_url` (url) — the listing to start
  * from", "min_rating (number, default 4)", or plain words such as "search for the given query"),
- * with the value the build should use. Values the agent typed or navigated to that equal a
- * parameter's build value become `{{name}}` placeholders in the script (`parameterize`).
+ * with the value the build should use. Values the agent typed that equal a parameter's build
+ * value, and build values inside the URLs it navigated to, become `{{name}}` placeholders in the
+ * script (`parameterizeText`, `parameterizeUrl`).
  */
 import { requireModel, type OperationContext } from '../context.ts';
 import { addUsage, emptyUsage, type ModelUsage } from '../usage.ts';
@@ -139,7 +140,10 @@ export function parameterizeText(text: string, values: Record<string, unknown>):
 
 /**
  * Replaces parameter values in a URL the agent opened: the whole URL when it equals a url-typed
- * value (or the run's URL, `{{url}}`), else each query value equal to a parameter's value.
+ * value (or the run's URL, `{{url}}`), else each parameter value inside a path segment or a query
+ * value, compared decoded (`/browse/red%20kettle`, `?q=red+kettle`, `?filter=name:kettle`). The
+ * text around a placeholder is kept encoded; a replay encodes the values it fills in
+ * (encodeURIComponent), so a value with spaces or `&` stays one segment or one query value.
  */
 export function parameterizeUrl(url: string, values: Record<string, unknown>, runUrl: string): string {
   for (const [name, v] of Object.entries(values)) if (typeof v === 'string' && sameUrl(v, url)) return `{{${name}}}`;
@@ -150,20 +154,47 @@ export function parameterizeUrl(url: string, values: Record<string, unknown>, ru
   } catch {
     return url;
   }
-  const parts = u.search
+  // URL-typed values are whole URLs, never part of one; the longest value first (a value inside another).
+  const inner = Object.entries(values)
+    .filter(([, v]) => v !== null && v !== undefined && String(v) !== '' && !(typeof v === 'string' && /^https?:\/\//i.test(v)))
+    .map(([name, v]) => ({ name, text: String(v), partial: typeof v === 'string' && v.length >= 3 }))
+    .sort((a, b) => b.text.length - a.text.length);
+  const path = u.pathname
+    .split('/')
+    .map((seg) => (seg ? parameterizePart(seg, safeDecode(seg), inner) : seg))
+    .join('/');
+  const query = u.search
     .slice(1)
     .split('&')
     .filter(Boolean)
     .map((pair) => {
-      const [k, raw = ''] = pair.split('=');
-      const decoded = safeDecode(raw.replace(/\+/g, ' '));
-      for (const [name, v] of Object.entries(values)) {
-        if (v !== null && v !== undefined && String(v) !== '' && decoded === String(v)) return `${k}={{${name}}}`;
-      }
-      return pair;
+      const eq = pair.indexOf('=');
+      if (eq < 0) return pair;
+      const raw = pair.slice(eq + 1);
+      return `${pair.slice(0, eq)}=${parameterizePart(raw, safeDecode(raw.replace(/\+/g, ' ')), inner)}`;
     });
-  if (!parts.some((p) => p.includes('{{'))) return url;
-  return `${u.origin}${u.pathname}?${parts.join('&')}${u.hash}`;
+  const search = query.length ? `?${query.join('&')}` : '';
+  if (!path.includes('{{') && !search.includes('{{')) return url;
+  return `${u.origin}${path}${search}${u.hash}`;
+}
+
+/**
+ * One path segment or query value with the parameter values in it as placeholders (the whole
+ * decoded part equal to a value, or a string value of 3 characters or more inside it); `raw` as
+ * it was when there are none.
+ */
+function parameterizePart(raw: string, decoded: string, inner: Array<{ name: string; text: string; partial: boolean }>): string {
+  let pieces: Array<string | { name: string }> = [decoded];
+  for (const p of inner) {
+    pieces = pieces.flatMap((piece) => {
+      if (typeof piece !== 'string') return [piece];
+      if (piece === p.text) return [{ name: p.name }];
+      if (!p.partial || !piece.includes(p.text)) return [piece];
+      return piece.split(p.text).flatMap((lit, i) => (i === 0 ? [lit] : [{ name: p.name }, lit]));
+    });
+  }
+  if (pieces.every((piece) => typeof piece === 'string')) return raw;
+  return pieces.map((piece) => (typeof piece === 'string' ? encodeURIComponent(piece) : `{{${piece.name}}}`)).join('');
 }
 
 function sameUrl(a: string, b: string): boolean {

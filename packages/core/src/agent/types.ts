@@ -6,7 +6,7 @@
  */
 import type { Attribute, ExtractedRecord } from '../records/attributes.ts';
 import type { Cookie } from '../net/cookies.ts';
-import type { ScrollOptions } from '../plugins/driver.ts';
+import type { Driver, InteractiveSession, ScrollOptions } from '../plugins/driver.ts';
 import type { ModelUsage } from '../usage.ts';
 
 /** The tools the model may call (one per turn). */
@@ -130,6 +130,11 @@ export interface AgentRunInput {
   signal?: AbortSignal;
   /** Start on the browser driver (skip the plain-HTTP interaction path). */
   preferBrowser?: boolean;
+  /**
+   * Go on from this live page instead of opening `url` (a heal: the script replayed up to the step
+   * that drifted). Borrowed: the caller closes it.
+   */
+  startOn?: { driver: Driver; session: InteractiveSession };
   /** Called after every recorded action (progress, persistence). */
   onStep?: (step: RecordedAction, index: number) => void | Promise<void>;
 }

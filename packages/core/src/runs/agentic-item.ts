@@ -3,7 +3,8 @@
  * parameters, no model call. Layout drift (a step's target gone, an extract empty where the build's
  * page had records, or most records missing fields the sample filled) fails the item with
  * `layout changed: <step>` and flags the scraper; with scrapers.selfHeal the agent records the
- * script again first (agentic-heal.ts) and the item is replayed once on the new version.
+ * script again from the step that drifted (agentic-heal.ts) and the item is replayed once on the
+ * new version. A paginate step follows its "next" control up to the run's max_pages.
  */
 import { replayScript, type ReplayResult } from '../agent/replay.ts';
 import { validateScript, type AgentScript } from '../agent/script.ts';
@@ -16,7 +17,14 @@ import { detectDrift } from './drift.ts';
 import { completedOutcome, type ClaimedItem, type ItemOutcome } from './items.ts';
 
 function replay(c: OperationContext, scraper: ScraperRecord, script: AgentScript, item: ClaimedItem, signal: AbortSignal): Promise<ReplayResult> {
-  return replayScript(c, { script, url: new URL(item.url).href, parameters: item.options.parameters, attributes: scraper.attributes, signal });
+  return replayScript(c, {
+    script,
+    url: new URL(item.url).href,
+    parameters: item.options.parameters,
+    attributes: scraper.attributes,
+    signal,
+    maxPages: item.options.maxPages,
+  });
 }
 
 /** The replay's drift, or records that miss the sample's fields (an empty result is judged by the replay's extract steps). */
@@ -54,7 +62,13 @@ export async function executeAgenticItem(
     job.logger.info({ scraperId: scraper.id, version, reason: drift }, 'layout drift: the agent records the agentic scraper again');
     let heal: Awaited<ReturnType<typeof healAgenticScraper>>;
     try {
-      heal = await healAgenticScraper(c, scraper, { url: item.url, parameters: item.options.parameters }, drift, job.signal);
+      heal = await healAgenticScraper(
+        c,
+        scraper,
+        { url: item.url, parameters: item.options.parameters, fromStep: result.drift?.step ?? null },
+        drift,
+        job.signal,
+      );
     } catch (err) {
       const e = toGleanerError(err);
       if ((e.retryable && !job.lastAttempt) || e.code === 'JOB_ABORTED') throw e;

@@ -157,7 +157,8 @@ export async function normalizeRunRequest(ctx: OperationContext, owner: Owner, b
     body.pagination_detection_url === null || body.pagination_detection_url === undefined || body.pagination_detection_url === ''
       ? null
       : checkHttpUrl(body.pagination_detection_url, ['body', 'pagination_detection_url'], issues);
-  let maxPages = body.max_pages ?? (detection ? DEFAULT_PAGINATED_MAX_PAGES : DEFAULT_MAX_PAGES);
+  // An agentic scraper's paginate step follows "next" until it is gone, up to max_pages: by default the limit.
+  let maxPages = body.max_pages ?? (agentic ? ctx.config.extract.maxPagesLimit : detection ? DEFAULT_PAGINATED_MAX_PAGES : DEFAULT_MAX_PAGES);
   if (typeof maxPages !== 'number' || !Number.isInteger(maxPages) || maxPages < 1) {
     issues.push({ loc: ['body', 'max_pages'], msg: 'Input should be an integer of at least 1', type: 'greater_than_equal' });
     maxPages = DEFAULT_MAX_PAGES;

@@ -1,8 +1,10 @@
 /**
  * Self-healing of an agentic scraper: when a replay finds a step's target gone, or an extract
- * empty where the build's page had records, the agent records the task again from the run's URL
- * with the same prompt and the run's parameters; the new script must reproduce the agent's records
- * in a replay (agentic-record.ts) before it is saved as a new version with reason `healed: <why>`.
+ * empty where the build's page had records, the script is replayed up to that step and the agent
+ * goes on from that live page with the same prompt and the run's parameters; the new script is the
+ * kept steps plus the newly recorded ones, and must reproduce the kept steps' records and the
+ * agent's in a replay (agentic-record.ts) before it is saved as a new version with reason
+ * `healed: <why>`. A drift that names no step (records missing fields) is recorded from the start.
  * As for classic scrapers: one heal per scraper at a time (concurrent drifts wait and reuse its
  * version), and a failed heal of a version is remembered for a while.
  */
@@ -21,14 +23,15 @@ export type AgenticHealResult =
   { healed: true; version: number; script: AgentScript; modelCalls: number; credits: number } | { healed: false; reason: string; credits?: number };
 
 /**
- * Re-records the scraper's script from `run.url` with the run's parameters. Returns `healed: false`
+ * Re-records the scraper's script from `run.fromStep` (the step that drifted; null: from the
+ * start) on `run.url` with the run's parameters. Returns `healed: false`
  * when the agent or its replay cannot reproduce the task there; throws model and driver errors so a
  * job can retry. No transaction is open during the agent's run.
  */
 export async function healAgenticScraper(
   ctx: OperationContext,
   scraper: ScraperRecord,
-  run: { url: string; parameters: Record<string, unknown> | null },
+  run: { url: string; parameters: Record<string, unknown> | null; fromStep: number | null },
   reason: string,
   signal?: AbortSignal,
 ): Promise<AgenticHealResult> {
@@ -47,7 +50,15 @@ export async function healAgenticScraper(
       if (failed)
         return { healed: false, reason: `${failed} (an earlier re-recording of this version failed; the next try is after ${HEAL_RETRY_MINUTES} minutes)` };
 
-      const recorded = await recordScript(ctx, { url: run.url, prompt: current.prompt, attributes: current.attributes, values: run.parameters ?? {}, signal });
+      const from = run.fromStep !== null && current.script ? { script: validateScript(current.script), step: run.fromStep } : undefined;
+      const recorded = await recordScript(ctx, {
+        url: run.url,
+        prompt: current.prompt,
+        attributes: current.attributes,
+        values: run.parameters ?? {},
+        signal,
+        from,
+      });
       const usage = recorded.usage;
       const credits = creditsFor(ctx.config, { builds: recorded.accepted ? 1 : 0, usage });
       const version = await ctx.db.tx(async (tx) => {

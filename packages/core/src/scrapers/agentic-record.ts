@@ -3,17 +3,18 @@
  * from the start URL with the prompt (and the parameter values to use), its trajectory becomes a
  * script (agent/script-build.ts), and the script is replayed once without the model; only a replay
  * that reproduces the agent's records is accepted. Shared by the build job and the heal so both
- * validate the same way.
+ * validate the same way. A heal goes on from a step of the stored script: the steps before it are
+ * replayed and kept, the agent starts on that live page, and the replay must also reproduce the
+ * kept steps' records.
  */
-import type { ExtractedRecord } from '../records/attributes.ts';
+import { mergeRecords, type Attribute, type ExtractedRecord } from '../records/attributes.ts';
 import type { OperationContext } from '../context.ts';
 import { addUsage, emptyUsage, type ModelUsage } from '../usage.ts';
-import { replayScript } from '../agent/replay.ts';
+import { replayScript, ScriptReplay } from '../agent/replay.ts';
 import { runAgent } from '../agent/run.ts';
 import { buildScript, replayDifference } from '../agent/script-build.ts';
 import { describeValues } from '../agent/script-parameters.ts';
 import type { AgentScript } from '../agent/script.ts';
-import type { Attribute } from '../records/attributes.ts';
 
 export interface RecordInput {
   url: string;
@@ -22,6 +23,43 @@ export interface RecordInput {
   /** The parameter values this recording uses (the build's sample values, or a run's). */
   values: Record<string, unknown>;
   signal?: AbortSignal;
+  /** Go on from this step of a stored script (a heal): the steps before it are replayed and kept. */
+  from?: { script: AgentScript; step: number };
+}
+
+/** What the agent is told when it goes on from a heal's kept steps. */
+const RESUMED =
+  'The page shown is where a recorded run of this task stopped working, after its first steps: go on from this page (do not start over), and extract the records this task asks for from here on.';
+
+interface KeptSteps {
+  replay: ScriptReplay;
+  steps: AgentScript['steps'];
+  driver: AgentScript['driver'];
+}
+
+/**
+ * Replays the stored script up to `from.step` and leaves its page open; null when those steps
+ * drift too (the page changed before that step as well: the heal records from the start).
+ */
+async function replayKept(ctx: OperationContext, input: RecordInput, from: NonNullable<RecordInput['from']>): Promise<KeptSteps | null> {
+  const steps = from.script.steps.slice(0, Math.max(1, from.step));
+  const replay = await ScriptReplay.open(ctx, {
+    script: { ...from.script, steps },
+    url: input.url,
+    parameters: input.values,
+    attributes: input.attributes,
+    signal: input.signal,
+  });
+  try {
+    const drift = await replay.run();
+    if (!drift) return { replay, steps, driver: from.script.driver };
+    ctx.logger.info({ url: input.url, drift: drift.message }, 'agentic heal: the kept steps drift too; recording from the start');
+  } catch (err) {
+    await replay.close();
+    throw err;
+  }
+  await replay.close();
+  return null;
 }
 
 export type RecordResult =
@@ -42,11 +80,19 @@ export type RecordResult =
 export async function recordScript(ctx: OperationContext, input: RecordInput): Promise<RecordResult> {
   const usage = emptyUsage();
   const values = describeValues(input.values);
-  const run = await runAgent(ctx, {
-    url: input.url,
-    goal: { prompt: values ? `${input.prompt}\n\n${values}` : input.prompt, attributes: input.attributes },
-    signal: input.signal,
-  });
+  const kept = input.from ? await replayKept(ctx, input, input.from) : null;
+  const keptRecords = kept?.replay.records ?? [];
+  let run: Awaited<ReturnType<typeof runAgent>>;
+  try {
+    run = await runAgent(ctx, {
+      url: input.url,
+      goal: { prompt: [input.prompt, values, kept ? RESUMED : ''].filter(Boolean).join('\n\n'), attributes: input.attributes },
+      signal: input.signal,
+      startOn: kept ? { driver: kept.replay.driver, session: kept.replay.session } : undefined,
+    });
+  } finally {
+    await kept?.replay.close();
+  }
   addUsage(usage, run.usage);
   if (!run.records.length) {
     return {
@@ -55,7 +101,15 @@ export async function recordScript(ctx: OperationContext, input: RecordInput): P
       usage,
     };
   }
-  const built = await buildScript(ctx, { run, url: input.url, values: input.values, attributes: input.attributes, prompt: input.prompt, signal: input.signal });
+  const built = await buildScript(ctx, {
+    run,
+    url: input.url,
+    values: input.values,
+    attributes: input.attributes,
+    prompt: input.prompt,
+    signal: input.signal,
+    kept: kept ? { steps: kept.steps, driver: kept.driver } : undefined,
+  });
   addUsage(usage, built.usage);
   if (!built.ok) return { accepted: false, reason: built.reason, usage };
 
@@ -67,7 +121,7 @@ export async function recordScript(ctx: OperationContext, input: RecordInput): P
     signal: input.signal,
   });
   if (replay.drift) return { accepted: false, reason: `the recorded script did not replay without the model: ${replay.drift.message}`, usage };
-  const diff = replayDifference(replay.records, run.records, input.url);
+  const diff = replayDifference(replay.records, kept ? mergeRecords([keptRecords, run.records]) : run.records, input.url);
   if (diff) return { accepted: false, reason: `the recorded script did not reproduce the agent's records: ${diff}`, usage };
   return {
     accepted: true,

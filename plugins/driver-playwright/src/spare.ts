@@ -1,0 +1,85 @@
+// A page made ahead for the next session. A new context's first page starts a renderer process, the
+// slowest part of opening a session (100-300 ms on an idle machine, over half a second on a busy
+// one), so the driver makes the next session's context and page ahead: once a session's first page
+// has loaded (its busiest part is over), or when it closes. Only a session with the driver's
+// defaults (no upstream proxy, the default user agent) takes it. It holds no pool lease (the pool's
+// page counts and limits see only sessions), it belongs to the browser it was made on, and it is
+// dropped when that browser is gone or replaced.
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { FilterProxy, Logger } from '@gleaner/core/plugin';
+
+export interface PreparedPage {
+  browser: Browser;
+  proxy: FilterProxy;
+  context: BrowserContext;
+  page: Page;
+}
+
+export interface SparePage {
+  /** Starts making a spare on `browser` unless one exists or is being made. */
+  prepare(browser: Browser): void;
+  /** The spare when it is on `browser` and alive (waiting for one being made), else null. */
+  take(browser: Browser): Promise<PreparedPage | null>;
+  /** Drops the spare; no new one is made after this. */
+  close(): Promise<void>;
+}
+
+export async function disposePrepared(p: PreparedPage): Promise<void> {
+  await p.context.close().catch(() => undefined);
+  await p.proxy.close().catch(() => undefined);
+}
+
+/** Longest wait for a spare still being made on the session's own browser (else a page is made anew). */
+const TAKE_WAIT_MS = 5000;
+
+export function createSparePage(make: (browser: Browser) => Promise<PreparedPage>, logger?: Logger): SparePage {
+  let pending: { browser: Browser; page: Promise<PreparedPage | null> } | null = null;
+  let closed = false;
+  /** Disposes of a spare nobody will take, whenever it is made (never waited on: its browser may hang). */
+  const drop = (p: Promise<PreparedPage | null>) => void p.then((got) => got && disposePrepared(got));
+  return {
+    prepare(browser) {
+      if (pending || closed || !browser.isConnected()) return;
+      const page = make(browser).then(
+        (p) => {
+          // The browser may close under an idle spare (retired): its filtering proxy goes with it.
+          p.context.once('close', () => void p.proxy.close().catch(() => undefined));
+          return p;
+        },
+        (err: Error) => {
+          logger?.debug({ err: err.message }, 'playwright: making a spare page failed');
+          return null;
+        },
+      );
+      pending = { browser, page };
+    },
+    async take(browser) {
+      const p = pending;
+      pending = null;
+      if (!p) return null;
+      if (p.browser !== browser || !browser.isConnected()) {
+        drop(p.page);
+        return null;
+      }
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<'late'>((r) => (timer = setTimeout(() => r('late'), TAKE_WAIT_MS)));
+      const got = await Promise.race([p.page, late]).finally(() => clearTimeout(timer));
+      if (got === 'late') {
+        drop(p.page);
+        return null;
+      }
+      if (!got) return null;
+      if (closed || !browser.isConnected() || got.page.isClosed()) {
+        await disposePrepared(got);
+        return null;
+      }
+      return got;
+    },
+    async close() {
+      closed = true;
+      const p = pending;
+      pending = null;
+      if (p) drop(p.page);
+    },
+  };
+}
