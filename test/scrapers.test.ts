@@ -143,8 +143,8 @@ for (const provider of ['openai', 'ollama'] as const) {
       const ids = list.body.map((x: { id: string }) => x.id);
       expect(ids.indexOf(contentId)).to.be.lessThan(ids.indexOf(id));
       const item = list.body.find((x: { id: string }) => x.id === id);
-      expect(Object.keys(item).sort()).to.deep.equal(['created_at', 'id', 'name', 'status', 'type', 'url']);
-      expect(item).to.include({ type: 'extractor', status: 'ready', url: `${s.site.url}/laptops` });
+      expect(Object.keys(item).sort()).to.deep.equal(['created_at', 'drift', 'id', 'name', 'status', 'type', 'url']);
+      expect(item).to.include({ type: 'extractor', status: 'ready', url: `${s.site.url}/laptops`, drift: null });
       expect(new Date(item.created_at).toISOString()).to.equal(item.created_at);
 
       const del = await s.api('DELETE', `/v1/extractor/${id}`);
