@@ -1,5 +1,6 @@
 // The SSRF part of the shared driver contract (driver-contract.ts): every driver refuses blocked
 // targets before any connection, and a browser's subresources, WebSockets and WebRTC never reach them.
+import { setTimeout as sleep } from 'node:timers/promises';
 import { createSocket } from 'node:dgram';
 import { expect } from 'chai';
 import type { Driver, DriverCapabilities } from '@gleaner/core/plugin';
@@ -122,8 +123,8 @@ export function ssrfContract(
           expect(page.status).to.equal(200);
           expect(page.html).to.contain('Subresource page');
           if (isInteractive(session)) await session.waitFor({ selector: '#fetch-result.done', state: 'attached', timeoutMs: 10_000 });
-          else await new Promise((r) => setTimeout(r, 1000));
-          await new Promise((r) => setTimeout(r, 300)); // late stragglers would show up on the canary
+          else await sleep(1000);
+          await sleep(300); // late stragglers would show up on the canary
         } finally {
           await session.close();
         }
@@ -157,7 +158,7 @@ export function ssrfContract(
         try {
           await session.goto(`${site.url}/ssrf-webrtc`);
           if (isInteractive(session)) await session.waitFor({ selector: '#state.done', state: 'attached', timeoutMs: 10_000 });
-          await new Promise((r) => setTimeout(r, 500));
+          await sleep(500);
         } finally {
           await session.close();
           await new Promise<void>((r) => udp.close(() => r()));

@@ -2,6 +2,7 @@
 // the same cases on the loopback fixture site — snapshot fields, redirects, cookies, proxy, size and
 // time limits, aborts, and the SSRF table. Where a behaviour is legitimately driver-specific (a
 // browser's html is the rendered DOM), the case is parametrised by `features`, never loosened for all.
+import { setTimeout as sleep } from 'node:timers/promises';
 import { lookup } from 'node:dns/promises';
 import { expect } from 'chai';
 import { GleanerError, normalizeCookies } from '@gleaner/core/plugin';
@@ -422,7 +423,7 @@ export function driverContract(name: string, make: (opts: ContractDriverOptions)
         const d = build();
         const session = await d.openSession();
         const pending = rejection(session.goto(`${site.url}/slow?ms=8000`));
-        await new Promise((r) => setTimeout(r, 300));
+        await sleep(300);
         await d.close();
         await pending;
         await session.close();

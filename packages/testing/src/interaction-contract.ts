@@ -1,6 +1,7 @@
 // The interaction contract of interactive (browser) drivers, on fixture pages: a button that reveals
 // content, infinite scroll, forms, waitFor, outline refs, iframes. Every case drives the page only
 // through the session's own methods (click, type, select, scroll, waitFor, snapshot, outline).
+import { setTimeout as sleep } from 'node:timers/promises';
 import { expect } from 'chai';
 import { isInteractive } from '@gleaner/core/plugin';
 import type { Driver, InteractiveSession, OutlineElement } from '@gleaner/core/plugin';
@@ -122,7 +123,7 @@ export function interactionContract(name: string, make: (opts: ContractDriverOpt
       site = await startFixtureSite();
       for (const [path, html] of Object.entries(PAGES)) site.page(path, html);
       site.route('/feed-items', async (_q, res, url) => {
-        await new Promise((r) => setTimeout(r, 250));
+        await sleep(250);
         const from = Number(url.searchParams.get('from') ?? 1);
         res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(items(from, from + 9));
       });

@@ -2,6 +2,7 @@
  * The contract every model provider passes: the same behaviour through core's
  * model client, through the provider's real SDK, against the scripted model server.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { expect } from 'chai';
 import { createModelClient, GleanerError } from '@gleaner/core/plugin';
 import type { LlmProvider, ModelClient, ModelClientOptions } from '@gleaner/core/plugin';
@@ -231,6 +232,6 @@ export async function waitFor(check: () => boolean, timeoutMs = 2_000): Promise<
   const until = Date.now() + timeoutMs;
   while (!check()) {
     if (Date.now() > until) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 10));
+    await sleep(10);
   }
 }

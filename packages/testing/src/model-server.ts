@@ -7,6 +7,7 @@
  * which requests are its own, how a scripted step looks on the wire, and how an error does.
  * Production code never imports this file.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import http from 'node:http';
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -151,7 +152,7 @@ export async function startModelServer(opts: ModelServerOptions = {}): Promise<M
     });
     const step = await nextStep(rec);
     if ('hang' in step) return; // answered only by close() or the client going away
-    if (step.delayMs) await new Promise((r) => setTimeout(r, step.delayMs));
+    if (step.delayMs) await sleep(step.delayMs);
     if (closed) return; // the client went away (aborted) meanwhile
     const openai = rec.api === 'openai';
     if ('error' in step) {

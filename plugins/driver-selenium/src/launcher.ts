@@ -2,6 +2,7 @@
 // leads a process group that also holds the Chromium it launches) plus one "primary" WebDriver
 // session that owns Chromium, and a browser-level DevTools connection. In Grid mode nothing is
 // started here: every job gets its own remote session (see page-context.ts).
+import { setTimeout as sleep } from 'node:timers/promises';
 import { spawn } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import type { ChildProcess } from 'node:child_process';
@@ -125,7 +126,7 @@ export function processGroupMembers(pgid: number): number[] {
  */
 async function groupGone(pgid: number, ms: number): Promise<void> {
   const until = Date.now() + ms;
-  while (processGroupMembers(pgid).length && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+  while (processGroupMembers(pgid).length && Date.now() < until) await sleep(50);
 }
 
 async function devtoolsSocketUrl(debuggerAddress: string, signal?: AbortSignal): Promise<string> {

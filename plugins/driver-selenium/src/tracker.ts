@@ -1,6 +1,7 @@
 // Watches one tab over DevTools: what WebDriver cannot tell — the main document's status, headers,
 // redirects and size — plus the route check (a second SSRF layer behind the filtering proxy), the
 // redirect cap, in-flight requests for "network idle", and dialogs that would block WebDriver.
+import { setTimeout as sleep } from 'node:timers/promises';
 import { classifyMediaType, parseContentType, refusedRequest } from '@gleaner/core/plugin';
 import type { BlockedRequest, GleanerError, Logger, SsrfGuard } from '@gleaner/core/plugin';
 
@@ -166,7 +167,7 @@ export class PageTracker {
   async sync(nav: Navigation, timeoutMs = 2_000): Promise<void> {
     await this.barrier();
     const until = Date.now() + timeoutMs;
-    while (!nav.response && !nav.failed && !nav.error && Date.now() < until && !this.disconnected) await new Promise((r) => setTimeout(r, 20));
+    while (!nav.response && !nav.failed && !nav.error && Date.now() < until && !this.disconnected) await sleep(20);
   }
 
   /** Resolves once no request has been in flight for `idleMs`; rejects after `timeoutMs`. */
@@ -177,7 +178,7 @@ export class PageTracker {
       const quietFor = Date.now() - this.#lastNetworkChange;
       if (this.#inflight.size === 0 && quietFor >= idleMs) return true;
       if (Date.now() >= deadline) return false;
-      await new Promise((r) => setTimeout(r, Math.min(50, Math.max(10, idleMs - quietFor))));
+      await sleep(Math.min(50, Math.max(10, idleMs - quietFor)));
     }
   }
 

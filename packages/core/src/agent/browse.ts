@@ -5,6 +5,7 @@
  * throws NEEDS_BROWSER — the task moves to the browser driver: the current URL is opened there with
  * the cookies gathered so far, and the action is tried again on the same stable target.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { GleanerError, isGleanerError } from '../errors.ts';
 import type { OperationContext } from '../context.ts';
 import { needsBrowser } from '../extract/needs-browser.ts';
@@ -168,7 +169,7 @@ export class AgentPage {
     await this.session.waitFor({ networkIdle: true, timeoutMs: Math.min(2000, this.#opts.actionTimeoutMs) }).catch(() => undefined);
     let last = await this.observe();
     for (let i = 1; i < SETTLE_READS; i++) {
-      await new Promise((r) => setTimeout(r, DOM_QUIET_MS));
+      await sleep(DOM_QUIET_MS);
       const next = await this.observe();
       if (next.fingerprint === last.fingerprint) return next;
       last = next;
@@ -194,7 +195,7 @@ export class AgentPage {
         if (this.#opts.signal.aborted) throw err;
         if (isGleanerError(err) && err.code === 'DRIVER_UNAVAILABLE') throw err;
         last = err;
-        await new Promise((r) => setTimeout(r, 250 * (i + 1)));
+        await sleep(250 * (i + 1));
       }
     }
     throw last;

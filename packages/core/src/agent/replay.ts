@@ -6,6 +6,7 @@
  * nothing where the build's page had records, is layout drift: the replay stops and says at which
  * step, with the page it was on (a heal starts from there).
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { mergeRecords, type Attribute, type ExtractedRecord } from '../records/attributes.ts';
 import type { OperationContext } from '../context.ts';
 import { GleanerError } from '../errors.ts';
@@ -76,7 +77,6 @@ const POLL_MS = 40;
 /** Longest wait for an action's effect (a navigation, content loaded by a script). */
 const SETTLE_MAX_MS = 5000;
 
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 const fingerprint = (o: PageOutline) => `${o.url}\n${o.elements.map((e) => `${e.role}:${e.name}`).join('|')}\n${o.text ?? ''}`;
 
 /**
