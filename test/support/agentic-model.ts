@@ -3,33 +3,16 @@
 // product lines) and the agent itself (agent-script.ts: decisions along a plan, extractions read back).
 import { agentScript, type AgentScript, type PlanStep } from './agent-script.ts';
 import type { RecordedRequest, Step } from './model-server.ts';
+import { recipeField, recipeTransform } from './recipe-answers.ts';
 import { sentSchema, type Stack } from './stack.ts';
 
 // The recipe the model writes for the fixture's product lines (unused keys null, as under the answer schema).
-const tr = (op: string, extra: Record<string, unknown> = {}) => ({
-  op,
-  pattern: null,
-  flags: null,
-  group: null,
-  with: null,
-  separator: null,
-  value: null,
-  ...extra,
-});
-const field = (selector: string, transforms: unknown[] = []) => ({
-  selector,
-  read: 'text',
-  attr: null,
-  name: null,
-  path: null,
-  value: null,
-  all: false,
-  transforms,
-  fallback: null,
-});
 export const PRODUCT_RECIPE = {
   container: { selector: 'li.product' },
-  fields: { name: field('.name', [tr('replace', { pattern: '^Product:\\s*', with: '' })]), price: field('.price') },
+  fields: {
+    name: recipeField('.name', 'text', { transforms: [recipeTransform('replace', { pattern: '^Product:\\s*', with: '' })] }),
+    price: recipeField('.price', 'text'),
+  },
   pagination: null,
 };
 

@@ -3,6 +3,7 @@
 // extraction finds the books, a recipe request gets a recipe that reproduces them, so a scraper
 // builds to ready in one round and its runs need no model.
 import type { ServerResponse } from 'node:http';
+import { recipeField, recipeTransform } from './recipe-answers.ts';
 import { sentSchema, userContent, waitFor, type Stack } from './stack.ts';
 
 export const BOOK_ATTRS = [
@@ -10,19 +11,11 @@ export const BOOK_ATTRS = [
   { name: 'pages', type: 'number' },
 ];
 
-const field = (selector: string, transforms: unknown[] = []) => ({
-  selector,
-  read: 'text',
-  attr: null,
-  name: null,
-  path: null,
-  value: null,
-  all: false,
-  transforms,
-  fallback: null,
-});
-const toNumber = { op: 'number', pattern: null, flags: null, group: null, with: null, separator: null, value: null };
-const RECIPE = { container: { selector: 'li.book' }, fields: { title: field('.t'), pages: field('.p', [toNumber]) }, pagination: null };
+const RECIPE = {
+  container: { selector: 'li.book' },
+  fields: { title: recipeField('.t', 'text'), pages: recipeField('.p', 'text', { transforms: [recipeTransform('number')] }) },
+  pagination: null,
+};
 
 /** The books of shelf `n`: three titles with their page counts. */
 export const shelf = (n: number) => [1, 2, 3].map((k) => ({ title: `Book ${n}.${k}`, pages: n * 100 + k }));

@@ -5,6 +5,7 @@ import { apiRoutes } from '../../packages/server/src/routes/index.ts';
 import { legacyRoutes } from '../../packages/server/src/legacy/routes.ts';
 import { sentSchema, startStack, type Stack } from './stack.ts';
 import type { FuzzTarget } from './fuzz.ts';
+import { recipeField } from './recipe-answers.ts';
 
 export async function startFuzzTarget(): Promise<{ stack: Stack; target: FuzzTarget }> {
   // Small body limit: the 413 path is exercised without sending megabytes. Limits off: the fuzzer
@@ -15,12 +16,11 @@ export async function startFuzzTarget(): Promise<{ stack: Stack; target: FuzzTar
     '<!doctype html><html><head><title>Fuzz</title></head><body><h1>Widgets</h1><div class="card"><h2>Widget 1</h2><span>1.10 EUR</span></div></body></html>',
   );
   // The model answers every kind of call well, so a 5xx can only be Gleaner's.
-  const field = (selector: string) => ({ selector, read: 'text', attr: null, name: null, path: null, value: null, all: false, transforms: [], fallback: null });
   const recipe = (schema: any) => {
     const names = Object.keys(schema.properties.fields?.properties ?? {});
     return {
       container: { selector: 'div.card' },
-      fields: Object.fromEntries((names.length ? names : ['title']).map((n) => [n, field('h2')])),
+      fields: Object.fromEntries((names.length ? names : ['title']).map((n) => [n, recipeField('h2', 'text')])),
       pagination: null,
     };
   };

@@ -1,4 +1,6 @@
 // Fixture pages for the extraction tests: boilerplate around the facts, like real pages.
+import { recipeField } from './recipe-answers.ts';
+
 export function productsPage(): string {
   return `<!doctype html><html><head><title>Laptops — Shop</title>
 <script>window.tracking = "SECRET_SCRIPT_TOKEN"; function x(){}</script>
@@ -65,17 +67,7 @@ export function answerItems(req: { api: string; body: any }, input: string): { j
 }
 
 /** A recipe field reading an element's text (the shape the recipe schema asks the model for). */
-export const recipeTextField = (selector: string) => ({
-  selector,
-  read: 'text',
-  attr: null,
-  name: null,
-  path: null,
-  value: null,
-  all: false,
-  transforms: [],
-  fallback: null,
-});
+export const recipeTextField = (selector: string) => recipeField(selector, 'text');
 
 /** The scripted model's two answers of a scraper build on productsPage(): standard extraction, then the recipe. */
 export function productBuildAnswers() {

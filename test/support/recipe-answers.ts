@@ -1,8 +1,8 @@
 // Recipe answers as the model writes them under the recipe answer schema: every key present, the
 // unused ones null. Tests script these as the model's JSON answers.
 
-/** A recipe transform `{op}` with the other keys null. */
-export const recipeTransform = (op: string) => ({
+/** A recipe transform `{op}` with the other keys null, `extra` setting some of them. */
+export const recipeTransform = (op: string, extra: Record<string, unknown> = {}) => ({
   op,
   pattern: null,
   flags: null,
@@ -10,6 +10,7 @@ export const recipeTransform = (op: string) => ({
   with: null,
   separator: null,
   value: null,
+  ...extra,
 });
 
 /** A recipe field reading `read` ('text', 'attr', ...) at `selector`, `extra` overriding the defaults. */
