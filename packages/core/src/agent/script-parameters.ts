@@ -179,9 +179,18 @@ export function parameterizeUrl(url: string, values: Record<string, unknown>, ru
 }
 
 /**
+ * `text` where it stands as a whole word (no letter or digit right before or after it): `kettle`
+ * in `name:kettle` or `red-kettle`, not in `kettles` (a replay with `teapot` must not ask for
+ * `teapots`).
+ */
+function wordMatch(text: string): RegExp {
+  return new RegExp(`(?<![\\p{L}\\p{N}])${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\p{L}\\p{N}])`, 'gu');
+}
+
+/**
  * One path segment or query value with the parameter values in it as placeholders (the whole
- * decoded part equal to a value, or a string value of 3 characters or more inside it); `raw` as
- * it was when there are none.
+ * decoded part equal to a value, or a string value of 3 characters or more standing as a word
+ * inside it); `raw` as it was when there are none.
  */
 function parameterizePart(raw: string, decoded: string, inner: Array<{ name: string; text: string; partial: boolean }>): string {
   let pieces: Array<string | { name: string }> = [decoded];
@@ -189,8 +198,9 @@ function parameterizePart(raw: string, decoded: string, inner: Array<{ name: str
     pieces = pieces.flatMap((piece) => {
       if (typeof piece !== 'string') return [piece];
       if (piece === p.text) return [{ name: p.name }];
-      if (!p.partial || !piece.includes(p.text)) return [piece];
-      return piece.split(p.text).flatMap((lit, i) => (i === 0 ? [lit] : [{ name: p.name }, lit]));
+      if (!p.partial) return [piece];
+      const lits = piece.split(wordMatch(p.text));
+      return lits.length === 1 ? [piece] : lits.flatMap((lit, i) => (i === 0 ? [lit] : [{ name: p.name }, lit]));
     });
   }
   if (pieces.every((piece) => typeof piece === 'string')) return raw;
