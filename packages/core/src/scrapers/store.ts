@@ -189,8 +189,7 @@ export async function saveScriptVersion(
     markReady: boolean;
   },
 ): Promise<number | null> {
-  const locked = await tx.query('SELECT 1 FROM scrapers WHERE id = $1 FOR UPDATE', [input.scraperId]);
-  if (!locked.rowCount) return null;
+  if (!(await lockScraper(tx, input.scraperId))) return null;
   const { rows } = await tx.query<{ version: number }>(
     `INSERT INTO scraper_scripts (scraper_id, version, script, parameters_schema, sample_url, sample_data, reason, model_calls)
      SELECT $1, coalesce(max(version), 0) + 1, $2, $3, $4, $5, $6, $7 FROM scraper_scripts WHERE scraper_id = $1
@@ -206,21 +205,32 @@ export async function saveScriptVersion(
     ],
   );
   const version = rows[0].version;
-  await tx.query(
-    `UPDATE scrapers SET recipe_version = $2, script = $3, parameters_schema = $4, sample_data = $5, sample_driver = $6,
-       drift_detected_at = NULL, drift_reason = NULL, credits_charged = credits_charged + $7, ${statusAfterSave(input.markReady)}, updated_at = now()
-     WHERE id = $1`,
-    [
-      input.scraperId,
-      version,
-      JSON.stringify(input.script),
-      JSON.stringify(input.parametersSchema),
-      JSON.stringify(input.sampleData),
-      input.sampleDriver,
-      input.credits,
-    ],
-  );
+  await makeVersionCurrent(tx, input, version, { script: JSON.stringify(input.script), parameters_schema: JSON.stringify(input.parametersSchema) });
   return version;
+}
+
+/** Locks the scraper row (concurrent saves number their versions one after the other); false when it is gone. */
+async function lockScraper(tx: Queryable, scraperId: string): Promise<boolean> {
+  return Boolean((await tx.query('SELECT 1 FROM scrapers WHERE id = $1 FOR UPDATE', [scraperId])).rowCount);
+}
+
+/**
+ * Makes `version` the scraper's current one: its sample data and driver (and `columns`, e.g. an
+ * agentic scraper's script), drift cleared, credits added, the status as statusAfterSave says.
+ */
+async function makeVersionCurrent(
+  tx: Queryable,
+  input: { scraperId: string; sampleData: ExtractedRecord[]; sampleDriver: string; credits: number; markReady: boolean },
+  version: number,
+  columns: Record<string, string> = {},
+): Promise<void> {
+  const extra = Object.keys(columns).map((c, i) => `${c} = $${i + 6}, `);
+  await tx.query(
+    `UPDATE scrapers SET recipe_version = $2, sample_data = $3, sample_driver = $4, ${extra.join('')}drift_detected_at = NULL, drift_reason = NULL,
+       credits_charged = credits_charged + $5, ${statusAfterSave(input.markReady)}, updated_at = now()
+     WHERE id = $1`,
+    [input.scraperId, version, JSON.stringify(input.sampleData), input.sampleDriver, input.credits, ...Object.values(columns)],
+  );
 }
 
 /**
@@ -251,8 +261,7 @@ export async function saveRecipeVersion(
     markReady: boolean;
   },
 ): Promise<number | null> {
-  const locked = await tx.query('SELECT 1 FROM scrapers WHERE id = $1 FOR UPDATE', [input.scraperId]);
-  if (!locked.rowCount) return null;
+  if (!(await lockScraper(tx, input.scraperId))) return null;
   const { rows } = await tx.query<{ version: number }>(
     `INSERT INTO scraper_recipes (scraper_id, version, recipe, sample_url, sample_data, reason, model_calls)
      SELECT $1, coalesce(max(version), 0) + 1, $2, $3, $4, $5, $6 FROM scraper_recipes WHERE scraper_id = $1
@@ -260,12 +269,7 @@ export async function saveRecipeVersion(
     [input.scraperId, JSON.stringify(input.recipe), input.sampleUrl, JSON.stringify(input.sampleData), input.reason, input.modelCalls],
   );
   const version = rows[0].version;
-  await tx.query(
-    `UPDATE scrapers SET recipe_version = $2, sample_data = $3, sample_driver = $4, drift_detected_at = NULL, drift_reason = NULL,
-       credits_charged = credits_charged + $5, ${statusAfterSave(input.markReady)}, updated_at = now()
-     WHERE id = $1`,
-    [input.scraperId, version, JSON.stringify(input.sampleData), input.sampleDriver, input.credits],
-  );
+  await makeVersionCurrent(tx, input, version);
   return version;
 }
 
