@@ -4,9 +4,21 @@
  * same defaults and the same `{loc, msg, type}` issues). Tools that start background work (a run, an
  * agent task) follow it to the end and report progress to clients that ask for it.
  */
-import { GleanerError, type Engine, type ExtractRequest, type MarkdownRequest, type Owner, type ParseRequest } from '@gleaner/core';
-import { EXTRACT_BODY, ID_PARAMS, MARKDOWN_BODY, PARSE_BODY } from '../routes/schemas.ts';
-import { AGENT_EXTRACT_BODY, GENERATE_BODY, RUN_ASYNC_BODY } from '@gleaner/core';
+import {
+  AGENT_EXTRACT_BODY,
+  type Engine,
+  EXTRACT_BODY,
+  type ExtractRequest,
+  GENERATE_BODY,
+  GleanerError,
+  ID_PARAMS,
+  MARKDOWN_BODY,
+  type MarkdownRequest,
+  type Owner,
+  PARSE_BODY,
+  type ParseRequest,
+  RUN_ASYNC_BODY,
+} from '@gleaner/core';
 import type { JsonSchema } from '../http/route.ts';
 import { followUntilDone, type Follow } from './follow.ts';
 

@@ -1,6 +1,5 @@
-import { AGENT_EXTRACT_BODY } from '@gleaner/core';
+import { AGENT_EXTRACT_BODY, ID_PARAMS, TASK_RESPONSE } from '@gleaner/core';
 import { defineRoutes } from '../http/route.ts';
-import { ID_PARAMS, TASK_RESPONSE } from './schemas.ts';
 
 const STEP_SCHEMA = {
   type: 'object',

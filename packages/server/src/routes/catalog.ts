@@ -1,5 +1,5 @@
 import { defineRoutes } from '../http/route.ts';
-import { ID_PARAMS } from './schemas.ts';
+import { ID_PARAMS } from '@gleaner/core';
 
 const NULLABLE_STRING = { type: ['string', 'null'] };
 

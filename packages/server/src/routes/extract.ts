@@ -1,6 +1,6 @@
 import { clientSignal } from '../http/client-signal.ts';
 import { defineRoutes } from '../http/route.ts';
-import { EXTRACT_ASYNC_BODY, EXTRACT_BODY, ID_PARAMS, MARKDOWN_BODY, PARSE_BODY, TASK_RESPONSE } from './schemas.ts';
+import { EXTRACT_ASYNC_BODY, EXTRACT_BODY, ID_PARAMS, MARKDOWN_BODY, PARSE_BODY, TASK_RESPONSE } from '@gleaner/core';
 import { DETAILS_QUERY, RECORDS_WITH_DETAILS_RESPONSE } from './history-schemas.ts';
 
 const DETAILS =

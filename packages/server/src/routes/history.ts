@@ -1,5 +1,5 @@
 import { defineRoutes } from '../http/route.ts';
-import { ID_PARAMS } from './schemas.ts';
+import { ID_PARAMS } from '@gleaner/core';
 import { RUNS_QUERY, RUNS_RESPONSE, TASKS_QUERY, TASKS_RESPONSE, VERSIONS_QUERY, VERSIONS_RESPONSE } from './history-schemas.ts';
 
 const EXTENSION = 'A Gleaner extension (not in the interface other clients know).';

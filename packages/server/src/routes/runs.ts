@@ -1,7 +1,6 @@
 import { clientSignal } from '../http/client-signal.ts';
 import { defineRoutes } from '../http/route.ts';
-import { ID_PARAMS } from './schemas.ts';
-import { RUN_ASYNC_BODY, RUN_BODY } from '@gleaner/core';
+import { ID_PARAMS, RUN_ASYNC_BODY, RUN_BODY } from '@gleaner/core';
 import { RUN_ACCEPTED_RESPONSE, RUN_RESULT_RESPONSE, RUN_STATUS_RESPONSE } from './run-schemas.ts';
 
 /** Spec 4.3 items 2-4: running scrapers, synchronously or in the background. */

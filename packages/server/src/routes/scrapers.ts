@@ -1,6 +1,5 @@
-import { GENERATE_BODY } from '@gleaner/core';
+import { GENERATE_BODY, ID_PARAMS } from '@gleaner/core';
 import { defineRoutes, type RouteDef } from '../http/route.ts';
-import { ID_PARAMS } from './schemas.ts';
 import { AGENTIC_RESPONSE, DELETED_RESPONSE, EXTRACTOR_RESPONSE, GENERATING_RESPONSE, SCRAPER_LIST_RESPONSE, TEMPLATE_ID_RESPONSE } from './scraper-schemas.ts';
 
 type Kind = 'extractor' | 'agentic';
