@@ -1,8 +1,10 @@
 // Agentic scrapers' replays through the HTTP API: scripts recorded and replayed on the Selenium
 // driver (chromedriver), a heal that keeps the script's steps before the one that drifted and has
 // the agent continue from the live page, parameters inside the URLs the agent navigated to, and a
-// paginate step that follows "next" up to the run's max_pages.
+// paginate step that follows "next" up to the run's max_pages, and a browser driver of plugin API 1.0
+// (no quiet wait: the replay settles by comparing outlines).
 import { expect } from 'chai';
+import type { Driver, WaitForOptions } from '@gleaner/core/plugin';
 import { startStack, type Stack } from './support/stack.ts';
 import { scriptBuildModel } from './support/agentic-model.ts';
 import { addAgentPages, PRODUCTS, productLine } from './support/agent-site.ts';
@@ -198,5 +200,49 @@ describe('agentic scrapers: heal from the step that drifted, parameters inside U
     const one = await runAndWait(s, { template_id: ready.template_id, max_pages: 1 });
     expect(names(one.data[`${s.site.url}/list?page=1`])).to.deep.equal(expected(PRODUCTS.slice(0, 3)));
     expect(s.model.chatRequests()).to.have.length(0);
+  });
+});
+
+describe('agentic scrapers on a browser driver of plugin API 1.0 (no waitFor quietMs)', function () {
+  this.timeout(240_000);
+  let s: Stack;
+  const waits: WaitForOptions[] = [];
+  /** The Playwright driver as a 1.0 plugin would be: same sessions, the older apiVersion; every waitFor recorded. */
+  const asApi10 = (d: Driver): Driver => ({
+    ...d,
+    apiVersion: '1.0',
+    async openSession(opts) {
+      const session = await d.openSession(opts);
+      const waitFor = session.waitFor?.bind(session);
+      if (waitFor) {
+        session.waitFor = (o: WaitForOptions) => {
+          waits.push(o);
+          return waitFor(o);
+        };
+      }
+      return session;
+    },
+  });
+  before(async () => {
+    s = await startStack({
+      provider: 'openai',
+      config: { browser: { driver: 'playwright' } },
+      drivers: (ds) => ds.map((d) => (d.capabilities.javascript ? asApi10(d) : d)),
+    });
+    addAgentPages(s.site);
+  });
+  after(() => s?.close());
+
+  it('replays "Load more" clicks, settling by outlines without asking the driver to wait for quiet', async () => {
+    scriptBuildModel(s, LOAD_MORE_PLAN, []);
+    const ready = await build(s, { url: `${s.site.url}/catalog`, prompt: 'Return every product of the catalog' });
+    expect(ready.status, ready.error).to.equal('ready');
+    s.model.reset();
+    const done = await runAndWait(s, { template_id: ready.template_id });
+    expect(done.status, JSON.stringify(done)).to.equal('completed');
+    expect(names(done.data[`${s.site.url}/catalog`])).to.deep.equal(expected(PRODUCTS.slice(0, 9)));
+    expect(await itemDriver(s, done.run_id)).to.equal('playwright');
+    expect(s.model.chatRequests()).to.have.length(0);
+    expect(waits.filter((w) => w.quietMs !== undefined)).to.deep.equal([]);
   });
 });

@@ -39,6 +39,8 @@ export interface StackOptions {
   agents?: boolean;
   /** The models the scripted model server reports (default: test-model with tools). */
   models?: ScriptedModel[];
+  /** Replaces the configured drivers (e.g. wraps them) before the engine gets them. */
+  drivers?: (drivers: Driver[]) => Driver[];
 }
 
 function merge(a: ConfigOptions, b: ConfigOptions): ConfigOptions {
@@ -62,7 +64,8 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   const schemas = testSchemas(merge(base, opts.config ?? {}));
   const logger = silentLogger();
   const plugins = pluginWiring(schemas.config, logger);
-  const engine = createEngine({ config: schemas.config, logger, drivers: plugins.drivers, llm: plugins.llm, llmSpecs: plugins.llmSpecs });
+  const drivers = opts.drivers ? opts.drivers(plugins.drivers ?? []) : plugins.drivers;
+  const engine = createEngine({ config: schemas.config, logger, drivers, llm: plugins.llm, llmSpecs: plugins.llmSpecs });
   await engine.start();
   if (opts.worker !== false) await engine.startWorker();
   const app = createApp({ engine, logger, routes: apiRoutes(), bodyLimitBytes: schemas.config.server.bodyLimitBytes, metrics: true, mcp: true, console: true });
@@ -76,7 +79,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     url,
     key,
     engine,
-    drivers: plugins.drivers ?? [],
+    drivers: drivers ?? [],
     model,
     site,
     schemas,

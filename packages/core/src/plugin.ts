@@ -89,10 +89,11 @@ export {
   OUTLINE_LIMITS,
   outlinePage,
   PAGE_SCRIPTS,
+  quietPage,
   refSelector,
   scriptCall,
   scrollPage,
   snapshotHtml,
   splitFrameSelector,
 } from './browser/page-scripts.ts';
-export type { OutlineScriptOptions, PageDocument, PageScriptName, ScrollResult } from './browser/page-scripts.ts';
+export type { OutlineScriptOptions, PageDocument, PageScriptName, QuietResult, ScrollResult } from './browser/page-scripts.ts';

@@ -86,6 +86,22 @@ const PAGES: Record<string, string> = {
       document.getElementById('count').onclick = () => { document.getElementById('counter').textContent = 'count: ' + ++n; };
       document.getElementById('add').onclick = () => { const b = document.createElement('button'); b.type = 'button'; b.textContent = 'New button'; document.getElementById('top').append(b); };</script>`,
   ),
+  // "Load" changes the page in steps 60 ms apart, then fetches the rest (the server answers after 300 ms).
+  '/burst': doc(
+    'Burst',
+    `<button id="load" type="button">Load</button><p id="step">step 0</p><div id="rest"></div>
+    <script>document.getElementById('load').addEventListener('click', async () => {
+      document.body.className = 'loading';
+      for (let i = 1; i <= 5; i++) { await new Promise((r) => setTimeout(r, 60)); document.getElementById('step').textContent = 'step ' + i; }
+      const html = await (await fetch('/burst-rest')).text();
+      document.getElementById('rest').innerHTML = html; document.body.className = '';
+    });</script>`,
+  ),
+  // Never quiet: a counter ticks every 30 ms.
+  '/ticker': doc(
+    'Ticker',
+    `<p id="tick">0</p><script>let t = 0; setInterval(() => { document.getElementById('tick').textContent = String(++t); }, 30);</script>`,
+  ),
   '/with-frame': doc('Framed', '<h1>Outer page</h1><iframe id="inner" src="/framed"></iframe>'),
   '/framed': doc('Inner', '<p id="in-frame">Inside the frame</p>'),
 };
@@ -126,6 +142,10 @@ export function interactionContract(name: string, make: (opts: ContractDriverOpt
         await sleep(250);
         const from = Number(url.searchParams.get('from') ?? 1);
         res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(items(from, from + 9));
+      });
+      site.route('/burst-rest', async (_q, res) => {
+        await sleep(300);
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end('<p id="rest-done">The rest, fetched</p>');
       });
       site.route('/form-result', async (req, res) => {
         let body = '';
@@ -238,6 +258,27 @@ export function interactionContract(name: string, make: (opts: ContractDriverOpt
       await s.waitFor({ networkIdle: true, timeoutMs: 5000 });
       expect((await rejection(s.waitFor({ selector: '#never', timeoutMs: 300 }))).message).to.contain('#never');
       expect((await rejection(s.click('#missing', { timeoutMs: 300 }))).message).to.contain('#missing');
+    });
+
+    it('waits for the page to be quiet (plugin API 1.1): a page without scripts is quiet at once', async () => {
+      const s = await open('/outline');
+      await s.waitFor({ quietMs: 50, timeoutMs: 5000 });
+      expect((await s.snapshot()).html).to.contain('count: 0');
+    });
+
+    itJs('waits for quiet through changes spaced closer than quietMs and a request in flight; a page that never stops changing times out', async () => {
+      const s = await open('/burst');
+      await s.click('#load');
+      await s.waitFor({ quietMs: 100, timeoutMs: 5000 });
+      const html = (await s.snapshot()).html;
+      expect(html).to.contain('step 5');
+      expect(html).to.contain('<p id="rest-done">The rest, fetched</p>');
+      // Already quiet: returns again without anything changing.
+      await s.waitFor({ quietMs: 100, timeoutMs: 5000 });
+      await s.goto(`${site.url}/ticker`);
+      const err = await rejection(s.waitFor({ quietMs: 100, timeoutMs: 400 }));
+      expect(err.code).to.equal('FETCH_TIMEOUT');
+      expect(err.message).to.contain('quiet');
     });
 
     it('gives an outline whose refs stay stable across a DOM change and work as click targets', async () => {

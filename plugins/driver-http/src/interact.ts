@@ -248,6 +248,8 @@ export class Interactions {
       });
     }
     if (opts.networkIdle) return this.#host.call('waiting for network idle', async () => {});
+    // No script runs: the document is quiet as soon as the action that loaded or edited it returned.
+    if (opts.quietMs !== undefined) return this.#host.call('waiting for the page to be quiet', async () => {});
     const ms = Math.min(Math.max(0, opts.ms ?? 0), opts.timeoutMs ?? this.#host.totalMs, this.#host.totalMs);
     return this.#host.call(`waiting ${ms} ms`, () => this.#host.sleep(ms));
   }

@@ -30,7 +30,9 @@ import { PlaywrightSession } from './session.ts';
 import { createSparePage, type PreparedPage } from './spare.ts';
 
 /** The plugin API this plugin was written against (createEngine refuses another major). */
-const PLUGIN_API = '1.0';
+const PLUGIN_API = '1.1';
+/** How long after a session's first page loaded the next session's page is made, unless it closed before. */
+const SPARE_AFTER_MS = 1000;
 
 export const PLAYWRIGHT_DRIVER_NAME = 'playwright';
 
@@ -138,6 +140,7 @@ export function createPlaywrightDriver(opts: PlaywrightDriverOptions = {}): Play
     try {
       const { proxy, context, page } = (plain ? await spare.take(lease.browser) : null) ?? (await makePage(lease.browser, upstream, userAgent, logger));
       const totalMs = sessionOpts.timeouts?.totalMs ?? defaults.timeoutMs;
+      let spareTimer: NodeJS.Timeout | undefined;
       const session: PlaywrightSession = new PlaywrightSession({
         driverName: PLAYWRIGHT_DRIVER_NAME,
         guard,
@@ -154,13 +157,20 @@ export function createPlaywrightDriver(opts: PlaywrightDriverOptions = {}): Play
         signal: sessionOpts.signal,
         logger,
         release: async (broken) => {
+          clearTimeout(spareTimer);
           sessions.delete(session);
           await lease.release({ broken });
           if (plain && !broken && !closed) spare.prepare(lease.browser);
         },
-        // The next session's page is made once this one's first page has loaded (the busiest part
-        // of a session is over), or when it closes: by the time the next session opens it is ready.
-        onFirstLoad: plain ? () => void (closed || spare.prepare(lease.browser)) : undefined,
+        // The next session's page is made when this one closes, or SPARE_AFTER_MS after its first
+        // page loaded when it runs longer (an agent waiting on its model): a short session (a
+        // replay) does not share the CPU with a renderer starting, and the next one finds it ready.
+        onFirstLoad: plain
+          ? () => {
+              spareTimer = setTimeout(() => void (closed || spare.prepare(lease.browser)), SPARE_AFTER_MS);
+              spareTimer.unref();
+            }
+          : undefined,
       });
       return session;
     } catch (err) {

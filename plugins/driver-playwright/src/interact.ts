@@ -5,7 +5,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FrameLocator, Locator, Page } from 'playwright-core';
 import { GleanerError, capOutline, isRef, refSelector, scriptCall, splitFrameSelector } from '@gleaner/core/plugin';
-import type { ActionOptions, PageOutline, ScrollOptions, ScrollResult, WaitForOptions } from '@gleaner/core/plugin';
+import type { ActionOptions, PageOutline, QuietResult, ScrollOptions, ScrollResult, WaitForOptions } from '@gleaner/core/plugin';
 import { actionError } from './errors.ts';
 import { evaluateStable } from './snapshot.ts';
 import type { NetworkTracker } from './tracker.ts';
@@ -169,8 +169,34 @@ export class Interactions {
         }
       });
     }
+    if (opts.quietMs !== undefined) {
+      const quietMs = Math.max(0, opts.quietMs);
+      return this.#act(`waiting for the page to be quiet for ${quietMs} ms`, timeout, () => this.#quiet(quietMs, timeout));
+    }
     const ms = Math.max(0, opts.ms ?? 0);
     return this.#act(`waiting ${ms} ms`, ms, () => sleep(ms));
+  }
+
+  /**
+   * Quiet: the document unchanged for `quietMs` (the shared `quiet` script, one round trip) with no
+   * request in flight at its end; a request still running is waited for, then the document again.
+   */
+  async #quiet(quietMs: number, timeout: number): Promise<void> {
+    const page = this.#s.page;
+    const tracker = this.#s.tracker;
+    const end = Date.now() + timeout;
+    for (;;) {
+      const left = end - Date.now();
+      const r = left > 0 ? await evaluateStable<QuietResult>(page, scriptCall('quiet', { quietMs, maxMs: left })) : null;
+      if (r?.quiet && tracker.inflight === 0) return;
+      if (!r?.quiet || Date.now() >= end) {
+        throw new GleanerError(
+          'FETCH_TIMEOUT',
+          `timed out after ${timeout} ms waiting for the page to be quiet for ${quietMs} ms (${tracker.inflight} requests still running)`,
+        );
+      }
+      await tracker.idle(0, end - Date.now());
+    }
   }
 
   outline(): Promise<PageOutline> {

@@ -1,7 +1,8 @@
 // A page made ahead for the next session. A new context's first page starts a renderer process, the
 // slowest part of opening a session (100-300 ms on an idle machine, over half a second on a busy
-// one), so the driver makes the next session's context and page ahead: once a session's first page
-// has loaded (its busiest part is over), or when it closes. Only a session with the driver's
+// one), so the driver makes the next session's context and page ahead: when a session closes, or a
+// second after its first page loaded when it is still open then (so a short session never shares
+// the CPU with a renderer starting). Only a session with the driver's
 // defaults (no upstream proxy, the default user agent) takes it. It holds no pool lease (the pool's
 // page counts and limits see only sessions), it belongs to the browser it was made on, and it is
 // dropped when that browser is gone or replaced.

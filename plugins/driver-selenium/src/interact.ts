@@ -5,7 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { By, Key, error as wdError } from 'selenium-webdriver';
 import type { WebDriver, WebElement } from 'selenium-webdriver';
 import { GleanerError, PAGE_SCRIPTS, capOutline, isGleanerError, isRef, splitFrameSelector } from '@gleaner/core/plugin';
-import type { ActionOptions, PageOutline, ScrollOptions, ScrollResult, WaitForOptions } from '@gleaner/core/plugin';
+import type { ActionOptions, PageOutline, QuietResult, ScrollOptions, ScrollResult, WaitForOptions } from '@gleaner/core/plugin';
 import { actionError, actionTimeout } from './errors.ts';
 import type { PageContext } from './page-context.ts';
 import type { PageTracker } from './tracker.ts';
@@ -259,8 +259,26 @@ export class Interactions {
         if (!idle) throw actionTimeout('waiting for network idle', deadline.ms, `${this.#s.tracker.inflight} requests still running`);
         return;
       }
+      if (opts.quietMs !== undefined) return this.#quiet(Math.max(0, opts.quietMs), deadline);
       if (opts.ms) await sleep(Math.max(0, opts.ms));
     });
+  }
+
+  /**
+   * Quiet: the document unchanged for `quietMs` (the shared `quiet` script; WebDriver waits for the
+   * promise it returns) with no request in flight at its end; a request still running is waited
+   * for, then the document again.
+   */
+  async #quiet(quietMs: number, deadline: { at: number; ms: number }): Promise<void> {
+    const tracker = this.#s.tracker;
+    const what = `waiting for the page to be quiet for ${quietMs} ms`;
+    for (;;) {
+      const left = deadline.at - Date.now();
+      const r = left > 0 ? await this.#run<QuietResult>(PAGE_SCRIPTS.quiet, { quietMs, maxMs: left }) : null;
+      if (r?.quiet && tracker.inflight === 0) return;
+      if (!r?.quiet || Date.now() >= deadline.at) throw actionTimeout(what, deadline.ms, `${tracker.inflight} requests still running`);
+      await tracker.waitNetworkIdle(0, deadline.at - Date.now(), this.#s.signal);
+    }
   }
 
   outline(): Promise<PageOutline> {

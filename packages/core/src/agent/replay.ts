@@ -11,6 +11,7 @@ import { mergeRecords, type Attribute, type ExtractedRecord } from '../records/a
 import type { OperationContext } from '../context.ts';
 import { GleanerError } from '../errors.ts';
 import { resolveProxy } from '../net/proxies.ts';
+import { pluginApiAtLeast } from '../plugins/version.ts';
 import { isInteractive, type Driver, type InteractiveSession, type OutlineElement, type PageOutline } from '../plugins/driver.ts';
 import { runRecipe, type Recipe } from '../recipes/index.ts';
 import { describeStep, fillPlaceholders, RUN_URL_VARIABLE, type AgentScript, type ScriptStep } from './script.ts';
@@ -71,37 +72,56 @@ function stepUrl(text: string, values: Record<string, unknown>): string {
 
 class Drift extends Error {}
 
-/** How long the page must stay the same after it changed before the next step runs. */
-const QUIET_MS = 150;
-const POLL_MS = 40;
+/** How long the page must stay quiet after it changed before the next step runs. */
+const QUIET_MS = 100;
+/** How often the outline is compared with the page before the action, until it differs. */
+const POLL_MS = 15;
+/** With a plugin API 1.0 driver (no quiet wait): the outline unchanged this long, polled this often. */
+const OUTLINE_QUIET_MS = 150;
+const OUTLINE_POLL_MS = 40;
 /** Longest wait for an action's effect (a navigation, content loaded by a script). */
 const SETTLE_MAX_MS = 5000;
 
 const fingerprint = (o: PageOutline) => `${o.url}\n${o.elements.map((e) => `${e.role}:${e.name}`).join('|')}\n${o.text ?? ''}`;
 
 /**
- * Waits until the page differs from `before` and has then stayed the same for QUIET_MS (or
- * SETTLE_MAX_MS passed; the next step judges the page then). Unlike waiting for network idle this
- * costs only as long as the page takes to react: a plain-HTTP page has changed by the time the action
- * returns. An outline that fails mid-navigation is just tried again.
+ * Waits until the page differs from `before` (its outline's fingerprint) and has then been quiet:
+ * with a driver that can wait for quiet (plugin API 1.1), no change to the document and no request
+ * in flight for QUIET_MS, measured in the page; else an outline unchanged for OUTLINE_QUIET_MS.
+ * SETTLE_MAX_MS bounds it (the next step judges the page then). Unlike waiting for network idle,
+ * this costs only as long as the page takes to react. An outline that fails mid-navigation is
+ * tried again. Returns the settled page's outline (null when the wait ran out), which the next
+ * step's target lookup uses instead of taking one more.
  */
-async function untilSettled(session: InteractiveSession, before: string, signal?: AbortSignal): Promise<void> {
+async function untilSettled(session: InteractiveSession, before: string, canQuiet: boolean, signal?: AbortSignal): Promise<PageOutline | null> {
   const deadline = Date.now() + SETTLE_MAX_MS;
   let last = before;
   let since = Date.now();
   while (Date.now() < deadline) {
     signal?.throwIfAborted();
-    const now = await session.outline().then(fingerprint, () => null);
+    const outline = await session.outline().catch(() => null);
+    const now = outline ? fingerprint(outline) : null;
     if (now !== null && now !== before) {
+      if (canQuiet) {
+        const quiet = await session.waitFor({ quietMs: QUIET_MS, timeoutMs: Math.max(1, deadline - Date.now()) }).then(
+          () => true,
+          () => false,
+        );
+        signal?.throwIfAborted();
+        // Not quiet: the page navigated under the wait (look again) or never went quiet (done waiting).
+        if (quiet) return session.outline().catch(() => null);
+        continue;
+      }
       if (now !== last) {
         last = now;
         since = Date.now();
-      } else if (Date.now() - since >= QUIET_MS) {
-        return;
+      } else if (Date.now() - since >= OUTLINE_QUIET_MS) {
+        return outline;
       }
     }
-    await sleep(POLL_MS);
+    await sleep(canQuiet ? POLL_MS : OUTLINE_POLL_MS);
   }
+  return null;
 }
 
 /** A drift: the step it happened at and what changed. */
@@ -128,6 +148,10 @@ export class ScriptReplay {
   #index = 0;
   /** The page as the last outline saw it: what an action's effect is judged against. */
   #before = '';
+  /** The outline the last settle ended on, while no action has run since (the next lookup uses it). */
+  #settled: PageOutline | null = null;
+  /** The driver can wait for the page to be quiet (plugin API 1.1). */
+  readonly #canQuiet: boolean;
 
   private constructor(ctx: OperationContext, input: ReplayInput, driver: Driver, session: InteractiveSession) {
     this.#ctx = ctx;
@@ -135,6 +159,7 @@ export class ScriptReplay {
     this.driver = driver;
     this.#session = session;
     this.#values = { ...input.parameters, [RUN_URL_VARIABLE]: input.url };
+    this.#canQuiet = pluginApiAtLeast(driver, '1.1');
   }
 
   /** Opens a session on the script's replay driver. */
@@ -186,8 +211,15 @@ export class ScriptReplay {
     return this.#session.close();
   }
 
+  /** The page's outline: the one the last settle ended on, else a new one. */
+  async #outline(): Promise<PageOutline> {
+    const settled = this.#settled;
+    this.#settled = null;
+    return settled ?? this.#session.outline();
+  }
+
   async #find(target: StableTarget, st: ScriptStep): Promise<OutlineElement> {
-    const outline = await this.#session.outline();
+    const outline = await this.#outline();
     this.#before = fingerprint(outline);
     const el = resolveTarget(outline, target);
     if (!el) throw new Drift(`layout changed: ${describeStep(st, this.#index)}: its target is gone`);
@@ -196,7 +228,9 @@ export class ScriptReplay {
 
   /** Without JavaScript (the HTTP driver's interaction) an action's effect is complete when it returns. */
   async #settle(st: { changes?: boolean }): Promise<void> {
-    if (this.driver.capabilities.javascript && st.changes !== false) await untilSettled(this.#session, this.#before, this.#input.signal);
+    if (this.driver.capabilities.javascript && st.changes !== false) {
+      this.#settled = await untilSettled(this.#session, this.#before, this.#canQuiet, this.#input.signal);
+    }
   }
 
   async #extract(recipe: Recipe): Promise<number> {
@@ -214,6 +248,7 @@ export class ScriptReplay {
     const opts = { timeoutMs: this.#ctx.config.agent.actionTimeoutMs };
     switch (st.action) {
       case 'goto': {
+        this.#settled = null;
         const page = await session.goto(stepUrl(st.url, values));
         if (page.status >= 400) {
           throw new GleanerError('FETCH_FAILED', `${page.finalUrl} answered HTTP ${page.status}`, {
@@ -240,11 +275,12 @@ export class ScriptReplay {
       case 'scroll':
         if (st.target) await session.scroll({ selector: (await this.#find(st.target, st)).ref });
         else {
-          this.#before = fingerprint(await session.outline());
+          this.#before = fingerprint(await this.#outline());
           await session.scroll(st.pixels !== undefined ? { pixels: st.pixels } : { to: st.to ?? 'bottom' });
         }
         return this.#settle(st);
       case 'wait':
+        this.#settled = null;
         await session.waitFor({ ms: st.ms, timeoutMs: st.ms + opts.timeoutMs });
         return;
       case 'extract':
@@ -260,7 +296,7 @@ export class ScriptReplay {
         // A run's max_pages counts the page before the first click.
         const more = this.#input.maxPages !== undefined ? this.#input.maxPages - 1 : st.pages;
         for (let p = 0; p < more; p++) {
-          const outline = await session.outline();
+          const outline = await this.#outline();
           const next = resolveTarget(outline, st.target);
           if (!next) break;
           this.#before = fingerprint(outline);

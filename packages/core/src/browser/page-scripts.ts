@@ -121,6 +121,53 @@ export function scrollPage(opts?: { to?: 'top' | 'bottom'; selector?: string; pi
   return { before, after: box.scrollHeight, y, atBottom: y + box.clientHeight >= box.scrollHeight - 2, found };
 }
 
+/** What `quietPage` resolves to. */
+export interface QuietResult {
+  /** True when the document went `quietMs` without a change; false when `maxMs` ran out first. */
+  quiet: boolean;
+  /** Changes seen while waiting. */
+  changes: number;
+  /** How long the wait took. */
+  ms: number;
+}
+
+/**
+ * IN-PAGE ONLY. Resolves once the top document has gone `quietMs` without a change to its content
+ * (elements added or removed, text edited, or one of the attributes that show, hide or open things:
+ * `hidden`, `open`, `class`, `disabled`, `aria-hidden`, `aria-expanded`, `aria-selected`,
+ * `aria-busy`), or when `maxMs` has passed. Style changes are left out, so an animation running
+ * on the page does not hold the wait. Drivers add their own condition (no request in flight).
+ */
+export function quietPage(opts: { quietMs: number; maxMs: number }): Promise<QuietResult> {
+  return new Promise((resolve) => {
+    const start = performance.now();
+    let last = start;
+    let changes = 0;
+    const observer = new MutationObserver((records) => {
+      changes += records.length;
+      last = performance.now();
+    });
+    observer.observe(document, {
+      subtree: true,
+      childList: true,
+      characterData: true,
+      attributes: true,
+      attributeFilter: ['hidden', 'open', 'class', 'disabled', 'aria-hidden', 'aria-expanded', 'aria-selected', 'aria-busy'],
+    });
+    const check = () => {
+      const now = performance.now();
+      const quiet = now - last >= opts.quietMs;
+      if (quiet || now - start >= opts.maxMs) {
+        observer.disconnect();
+        resolve({ quiet, changes, ms: Math.round(now - start) });
+      } else {
+        setTimeout(check, Math.max(4, Math.min(opts.quietMs - (now - last), opts.maxMs - (now - start))));
+      }
+    };
+    setTimeout(check, Math.max(0, Math.min(opts.quietMs, opts.maxMs)));
+  });
+}
+
 /** IN-PAGE ONLY. Number of elements in the top document (to notice that content was added). */
 export function domSize(): number {
   return document.getElementsByTagName('*').length;
@@ -165,6 +212,7 @@ export const PAGE_SCRIPTS = {
   scroll: scrollPage.toString(),
   domSize: domSize.toString(),
   findRef: findRef.toString(),
+  quiet: quietPage.toString(),
 } as const;
 
 export type PageScriptName = keyof typeof PAGE_SCRIPTS;

@@ -112,7 +112,13 @@ export interface WaitForOptions {
   state?: 'attached' | 'visible' | 'hidden' | 'detached';
   /** Wait until the network has been idle (browsers). */
   networkIdle?: boolean;
-  /** Just wait this long (when neither selector nor networkIdle is given). */
+  /**
+   * Wait until the page has been quiet this long: no change to the document's content and no
+   * request in flight (a browser's DOM mutations; a page without scripts is quiet at once). Since
+   * plugin API 1.1; a driver of API 1.0 does not know it (the caller checks `apiVersion`).
+   */
+  quietMs?: number;
+  /** Just wait this long (when neither selector, networkIdle nor quietMs is given). */
   ms?: number;
   timeoutMs?: number;
 }

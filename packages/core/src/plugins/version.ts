@@ -4,8 +4,10 @@ import { GleanerError } from '../errors.ts';
  * The plugin API this core implements, `major.minor`. A plugin declares the version it was written
  * against (`apiVersion` on its Driver or LlmProvider); a minor adds optional members only, so a
  * plugin is compatible when its major equals core's and its minor is not newer than core's.
+ *
+ * - 1.1: `WaitForOptions.quietMs` (wait for the page to be quiet).
  */
-export const PLUGIN_API_VERSION = '1.0';
+export const PLUGIN_API_VERSION = '1.1';
 
 function parse(v: string): [number, number] | null {
   const m = /^(\d+)\.(\d+)$/.exec(v);
@@ -23,4 +25,11 @@ export function checkPluginApiVersion(plugin: { readonly name: string; readonly 
     `${kind} "${plugin.name}" ${says}, but this @gleaner/core implements plugin API ${PLUGIN_API_VERSION} ` +
       `(compatible: ${major}.0 to ${PLUGIN_API_VERSION}); install a version of the plugin built for @gleaner/core's plugin API ${major}.x`,
   );
+}
+
+/** True when `plugin` declares plugin API `major.minor` or a later minor of the same major. */
+export function pluginApiAtLeast(plugin: { readonly apiVersion?: string }, version: string): boolean {
+  const want = parse(version);
+  const has = typeof plugin.apiVersion === 'string' ? parse(plugin.apiVersion) : null;
+  return Boolean(want && has && has[0] === want[0] && has[1] >= want[1]);
 }
