@@ -201,6 +201,24 @@ export function driverContract(name: string, make: (opts: ContractDriverOptions)
         }
       });
 
+      it('navigates without the document when asked (goto content: false): the same outcome, an empty or full html', async () => {
+        const session = await driver.openSession();
+        try {
+          const path = `/redirect?to=${encodeURIComponent('/page')}`;
+          const bare = await session.goto(`${site.url}${path}`, { content: false });
+          expect(bare).to.include({ requestedUrl: `${site.url}${path}`, finalUrl: `${site.url}/page`, status: 200, contentType: 'text/html' });
+          expect(bare.redirects).to.deep.equal([`${site.url}${path}`]);
+          // A driver may skip the read (html '') or return the document anyway, never something else.
+          if (bare.html) expect(bare.html).to.contain('<h1>A page</h1>');
+          expect((await session.goto(`${site.url}/no-such-page`, { content: false })).status).to.equal(404);
+          expect((await rejection(session.goto(`${site.url}/loop`, { content: false }))).code).to.equal('TOO_MANY_REDIRECTS');
+          // The document is read by a full goto (or snapshot()) as usual.
+          expect((await session.goto(`${site.url}/page`)).html).to.contain('<h1>A page</h1>');
+        } finally {
+          await session.close();
+        }
+      });
+
       it('stops at maxRedirects with TOO_MANY_REDIRECTS', async () => {
         const err = await rejection(fetchPage('/loop', { maxRedirects: 3 }));
         expect(err.code).to.equal('TOO_MANY_REDIRECTS');

@@ -171,6 +171,7 @@ export class PlaywrightSession implements DriverSession {
           maxBytes: s.maxBytes,
           blockedList: this.#blockedList(),
           withFrames: false,
+          content: opts.content,
         }),
         stopped,
       ]);

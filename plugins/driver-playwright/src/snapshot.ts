@@ -58,6 +58,8 @@ export interface SnapshotInput {
   blockedList: readonly BlockedRequest[];
   /** Inline same-origin iframes (snapshot()), or the document as it is (goto). */
   withFrames: boolean;
+  /** False: the navigation's outcome only (`html: ''`, no cookies, the headers without a round trip). */
+  content?: boolean;
 }
 
 /** Throws URL_BLOCKED / FETCH_FAILED when the main response is the filtering proxy's own answer. */
@@ -118,8 +120,11 @@ export async function buildSnapshot(i: SnapshotInput, again = 1): Promise<PageSn
   const kind = media.type ? classifyMediaType(media.type) : 'html';
   const url = res?.url() ?? i.page.url();
   if (kind === 'unsupported') throw unsupported(url, media.type);
-  // Independent round trips to the browser, in parallel.
-  const [headers, doc, stored] = await Promise.all([res ? res.allHeaders() : Promise.resolve({}), readDocument(i, kind, media, url), i.context.cookies()]);
+  // Independent round trips to the browser, in parallel (none for the outcome alone).
+  const [headers, doc, stored] =
+    i.content === false
+      ? [quick, { html: '', charset: media.charset?.toLowerCase() }, null]
+      : await Promise.all([res ? res.allHeaders() : Promise.resolve({}), readDocument(i, kind, media, url), i.context.cookies()]);
   const now = i.latest?.() ?? null;
   if (now && now !== res && again > 0 && shows(i.page, now)) return buildSnapshot({ ...i, response: now }, again - 1);
   const pageUrl = i.page.url();
@@ -134,8 +139,8 @@ export async function buildSnapshot(i: SnapshotInput, again = 1): Promise<PageSn
     html: doc.html,
     redirects: res ? redirectChain(res.request()) : [],
     driver: i.driverName,
-    cookies: stored.map(fromPlaywrightCookie),
   };
+  if (stored) snap.cookies = stored.map(fromPlaywrightCookie);
   if (doc.charset) snap.charset = doc.charset;
   return snap;
 }

@@ -90,8 +90,8 @@ const fingerprint = (o: PageOutline) => `${o.url}\n${o.elements.map((e) => `${e.
  * in flight for QUIET_MS, measured in the page; else an outline unchanged for OUTLINE_QUIET_MS.
  * SETTLE_MAX_MS bounds it (the next step judges the page then). Unlike waiting for network idle,
  * this costs only as long as the page takes to react. An outline that fails mid-navigation is
- * tried again. Returns the settled page's outline (null when the wait ran out), which the next
- * step's target lookup uses instead of taking one more.
+ * tried again. Returns the settled page's outline when the polling saw it (a 1.0 driver; null
+ * otherwise), which the next step's target lookup uses instead of taking one more.
  */
 async function untilSettled(session: InteractiveSession, before: string, canQuiet: boolean, signal?: AbortSignal): Promise<PageOutline | null> {
   const deadline = Date.now() + SETTLE_MAX_MS;
@@ -109,7 +109,8 @@ async function untilSettled(session: InteractiveSession, before: string, canQuie
         );
         signal?.throwIfAborted();
         // Not quiet: the page navigated under the wait (look again) or never went quiet (done waiting).
-        if (quiet) return session.outline().catch(() => null);
+        // Quiet: the next step takes its own outline if it needs one (an extract does not).
+        if (quiet) return null;
         continue;
       }
       if (now !== last) {
@@ -249,7 +250,8 @@ export class ScriptReplay {
     switch (st.action) {
       case 'goto': {
         this.#settled = null;
-        const page = await session.goto(stepUrl(st.url, values));
+        // The page is read when an extract step needs it: the navigation's outcome is enough here.
+        const page = await session.goto(stepUrl(st.url, values), { content: false });
         if (page.status >= 400) {
           throw new GleanerError('FETCH_FAILED', `${page.finalUrl} answered HTTP ${page.status}`, {
             retryable: page.status >= 500 || page.status === 429,

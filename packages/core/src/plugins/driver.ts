@@ -104,6 +104,13 @@ export interface GotoOptions {
   /** Aborts this navigation only (the session's signal still applies). */
   signal?: AbortSignal;
   referer?: string;
+  /**
+   * False: the caller needs the navigation's outcome (status, final URL, headers, redirects), not
+   * the document — a browser driver may skip reading it, returning `html: ''` and no `cookies`
+   * (plugin API 1.1; the agentic replay navigates so, then reads the page when it extracts). Errors
+   * are those of a full goto. Default true.
+   */
+  content?: boolean;
 }
 
 export interface WaitForOptions {
