@@ -89,7 +89,7 @@ const PAGES: Record<string, string> = {
   // "Load" changes the page in steps 60 ms apart, then fetches the rest (the server answers after 300 ms).
   '/burst': doc(
     'Burst',
-    `<button id="load" type="button">Load</button><p id="step">step 0</p><div id="rest"></div>
+    `<button id="load" type="button">Load</button><p id="step">step 0</p><div id="rest"></div><a id="go" href="/outline">Go on</a>
     <script>document.getElementById('load').addEventListener('click', async () => {
       document.body.className = 'loading';
       for (let i = 1; i <= 5; i++) { await new Promise((r) => setTimeout(r, 60)); document.getElementById('step').textContent = 'step ' + i; }
@@ -279,6 +279,24 @@ export function interactionContract(name: string, make: (opts: ContractDriverOpt
       const err = await rejection(s.waitFor({ quietMs: 100, timeoutMs: 400 }));
       expect(err.code).to.equal('FETCH_TIMEOUT');
       expect(err.message).to.contain('quiet');
+    });
+
+    itJs('waits for a change after the last outline, then quiet (afterChange); nothing changing times out', async () => {
+      const s = await open('/burst');
+      await s.outline();
+      // Nothing was done since the outline: nothing changes.
+      expect((await rejection(s.waitFor({ quietMs: 50, afterChange: true, timeoutMs: 400 }))).code).to.equal('FETCH_TIMEOUT');
+      const load = (await s.outline()).elements.find((e) => e.name === 'Load')!;
+      await s.click(load.ref);
+      await s.waitFor({ quietMs: 100, afterChange: true, timeoutMs: 5000 });
+      const html = (await s.snapshot()).html;
+      expect(html).to.contain('step 5');
+      expect(html).to.contain('<p id="rest-done">The rest, fetched</p>');
+      // A navigation since the outline counts as a change.
+      await s.outline();
+      await s.click('#go');
+      await s.waitFor({ quietMs: 100, afterChange: true, timeoutMs: 5000 });
+      expect((await s.outline()).url).to.equal(`${site.url}/outline`);
     });
 
     it('gives an outline whose refs stay stable across a DOM change and work as click targets', async () => {

@@ -171,7 +171,8 @@ export class Interactions {
     }
     if (opts.quietMs !== undefined) {
       const quietMs = Math.max(0, opts.quietMs);
-      return this.#act(`waiting for the page to be quiet for ${quietMs} ms`, timeout, () => this.#quiet(quietMs, timeout));
+      const what = `waiting for the page to ${opts.afterChange ? 'change and ' : ''}be quiet for ${quietMs} ms`;
+      return this.#act(what, timeout, () => this.#quiet(quietMs, timeout, opts.afterChange === true, what));
     }
     const ms = Math.max(0, opts.ms ?? 0);
     return this.#act(`waiting ${ms} ms`, ms, () => sleep(ms));
@@ -181,19 +182,17 @@ export class Interactions {
    * Quiet: the document unchanged for `quietMs` (the shared `quiet` script, one round trip) with no
    * request in flight at its end; a request still running is waited for, then the document again.
    */
-  async #quiet(quietMs: number, timeout: number): Promise<void> {
+  async #quiet(quietMs: number, timeout: number, afterChange: boolean, what: string): Promise<void> {
     const page = this.#s.page;
     const tracker = this.#s.tracker;
     const end = Date.now() + timeout;
-    for (;;) {
+    for (let first = true; ; first = false) {
       const left = end - Date.now();
-      const r = left > 0 ? await evaluateStable<QuietResult>(page, scriptCall('quiet', { quietMs, maxMs: left })) : null;
+      const arg = { quietMs, maxMs: left, afterChange: afterChange && first };
+      const r = left > 0 ? await evaluateStable<QuietResult>(page, scriptCall('quiet', arg)) : null;
       if (r?.quiet && tracker.inflight === 0) return;
       if (!r?.quiet || Date.now() >= end) {
-        throw new GleanerError(
-          'FETCH_TIMEOUT',
-          `timed out after ${timeout} ms waiting for the page to be quiet for ${quietMs} ms (${tracker.inflight} requests still running)`,
-        );
+        throw new GleanerError('FETCH_TIMEOUT', `timed out after ${timeout} ms ${what} (${tracker.inflight} requests still running)`);
       }
       await tracker.idle(0, end - Date.now());
     }

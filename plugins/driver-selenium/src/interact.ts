@@ -259,7 +259,7 @@ export class Interactions {
         if (!idle) throw actionTimeout('waiting for network idle', deadline.ms, `${this.#s.tracker.inflight} requests still running`);
         return;
       }
-      if (opts.quietMs !== undefined) return this.#quiet(Math.max(0, opts.quietMs), deadline);
+      if (opts.quietMs !== undefined) return this.#quiet(Math.max(0, opts.quietMs), deadline, opts.afterChange === true);
       if (opts.ms) await sleep(Math.max(0, opts.ms));
     });
   }
@@ -269,12 +269,12 @@ export class Interactions {
    * promise it returns) with no request in flight at its end; a request still running is waited
    * for, then the document again.
    */
-  async #quiet(quietMs: number, deadline: { at: number; ms: number }): Promise<void> {
+  async #quiet(quietMs: number, deadline: { at: number; ms: number }, afterChange: boolean): Promise<void> {
     const tracker = this.#s.tracker;
-    const what = `waiting for the page to be quiet for ${quietMs} ms`;
-    for (;;) {
+    const what = `waiting for the page to ${afterChange ? 'change and ' : ''}be quiet for ${quietMs} ms`;
+    for (let first = true; ; first = false) {
       const left = deadline.at - Date.now();
-      const r = left > 0 ? await this.#run<QuietResult>(PAGE_SCRIPTS.quiet, { quietMs, maxMs: left }) : null;
+      const r = left > 0 ? await this.#run<QuietResult>(PAGE_SCRIPTS.quiet, { quietMs, maxMs: left, afterChange: afterChange && first }) : null;
       if (r?.quiet && tracker.inflight === 0) return;
       if (!r?.quiet || Date.now() >= deadline.at) throw actionTimeout(what, deadline.ms, `${tracker.inflight} requests still running`);
       await tracker.waitNetworkIdle(0, deadline.at - Date.now(), this.#s.signal);

@@ -74,7 +74,7 @@ class Drift extends Error {}
 
 /** How long the page must stay quiet after it changed before the next step runs. */
 const QUIET_MS = 100;
-/** How often the outline is compared with the page before the action, until it differs. */
+/** A pause before looking again when a wait for quiet failed early (the page was navigating). */
 const POLL_MS = 15;
 /** With a plugin API 1.0 driver (no quiet wait): the outline unchanged this long, polled this often. */
 const OUTLINE_QUIET_MS = 150;
@@ -85,16 +85,34 @@ const SETTLE_MAX_MS = 5000;
 const fingerprint = (o: PageOutline) => `${o.url}\n${o.elements.map((e) => `${e.role}:${e.name}`).join('|')}\n${o.text ?? ''}`;
 
 /**
- * Waits until the page differs from `before` (its outline's fingerprint) and has then been quiet:
- * with a driver that can wait for quiet (plugin API 1.1), no change to the document and no request
- * in flight for QUIET_MS, measured in the page; else an outline unchanged for OUTLINE_QUIET_MS.
- * SETTLE_MAX_MS bounds it (the next step judges the page then). Unlike waiting for network idle,
- * this costs only as long as the page takes to react. An outline that fails mid-navigation is
- * tried again. Returns the settled page's outline when the polling saw it (a 1.0 driver; null
- * otherwise), which the next step's target lookup uses instead of taking one more.
+ * Waits until the page differs from `before` (its outline's fingerprint) and has then been quiet,
+ * at most SETTLE_MAX_MS (the next step judges the page then). With a driver that can wait for quiet
+ * (plugin API 1.1) the page itself watches: `waitFor({ quietMs, afterChange })` returns once the
+ * document changed after the outline the action's target came from and then stayed unchanged, with
+ * no request in flight, for QUIET_MS; a change that leaves the outline as it was (a pressed style)
+ * is waited past. With a 1.0 driver, outlines are polled until one differs and then stays the same
+ * for OUTLINE_QUIET_MS. Unlike waiting for network idle, this costs only as long as the page takes
+ * to react. Returns the settled page's outline (null when the wait ran out), which the next step's
+ * target lookup uses instead of taking one more.
  */
 async function untilSettled(session: InteractiveSession, before: string, canQuiet: boolean, signal?: AbortSignal): Promise<PageOutline | null> {
   const deadline = Date.now() + SETTLE_MAX_MS;
+  if (canQuiet) {
+    while (Date.now() < deadline) {
+      signal?.throwIfAborted();
+      const waited = await session.waitFor({ quietMs: QUIET_MS, afterChange: true, timeoutMs: Math.max(1, deadline - Date.now()) }).then(
+        () => true,
+        () => false,
+      );
+      signal?.throwIfAborted();
+      // This outline also restarts the page's change count: a later wait is for a change after it.
+      const outline = await session.outline().catch(() => null);
+      if (outline && fingerprint(outline) !== before) return outline;
+      // The wait failed before its time (the page navigating under it): look again shortly.
+      if (!waited) await sleep(POLL_MS);
+    }
+    return null;
+  }
   let last = before;
   let since = Date.now();
   while (Date.now() < deadline) {
@@ -102,17 +120,6 @@ async function untilSettled(session: InteractiveSession, before: string, canQuie
     const outline = await session.outline().catch(() => null);
     const now = outline ? fingerprint(outline) : null;
     if (now !== null && now !== before) {
-      if (canQuiet) {
-        const quiet = await session.waitFor({ quietMs: QUIET_MS, timeoutMs: Math.max(1, deadline - Date.now()) }).then(
-          () => true,
-          () => false,
-        );
-        signal?.throwIfAborted();
-        // Not quiet: the page navigated under the wait (look again) or never went quiet (done waiting).
-        // Quiet: the next step takes its own outline if it needs one (an extract does not).
-        if (quiet) return null;
-        continue;
-      }
       if (now !== last) {
         last = now;
         since = Date.now();
@@ -120,7 +127,7 @@ async function untilSettled(session: InteractiveSession, before: string, canQuie
         return outline;
       }
     }
-    await sleep(canQuiet ? POLL_MS : OUTLINE_POLL_MS);
+    await sleep(OUTLINE_POLL_MS);
   }
   return null;
 }
@@ -312,12 +319,18 @@ export class ScriptReplay {
   }
 }
 
-/** Runs a script once, without any model call. Throws driver and fetch errors; returns drift. */
-export async function replayScript(ctx: OperationContext, input: ReplayInput): Promise<ReplayResult> {
+/**
+ * Runs a script once, without any model call. Throws driver and fetch errors; returns drift. The
+ * session is closed before it returns, or, given `deferClose`, handed its closing to await later
+ * (a run item records its result while the browser context closes).
+ */
+export async function replayScript(ctx: OperationContext, input: ReplayInput, deferClose?: (closing: Promise<void>) => void): Promise<ReplayResult> {
   const replay = await ScriptReplay.open(ctx, input);
   try {
     return await replay.result(await replay.run());
   } finally {
-    await replay.close();
+    const closing = replay.close();
+    if (deferClose) deferClose(closing);
+    else await closing;
   }
 }

@@ -125,7 +125,7 @@ export function scrollPage(opts?: { to?: 'top' | 'bottom'; selector?: string; pi
 export interface QuietResult {
   /** True when the document went `quietMs` without a change; false when `maxMs` ran out first. */
   quiet: boolean;
-  /** Changes seen while waiting. */
+  /** Changes counted: since the call, or with `afterChange` since the last outline. */
   changes: number;
   /** How long the wait took. */
   ms: number;
@@ -137,34 +137,53 @@ export interface QuietResult {
  * `hidden`, `open`, `class`, `disabled`, `aria-hidden`, `aria-expanded`, `aria-selected`,
  * `aria-busy`), or when `maxMs` has passed. Style changes are left out, so an animation running
  * on the page does not hold the wait. Drivers add their own condition (no request in flight).
+ *
+ * `afterChange`: first wait for the document to change since the last `outlinePage` (which starts
+ * the count; a document with no count is newer than that outline, i.e. the page navigated), then
+ * for quiet measured from the last change. An action's effect is seen as soon as it happens, not
+ * at the next poll. The change recorder is the outline's, installed here too when missing.
  */
-export function quietPage(opts: { quietMs: number; maxMs: number }): Promise<QuietResult> {
-  return new Promise((resolve) => {
-    const start = performance.now();
-    let last = start;
-    let changes = 0;
-    const observer = new MutationObserver((records) => {
-      changes += records.length;
-      last = performance.now();
+export function quietPage(opts: { quietMs: number; maxMs: number; afterChange?: boolean }): Promise<QuietResult> {
+  const start = performance.now();
+  const w = window as unknown as { __gleanerChanges?: { count: number; last: number; observer: MutationObserver } };
+  const counted = w.__gleanerChanges !== undefined;
+  let rec = w.__gleanerChanges;
+  if (!rec) {
+    // Keep in step with outlinePage's recorder.
+    const r = { count: 0, last: start, observer: null as unknown as MutationObserver };
+    r.observer = new MutationObserver((records) => {
+      r.count += records.length;
+      r.last = performance.now();
     });
-    observer.observe(document, {
+    r.observer.observe(document, {
       subtree: true,
       childList: true,
       characterData: true,
       attributes: true,
       attributeFilter: ['hidden', 'open', 'class', 'disabled', 'aria-hidden', 'aria-expanded', 'aria-selected', 'aria-busy'],
     });
+    rec = w.__gleanerChanges = r;
+  }
+  const recorder = rec;
+  const before = recorder.count;
+  return new Promise((resolve) => {
     const check = () => {
+      recorder.observer.takeRecords().forEach(() => {
+        recorder.count++;
+        recorder.last = performance.now();
+      });
       const now = performance.now();
-      const quiet = now - last >= opts.quietMs;
+      // Without afterChange, quiet counts from this call; with it, from the last change after the outline.
+      const changed = !opts.afterChange || !counted || recorder.count > 0;
+      const since = opts.afterChange ? recorder.last : Math.max(start, recorder.last);
+      const quiet = changed && now - since >= opts.quietMs;
       if (quiet || now - start >= opts.maxMs) {
-        observer.disconnect();
-        resolve({ quiet, changes, ms: Math.round(now - start) });
+        resolve({ quiet, changes: recorder.count - (opts.afterChange ? 0 : before), ms: Math.round(now - start) });
       } else {
-        setTimeout(check, Math.max(4, Math.min(opts.quietMs - (now - last), opts.maxMs - (now - start))));
+        setTimeout(check, changed ? Math.max(4, Math.min(opts.quietMs - (now - since), opts.maxMs - (now - start))) : 4);
       }
     };
-    setTimeout(check, Math.max(0, Math.min(opts.quietMs, opts.maxMs)));
+    check();
   });
 }
 

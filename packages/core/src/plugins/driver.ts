@@ -125,6 +125,13 @@ export interface WaitForOptions {
    * plugin API 1.1; a driver of API 1.0 does not know it (the caller checks `apiVersion`).
    */
   quietMs?: number;
+  /**
+   * With quietMs: first wait for the page to change since the last `outline()` (a navigation
+   * counts), then for quiet counted from its last change — an action's effect, seen as it happens.
+   * Times out (FETCH_TIMEOUT) when nothing changes within timeoutMs. A page without scripts
+   * changed, if at all, when the action returned. Since plugin API 1.1.
+   */
+  afterChange?: boolean;
   /** Just wait this long (when neither selector, networkIdle nor quietMs is given). */
   ms?: number;
   timeoutMs?: number;

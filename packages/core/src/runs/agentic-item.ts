@@ -16,15 +16,26 @@ import { markDrift, type ScraperRecord } from '../scrapers/index.ts';
 import { detectDrift } from './drift.ts';
 import { completedOutcome, type ClaimedItem, type ItemOutcome } from './items.ts';
 
-function replay(c: OperationContext, scraper: ScraperRecord, script: AgentScript, item: ClaimedItem, signal: AbortSignal): Promise<ReplayResult> {
-  return replayScript(c, {
-    script,
-    url: new URL(item.url).href,
-    parameters: item.options.parameters,
-    attributes: scraper.attributes,
-    signal,
-    maxPages: item.options.maxPages,
-  });
+function replay(
+  c: OperationContext,
+  scraper: ScraperRecord,
+  script: AgentScript,
+  item: ClaimedItem,
+  signal: AbortSignal,
+  deferClose?: (closing: Promise<void>) => void,
+): Promise<ReplayResult> {
+  return replayScript(
+    c,
+    {
+      script,
+      url: new URL(item.url).href,
+      parameters: item.options.parameters,
+      attributes: scraper.attributes,
+      signal,
+      maxPages: item.options.maxPages,
+    },
+    deferClose,
+  );
 }
 
 /** The replay's drift, or records that miss the sample's fields (an empty result is judged by the replay's extract steps). */
@@ -40,15 +51,20 @@ function layoutChanged(
   return new GleanerError('LAYOUT_CHANGED', message, { details: d });
 }
 
+/**
+ * `deferClose` receives the closing of each replay's browser session instead of it being awaited
+ * here: the caller records the outcome meanwhile, then awaits them.
+ */
 export async function executeAgenticItem(
   c: OperationContext,
   scraper: ScraperRecord,
   item: ClaimedItem,
   job: Pick<JobContext, 'signal' | 'lastAttempt' | 'logger'>,
+  deferClose?: (closing: Promise<void>) => void,
 ): Promise<ItemOutcome> {
   let script = validateScript(scraper.script);
   let version = scraper.recipeVersion;
-  let result = await replay(c, scraper, script, item, job.signal);
+  let result = await replay(c, scraper, script, item, job.signal, deferClose);
   const drift = driftOf(result, scraper, item.url);
   let healed = false;
   let modelCalls = 0;
@@ -85,7 +101,7 @@ export async function executeAgenticItem(
     }
     ({ script, version, modelCalls, credits: healCredits } = heal);
     healed = true;
-    result = await replay(c, scraper, script, item, job.signal);
+    result = await replay(c, scraper, script, item, job.signal, deferClose);
     if (result.drift) {
       await markDrift(c.db, scraper.id, result.drift.message);
       throw layoutChanged(`${result.drift.message} (even with the re-recorded version ${version})`, {

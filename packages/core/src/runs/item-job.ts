@@ -181,9 +181,18 @@ export function runItemJob(ctx: () => OperationContext) {
           `Scraper ${item.scraperId} has no ${scraper.kind === 'agentic' ? 'script' : 'recipe'} any more (it is being regenerated or its build failed)`,
         );
       }
-      const outcome = scraper.kind === 'agentic' ? await executeAgenticItem(c, scraper, item, job) : await executeItem(c, scraper, item, job);
-      const recorded = await items.record(runId, { position, outcome, hasCallback: item.hasCallback });
-      job.logger.debug({ runId, position, records: outcome.status === 'completed' ? outcome.records.length : 0, recorded }, 'run item done');
+      // A replay's browser session closes while its result is recorded; the job ends once both have.
+      const closing: Promise<void>[] = [];
+      try {
+        const outcome =
+          scraper.kind === 'agentic' ? await executeAgenticItem(c, scraper, item, job, (p) => closing.push(p)) : await executeItem(c, scraper, item, job);
+        const recorded = await items.record(runId, { position, outcome, hasCallback: item.hasCallback });
+        job.logger.debug({ runId, position, records: outcome.status === 'completed' ? outcome.records.length : 0, recorded }, 'run item done');
+      } finally {
+        for (const r of await Promise.allSettled(closing)) {
+          if (r.status === 'rejected') job.logger.warn({ err: (r.reason as Error)?.message }, 'closing a replay session failed');
+        }
+      }
     },
     onFailure: async ({ runId, position }, error) => {
       const c = ctx();
