@@ -89,6 +89,7 @@ export {
   OUTLINE_LIMITS,
   outlinePage,
   PAGE_SCRIPTS,
+  changeRecorder,
   quietPage,
   refSelector,
   scriptCall,
@@ -96,4 +97,4 @@ export {
   snapshotHtml,
   splitFrameSelector,
 } from './browser/page-scripts.ts';
-export type { OutlineScriptOptions, PageDocument, PageScriptName, QuietResult, ScrollResult } from './browser/page-scripts.ts';
+export type { ChangeRecorder, OutlineScriptOptions, PageDocument, PageScriptName, QuietResult, ScrollResult } from './browser/page-scripts.ts';

@@ -24,9 +24,6 @@ export interface OutlineScriptOptions {
  * from being handed out again. A ref resolves with `[data-gleaner-ref="eN"]` (`refSelector`), or
  * across frames with the `findRef` script.
  *
- * It also starts (or restarts) counting the document's changes, so that `quietPage` with
- * `afterChange` can tell whether an action taken after this outline changed the page.
- *
  * `selector` prefers stable attributes (a unique non-generated `#id`, `data-testid`, `name`,
  * `aria-label`, `href`, `placeholder`, `title`) and falls back to the shortest unique
  * `tag:nth-of-type(k)` path. Elements of same-origin iframes are included (refs stay unique across
@@ -309,28 +306,5 @@ export function outlinePage(opts?: OutlineScriptOptions | null): PageOutline {
   walk(document.body ?? document.documentElement, '', document);
   flush();
   win.__gleanerNextRef = next;
-  // The change recorder `quietPage({ afterChange })` reads: the document's changes from now on (the
-  // outline's own ref stamps are not among the attributes it watches). Keep in step with quietPage.
-  if (typeof MutationObserver === 'function') {
-    const w = window as unknown as { __gleanerChanges?: { count: number; last: number; observer: MutationObserver } };
-    let rec = w.__gleanerChanges;
-    if (!rec) {
-      const r = { count: 0, last: performance.now(), observer: null as unknown as MutationObserver };
-      r.observer = new MutationObserver((records) => {
-        r.count += records.length;
-        r.last = performance.now();
-      });
-      r.observer.observe(document, {
-        subtree: true,
-        childList: true,
-        characterData: true,
-        attributes: true,
-        attributeFilter: ['hidden', 'open', 'class', 'disabled', 'aria-hidden', 'aria-expanded', 'aria-selected', 'aria-busy'],
-      });
-      rec = w.__gleanerChanges = r;
-    }
-    rec.observer.takeRecords();
-    rec.count = 0;
-  }
   return { url: location.href, title: document.title, elements, text: lines.join('\n') };
 }

@@ -131,26 +131,31 @@ export interface QuietResult {
   ms: number;
 }
 
+/** The document's change count, kept on `window` (see `changeRecorder`). */
+export interface ChangeRecorder {
+  /** Changes since the recorder was installed or last restarted. */
+  count: number;
+  /** `performance.now()` of the last change (of the install, before any). */
+  last: number;
+  observer: MutationObserver;
+}
+
 /**
- * IN-PAGE ONLY. Resolves once the top document has gone `quietMs` without a change to its content
- * (elements added or removed, text edited, or one of the attributes that show, hide or open things:
- * `hidden`, `open`, `class`, `disabled`, `aria-hidden`, `aria-expanded`, `aria-selected`,
- * `aria-busy`), or when `maxMs` has passed. Style changes are left out, so an animation running
- * on the page does not hold the wait. Drivers add their own condition (no request in flight).
- *
- * `afterChange`: first wait for the document to change since the last `outlinePage` (which starts
- * the count; a document with no count is newer than that outline, i.e. the page navigated), then
- * for quiet measured from the last change. An action's effect is seen as soon as it happens, not
- * at the next poll. The change recorder is the outline's, installed here too when missing.
+ * IN-PAGE ONLY. The top document's change recorder, installed on first use (one per document, so
+ * a navigation starts without one): a MutationObserver counting elements added or removed, text
+ * edited, and changes to the attributes that show, hide or open things (`hidden`, `open`, `class`,
+ * `disabled`, `aria-hidden`, `aria-expanded`, `aria-selected`, `aria-busy`). Style changes are left
+ * out, so an animation does not count; so are the outline's own `data-gleaner-*` stamps. `restart`
+ * sets the count to 0 (`PAGE_SCRIPTS.outline` does, after outlining). Returns the recorder and
+ * whether this call installed it; null where there is no MutationObserver (no scripts run).
  */
-export function quietPage(opts: { quietMs: number; maxMs: number; afterChange?: boolean }): Promise<QuietResult> {
-  const start = performance.now();
-  const w = window as unknown as { __gleanerChanges?: { count: number; last: number; observer: MutationObserver } };
-  const counted = w.__gleanerChanges !== undefined;
+export function changeRecorder(restart: boolean): [ChangeRecorder, boolean] | null {
+  if (typeof MutationObserver !== 'function') return null;
+  const w = window as unknown as { __gleanerChanges?: ChangeRecorder };
   let rec = w.__gleanerChanges;
+  const created = !rec;
   if (!rec) {
-    // Keep in step with outlinePage's recorder.
-    const r = { count: 0, last: start, observer: null as unknown as MutationObserver };
+    const r: ChangeRecorder = { count: 0, last: performance.now(), observer: null as unknown as MutationObserver };
     r.observer = new MutationObserver((records) => {
       r.count += records.length;
       r.last = performance.now();
@@ -164,21 +169,42 @@ export function quietPage(opts: { quietMs: number; maxMs: number; afterChange?: 
     });
     rec = w.__gleanerChanges = r;
   }
-  const recorder = rec;
-  const before = recorder.count;
+  if (restart) {
+    rec.observer.takeRecords();
+    rec.count = 0;
+  }
+  return [rec, created];
+}
+
+/**
+ * IN-PAGE ONLY (as `PAGE_SCRIPTS.quiet`, which hands it `changeRecorder(false)`). Resolves once the
+ * top document has gone `quietMs` without a change (as `changeRecorder` counts them), or when
+ * `maxMs` has passed. Drivers add their own condition (no request in flight).
+ *
+ * `afterChange`: first wait for the document to change since the last `PAGE_SCRIPTS.outline`
+ * (which restarts the count; a recorder this call installed means the document is newer than that
+ * outline, i.e. the page navigated), then for quiet counted from the last change. An action's
+ * effect is seen as soon as it happens, not at the next poll.
+ */
+export function quietPage(opts: { quietMs: number; maxMs: number; afterChange?: boolean }, recorded: [ChangeRecorder, boolean] | null): Promise<QuietResult> {
+  const start = performance.now();
+  if (!recorded) return Promise.resolve({ quiet: true, changes: 0, ms: 0 });
+  const [rec, created] = recorded;
+  const before = rec.count;
   return new Promise((resolve) => {
     const check = () => {
-      recorder.observer.takeRecords().forEach(() => {
-        recorder.count++;
-        recorder.last = performance.now();
-      });
+      // Changes not yet handed to the observer's callback (made in this very task).
+      for (const _ of rec.observer.takeRecords()) {
+        rec.count++;
+        rec.last = performance.now();
+      }
       const now = performance.now();
       // Without afterChange, quiet counts from this call; with it, from the last change after the outline.
-      const changed = !opts.afterChange || !counted || recorder.count > 0;
-      const since = opts.afterChange ? recorder.last : Math.max(start, recorder.last);
+      const changed = !opts.afterChange || created || rec.count > 0;
+      const since = opts.afterChange ? rec.last : Math.max(start, rec.last);
       const quiet = changed && now - since >= opts.quietMs;
       if (quiet || now - start >= opts.maxMs) {
-        resolve({ quiet, changes: recorder.count - (opts.afterChange ? 0 : before), ms: Math.round(now - start) });
+        resolve({ quiet, changes: rec.count - (opts.afterChange ? 0 : before), ms: Math.round(now - start) });
       } else {
         setTimeout(check, changed ? Math.max(4, Math.min(opts.quietMs - (now - since), opts.maxMs - (now - start))) : 4);
       }
@@ -226,12 +252,13 @@ export function findRef(ref: string): string | null {
 
 /** The in-page scripts as JavaScript source, for drivers that send source text. */
 export const PAGE_SCRIPTS = {
-  outline: outlinePage.toString(),
+  /** The outline, then the change recorder restarted (changes after this outline are an action's). */
+  outline: `((opts) => { const outline = (${outlinePage.toString()})(opts); (${changeRecorder.toString()})(true); return outline; })`,
   snapshotHtml: snapshotHtml.toString(),
   scroll: scrollPage.toString(),
   domSize: domSize.toString(),
   findRef: findRef.toString(),
-  quiet: quietPage.toString(),
+  quiet: `((opts) => (${quietPage.toString()})(opts, (${changeRecorder.toString()})(false)))`,
 } as const;
 
 export type PageScriptName = keyof typeof PAGE_SCRIPTS;
