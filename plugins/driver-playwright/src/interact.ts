@@ -16,6 +16,8 @@ const SCROLL_QUIET_MS = 100;
 const SCROLL_MAX_WAIT_MS = 3000;
 /** Network idle for waitFor({networkIdle}): no request for this long (Playwright's own definition). */
 const IDLE_QUIET_MS = 500;
+/** How long past its own limit an in-page quiet wait may take before it counts as stalled. */
+const QUIET_GRACE_MS = 1000;
 
 export interface InteractionSettings {
   page: Page;
@@ -27,6 +29,8 @@ export interface InteractionSettings {
 
 export class Interactions {
   readonly #s: InteractionSettings;
+  /** When the last action (or navigation) began: the quiet wait minds requests started since. */
+  #actedAt = 0;
 
   constructor(settings: InteractionSettings) {
     this.#s = settings;
@@ -60,12 +64,18 @@ export class Interactions {
     });
   }
 
+  /** Marks the start of an action or a navigation (requests older than it do not hold a quiet wait). */
+  markAction(): void {
+    this.#actedAt = Date.now();
+  }
+
   #timeout(opts?: ActionOptions): number {
     return opts?.timeoutMs ?? this.#s.defaultTimeoutMs;
   }
 
   click(target: string, opts?: ActionOptions): Promise<void> {
     const timeout = this.#timeout(opts);
+    this.markAction();
     return this.#act(`clicking ${target}`, timeout, async () => {
       const point = await this.#clickPoint(target);
       if (point) await this.#s.page.mouse.click(point.x, point.y);
@@ -101,6 +111,7 @@ export class Interactions {
 
   type(target: string, text: string, opts?: ActionOptions & { clear?: boolean; pressEnter?: boolean }): Promise<void> {
     const timeout = this.#timeout(opts);
+    this.markAction();
     return this.#act(`typing into ${target}`, timeout, async () => {
       const el = await this.#locate(target);
       if (opts?.clear) {
@@ -126,6 +137,7 @@ export class Interactions {
 
   select(target: string, values: string | string[], opts?: ActionOptions): Promise<void> {
     const timeout = this.#timeout(opts);
+    this.markAction();
     const list = Array.isArray(values) ? values : [values];
     return this.#act(`selecting ${JSON.stringify(list)} in ${target}`, timeout, async () => {
       await (await this.#locate(target)).selectOption(list, { timeout });
@@ -133,6 +145,7 @@ export class Interactions {
   }
 
   scroll(opts: ScrollOptions): Promise<void> {
+    this.markAction();
     const what = opts.selector ? `scrolling to ${opts.selector}` : opts.to ? `scrolling to the ${opts.to}` : `scrolling by ${opts.pixels ?? 'a screen'}`;
     return this.#act(what, SCROLL_MAX_WAIT_MS, async () => {
       const page = this.#s.page;
@@ -180,21 +193,32 @@ export class Interactions {
 
   /**
    * Quiet: the document unchanged for `quietMs` (the shared `quiet` script, one round trip) with no
-   * request in flight at its end; a request still running is waited for, then the document again.
+   * request in flight that started since the last action (a long-lived connection the page opened
+   * before it, such as an event stream, does not count); a request still running is waited for,
+   * then the document again. The in-page wait is also bounded here (a page that stalls its own
+   * timers cannot hold it).
    */
   async #quiet(quietMs: number, timeout: number, afterChange: boolean, what: string): Promise<void> {
     const page = this.#s.page;
     const tracker = this.#s.tracker;
+    const since = this.#actedAt || Date.now();
     const end = Date.now() + timeout;
-    for (let first = true; ; first = false) {
+    const timedOut = () => new GleanerError('FETCH_TIMEOUT', `timed out after ${timeout} ms ${what} (${tracker.inflightSince(since)} requests still running)`);
+    let waitChange = afterChange;
+    for (;;) {
       const left = end - Date.now();
-      const arg = { quietMs, maxMs: left, afterChange: afterChange && first };
-      const r = left > 0 ? await evaluateStable<QuietResult>(page, scriptCall('quiet', arg)) : null;
-      if (r?.quiet && tracker.inflight === 0) return;
-      if (!r?.quiet || Date.now() >= end) {
-        throw new GleanerError('FETCH_TIMEOUT', `timed out after ${timeout} ms ${what} (${tracker.inflight} requests still running)`);
-      }
-      await tracker.idle(0, end - Date.now());
+      if (left <= 0) throw timedOut();
+      let timer: NodeJS.Timeout | undefined;
+      const stalled = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), left + QUIET_GRACE_MS)));
+      const waiting = evaluateStable<QuietResult>(page, scriptCall('quiet', { quietMs, maxMs: left, afterChange: waitChange }));
+      waiting.catch(() => undefined);
+      const r = await Promise.race([waiting, stalled]).finally(() => clearTimeout(timer));
+      if (!r) throw timedOut();
+      if (!r.quiet) continue;
+      if (tracker.inflightSince(since) === 0) return;
+      // Changed and quiet once: after the requests, plain quiet.
+      waitChange = false;
+      await tracker.idleSince(since, Math.max(1, end - Date.now()));
     }
   }
 

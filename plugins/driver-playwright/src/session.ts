@@ -95,6 +95,7 @@ export class PlaywrightSession implements DriverSession {
     if (this.closed) throw s.signal?.aborted ? abortError(s.signal, url) : closedError(`asked to load ${url}`);
     const target = s.guard.checkUrl(url); // URL_INVALID / URL_BLOCKED before the browser sees it
     const requested = target.href;
+    this.#ui.markAction();
     this.#requested = requested;
     const started = Date.now();
     const signals = [s.signal, opts.signal].filter((x): x is AbortSignal => x !== undefined);

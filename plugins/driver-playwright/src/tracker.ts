@@ -20,7 +20,8 @@ export function redirectChain(req: Request): string[] {
 
 export class NetworkTracker {
   readonly #page: Page;
-  readonly #inflight = new Set<Request>();
+  /** Requests in flight and when each started (Date.now()). */
+  readonly #inflight = new Map<Request, number>();
   /** The main frame's latest navigation response. */
   lastMain: Response | null = null;
   observer: NavigationObserver | null = null;
@@ -37,7 +38,7 @@ export class NetworkTracker {
       }
     };
     const onRequest = (req: Request) => {
-      this.#inflight.add(req);
+      this.#inflight.set(req, Date.now());
       if (this.observer && isMainNavigation(req)) this.observer.onRequest(req, redirectChain(req));
     };
     const onResponse = (res: Response) => {
@@ -67,6 +68,23 @@ export class NetworkTracker {
 
   get inflight(): number {
     return this.#inflight.size;
+  }
+
+  /** Requests in flight that started at or after `since` (Date.now()). */
+  inflightSince(since: number): number {
+    let n = 0;
+    for (const started of this.#inflight.values()) if (started >= since) n++;
+    return n;
+  }
+
+  /** Resolves true once no request started at or after `since` is in flight; false after `maxMs`. */
+  async idleSince(since: number, maxMs: number): Promise<boolean> {
+    const end = Date.now() + maxMs;
+    while (this.inflightSince(since) > 0) {
+      if (Date.now() >= end || this.#page.isClosed()) return false;
+      await sleep(Math.min(25, Math.max(1, end - Date.now())));
+    }
+    return true;
   }
 
   /**

@@ -26,6 +26,9 @@ export interface PageInfo {
   url: string;
 }
 
+/** The longest single in-page quiet wait (chromedriver's script timeout is 30 s). */
+const QUIET_CALL_MS = 10_000;
+
 // Errors that mean "not actionable yet": retried until the action's deadline.
 const RETRYABLE = new Set([
   'ElementClickInterceptedError',
@@ -73,9 +76,16 @@ const PAGE_INFO = `return ((withHtml) => ({
 
 export class Interactions {
   #s: InteractionsSettings;
+  /** When the last action (or navigation) began: the quiet wait minds requests started since. */
+  #actedAt = 0;
 
   constructor(settings: InteractionsSettings) {
     this.#s = settings;
+  }
+
+  /** Marks the start of an action or a navigation (requests older than it do not hold a quiet wait). */
+  markAction(): void {
+    this.#actedAt = Date.now();
   }
 
   get #wd(): WebDriver {
@@ -97,7 +107,7 @@ export class Interactions {
         return (await this.#wd.executeScript(script, ...args)) as T;
       } catch (err) {
         const message = err instanceof Error ? err.message : '';
-        const between = err instanceof wdError.JavascriptError && /context was destroyed|Cannot find context|navigat/i.test(message);
+        const between = err instanceof wdError.WebDriverError && /context was destroyed|Cannot find context|navigat|document unloaded/i.test(message);
         if (!between || attempt >= 20) throw err;
         await sleep(100);
       }
@@ -184,6 +194,7 @@ export class Interactions {
   }
 
   click(target: string, opts?: ActionOptions): Promise<void> {
+    this.markAction();
     const deadline = this.#deadline(opts);
     return this.#act(() =>
       this.#retrying(target, 'clicking', deadline, async (el) => {
@@ -194,6 +205,7 @@ export class Interactions {
   }
 
   type(target: string, text: string, opts?: ActionOptions & { clear?: boolean; pressEnter?: boolean }): Promise<void> {
+    this.markAction();
     const deadline = this.#deadline(opts);
     return this.#act(() =>
       this.#retrying(target, 'typing into', deadline, async (el) => {
@@ -205,6 +217,7 @@ export class Interactions {
   }
 
   select(target: string, values: string | string[], opts?: ActionOptions): Promise<void> {
+    this.markAction();
     const deadline = this.#deadline(opts);
     const list = Array.isArray(values) ? values : [values];
     return this.#act(() =>
@@ -217,6 +230,7 @@ export class Interactions {
   }
 
   scroll(opts: ScrollOptions): Promise<void> {
+    this.markAction();
     return this.#act(async () => {
       let selector = opts.selector;
       if (selector && isRef(selector)) {
@@ -266,18 +280,24 @@ export class Interactions {
 
   /**
    * Quiet: the document unchanged for `quietMs` (the shared `quiet` script; WebDriver waits for the
-   * promise it returns) with no request in flight at its end; a request still running is waited
-   * for, then the document again.
+   * promise it returns, in calls of at most QUIET_CALL_MS, under chromedriver's script timeout)
+   * with no request in flight that started since the last action (a long-lived connection opened
+   * before it does not count); a request still running is waited for, then the document again.
    */
   async #quiet(quietMs: number, deadline: { at: number; ms: number }, afterChange: boolean): Promise<void> {
     const tracker = this.#s.tracker;
+    const since = this.#actedAt || Date.now();
     const what = `waiting for the page to ${afterChange ? 'change and ' : ''}be quiet for ${quietMs} ms`;
-    for (let first = true; ; first = false) {
+    let waitChange = afterChange;
+    for (;;) {
       const left = deadline.at - Date.now();
-      const r = left > 0 ? await this.#run<QuietResult>(PAGE_SCRIPTS.quiet, { quietMs, maxMs: left, afterChange: afterChange && first }) : null;
-      if (r?.quiet && tracker.inflight === 0) return;
-      if (!r?.quiet || Date.now() >= deadline.at) throw actionTimeout(what, deadline.ms, `${tracker.inflight} requests still running`);
-      await tracker.waitNetworkIdle(0, deadline.at - Date.now(), this.#s.signal);
+      if (left <= 0) throw actionTimeout(what, deadline.ms, `${tracker.inflightSince(since)} requests still running`);
+      const r = await this.#run<QuietResult>(PAGE_SCRIPTS.quiet, { quietMs, maxMs: Math.min(left, QUIET_CALL_MS), afterChange: waitChange });
+      if (!r.quiet) continue;
+      if (tracker.inflightSince(since) === 0) return;
+      // Changed and quiet once: after the requests, plain quiet.
+      waitChange = false;
+      await tracker.idleSince(since, Math.max(1, deadline.at - Date.now()), this.#s.signal);
     }
   }
 

@@ -116,6 +116,7 @@ export class SeleniumSession implements DriverSession {
     const target = s.guard.checkUrl(url);
     const signals = [s.signal, opts.signal].filter((x): x is AbortSignal => x !== undefined);
     for (const sig of signals) if (sig.aborted) throw abortError(sig, target.href);
+    this.#ui.markAction();
     await this.#notStuck();
     const { ctx, tracker } = s;
     if (!this.#cookiesSet) {

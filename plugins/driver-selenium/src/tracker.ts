@@ -86,7 +86,8 @@ export class PageTracker {
   #unsubscribe: () => void = () => {};
   #extraInfo = new Map<string, Array<{ status: number; headers: Record<string, string> }>>();
   #hops = new Map<string, string[]>();
-  #inflight = new Set<string>();
+  /** Requests in flight and when each started (Date.now()). */
+  #inflight = new Map<string, number>();
   #lastNetworkChange = Date.now();
   #onError: ((nav: Navigation) => void) | null = null;
   #disconnected = false;
@@ -102,6 +103,24 @@ export class PageTracker {
   /** Requests started and not yet finished or failed. */
   get inflight(): number {
     return this.#inflight.size;
+  }
+
+  /** Requests in flight that started at or after `since` (Date.now()). */
+  inflightSince(since: number): number {
+    let n = 0;
+    for (const started of this.#inflight.values()) if (started >= since) n++;
+    return n;
+  }
+
+  /** Resolves true once no request started at or after `since` is in flight; false after `timeoutMs`. */
+  async idleSince(since: number, timeoutMs: number, signal?: AbortSignal): Promise<boolean> {
+    const deadline = Date.now() + timeoutMs;
+    while (this.inflightSince(since) > 0) {
+      signal?.throwIfAborted();
+      if (Date.now() >= deadline || this.disconnected) return false;
+      await sleep(20);
+    }
+    return true;
   }
 
   get disconnected(): boolean {
@@ -254,7 +273,7 @@ export class PageTracker {
   #onRequest(p: Params): void {
     const url: string = p.request?.url ?? '';
     if (!url.startsWith('data:') && !url.startsWith('blob:')) {
-      this.#inflight.add(p.requestId);
+      this.#inflight.set(p.requestId, Date.now());
       this.#lastNetworkChange = Date.now();
     }
     if (!this.#isMainDocument(p)) return;

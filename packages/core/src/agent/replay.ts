@@ -330,7 +330,12 @@ export async function replayScript(ctx: OperationContext, input: ReplayInput, de
     return await replay.result(await replay.run());
   } finally {
     const closing = replay.close();
-    if (deferClose) deferClose(closing);
-    else await closing;
+    if (deferClose) {
+      // Handled here too: the caller may await it much later (after a heal), never unhandled.
+      closing.catch(() => undefined);
+      deferClose(closing);
+    } else {
+      await closing;
+    }
   }
 }

@@ -252,13 +252,16 @@ export function findRef(ref: string): string | null {
 
 /** The in-page scripts as JavaScript source, for drivers that send source text. */
 export const PAGE_SCRIPTS = {
-  /** The outline, then the change recorder restarted (changes after this outline are an action's). */
-  outline: `((opts) => { const outline = (${outlinePage.toString()})(opts); (${changeRecorder.toString()})(true); return outline; })`,
+  /**
+   * The outline, then the change recorder restarted (changes after this outline are an action's);
+   * a page whose own MutationObserver is broken still gets its outline.
+   */
+  outline: `((opts) => { const outline = (${outlinePage.toString()})(opts); try { (${changeRecorder.toString()})(true); } catch {} return outline; })`,
   snapshotHtml: snapshotHtml.toString(),
   scroll: scrollPage.toString(),
   domSize: domSize.toString(),
   findRef: findRef.toString(),
-  quiet: `((opts) => (${quietPage.toString()})(opts, (${changeRecorder.toString()})(false)))`,
+  quiet: `((opts) => { let rec = null; try { rec = (${changeRecorder.toString()})(false); } catch {} return (${quietPage.toString()})(opts, rec); })`,
 } as const;
 
 export type PageScriptName = keyof typeof PAGE_SCRIPTS;

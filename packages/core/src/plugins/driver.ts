@@ -108,7 +108,8 @@ export interface GotoOptions {
    * False: the caller needs the navigation's outcome (status, final URL, headers, redirects), not
    * the document — a browser driver may skip reading it, returning `html: ''` and no `cookies`
    * (plugin API 1.1; the agentic replay navigates so, then reads the page when it extracts). Errors
-   * are those of a full goto. Default true.
+   * are those of a full goto, except those of reading the document (its size cap on the rendered
+   * page is then checked by the next snapshot()). Default true.
    */
   content?: boolean;
 }
@@ -121,7 +122,8 @@ export interface WaitForOptions {
   networkIdle?: boolean;
   /**
    * Wait until the page has been quiet this long: no change to the document's content and no
-   * request in flight (a browser's DOM mutations; a page without scripts is quiet at once). Since
+   * request in flight that started since the last action or navigation (a long-lived connection
+   * opened before it does not count; a page without scripts is quiet at once). Since
    * plugin API 1.1; a driver of API 1.0 does not know it (the caller checks `apiVersion`).
    */
   quietMs?: number;

@@ -5,8 +5,8 @@ import { GleanerError } from '../errors.ts';
  * against (`apiVersion` on its Driver or LlmProvider); a minor adds optional members only, so a
  * plugin is compatible when its major equals core's and its minor is not newer than core's.
  *
- * - 1.1: `WaitForOptions.quietMs` (wait for the page to be quiet), `GotoOptions.content` (navigate
- *   without reading the document).
+ * - 1.1: `WaitForOptions.quietMs` and `afterChange` (wait for the page to change and be quiet),
+ *   `GotoOptions.content` (navigate without reading the document).
  */
 export const PLUGIN_API_VERSION = '1.1';
 
