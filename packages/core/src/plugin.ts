@@ -97,4 +97,6 @@ export {
   snapshotHtml,
   splitFrameSelector,
 } from './browser/page-scripts.ts';
-export type { ChangeRecorder, OutlineScriptOptions, PageDocument, PageScriptName, QuietResult, ScrollResult } from './browser/page-scripts.ts';
+export type { ChangeRecorder, OutlineScriptOptions, PageDocument, PageScriptName, QuietArgs, QuietResult, ScrollResult } from './browser/page-scripts.ts';
+export { waitUntilQuiet } from './browser/quiet.ts';
+export type { QuietWait } from './browser/quiet.ts';

@@ -4,7 +4,7 @@
 // driver sees pages the same way.
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FrameLocator, Locator, Page } from 'playwright-core';
-import { GleanerError, capOutline, isRef, refSelector, scriptCall, splitFrameSelector } from '@gleaner/core/plugin';
+import { GleanerError, capOutline, isRef, refSelector, scriptCall, splitFrameSelector, waitUntilQuiet } from '@gleaner/core/plugin';
 import type { ActionOptions, PageOutline, QuietResult, ScrollOptions, ScrollResult, WaitForOptions } from '@gleaner/core/plugin';
 import { actionError } from './errors.ts';
 import { evaluateStable } from './snapshot.ts';
@@ -192,34 +192,31 @@ export class Interactions {
   }
 
   /**
-   * Quiet: the document unchanged for `quietMs` (the shared `quiet` script, one round trip) with no
-   * request in flight that started since the last action (a long-lived connection the page opened
-   * before it, such as an event stream, does not count); a request still running is waited for,
-   * then the document again. The in-page wait is also bounded here (a page that stalls its own
-   * timers cannot hold it).
+   * Quiet (core's waitUntilQuiet): the shared `quiet` script, also bounded here (a page that stalls
+   * its own timers cannot hold it), and no request in flight that started since the last action (a
+   * long-lived connection opened before it, such as an event stream, does not count).
    */
-  async #quiet(quietMs: number, timeout: number, afterChange: boolean, what: string): Promise<void> {
+  #quiet(quietMs: number, timeout: number, afterChange: boolean, what: string): Promise<void> {
     const page = this.#s.page;
     const tracker = this.#s.tracker;
     const since = this.#actedAt || Date.now();
-    const end = Date.now() + timeout;
     const timedOut = () => new GleanerError('FETCH_TIMEOUT', `timed out after ${timeout} ms ${what} (${tracker.inflightSince(since)} requests still running)`);
-    let waitChange = afterChange;
-    for (;;) {
-      const left = end - Date.now();
-      if (left <= 0) throw timedOut();
-      let timer: NodeJS.Timeout | undefined;
-      const stalled = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), left + QUIET_GRACE_MS)));
-      const waiting = evaluateStable<QuietResult>(page, scriptCall('quiet', { quietMs, maxMs: left, afterChange: waitChange }));
-      waiting.catch(() => undefined);
-      const r = await Promise.race([waiting, stalled]).finally(() => clearTimeout(timer));
-      if (!r) throw timedOut();
-      if (!r.quiet) continue;
-      if (tracker.inflightSince(since) === 0) return;
-      // Changed and quiet once: after the requests, plain quiet.
-      waitChange = false;
-      await tracker.idleSince(since, Math.max(1, end - Date.now()));
-    }
+    return waitUntilQuiet({
+      quietMs,
+      timeoutMs: timeout,
+      afterChange,
+      timedOut,
+      busy: () => tracker.inflightSince(since),
+      run: async (arg) => {
+        let timer: NodeJS.Timeout | undefined;
+        const stalled = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), arg.maxMs + QUIET_GRACE_MS)));
+        const waiting = evaluateStable<QuietResult>(page, scriptCall('quiet', arg));
+        waiting.catch(() => undefined);
+        const r = await Promise.race([waiting, stalled]).finally(() => clearTimeout(timer));
+        if (!r) throw timedOut();
+        return r;
+      },
+    });
   }
 
   outline(): Promise<PageOutline> {

@@ -77,16 +77,6 @@ export class NetworkTracker {
     return n;
   }
 
-  /** Resolves true once no request started at or after `since` is in flight; false after `maxMs`. */
-  async idleSince(since: number, maxMs: number): Promise<boolean> {
-    const end = Date.now() + maxMs;
-    while (this.inflightSince(since) > 0) {
-      if (Date.now() >= end || this.#page.isClosed()) return false;
-      await sleep(Math.min(25, Math.max(1, end - Date.now())));
-    }
-    return true;
-  }
-
   /**
    * Resolves true once no request has been in flight for `quietMs`, false when `maxMs` passes first.
    * Returns at once when the network is already quiet and `quietMs` is 0.

@@ -4,7 +4,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { By, Key, error as wdError } from 'selenium-webdriver';
 import type { WebDriver, WebElement } from 'selenium-webdriver';
-import { GleanerError, PAGE_SCRIPTS, capOutline, isGleanerError, isRef, splitFrameSelector } from '@gleaner/core/plugin';
+import { GleanerError, PAGE_SCRIPTS, capOutline, isGleanerError, isRef, splitFrameSelector, waitUntilQuiet } from '@gleaner/core/plugin';
 import type { ActionOptions, PageOutline, QuietResult, ScrollOptions, ScrollResult, WaitForOptions } from '@gleaner/core/plugin';
 import { actionError, actionTimeout } from './errors.ts';
 import type { PageContext } from './page-context.ts';
@@ -279,26 +279,25 @@ export class Interactions {
   }
 
   /**
-   * Quiet: the document unchanged for `quietMs` (the shared `quiet` script; WebDriver waits for the
-   * promise it returns, in calls of at most QUIET_CALL_MS, under chromedriver's script timeout)
-   * with no request in flight that started since the last action (a long-lived connection opened
-   * before it does not count); a request still running is waited for, then the document again.
+   * Quiet (core's waitUntilQuiet): the shared `quiet` script (WebDriver waits for the promise it
+   * returns, in calls of at most QUIET_CALL_MS, under chromedriver's script timeout), and no request
+   * in flight that started since the last action (a long-lived connection opened before it does
+   * not count).
    */
-  async #quiet(quietMs: number, deadline: { at: number; ms: number }, afterChange: boolean): Promise<void> {
+  #quiet(quietMs: number, deadline: { at: number; ms: number }, afterChange: boolean): Promise<void> {
     const tracker = this.#s.tracker;
     const since = this.#actedAt || Date.now();
     const what = `waiting for the page to ${afterChange ? 'change and ' : ''}be quiet for ${quietMs} ms`;
-    let waitChange = afterChange;
-    for (;;) {
-      const left = deadline.at - Date.now();
-      if (left <= 0) throw actionTimeout(what, deadline.ms, `${tracker.inflightSince(since)} requests still running`);
-      const r = await this.#run<QuietResult>(PAGE_SCRIPTS.quiet, { quietMs, maxMs: Math.min(left, QUIET_CALL_MS), afterChange: waitChange });
-      if (!r.quiet) continue;
-      if (tracker.inflightSince(since) === 0) return;
-      // Changed and quiet once: after the requests, plain quiet.
-      waitChange = false;
-      await tracker.idleSince(since, Math.max(1, deadline.at - Date.now()), this.#s.signal);
-    }
+    return waitUntilQuiet({
+      quietMs,
+      timeoutMs: deadline.at - Date.now(),
+      afterChange,
+      callMaxMs: QUIET_CALL_MS,
+      signal: this.#s.signal,
+      timedOut: () => actionTimeout(what, deadline.ms, `${tracker.inflightSince(since)} requests still running`),
+      busy: () => tracker.inflightSince(since),
+      run: (arg) => this.#run<QuietResult>(PAGE_SCRIPTS.quiet, arg),
+    });
   }
 
   outline(): Promise<PageOutline> {

@@ -112,17 +112,6 @@ export class PageTracker {
     return n;
   }
 
-  /** Resolves true once no request started at or after `since` is in flight; false after `timeoutMs`. */
-  async idleSince(since: number, timeoutMs: number, signal?: AbortSignal): Promise<boolean> {
-    const deadline = Date.now() + timeoutMs;
-    while (this.inflightSince(since) > 0) {
-      signal?.throwIfAborted();
-      if (Date.now() >= deadline || this.disconnected) return false;
-      await sleep(20);
-    }
-    return true;
-  }
-
   get disconnected(): boolean {
     return this.#disconnected || this.#ctx.cdp.closed;
   }

@@ -121,14 +121,17 @@ export function scrollPage(opts?: { to?: 'top' | 'bottom'; selector?: string; pi
   return { before, after: box.scrollHeight, y, atBottom: y + box.clientHeight >= box.scrollHeight - 2, found };
 }
 
+/** What `quietPage` takes. */
+export interface QuietArgs {
+  quietMs: number;
+  maxMs: number;
+  afterChange?: boolean;
+}
+
 /** What `quietPage` resolves to. */
 export interface QuietResult {
   /** True when the document went `quietMs` without a change; false when `maxMs` ran out first. */
   quiet: boolean;
-  /** Changes counted: since the call, or with `afterChange` since the last outline. */
-  changes: number;
-  /** How long the wait took. */
-  ms: number;
 }
 
 /** The document's change count, kept on `window` (see `changeRecorder`). */
@@ -186,11 +189,10 @@ export function changeRecorder(restart: boolean): [ChangeRecorder, boolean] | nu
  * outline, i.e. the page navigated), then for quiet counted from the last change. An action's
  * effect is seen as soon as it happens, not at the next poll.
  */
-export function quietPage(opts: { quietMs: number; maxMs: number; afterChange?: boolean }, recorded: [ChangeRecorder, boolean] | null): Promise<QuietResult> {
+export function quietPage(opts: QuietArgs, recorded: [ChangeRecorder, boolean] | null): Promise<QuietResult> {
   const start = performance.now();
-  if (!recorded) return Promise.resolve({ quiet: true, changes: 0, ms: 0 });
+  if (!recorded) return Promise.resolve({ quiet: true });
   const [rec, created] = recorded;
-  const before = rec.count;
   return new Promise((resolve) => {
     const check = () => {
       // Changes not yet handed to the observer's callback (made in this very task).
@@ -204,7 +206,7 @@ export function quietPage(opts: { quietMs: number; maxMs: number; afterChange?: 
       const since = opts.afterChange ? rec.last : Math.max(start, rec.last);
       const quiet = changed && now - since >= opts.quietMs;
       if (quiet || now - start >= opts.maxMs) {
-        resolve({ quiet, changes: rec.count - (opts.afterChange ? 0 : before), ms: Math.round(now - start) });
+        resolve({ quiet });
       } else {
         setTimeout(check, changed ? Math.max(4, Math.min(opts.quietMs - (now - since), opts.maxMs - (now - start))) : 4);
       }
