@@ -9,7 +9,7 @@ endif
 # Run the packages' TypeScript sources (package.json `exports` condition), not their built dist/.
 export NODE_OPTIONS := --conditions=gleaner-source
 
-.PHONY: setup build start test lint format bench migrate chaos
+.PHONY: setup build start test lint format bench migrate chaos eval
 
 setup:
 	./scripts/setup-system.sh
@@ -46,3 +46,9 @@ bench:
 # printed for the closing note; the assertions are about correctness, not timings.
 chaos:
 	npx mocha --no-config --extension ts --timeout 1800000 --exit 'test/chaos/*.chaos.ts'
+
+# The evaluation on real pages (docs/benchmarks.md): `make eval CORPORA=<dir holding wcxb-dev/ and
+# products-dev/>`. A benchmark, not a test: it asserts nothing and `make test` never runs it.
+eval:
+	@if [ -z "$(CORPORA)" ]; then echo "usage: make eval CORPORA=<dir>" >&2; exit 2; fi
+	node test/eval/run.ts --corpora "$(CORPORA)" $(EVAL_ARGS)

@@ -12,6 +12,8 @@ import { stripTrackingParams as stripUrl } from './urls.ts';
 export type MarkdownOptions = {
   /** The page's URL: the base for relative links and image sources (a <base href> overrides it). */
   url: string;
+  /** Only the page's main content (POST /v1/extract_markdown `only_main_content`, a Gleaner extension). */
+  onlyMainContent?: boolean;
 };
 
 export function htmlToMarkdown(html: string, opts: MarkdownOptions): string {
@@ -42,6 +44,7 @@ export function htmlToMarkdown(html: string, opts: MarkdownOptions): string {
     origin = undefined;
   }
   const main = convert(plan.main ? mainHtml : dropOverlays(mainHtml), origin);
+  if (opts.onlyMainContent) return stripTrackingParams(main);
   const rest = restRanges.length ? convert(dropOverlays(assemble(html, restRanges, plan.cuts)), origin) : '';
   return stripTrackingParams(main && rest ? `${main}\n\n---\n\n${rest}` : main || rest);
 }

@@ -1,0 +1,278 @@
+// `make eval CORPORA=<dir>`: Gleaner's extraction measured on real pages with human-reviewed ground
+// truth (docs/benchmarks.md), side by side with Readability and defuddle in the same run. Prints one
+// report: markdown main content (word F1 by page type, snippets), what the model sees (tokens,
+// snippets), product facts (standard and code mode), speed, and the issue's goals met or missed.
+//
+//   node test/eval/run.ts --corpora DIR [--limit N] [--types article,forum] [--ids 0001,0005]
+//                         [--only wcxb|products] [--no-anchors] [--dump FILE.jsonl]
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { countTokens, htmlToMarkdown, pageSkeleton, reducePage } from '@gleaner/core/internal';
+import { defuddle, readability } from './anchors.ts';
+import { loadProducts, loadWcxb, type ProductPage, type WcxbPage } from './corpora.ts';
+import { htmlToText } from './html-text.ts';
+import { hasSnippet, markdownToText, normalize, valuePresent, wordF1, type F1 } from './metrics.ts';
+
+const { values: args } = parseArgs({
+  options: {
+    corpora: { type: 'string' },
+    limit: { type: 'string' },
+    types: { type: 'string' },
+    ids: { type: 'string' },
+    only: { type: 'string' },
+    'no-anchors': { type: 'boolean' },
+    dump: { type: 'string' },
+  },
+});
+if (!args.corpora) {
+  console.error('usage: node test/eval/run.ts --corpora DIR   (or: make eval CORPORA=DIR)');
+  process.exit(2);
+}
+const CORPORA = args.corpora;
+const LIMIT = args.limit ? Number(args.limit) : undefined;
+const ANCHORS = !args['no-anchors'];
+const dump: string[] = [];
+
+// Published figures (the corpus authors' WCXB dev-set word F1), labelled as such in the table.
+const PUBLISHED: Record<string, { rs: number; traf: number }> = {
+  all: { rs: 0.859, traf: 0.791 },
+  article: { rs: 0.932, traf: 0.926 },
+  documentation: { rs: 0.932, traf: 0.888 },
+  service: { rs: 0.844, traf: 0.763 },
+  forum: { rs: 0.808, traf: 0.585 },
+  collection: { rs: 0.716, traf: 0.553 },
+  listing: { rs: 0.707, traf: 0.589 },
+  product: { rs: 0.641, traf: 0.567 },
+};
+
+const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : NaN);
+const f3 = (x: number) => (Number.isFinite(x) ? x.toFixed(3) : '—');
+const pct = (x: number) => (Number.isFinite(x) ? `${(100 * x).toFixed(1)}%` : '—');
+const ms = (x: number) => `${x.toFixed(0)} ms`;
+const goals: string[] = [];
+const goal = (ok: boolean, text: string) => goals.push(`${ok ? 'met   ' : 'MISSED'}  ${text}`);
+
+/** Raw-HTML token counts are slow to compute and never change: cached under .bench/. */
+const CACHE_FILE = new URL('../../.bench/eval-raw-tokens.json', import.meta.url);
+const rawCache: Record<string, number> = existsSync(CACHE_FILE) ? JSON.parse(readFileSync(CACHE_FILE, 'utf8')) : {};
+function rawTokens(html: string): number {
+  const key = createHash('sha1').update(html).digest('hex');
+  rawCache[key] ??= countTokens(html);
+  return rawCache[key];
+}
+
+function timed<T>(f: () => T): [T, number] {
+  const t0 = performance.now();
+  const r = f();
+  return [r, performance.now() - t0];
+}
+async function timedAsync<T>(f: () => Promise<T>): Promise<[T, number]> {
+  const t0 = performance.now();
+  const r = await f();
+  return [r, performance.now() - t0];
+}
+
+type SystemScore = F1 & { withIn: number; withN: number; withoutIn: number; withoutN: number; ms: number };
+const SYSTEMS = ['gleaner main', 'gleaner page', 'readability', 'defuddle', 'visible text'] as const;
+type System = (typeof SYSTEMS)[number];
+
+function score(text: string, page: WcxbPage, t: number): SystemScore {
+  const norm = normalize(text);
+  return {
+    ...wordF1(text, page.mainContent),
+    withIn: page.with.filter((s) => hasSnippet(norm, s)).length,
+    withN: page.with.length,
+    withoutIn: page.without.filter((s) => hasSnippet(norm, s)).length,
+    withoutN: page.without.length,
+    ms: t,
+  };
+}
+
+async function evalWcxb(): Promise<void> {
+  const pages = loadWcxb(CORPORA, { limit: LIMIT, types: args.types?.split(','), ids: args.ids?.split(',') });
+  const scores = new Map<System, { page: WcxbPage; s: SystemScore }[]>(SYSTEMS.map((s) => [s, []]));
+  const model: { page: WcxbPage; tokens: number; raw: number; withIn: number; withCeil: number; withBoth: number; withoutIn: number; ms: number }[] = [];
+  let bytes = 0;
+  for (const page of pages) {
+    bytes += Buffer.byteLength(page.html);
+    const [main, tMain] = timed(() => htmlToMarkdown(page.html, { url: page.url, onlyMainContent: true }));
+    const [whole, tWhole] = timed(() => htmlToMarkdown(page.html, { url: page.url }));
+    const visible = htmlToText(page.html);
+    const row: Record<string, unknown> = { id: page.id, type: page.type };
+    const add = (sys: System, text: string, t: number) => {
+      const s = score(text, page, t);
+      scores.get(sys)!.push({ page, s });
+      row[sys] = { f1: +s.f1.toFixed(3), p: +s.precision.toFixed(3), r: +s.recall.toFixed(3), ms: +t.toFixed(1) };
+    };
+    add('gleaner main', markdownToText(main), tMain);
+    add('gleaner page', markdownToText(whole), tWhole);
+    add('visible text', visible, 0);
+    if (ANCHORS) {
+      const [rd, tRd] = timed(() => readability(page.html, page.url));
+      add('readability', rd, tRd);
+      const [df, tDf] = await timedAsync(() => defuddle(page.html, page.url));
+      add('defuddle', df, tDf);
+    }
+    // What the model sees in standard mode.
+    const [reduced, tRed] = timed(() => reducePage(page.html, { url: page.url, mode: 'standard' }));
+    const inputNorm = normalize(markdownToText(reduced.text));
+    const visNorm = normalize(visible);
+    const ceil = page.with.filter((s) => hasSnippet(visNorm, s));
+    model.push({
+      page,
+      tokens: countTokens(reduced.text),
+      raw: rawTokens(page.html),
+      withIn: page.with.filter((s) => hasSnippet(inputNorm, s)).length,
+      withCeil: ceil.length,
+      withBoth: ceil.filter((s) => hasSnippet(inputNorm, s)).length,
+      withoutIn: page.without.filter((s) => hasSnippet(inputNorm, s)).length,
+      ms: tRed,
+    });
+    if (args.dump) dump.push(JSON.stringify(row));
+  }
+
+  // Markdown main content.
+  const types = [...new Set(pages.map((p) => p.type))].sort();
+  const shown = SYSTEMS.filter((s) => ANCHORS || (s !== 'readability' && s !== 'defuddle'));
+  console.log(`\n## Markdown main content — WCXB dev, ${pages.length} pages (word F1, mean over pages)\n`);
+  console.log(`| page type | pages | ${shown.join(' | ')} | rs-trafilatura (published) | Trafilatura (published) |`);
+  console.log(`|---|---|${shown.map(() => '---|').join('')}---|---|`);
+  const f1Of = (sys: System, type?: string) => mean(scores.get(sys)!.filter((x) => !type || x.page.type === type).map((x) => x.s.f1));
+  for (const type of [...types, undefined]) {
+    const n = type ? pages.filter((p) => p.type === type).length : pages.length;
+    const pub = PUBLISHED[type ?? 'all'];
+    console.log(`| ${type ?? '**all**'} | ${n} | ${shown.map((s) => f3(f1Of(s, type))).join(' | ')} | ${f3(pub?.rs ?? NaN)} | ${f3(pub?.traf ?? NaN)} |`);
+  }
+  console.log('');
+  console.log(`| system | precision | recall | \`with\` present | \`without\` leaked |`);
+  console.log(`|---|---|---|---|---|`);
+  for (const s of shown) {
+    const xs = scores.get(s)!.map((x) => x.s);
+    const wi = xs.reduce((a, x) => a + x.withIn, 0) / Math.max(1, xs.reduce((a, x) => a + x.withN, 0));
+    const wo = xs.reduce((a, x) => a + x.withoutIn, 0) / Math.max(1, xs.reduce((a, x) => a + x.withoutN, 0));
+    console.log(`| ${s} | ${f3(mean(xs.map((x) => x.precision)))} | ${f3(mean(xs.map((x) => x.recall)))} | ${pct(wi)} | ${pct(wo)} |`);
+  }
+  const all = f1Of('gleaner main');
+  goal(all >= 0.9, `markdown main content word F1 ≥ 0.90 overall: ${f3(all)}`);
+  for (const t of ['product', 'collection', 'listing', 'forum']) if (types.includes(t)) goal(f1Of('gleaner main', t) >= 0.8, `markdown main content F1 ≥ 0.80 on ${t}: ${f3(f1Of('gleaner main', t))}`);
+  if (ANCHORS) {
+    const behind = types.filter((t) => f1Of('gleaner main', t) <= Math.max(f1Of('readability', t), f1Of('defuddle', t)));
+    goal(behind.length === 0, `above Readability and defuddle on every page type${behind.length ? ` (behind on: ${behind.join(', ')})` : ''}`);
+  }
+
+  // What the model sees.
+  const red = mean(model.map((m) => 1 - m.tokens / Math.max(1, m.raw)));
+  const withIn = model.reduce((a, m) => a + m.withIn, 0) / Math.max(1, pages.reduce((a, p) => a + p.with.length, 0));
+  const ceil = model.reduce((a, m) => a + m.withCeil, 0) / Math.max(1, pages.reduce((a, p) => a + p.with.length, 0));
+  const ofCeil = model.reduce((a, m) => a + m.withBoth, 0) / Math.max(1, model.reduce((a, m) => a + m.withCeil, 0));
+  const withoutN = pages.reduce((a, p) => a + p.without.length, 0);
+  const withoutIn = model.reduce((a, m) => a + m.withoutIn, 0);
+  const rdWithout = ANCHORS ? scores.get('readability')!.reduce((a, x) => a + x.s.withoutIn, 0) : NaN;
+  console.log(`\n## What the model sees — standard mode (/v1/parse?details=true), WCXB dev, ${pages.length} pages\n`);
+  console.log(`| figure | value |`);
+  console.log(`|---|---|`);
+  console.log(`| mean model-input tokens (o200k) | ${mean(model.map((m) => m.tokens)).toFixed(0)} |`);
+  console.log(`| mean raw-HTML tokens | ${mean(model.map((m) => m.raw)).toFixed(0)} |`);
+  console.log(`| fewer tokens than the raw HTML (mean over pages) | ${pct(red)} |`);
+  console.log(`| \`with\` snippets in the model input | ${pct(withIn)} (the page's visible text holds ${pct(ceil)}) |`);
+  console.log(`| of the \`with\` snippets the visible text holds | ${pct(ofCeil)} |`);
+  console.log(`| \`without\` snippets in the model input | ${pct(withoutIn / Math.max(1, withoutN))} (${withoutIn}; Readability's output: ${Number.isFinite(rdWithout) ? rdWithout : '—'}) |`);
+  console.log('');
+  console.log(`| page type | tokens | reduction | \`with\` of visible | \`without\` in |`);
+  console.log(`|---|---|---|---|---|`);
+  for (const t of types) {
+    const ms2 = model.filter((m) => m.page.type === t);
+    const c = ms2.reduce((a, m) => a + m.withCeil, 0);
+    const wn = ms2.reduce((a, m) => a + m.page.without.length, 0);
+    console.log(
+      `| ${t} | ${mean(ms2.map((m) => m.tokens)).toFixed(0)} | ${pct(mean(ms2.map((m) => 1 - m.tokens / Math.max(1, m.raw))))} | ${pct(ms2.reduce((a, m) => a + m.withBoth, 0) / Math.max(1, c))} | ${pct(ms2.reduce((a, m) => a + m.withoutIn, 0) / Math.max(1, wn))} |`,
+    );
+  }
+  goal(ofCeil >= 0.98, `model input keeps ≥ 98% of the \`with\` snippets the visible text holds: ${pct(ofCeil)}`);
+  goal(red >= 0.95, `model input ≥ 95% fewer tokens than the raw HTML: ${pct(red)}`);
+  if (ANCHORS) goal(withoutIn < rdWithout, `fewer \`without\` snippets than Readability's output: ${withoutIn} vs ${rdWithout}`);
+
+  // Speed.
+  const mb = bytes / 1e6;
+  const sum = (sys: System) => scores.get(sys)!.reduce((a, x) => a + x.s.ms, 0) / 1000;
+  const worst = (sys: System) => scores.get(sys)!.reduce((a, x) => (x.s.ms > a.ms ? { ms: x.s.ms, id: x.page.id } : a), { ms: 0, id: '' });
+  const redS = model.reduce((a, m) => a + m.ms, 0) / 1000;
+  const redWorst = model.reduce((a, m) => (m.ms > a.ms ? { ms: m.ms, id: m.page.id } : a), { ms: 0, id: '' });
+  console.log(`\n## Speed — ${mb.toFixed(1)} MB of HTML, one core\n`);
+  console.log(`| conversion | MB/s | worst page |`);
+  console.log(`|---|---|---|`);
+  console.log(`| markdown, main content | ${(mb / sum('gleaner main')).toFixed(1)} | ${ms(worst('gleaner main').ms)} (${worst('gleaner main').id}) |`);
+  console.log(`| markdown, whole page | ${(mb / sum('gleaner page')).toFixed(1)} | ${ms(worst('gleaner page').ms)} (${worst('gleaner page').id}) |`);
+  console.log(`| model-input reduction | ${(mb / redS).toFixed(1)} | ${ms(redWorst.ms)} (${redWorst.id}) |`);
+  if (ANCHORS) {
+    console.log(`| Readability (jsdom + parse) | ${(mb / sum('readability')).toFixed(1)} | ${ms(worst('readability').ms)} (${worst('readability').id}) |`);
+    console.log(`| defuddle (jsdom + parse) | ${(mb / sum('defuddle')).toFixed(1)} | ${ms(worst('defuddle').ms)} (${worst('defuddle').id}) |`);
+    const ratio = sum('readability') / sum('gleaner main');
+    goal(ratio >= 5, `markdown with main content ≥ 5× Readability's MB/s: ${ratio.toFixed(1)}×`);
+  }
+  goal(worst('gleaner main').ms < 1000 && redWorst.ms < 1000, `no page over 1 s: markdown ${ms(worst('gleaner main').ms)}, reduction ${ms(redWorst.ms)}`);
+}
+
+const FIELDS = ['price', 'sku', 'brand', 'gtin', 'mpn', 'availability'];
+
+function evalProducts(): void {
+  const pages: ProductPage[] = loadProducts(CORPORA, { limit: LIMIT });
+  const count = Object.fromEntries(FIELDS.map((f) => [f, { values: 0, html: 0, std: 0, code: 0 }]));
+  const missing: string[] = [];
+  const red = { std: [] as number[], code: [] as number[] };
+  for (const page of pages) {
+    const raw = rawTokens(page.html);
+    const htmlNorm = normalize(page.html);
+    const reduced = reducePage(page.html, { url: page.url, mode: 'standard' });
+    const skeleton = pageSkeleton(page.html);
+    const stdNorm = normalize(markdownToText(reduced.text) + '\n' + reduced.text);
+    const codeNorm = normalize(skeleton);
+    red.std.push(1 - countTokens(reduced.text) / Math.max(1, raw));
+    red.code.push(1 - countTokens(skeleton) / Math.max(1, raw));
+    for (const f of FIELDS) {
+      const vals = page.values[f];
+      if (!vals?.length) continue;
+      const c = count[f];
+      c.values++;
+      // A field counts once per page: present when any accepted value is.
+      if (!vals.some((v) => valuePresent(f, v, htmlNorm))) continue;
+      c.html++;
+      const inStd = vals.some((v) => valuePresent(f, v, stdNorm));
+      const inCode = vals.some((v) => valuePresent(f, v, codeNorm));
+      if (inStd) c.std++;
+      if (inCode) c.code++;
+      if (!inStd || !inCode) missing.push(`${page.id.slice(0, 12)} ${f}=${JSON.stringify(vals)}${inStd ? '' : ' [standard]'}${inCode ? '' : ' [code]'}`);
+      if (args.dump) dump.push(JSON.stringify({ product: page.id, field: f, values: vals, std: inStd, code: inCode }));
+    }
+  }
+  console.log(`\n## Product facts — Zyte product benchmark, ${pages.length} pages\n`);
+  console.log(`| field | ground-truth values | in the HTML | in the model input (standard) | in the page skeleton (code) |`);
+  console.log(`|---|---|---|---|---|`);
+  const tot = { values: 0, html: 0, std: 0, code: 0 };
+  for (const f of FIELDS) {
+    const c = count[f];
+    for (const k of Object.keys(tot) as (keyof typeof tot)[]) tot[k] += c[k];
+    console.log(`| ${f} | ${c.values} | ${c.html} | ${c.std} (${pct(c.std / Math.max(1, c.html))}) | ${c.code} (${pct(c.code / Math.max(1, c.html))}) |`);
+    if (c.html) {
+      goal(c.std / c.html >= 0.99, `product ${f}: ≥ 99% of the values in the HTML reach the model input: ${pct(c.std / c.html)}`);
+      goal(c.code / c.html >= 0.99, `product ${f}: ≥ 99% of the values in the HTML shown in the page skeleton: ${pct(c.code / c.html)}`);
+    }
+  }
+  console.log(`| **all** | ${tot.values} | ${tot.html} | ${tot.std} (${pct(tot.std / Math.max(1, tot.html))}) | ${tot.code} (${pct(tot.code / Math.max(1, tot.html))}) |`);
+  console.log('');
+  console.log(`Fewer tokens than the raw HTML (mean over pages): standard ${pct(mean(red.std))}, code ${pct(mean(red.code))}.`);
+  goal(mean(red.std) >= 0.95, `product pages: model input ≥ 95% fewer tokens than the raw HTML: ${pct(mean(red.std))}`);
+  if (missing.length) console.log(`\nValues in the HTML that do not reach the model:\n${missing.map((m) => `- ${m}`).join('\n')}`);
+}
+
+console.log(`# Gleaner evaluation on real pages (${new Date().toISOString().slice(0, 10)}, node ${process.version})`);
+const t0 = performance.now();
+if (!args.only || args.only === 'wcxb') await evalWcxb();
+if (!args.only || args.only === 'products') evalProducts();
+console.log(`\n## Goals\n\n${goals.map((g) => `- ${g}`).join('\n')}`);
+console.log(`\n(${((performance.now() - t0) / 1000).toFixed(0)} s)`);
+mkdirSync(new URL('../../.bench/', import.meta.url), { recursive: true });
+writeFileSync(CACHE_FILE, JSON.stringify(rawCache));
+if (args.dump) writeFileSync(args.dump, dump.join('\n') + '\n');
+process.exit(0);
