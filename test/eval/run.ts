@@ -138,7 +138,13 @@ async function evalWcxb(): Promise<void> {
   console.log(`\n## Markdown main content — WCXB dev, ${pages.length} pages (word F1, mean over pages)\n`);
   console.log(`| page type | pages | ${shown.join(' | ')} | rs-trafilatura (published) | Trafilatura (published) |`);
   console.log(`|---|---|${shown.map(() => '---|').join('')}---|---|`);
-  const f1Of = (sys: System, type?: string) => mean(scores.get(sys)!.filter((x) => !type || x.page.type === type).map((x) => x.s.f1));
+  const f1Of = (sys: System, type?: string) =>
+    mean(
+      scores
+        .get(sys)!
+        .filter((x) => !type || x.page.type === type)
+        .map((x) => x.s.f1),
+    );
   for (const type of [...types, undefined]) {
     const n = type ? pages.filter((p) => p.type === type).length : pages.length;
     const pub = PUBLISHED[type ?? 'all'];
@@ -149,13 +155,24 @@ async function evalWcxb(): Promise<void> {
   console.log(`|---|---|---|---|---|`);
   for (const s of shown) {
     const xs = scores.get(s)!.map((x) => x.s);
-    const wi = xs.reduce((a, x) => a + x.withIn, 0) / Math.max(1, xs.reduce((a, x) => a + x.withN, 0));
-    const wo = xs.reduce((a, x) => a + x.withoutIn, 0) / Math.max(1, xs.reduce((a, x) => a + x.withoutN, 0));
+    const wi =
+      xs.reduce((a, x) => a + x.withIn, 0) /
+      Math.max(
+        1,
+        xs.reduce((a, x) => a + x.withN, 0),
+      );
+    const wo =
+      xs.reduce((a, x) => a + x.withoutIn, 0) /
+      Math.max(
+        1,
+        xs.reduce((a, x) => a + x.withoutN, 0),
+      );
     console.log(`| ${s} | ${f3(mean(xs.map((x) => x.precision)))} | ${f3(mean(xs.map((x) => x.recall)))} | ${pct(wi)} | ${pct(wo)} |`);
   }
   const all = f1Of('gleaner main');
   goal(all >= 0.9, `markdown main content word F1 ≥ 0.90 overall: ${f3(all)}`);
-  for (const t of ['product', 'collection', 'listing', 'forum']) if (types.includes(t)) goal(f1Of('gleaner main', t) >= 0.8, `markdown main content F1 ≥ 0.80 on ${t}: ${f3(f1Of('gleaner main', t))}`);
+  for (const t of ['product', 'collection', 'listing', 'forum'])
+    if (types.includes(t)) goal(f1Of('gleaner main', t) >= 0.8, `markdown main content F1 ≥ 0.80 on ${t}: ${f3(f1Of('gleaner main', t))}`);
   if (ANCHORS) {
     const behind = types.filter((t) => f1Of('gleaner main', t) <= Math.max(f1Of('readability', t), f1Of('defuddle', t)));
     goal(behind.length === 0, `above Readability and defuddle on every page type${behind.length ? ` (behind on: ${behind.join(', ')})` : ''}`);
@@ -163,9 +180,24 @@ async function evalWcxb(): Promise<void> {
 
   // What the model sees.
   const red = mean(model.map((m) => 1 - m.tokens / Math.max(1, m.raw)));
-  const withIn = model.reduce((a, m) => a + m.withIn, 0) / Math.max(1, pages.reduce((a, p) => a + p.with.length, 0));
-  const ceil = model.reduce((a, m) => a + m.withCeil, 0) / Math.max(1, pages.reduce((a, p) => a + p.with.length, 0));
-  const ofCeil = model.reduce((a, m) => a + m.withBoth, 0) / Math.max(1, model.reduce((a, m) => a + m.withCeil, 0));
+  const withIn =
+    model.reduce((a, m) => a + m.withIn, 0) /
+    Math.max(
+      1,
+      pages.reduce((a, p) => a + p.with.length, 0),
+    );
+  const ceil =
+    model.reduce((a, m) => a + m.withCeil, 0) /
+    Math.max(
+      1,
+      pages.reduce((a, p) => a + p.with.length, 0),
+    );
+  const ofCeil =
+    model.reduce((a, m) => a + m.withBoth, 0) /
+    Math.max(
+      1,
+      model.reduce((a, m) => a + m.withCeil, 0),
+    );
   const withoutN = pages.reduce((a, p) => a + p.without.length, 0);
   const withoutIn = model.reduce((a, m) => a + m.withoutIn, 0);
   const rdWithout = ANCHORS ? scores.get('readability')!.reduce((a, x) => a + x.s.withoutIn, 0) : NaN;
@@ -177,7 +209,9 @@ async function evalWcxb(): Promise<void> {
   console.log(`| fewer tokens than the raw HTML (mean over pages) | ${pct(red)} |`);
   console.log(`| \`with\` snippets in the model input | ${pct(withIn)} (the page's visible text holds ${pct(ceil)}) |`);
   console.log(`| of the \`with\` snippets the visible text holds | ${pct(ofCeil)} |`);
-  console.log(`| \`without\` snippets in the model input | ${pct(withoutIn / Math.max(1, withoutN))} (${withoutIn}; Readability's output: ${Number.isFinite(rdWithout) ? rdWithout : '—'}) |`);
+  console.log(
+    `| \`without\` snippets in the model input | ${pct(withoutIn / Math.max(1, withoutN))} (${withoutIn}; Readability's output: ${Number.isFinite(rdWithout) ? rdWithout : '—'}) |`,
+  );
   console.log('');
   console.log(`| page type | tokens | reduction | \`with\` of visible | \`without\` in |`);
   console.log(`|---|---|---|---|---|`);
@@ -259,7 +293,9 @@ function evalProducts(): void {
       goal(c.code / c.html >= 0.99, `product ${f}: ≥ 99% of the values in the HTML shown in the page skeleton: ${pct(c.code / c.html)}`);
     }
   }
-  console.log(`| **all** | ${tot.values} | ${tot.html} | ${tot.std} (${pct(tot.std / Math.max(1, tot.html))}) | ${tot.code} (${pct(tot.code / Math.max(1, tot.html))}) |`);
+  console.log(
+    `| **all** | ${tot.values} | ${tot.html} | ${tot.std} (${pct(tot.std / Math.max(1, tot.html))}) | ${tot.code} (${pct(tot.code / Math.max(1, tot.html))}) |`,
+  );
   console.log('');
   console.log(`Fewer tokens than the raw HTML (mean over pages): standard ${pct(mean(red.std))}, code ${pct(mean(red.code))}.`);
   goal(mean(red.std) >= 0.95, `product pages: model input ≥ 95% fewer tokens than the raw HTML: ${pct(mean(red.std))}`);
