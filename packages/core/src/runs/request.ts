@@ -27,6 +27,8 @@ export interface RunOptions {
   /** Agentic scrapers' custom parameters, after the spec 4.3 rules (a top-level url moved in). */
   parameters: Record<string, unknown> | null;
   source: string;
+  /** Keep every fetched page in the snapshot archive (Gleaner extension; on for scheduled runs). */
+  snapshots?: boolean;
 }
 
 export interface RunRequest {
@@ -193,6 +195,7 @@ export async function normalizeRunRequest(ctx: OperationContext, owner: Owner, b
       paginationDetectionUrl: detection,
       parameters,
       source: typeof body.source === 'string' && body.source ? body.source : 'api',
+      snapshots: body.snapshots === true,
     },
     callbackUrl,
   };
