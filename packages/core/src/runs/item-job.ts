@@ -198,7 +198,9 @@ export function runItemJob(ctx: () => OperationContext) {
     },
     onFailure: async ({ runId, position }, error) => {
       const c = ctx();
-      const { rows } = await c.db.query<{ has: boolean }>('SELECT (callback_url IS NOT NULL OR schedule_id IS NOT NULL) AS has FROM runs WHERE id = $1', [runId]);
+      const { rows } = await c.db.query<{ has: boolean }>('SELECT (callback_url IS NOT NULL OR schedule_id IS NOT NULL) AS has FROM runs WHERE id = $1', [
+        runId,
+      ]);
       const d = (error.code === 'LAYOUT_CHANGED' && error.details && typeof error.details === 'object' ? error.details : {}) as FailureDetails;
       const outcome: ItemOutcome = {
         status: 'failed',

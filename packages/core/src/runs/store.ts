@@ -34,7 +34,17 @@ export async function createRun(ctx: OperationContext, ownerId: string, req: Run
       `INSERT INTO runs (id, owner_id, scraper_id, status, url_form, total, options, callback_url, schedule_id, firing_id)
        VALUES ($1, $2, $3, 'queued', $4, $5, $6, $7, $8, $9)
        ON CONFLICT (firing_id) WHERE firing_id IS NOT NULL DO NOTHING RETURNING id`,
-      [id, ownerId, req.scraper.id, req.urlForm, req.urls.length, JSON.stringify(req.options), req.callbackUrl, origin?.scheduleId ?? null, origin?.firingId ?? null],
+      [
+        id,
+        ownerId,
+        req.scraper.id,
+        req.urlForm,
+        req.urls.length,
+        JSON.stringify(req.options),
+        req.callbackUrl,
+        origin?.scheduleId ?? null,
+        origin?.firingId ?? null,
+      ],
     );
     if (!rows[0]) {
       id = (await tx.query<{ id: string }>('SELECT id FROM runs WHERE firing_id = $1', [origin!.firingId])).rows[0].id;

@@ -67,7 +67,8 @@ function judgeHealth(c: OperationContext, s: ScheduleRow, run: FinishedRun, reco
   let reason: string | null = null;
   if (failures >= c.config.schedules.failuresBeforeDegraded) reason = `${failures} runs in a row failed`;
   else if (drift) reason = `layout drift: ${drift}`;
-  else if (run.status !== 'failed' && records === 0 && (s.last_records ?? 0) > 0) reason = `the last run returned 0 records where earlier runs returned ${s.last_records}`;
+  else if (run.status !== 'failed' && records === 0 && (s.last_records ?? 0) > 0)
+    reason = `the last run returned 0 records where earlier runs returned ${s.last_records}`;
   // A run that failed without reaching the threshold leaves the health as it was.
   const health = reason ? 'degraded' : run.status === 'failed' ? s.health : 'ok';
   return { failures, health, reason: reason ?? (health === 'degraded' ? s.health_reason : null) };

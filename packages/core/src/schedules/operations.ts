@@ -53,7 +53,11 @@ function checkTimezone(tz: string, issues: ValidationIssue[]): void {
   try {
     new Intl.DateTimeFormat('en-US', { timeZone: tz });
   } catch {
-    issues.push({ loc: ['body', 'timezone'], msg: `Unknown time zone ${JSON.stringify(tz)}: give an IANA name such as "Europe/Paris" or "UTC"`, type: 'value_error' });
+    issues.push({
+      loc: ['body', 'timezone'],
+      msg: `Unknown time zone ${JSON.stringify(tz)}: give an IANA name such as "Europe/Paris" or "UTC"`,
+      type: 'value_error',
+    });
   }
 }
 
@@ -109,7 +113,11 @@ async function checkSettings(ctx: OperationContext, owner: Owner, scraperId: str
   if (attributes.length) {
     s.keyAttributes?.forEach((k, i) => {
       if (!attributes.includes(k)) {
-        issues.push({ loc: ['body', 'key_attributes', i], msg: `${JSON.stringify(k)} is not a field of this scraper (${attributes.join(', ')})`, type: 'value_error' });
+        issues.push({
+          loc: ['body', 'key_attributes', i],
+          msg: `${JSON.stringify(k)} is not a field of this scraper (${attributes.join(', ')})`,
+          type: 'value_error',
+        });
       }
     });
   }
@@ -138,7 +146,8 @@ export function scheduleOperations(ctx: OperationContext): ScheduleOperations {
     await ctx.db.tx(async (tx) => {
       const s = await loadSchedule(tx, owner.id, id, { forUpdate: true });
       if (!s) throw new GleanerError('NOT_FOUND', `Schedule ${id} not found`);
-      if (s.status === 'stopped') throw new GleanerError('CONFLICT', `Schedule ${id} is stopped (${s.status_reason ?? 'its scraper is gone'}); create a new schedule`);
+      if (s.status === 'stopped')
+        throw new GleanerError('CONFLICT', `Schedule ${id} is stopped (${s.status_reason ?? 'its scraper is gone'}); create a new schedule`);
       if (s.status === to) return;
       await tx.query(`UPDATE schedules SET status = $2, status_reason = NULL, updated_at = now() WHERE id = $1`, [id, to]);
       if (to === 'active') await scheduleFirings(ctx, tx, s);

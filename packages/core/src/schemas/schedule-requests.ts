@@ -37,9 +37,9 @@ const SCHEDULE_FIELDS = {
     items: { type: 'string', minLength: 1, maxLength: 200 },
     minItems: 1,
     maxItems: 20,
-    description: "The fields that identify a record across runs (e.g. [\"sku\"]); default: a hash of the record's identifying fields (docs/api.md).",
+    description: 'The fields that identify a record across runs (e.g. ["sku"]); default: a hash of the record\'s identifying fields (docs/api.md).',
   },
-  snapshots: { type: ['boolean', 'null'], description: "Keep the fetched pages in the snapshot archive (default true for scheduled runs)." },
+  snapshots: { type: ['boolean', 'null'], description: 'Keep the fetched pages in the snapshot archive (default true for scheduled runs).' },
 } as const;
 
 export const SCHEDULE_BODY = {
@@ -64,7 +64,11 @@ export const SCHEDULES_QUERY = {
 export const RUN_STATUS_QUERY = {
   type: 'object',
   properties: {
-    changes: { type: 'boolean', default: false, description: "Gleaner extension: a scheduled run's `changes` lists its records' states, not only their counts." },
+    changes: {
+      type: 'boolean',
+      default: false,
+      description: "Gleaner extension: a scheduled run's `changes` lists its records' states, not only their counts.",
+    },
   },
 } as const;
 

@@ -44,11 +44,18 @@ export function snapshotOperations(ctx: OperationContext): SnapshotOperations {
       const scraper = await loadScraper(ctx.db, owner.id, scraperId);
       if (!scraper) throw new GleanerError('NOT_FOUND', `Scraper ${scraperId} not found`);
       if (scraper.kind === 'agentic') {
-        throw new GleanerError('BAD_REQUEST', `Scraper ${scraperId} is agentic: replay runs a classic scraper's recipe on archived pages, and agentic runs archive none`);
+        throw new GleanerError(
+          'BAD_REQUEST',
+          `Scraper ${scraperId} is agentic: replay runs a classic scraper's recipe on archived pages, and agentic runs archive none`,
+        );
       }
       const version = body.version ?? scraper.recipeVersion;
       const recipe = body.version ? await loadRecipeVersion(ctx.db, scraper.id, body.version) : scraper.recipe;
-      if (!recipe || !version) throw new GleanerError(body.version ? 'NOT_FOUND' : 'SCRAPER_NOT_READY', body.version ? `Scraper ${scraperId} has no version ${body.version}` : `Scraper ${scraperId} has no recipe yet`);
+      if (!recipe || !version)
+        throw new GleanerError(
+          body.version ? 'NOT_FOUND' : 'SCRAPER_NOT_READY',
+          body.version ? `Scraper ${scraperId} has no version ${body.version}` : `Scraper ${scraperId} has no recipe yet`,
+        );
       const { rows: items } = await ctx.db.query<{ position: number; url: string; status: string; records: ExtractedRecord[] | null }>(
         `SELECT i.position, i.url, i.status, i.records FROM run_items i JOIN runs r ON r.id = i.run_id WHERE r.id = $1 AND r.owner_id = $2 ORDER BY i.position`,
         [body.run_id, owner.id],
@@ -56,7 +63,10 @@ export function snapshotOperations(ctx: OperationContext): SnapshotOperations {
       if (!items.length) throw new GleanerError('NOT_FOUND', `Run ${body.run_id} not found`);
       const documents = await runDocuments(ctx.db, body.run_id);
       if (!documents.size) {
-        throw new GleanerError('NOT_FOUND', `Run ${body.run_id} has no archived pages: start runs with "snapshots": true (scheduled runs keep them) to replay them`);
+        throw new GleanerError(
+          'NOT_FOUND',
+          `Run ${body.run_id} has no archived pages: start runs with "snapshots": true (scheduled runs keep them) to replay them`,
+        );
       }
       const data: Record<string, ExtractedRecord[]> = {};
       const errors: Record<string, string> = {};
