@@ -153,10 +153,12 @@ export function SchedulesList() {
                               : html`<span class="muted">never ran</span>`
                           }
                         </td>
-                        <td class="row">
-                          ${s.status === 'active' ? html`<button class="secondary" onClick=${() => act(s.schedule_id, 'pause')}>Pause</button>` : null}
-                          ${s.status === 'paused' ? html`<button class="secondary" onClick=${() => act(s.schedule_id, 'resume')}>Resume</button>` : null}
-                          ${s.status !== 'stopped' ? html`<button class="secondary" onClick=${() => act(s.schedule_id, 'trigger')}>Run now</button>` : null}
+                        <td>
+                          <div class="row">
+                            ${s.status === 'active' ? html`<button class="secondary" onClick=${() => act(s.schedule_id, 'pause')}>Pause</button>` : null}
+                            ${s.status === 'paused' ? html`<button class="secondary" onClick=${() => act(s.schedule_id, 'resume')}>Resume</button>` : null}
+                            ${s.status !== 'stopped' ? html`<button class="secondary" onClick=${() => act(s.schedule_id, 'trigger')}>Run now</button>` : null}
+                          </div>
                         </td>
                       </tr>`,
                   )}
