@@ -25,7 +25,7 @@ describe('schedules: change tracking, notifications, snapshots and replay', func
     s = await startStack({ config: { scrapers: { selfHeal: false }, schedules: { failuresBeforeDegraded: 2 } } });
     alice = (await s.engine.authenticateApiKey(s.key))!;
     hooks = await startWebhookReceiver();
-    shop = monitorShop(s.site, ['/shop/a', '/shop/b', '/shop/broken']);
+    shop = monitorShop(s.site, ['/shop/a', '/shop/b', '/shop/broken', '/shop/drift']);
     shop.pages.set('/shop/a', [
       { name: 'Widget 1', price: 10 },
       { name: 'Widget 2', price: 20 },
@@ -100,6 +100,16 @@ describe('schedules: change tracking, notifications, snapshots and replay', func
     const list = await s.api('GET', '/v1/schedules');
     expect(list.body.schedules.map((x: any) => x.schedule_id)).to.include(id);
     expect((await s.api('DELETE', `/v1/schedules/${id}`)).status).to.equal(200);
+    const doc = (await request(s.url, 'GET', '/openapi.json')).body;
+    for (const [path, method] of [
+      ['/v1/schedules', 'post'],
+      ['/v1/schedules/{schedule_id}', 'patch'],
+      ['/v1/schedules/{schedule_id}/trigger', 'post'],
+      ['/v1/runs/{run_id}/items/{n}/snapshot', 'get'],
+      ['/v1/snapshots/usage', 'get'],
+      ['/v1/scrapers/{scraper_id}/replay', 'post'],
+    ])
+      expect(doc.paths[path]?.[method]?.tags, `${method} ${path}`).to.deep.equal(['gleaner']);
     expect((await s.api('GET', `/v1/schedules/${id}`)).status).to.equal(404);
     expect(await s.engine.jobs.boss.getSchedule('schedule.fire', id)).to.equal(null);
   });
@@ -262,6 +272,21 @@ describe('schedules: change tracking, notifications, snapshots and replay', func
     await fire(id, false);
     expect((await s.api('GET', `/v1/schedules/${id}`)).body).to.include({ health: 'ok', health_reason: null });
     await waitFor(() => runHooks(id).some((b) => b.event === 'schedule.recovered'), 30_000, 'the recovery notification');
+  });
+
+  it('marks a monitor degraded at once when its pages stop yielding records (layout drift)', async () => {
+    shop.pages.set('/shop/drift', [{ name: 'Widget 1', price: 10 }]);
+    const created = await s.api('POST', '/v1/schedules', { template_id: scraperId, cron: NEVER_SOON, url: shop.url('/shop/drift') });
+    const id = created.body.schedule_id;
+    expect((await fire(id, false)).changes.counts.new).to.equal(1);
+    shop.pages.set('/shop/drift', []);
+    const empty = await fire(id);
+    expect(empty.status).to.equal('failed');
+    // Not a removal: the page gave nothing the recipe could read, so its records are unknown.
+    expect(empty.changes.counts).to.deep.equal({ new: 0, unchanged: 0, changed: 0, removed: 0, unknown: 1 });
+    const view = await s.api('GET', `/v1/schedules/${id}`);
+    expect(view.body).to.include({ health: 'degraded', consecutive_failures: 1 });
+    expect(view.body.health_reason).to.match(/^layout drift: layout changed/);
   });
 
   it('stops a schedule whose scraper is deleted, with the reason', async () => {

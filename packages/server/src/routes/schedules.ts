@@ -1,4 +1,4 @@
-import { defineRoutes } from '../http/route.ts';
+import { defineRoutes, type RouteDef } from '../http/route.ts';
 import { ID_PARAMS, REPLAY_BODY, SCHEDULE_BODY, SCHEDULE_PATCH_BODY, SCHEDULES_QUERY, SNAPSHOT_PARAMS, SNAPSHOT_QUERY } from '@gleaner/core';
 import { ARCHIVE_USAGE_RESPONSE, REPLAY_RESPONSE, SCHEDULE_RESPONSE, SCHEDULES_RESPONSE, TRIGGER_RESPONSE } from './schedule-schemas.ts';
 
@@ -7,16 +7,16 @@ const ID = ID_PARAMS('schedule_id');
 
 /** Schedules, their change tracking, the snapshot archive and replays (Gleaner extensions). */
 export function scheduleRoutes() {
-  const action = (verb: 'pause' | 'resume', summary: string) => ({
-    method: 'post' as const,
+  const action = (verb: 'pause' | 'resume', summary: string): RouteDef => ({
+    method: 'post',
     path: `/v1/schedules/:schedule_id/${verb}`,
     summary,
     description: `${EXTENSION} 409 for a stopped schedule.`,
     tags: ['gleaner'],
-    auth: 'apiKey' as const,
+    auth: 'apiKey',
     params: ID,
     responses: { 200: { description: 'The schedule', schema: SCHEDULE_RESPONSE } },
-    handler: async (ctx: any, { params }: any) => ({ body: await ctx.engine.schedules[verb](ctx.owner!, params.schedule_id) }),
+    handler: async (ctx, { params }) => ({ body: await ctx.engine.schedules[verb](ctx.owner!, params.schedule_id) }),
   });
   return defineRoutes([
     {
