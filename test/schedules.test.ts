@@ -239,6 +239,15 @@ describe('schedules: change tracking, notifications, snapshots and replay', func
     const plain = await s.api('POST', '/v1/scrapers/run', { template_id: scraperId, url: shop.url('/shop/a') });
     expect((await s.api('GET', `/v1/runs/${plain.body.run_id}/items/0/snapshot`)).status).to.equal(404);
     expect((await s.api('POST', `/v1/scrapers/${scraperId}/replay`, { run_id: plain.body.run_id })).status).to.equal(404);
+    // Unless the owner keeps every run's pages by default (a run's own flag still wins).
+    expect((await s.api('GET', '/v1/snapshots/settings')).body).to.deep.equal({ runs: false });
+    expect((await s.api('PUT', '/v1/snapshots/settings', { runs: 'yes' })).status).to.equal(422);
+    expect((await s.api('PUT', '/v1/snapshots/settings', { runs: true })).body).to.deep.equal({ runs: true });
+    const kept = await s.api('POST', '/v1/scrapers/run', { template_id: scraperId, url: shop.url('/shop/a') });
+    expect((await s.api('GET', `/v1/runs/${kept.body.run_id}/items/0/snapshot`)).status).to.equal(200);
+    const optedOut = await s.api('POST', '/v1/scrapers/run', { template_id: scraperId, url: shop.url('/shop/a'), snapshots: false });
+    expect((await s.api('GET', `/v1/runs/${optedOut.body.run_id}/items/0/snapshot`)).status).to.equal(404);
+    await s.api('PUT', '/v1/snapshots/settings', { runs: false });
   });
 
   it('marks a monitor degraded once after failures in a row (schedules.failuresBeforeDegraded: 2), in the list and /metrics, and notifies once', async () => {

@@ -86,6 +86,7 @@ export {
   SCHEDULES_QUERY,
   SNAPSHOT_PARAMS,
   SNAPSHOT_QUERY,
+  SNAPSHOT_SETTINGS_BODY,
 } from './schemas/schedule-requests.ts';
 export type { ReplayRequest, SchedulePatchRequest, ScheduleRequest } from './schemas/schedule-requests.ts';
 export type { ChangeCounts, ChangeState, ChangesSummary, RecordChange, ScheduleOperations, ScheduleView } from './schedules/index.ts';

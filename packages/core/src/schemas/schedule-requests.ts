@@ -95,6 +95,15 @@ export const SNAPSHOT_QUERY = {
   properties: { page: { type: 'integer', minimum: 1, maximum: 1000, default: 1, description: 'The page of the item (1: the URL itself).' } },
 } as const;
 
+export const SNAPSHOT_SETTINGS_BODY = {
+  type: 'object',
+  required: ['runs'],
+  properties: {
+    runs: { type: 'boolean', description: 'Keep the pages of every run that does not say (its `snapshots` field wins); scheduled runs follow their schedule.' },
+  },
+} as const;
+
+export type SnapshotSettingsRequest = FromSchema<typeof SNAPSHOT_SETTINGS_BODY>;
 export type ScheduleRequest = FromSchema<typeof SCHEDULE_BODY>;
 export type SchedulePatchRequest = FromSchema<typeof SCHEDULE_PATCH_BODY>;
 export type ReplayRequest = FromSchema<typeof REPLAY_BODY>;

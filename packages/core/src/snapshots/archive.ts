@@ -153,3 +153,17 @@ export async function pruneArchive(db: Queryable, retentionDays: number): Promis
   const documents = (await db.query(`DELETE FROM snapshots s WHERE NOT EXISTS (SELECT 1 FROM run_item_pages p WHERE p.hash = s.hash)`)).rowCount ?? 0;
   return { pages, documents };
 }
+
+/** The owner's default for runs that do not say whether to keep their pages (off unless set). */
+export async function ownerKeepsSnapshots(db: Queryable, ownerId: string): Promise<boolean> {
+  const { rows } = await db.query<{ runs: boolean }>('SELECT runs FROM snapshot_settings WHERE owner_id = $1', [ownerId]);
+  return rows[0]?.runs ?? false;
+}
+
+export async function setOwnerSnapshots(db: Queryable, ownerId: string, runs: boolean): Promise<void> {
+  await db.query(
+    `INSERT INTO snapshot_settings (owner_id, runs) VALUES ($1, $2)
+     ON CONFLICT (owner_id) DO UPDATE SET runs = excluded.runs, updated_at = now()`,
+    [ownerId, runs],
+  );
+}

@@ -10,9 +10,9 @@ import { mergeRecords, type ExtractedRecord } from '../records/attributes.ts';
 import { runRecipe } from '../recipes/index.ts';
 import { compareRuns, type ChangeCounts, type RecordChange } from '../schedules/changes.ts';
 import { checkRequest } from '../schemas/validate.ts';
-import { REPLAY_BODY, type ReplayRequest } from '../schemas/schedule-requests.ts';
+import { REPLAY_BODY, SNAPSHOT_SETTINGS_BODY, type ReplayRequest, type SnapshotSettingsRequest } from '../schemas/schedule-requests.ts';
 import { loadRecipeVersion, loadScraper } from '../scrapers/index.ts';
-import { archiveUsage, pruneArchive, readSnapshot, runDocuments, type ArchiveUsage, type Snapshot } from './archive.ts';
+import { archiveUsage, ownerKeepsSnapshots, pruneArchive, readSnapshot, runDocuments, setOwnerSnapshots, type ArchiveUsage, type Snapshot } from './archive.ts';
 
 export const SNAPSHOT_PRUNE_JOB = 'snapshots.prune';
 
@@ -33,10 +33,19 @@ export interface SnapshotOperations {
   get(owner: Owner, runId: string, item: number, page?: number): Promise<Snapshot>;
   usage(owner: Owner): Promise<ArchiveUsage>;
   replay(owner: Owner, scraperId: string, body: ReplayRequest): Promise<ReplayResult>;
+  /** The owner's default for runs that do not say: keep their pages or not. */
+  settings(owner: Owner): Promise<{ runs: boolean }>;
+  updateSettings(owner: Owner, body: SnapshotSettingsRequest): Promise<{ runs: boolean }>;
 }
 
 export function snapshotOperations(ctx: OperationContext): SnapshotOperations {
   return {
+    settings: async (owner) => ({ runs: await ownerKeepsSnapshots(ctx.db, owner.id) }),
+    async updateSettings(owner, input) {
+      const body = checkRequest<SnapshotSettingsRequest>(SNAPSHOT_SETTINGS_BODY, input);
+      await setOwnerSnapshots(ctx.db, owner.id, body.runs);
+      return { runs: body.runs };
+    },
     get: (owner, runId, item, page) => readSnapshot(ctx.db, owner.id, runId, item, page),
     usage: (owner) => archiveUsage(ctx.db, owner.id, ctx.config.snapshots.retentionDays),
     async replay(owner, scraperId, input) {

@@ -114,3 +114,5 @@ export const ARCHIVE_USAGE_RESPONSE = {
     retention_days: { type: 'integer', description: 'snapshots.retentionDays (0: kept until deleted)' },
   },
 };
+
+export const SNAPSHOT_SETTINGS_RESPONSE = { type: 'object', required: ['runs'], properties: { runs: { type: 'boolean' } } };

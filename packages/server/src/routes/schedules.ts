@@ -1,6 +1,22 @@
 import { defineRoutes, type RouteDef } from '../http/route.ts';
-import { ID_PARAMS, REPLAY_BODY, SCHEDULE_BODY, SCHEDULE_PATCH_BODY, SCHEDULES_QUERY, SNAPSHOT_PARAMS, SNAPSHOT_QUERY } from '@gleaner/core';
-import { ARCHIVE_USAGE_RESPONSE, REPLAY_RESPONSE, SCHEDULE_RESPONSE, SCHEDULES_RESPONSE, TRIGGER_RESPONSE } from './schedule-schemas.ts';
+import {
+  ID_PARAMS,
+  REPLAY_BODY,
+  SCHEDULE_BODY,
+  SCHEDULE_PATCH_BODY,
+  SCHEDULES_QUERY,
+  SNAPSHOT_PARAMS,
+  SNAPSHOT_QUERY,
+  SNAPSHOT_SETTINGS_BODY,
+} from '@gleaner/core';
+import {
+  ARCHIVE_USAGE_RESPONSE,
+  SNAPSHOT_SETTINGS_RESPONSE,
+  REPLAY_RESPONSE,
+  SCHEDULE_RESPONSE,
+  SCHEDULES_RESPONSE,
+  TRIGGER_RESPONSE,
+} from './schedule-schemas.ts';
 
 const EXTENSION = 'A Gleaner extension (docs/api.md, "Schedules and change tracking").';
 const ID = ID_PARAMS('schedule_id');
@@ -121,6 +137,27 @@ export function scheduleRoutes() {
       auth: 'apiKey',
       responses: { 200: { description: 'Archive size', schema: ARCHIVE_USAGE_RESPONSE } },
       handler: async (ctx) => ({ body: await ctx.engine.snapshots.usage(ctx.owner!) }),
+    },
+    {
+      method: 'get',
+      path: '/v1/snapshots/settings',
+      summary: "The caller's default for runs that do not say whether to keep their pages",
+      description: EXTENSION,
+      tags: ['gleaner'],
+      auth: 'apiKey',
+      responses: { 200: { description: 'Settings', schema: SNAPSHOT_SETTINGS_RESPONSE } },
+      handler: async (ctx) => ({ body: await ctx.engine.snapshots.settings(ctx.owner!) }),
+    },
+    {
+      method: 'put',
+      path: '/v1/snapshots/settings',
+      summary: 'Keep the pages of every run by default, or not',
+      description: `${EXTENSION} A run's own "snapshots" wins; scheduled runs follow their schedule's.`,
+      tags: ['gleaner'],
+      auth: 'apiKey',
+      body: SNAPSHOT_SETTINGS_BODY,
+      responses: { 200: { description: 'Settings', schema: SNAPSHOT_SETTINGS_RESPONSE } },
+      handler: async (ctx, { body }) => ({ body: await ctx.engine.snapshots.updateSettings(ctx.owner!, body) }),
     },
     {
       method: 'post',

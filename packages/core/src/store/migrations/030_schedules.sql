@@ -68,3 +68,10 @@ CREATE TABLE run_item_pages (
 );
 CREATE INDEX run_item_pages_hash_idx ON run_item_pages (hash);
 CREATE INDEX run_item_pages_fetched_idx ON run_item_pages (fetched_at);
+
+-- The owner's default for runs that do not say (`snapshots` in the run request wins).
+CREATE TABLE snapshot_settings (
+  owner_id text PRIMARY KEY REFERENCES owners(id) ON DELETE CASCADE,
+  runs boolean NOT NULL DEFAULT false,
+  updated_at timestamptz NOT NULL DEFAULT now()
+);
