@@ -36,6 +36,8 @@ import { createMetrics, observeEngine, type Metrics } from './metrics/index.ts';
 import { CancelWatch } from './jobs/cancel.ts';
 import { agentTaskJob, getAgentTask, stopAgentTask, submitAgentTask, type AgentTaskStatusBody } from './tasks/agent-task.ts';
 import { createLimits, type Limits } from './limits/index.ts';
+import { scheduleJobKinds, scheduleOperations, type ScheduleOperations } from './schedules/index.ts';
+import { SNAPSHOT_PRUNE_JOB, snapshotOperations, snapshotPruneJob, type SnapshotOperations } from './snapshots/operations.ts';
 
 export interface EngineOptions {
   config: Readonly<GleanerConfig>;
@@ -122,6 +124,10 @@ export interface Engine {
   readonly limits: Limits;
   /** The owner's recent runs and tasks, a scraper's versions and heal attempts (Gleaner extensions). */
   readonly history: HistoryOperations;
+  /** Schedules: runs fired by pg-boss's scheduler, compared with the schedule's earlier runs (Gleaner extension). */
+  readonly schedules: ScheduleOperations;
+  /** The snapshot archive: archived pages, its size, replays on them (Gleaner extension). */
+  readonly snapshots: SnapshotOperations;
 }
 
 export function createEngine(opts: EngineOptions): Engine {
@@ -149,6 +155,7 @@ export function createEngine(opts: EngineOptions): Engine {
     concurrency: config.jobs.concurrency,
     heartbeatSeconds: config.jobs.heartbeatSeconds,
     superviseSeconds: config.jobs.superviseSeconds,
+    cronSeconds: config.schedules.cronSeconds,
     metrics,
   });
   const model: ModelClient | null = opts.llm
@@ -182,6 +189,8 @@ export function createEngine(opts: EngineOptions): Engine {
     callbackJobKind({ db, config, logger, metrics }),
     ...scraperJobKinds(() => context),
     ...runJobKinds(() => context),
+    ...scheduleJobKinds(() => context),
+    snapshotPruneJob(() => context),
     ...(opts.jobKinds ?? []),
   );
   observeEngine(metrics, { db, jobsSchema: config.jobs.schema, drivers: context.drivers, logger });
@@ -206,6 +215,8 @@ export function createEngine(opts: EngineOptions): Engine {
     async startWorker() {
       await this.start();
       await jobs.work();
+      // Idempotent (an upsert of one pg-boss schedule): every worker may say it.
+      await jobs.schedule(SNAPSHOT_PRUNE_JOB, 'daily', '17 3 * * *', 'UTC', {});
       logger.info({ concurrency: config.jobs.concurrency, batchSize: config.jobs.batchSize }, 'worker started');
     },
     async stop() {
@@ -246,5 +257,7 @@ export function createEngine(opts: EngineOptions): Engine {
     },
     limits: createLimits(db, config, logger),
     history: historyOperations(context),
+    schedules: scheduleOperations(context),
+    snapshots: snapshotOperations(context),
   };
 }

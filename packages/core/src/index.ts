@@ -77,6 +77,21 @@ export { EXTRACTION_DETAILS_SCHEMA } from './operations/extract-details.ts';
 export type { ExtractionDetails, ExtractionMode, PageDetails } from './operations/extract-details.ts';
 export { DEFAULT_PAGE, MAX_PAGE } from './history/index.ts';
 export type { HealRecord, HistoryOperations, RunListItem, RunListQuery, ScraperHistory, ScraperVersion, TaskListItem, TaskListQuery } from './history/index.ts';
+// Gleaner extensions: schedules, change tracking, the snapshot archive and replays.
+export {
+  REPLAY_BODY,
+  RUN_STATUS_QUERY,
+  SCHEDULE_BODY,
+  SCHEDULE_PATCH_BODY,
+  SCHEDULES_QUERY,
+  SNAPSHOT_PARAMS,
+  SNAPSHOT_QUERY,
+  SNAPSHOT_SETTINGS_BODY,
+} from './schemas/schedule-requests.ts';
+export type { ReplayRequest, SchedulePatchRequest, ScheduleRequest } from './schemas/schedule-requests.ts';
+export type { ChangeCounts, ChangeState, ChangesSummary, RecordChange, ScheduleOperations, ScheduleView } from './schedules/index.ts';
+export type { ReplayResult, SnapshotOperations } from './snapshots/operations.ts';
+export type { ArchiveUsage, Snapshot } from './snapshots/archive.ts';
 
 // The plugin seams an embedder hands to createEngine (implementing one: '@gleaner/core/plugin').
 export { PLUGIN_API_VERSION } from './plugins/version.ts';

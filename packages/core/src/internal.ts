@@ -36,3 +36,6 @@ export { CancelWatch, cancelChannel, notifyCancel } from './jobs/cancel.ts';
 export type { AgentTaskStatusBody, AgentStepSummary } from './tasks/agent-task.ts';
 export * from './metrics/index.ts';
 export * from './history/index.ts';
+export * from './schedules/index.ts';
+export * from './snapshots/archive.ts';
+export * from './snapshots/operations.ts';

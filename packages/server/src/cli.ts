@@ -7,6 +7,7 @@ import { openRuntime, type Runtime } from './runtime.ts';
 import { startAgents, startApi, startMetricsListener, type Listener } from './server.ts';
 import { pluginWiring } from './wiring.ts';
 import { registerScriptingCommands } from './client/commands.ts';
+import { registerScheduleCommands } from './client/schedules.ts';
 
 function int(name: string) {
   return (v: string) => {
@@ -259,6 +260,7 @@ program
   });
 
 registerScriptingCommands(program);
+registerScheduleCommands(program);
 
 program.parseAsync(process.argv).catch((err: unknown) => {
   const message = err instanceof GleanerError ? `${err.code}: ${err.message}` : (err as Error).message;

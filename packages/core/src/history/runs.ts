@@ -21,10 +21,14 @@ export interface RunListItem {
   source: string | null;
   created_at: string;
   finished_at: string | null;
+  /** Gleaner: the schedule that started the run, and its change counts once compared. */
+  schedule_id: string | null;
+  changes: Record<string, number> | null;
 }
 
 export interface RunListQuery extends PageQuery {
   scraper_id?: string;
+  schedule_id?: string;
   status?: RunStatus;
 }
 
@@ -42,17 +46,21 @@ interface Row {
   source: string | null;
   created_at: Date;
   finished_at: Date | null;
+  schedule_id: string | null;
+  changes: Record<string, number> | null;
 }
 
 export async function listRuns(db: Queryable, ownerId: string, query: RunListQuery): Promise<{ runs: RunListItem[]; next_cursor: string | null }> {
   const page = await keysetPage<Row>(query, async (after, take) => {
-    const params: unknown[] = [ownerId, query.scraper_id ?? null, query.status ?? null, take];
+    const params: unknown[] = [ownerId, query.scraper_id ?? null, query.status ?? null, take, query.schedule_id ?? null];
     const keyset = afterCondition(after, params.length + 1, 'r.');
     const { rows } = await db.query<Row>(
       `SELECT r.id, ${CURSOR_AT_SQL('r.created_at')} AS cursor_at, r.scraper_id, s.name, s.kind, r.status, r.completed, r.failed, r.total,
-              r.credits_charged, r.options->>'source' AS source, r.created_at, r.finished_at
-         FROM runs r LEFT JOIN scrapers s ON s.id = r.scraper_id AND s.owner_id = r.owner_id
-        WHERE r.owner_id = $1 AND ($2::text IS NULL OR r.scraper_id = $2) AND ($3::text IS NULL OR r.status = $3) AND ${keyset.sql}
+              r.credits_charged, r.options->>'source' AS source, r.created_at, r.finished_at,
+              r.schedule_id, c.summary->'counts' AS changes
+         FROM runs r LEFT JOIN scrapers s ON s.id = r.scraper_id AND s.owner_id = r.owner_id LEFT JOIN run_changes c ON c.run_id = r.id
+        WHERE r.owner_id = $1 AND ($2::text IS NULL OR r.scraper_id = $2) AND ($3::text IS NULL OR r.status = $3)
+          AND ($5::text IS NULL OR r.schedule_id = $5) AND ${keyset.sql}
         ORDER BY r.created_at DESC, r.id DESC LIMIT $4`,
       [...params, ...keyset.params],
     );
@@ -72,6 +80,8 @@ export async function listRuns(db: Queryable, ownerId: string, query: RunListQue
       source: r.source,
       created_at: r.created_at.toISOString(),
       finished_at: r.finished_at?.toISOString() ?? null,
+      schedule_id: r.schedule_id,
+      changes: r.changes,
     })),
     next_cursor: page.next_cursor,
   };

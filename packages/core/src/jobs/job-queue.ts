@@ -18,6 +18,8 @@ export interface JobQueueOptions {
   concurrency: number;
   heartbeatSeconds: number;
   superviseSeconds: number;
+  /** How often a worker's scheduler looks for due schedules (pg-boss cronMonitorIntervalSeconds, 1-45). */
+  cronSeconds?: number;
   metrics?: Metrics;
 }
 
@@ -41,6 +43,8 @@ const ajv = new Ajv({ allErrors: true, strict: false });
 export class JobQueue {
   readonly boss: PgBoss;
   readonly #opts: JobQueueOptions;
+  /** pg-boss's scheduler (its cron pass), run by workers only: see work(). */
+  #scheduler: PgBoss | null = null;
   readonly #kinds = new Map<string, { kind: JobKind<any>; validate: ValidateFunction }>();
   #started = false;
   #working = false;
@@ -57,6 +61,10 @@ export class JobQueue {
       superviseIntervalSeconds: opts.superviseSeconds,
       monitorIntervalSeconds: opts.superviseSeconds,
       openTelemetry: { enabled: false },
+      // Schedules fire from workers (work() starts the scheduler): a process that only serves the API
+      // sends nothing, so a firing due while every worker is down is caught up by the first worker
+      // back (the schedules' `missed: 'once'`), never by a process that cannot run it.
+      schedule: false,
     } as ConstructorParameters<typeof PgBoss>[0]);
     this.boss.on('error', (err: Error) => opts.logger.warn({ err: err.message }, 'job queue error'));
     this.boss.on('warning', (w: unknown) => opts.logger.debug({ warning: w }, 'job queue warning'));
@@ -172,6 +180,55 @@ export class JobQueue {
         await this.boss.work(kind.name + DEAD_SUFFIX, { ...common, batchSize: 1, localConcurrency: 1 }, (jobs: Job<any>[]) => this.#runDead(kind, jobs));
       }
     }
+    await this.#startScheduler();
+  }
+
+  /**
+   * pg-boss's timekeeper on a second, small instance (schedule on, no maintenance): every
+   * cronSeconds one worker in the deployment wins the cron claim and sends each due occurrence as
+   * a job filed under a one-minute singleton slot, so several workers never send one occurrence twice.
+   */
+  async #startScheduler(): Promise<void> {
+    const o = this.#opts;
+    const scheduler = new PgBoss({
+      connectionString: o.url,
+      schema: o.schema,
+      max: 2,
+      application_name: 'gleaner-scheduler',
+      schedule: true,
+      supervise: false,
+      migrate: false,
+      cronMonitorIntervalSeconds: o.cronSeconds ?? 30,
+      cronWorkerIntervalSeconds: Math.min(5, o.cronSeconds ?? 5),
+      openTelemetry: { enabled: false },
+    } as ConstructorParameters<typeof PgBoss>[0]);
+    scheduler.on('error', (err: Error) => o.logger.warn({ err: err.message }, 'scheduler error'));
+    await scheduler.start();
+    this.#scheduler = scheduler;
+  }
+
+  /**
+   * Creates or replaces the recurring schedule `key` of a job kind (a cron expression or an RRULE in
+   * a time zone); each occurrence sends one job with `payload`. Missed occurrences (no worker ran
+   * when they came due) are sent once when a worker is back.
+   */
+  async schedule<P>(kindName: string, key: string, cron: string, timezone: string, payload: P, opts: Pick<SendOptions, 'db'> = {}): Promise<void> {
+    const options: Record<string, unknown> = { tz: timezone, key, missed: 'once' };
+    if (opts.db) {
+      const tx = opts.db;
+      options.db = { executeSql: (text: string, values?: unknown[]) => tx.query(text, values) } satisfies Db;
+    }
+    await this.boss.schedule(kindName, cron, payload as object, options);
+  }
+
+  async unschedule(kindName: string, key: string, opts: Pick<SendOptions, 'db'> = {}): Promise<void> {
+    const tx = opts.db;
+    await this.boss.unschedule(kindName, key, tx ? { db: { executeSql: (text: string, values?: unknown[]) => tx.query(text, values) } } : {});
+  }
+
+  /** The next occurrences of a cron expression (or RRULE) in a time zone; throws pg-boss's reason when it is not valid. */
+  preview(cron: string, timezone: string, count = 1): Date[] {
+    return this.boss.previewSchedule(cron, { tz: timezone, count });
   }
 
   async #runBatch(kind: JobKind<any>, jobs: Job<any>[]): Promise<JobResult[]> {
@@ -243,6 +300,9 @@ export class JobQueue {
       for (const c of this.#active.values()) c.abort(new GleanerError('JOB_ABORTED', 'worker is shutting down'));
     }, graceMs);
     try {
+      const scheduler = this.#scheduler;
+      this.#scheduler = null;
+      await scheduler?.stop({ graceful: true, timeout: 5000, close: true }).catch(() => undefined);
       await this.boss.stop({ graceful: true, timeout: graceMs + 2000, close: true });
     } finally {
       clearTimeout(abortTimer);

@@ -79,6 +79,25 @@ export function observeEngine(metrics: Metrics, opts: ObserveOptions): void {
     },
   });
 
+  // Monitors (Gleaner's schedules): how many are active, paused or stopped, and how many degraded.
+  new Gauge({
+    name: 'gleaner_schedules',
+    help: 'Schedules by status (active, paused, stopped) and health (ok, degraded), over every owner',
+    labelNames: ['status', 'health'],
+    registers,
+    async collect() {
+      this.reset();
+      const rows = await db
+        .query<{ status: string; health: string; n: number }>('SELECT status, health, count(*)::int AS n FROM schedules GROUP BY status, health')
+        .then((r) => r.rows)
+        .catch((err: Error) => {
+          logger.warn({ err: err.message }, 'metrics: schedules unavailable');
+          return [];
+        });
+      for (const r of rows) this.set({ status: r.status, health: r.health }, r.n);
+    },
+  });
+
   const pools = () =>
     drivers.flatMap((d) => {
       const s = poolStats(d);

@@ -12,6 +12,7 @@ import { detectDrift } from './drift.ts';
 import { scrapeWithRecipe, type ScrapeResult } from './scrape.ts';
 import { completedOutcome, itemStatements, type ClaimedItem, type ItemOutcome } from './items.ts';
 import { RUN_ITEM_JOB } from './store.ts';
+import { archivePages } from '../snapshots/archive.ts';
 
 export interface RunItemPayload {
   runId: string;
@@ -129,11 +130,10 @@ export async function executeItem(
       throw layoutChanged(`${again} (even with the regenerated version ${heal.version})`, result, { recipeVersion: version, healed, modelCalls, healCredits });
     }
   }
-  return completedOutcome(
-    c.config,
-    { records: result.records, driver: result.driver, pages: result.pages.length },
-    { version, healed, modelCalls, healCredits },
-  );
+  return {
+    ...completedOutcome(c.config, { records: result.records, driver: result.driver, pages: result.pages.length }, { version, healed, modelCalls, healCredits }),
+    documents: result.documents,
+  };
 }
 
 /**
@@ -186,6 +186,8 @@ export function runItemJob(ctx: () => OperationContext) {
       try {
         const outcome =
           scraper.kind === 'agentic' ? await executeAgenticItem(c, scraper, item, job, (p) => closing.push(p)) : await executeItem(c, scraper, item, job);
+        // Archived before the item is recorded: a finished run's snapshots are all there.
+        if (item.options.snapshots && outcome.documents?.length) await archivePages(c.db, runId, position, outcome.documents);
         const recorded = await items.record(runId, { position, outcome, hasCallback: item.hasCallback });
         job.logger.debug({ runId, position, records: outcome.status === 'completed' ? outcome.records.length : 0, recorded }, 'run item done');
       } finally {
@@ -196,7 +198,9 @@ export function runItemJob(ctx: () => OperationContext) {
     },
     onFailure: async ({ runId, position }, error) => {
       const c = ctx();
-      const { rows } = await c.db.query<{ has: boolean }>('SELECT callback_url IS NOT NULL AS has FROM runs WHERE id = $1', [runId]);
+      const { rows } = await c.db.query<{ has: boolean }>('SELECT (callback_url IS NOT NULL OR schedule_id IS NOT NULL) AS has FROM runs WHERE id = $1', [
+        runId,
+      ]);
       const d = (error.code === 'LAYOUT_CHANGED' && error.details && typeof error.details === 'object' ? error.details : {}) as FailureDetails;
       const outcome: ItemOutcome = {
         status: 'failed',

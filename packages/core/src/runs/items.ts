@@ -11,6 +11,7 @@ import { creditsFor } from '../usage.ts';
 import { enqueueCallback } from '../callbacks/index.ts';
 import type { Queryable } from '../store/db.ts';
 import { coalesce } from './coalesce.ts';
+import { SCHEDULE_FINISH_JOB } from '../schedules/store.ts';
 import type { RunOptions } from './request.ts';
 import { finishedBody, type RunRow } from './status.ts';
 import { loadItems, runChannel } from './store.ts';
@@ -32,6 +33,7 @@ export interface ClaimedItem {
   /** When the scraper row last changed (null: deleted): a cached copy older than this is stale. */
   scraperChangedAt: string | null;
   options: RunOptions;
+  /** The run has a callback_url or a schedule: its finishing transaction enqueues their follow-up. */
   hasCallback: boolean;
 }
 
@@ -43,6 +45,8 @@ export type ItemOutcome = {
   modelCalls?: number;
   credits?: number;
   healCredits?: number;
+  /** The pages read, for the snapshot archive (not recorded on the item). */
+  documents?: Array<{ url: string; driver: string; html: string }>;
 } & ({ status: 'completed'; records: ExtractedRecord[]; pages: number } | { status: 'failed'; error: string; code: string });
 
 /** A completed item's outcome: its pages are charged as recipe pages, plus any heal it paid for. */
@@ -74,7 +78,7 @@ const CLAIM_SQL = `
      WHERE id = $1 AND status = 'queued' AND EXISTS (SELECT 1 FROM item)
   )
   SELECT item.position, item.url, item.attempts, r.owner_id, r.scraper_id, s.updated_at::text AS changed_at, r.options,
-         r.callback_url IS NOT NULL AS has_callback, ${ASYNC_COMMIT}
+         (r.callback_url IS NOT NULL OR r.schedule_id IS NOT NULL) AS has_callback, ${ASYNC_COMMIT}
     FROM item JOIN runs r ON r.id = item.run_id LEFT JOIN scrapers s ON s.id = r.scraper_id`;
 
 /** Marks items (and their run) running; null for an item recorded already (a redelivered job) or gone. */
@@ -139,7 +143,8 @@ const RECORD_SQL = `
         ELSE 'completed_partial' END,
       finished_at = CASE WHEN r.completed + c.n >= r.total THEN now() END
       FROM counted c WHERE r.id = $1
-    RETURNING r.id, r.owner_id, r.status, r.url_form, r.completed, r.total, r.failed, r.credits_charged, r.heal_credits, r.pages, r.model_calls, r.callback_url
+    RETURNING r.id, r.owner_id, r.status, r.url_form, r.completed, r.total, r.failed, r.credits_charged, r.heal_credits, r.pages, r.model_calls, r.callback_url,
+              r.schedule_id
   ), usage AS (
     INSERT INTO usage_events (owner_id, operation, subject, pages, model_calls, input_tokens, output_tokens, credits)
     SELECT owner_id, 'scraper_run', 'run:' || id, pages, 0, 0, 0, credits_charged - heal_credits FROM run WHERE completed >= total
@@ -172,7 +177,7 @@ function row(position: number, o: ItemOutcome): Record<string, unknown> {
 export interface RecordInput {
   position: number;
   outcome: ItemOutcome;
-  /** The run has a callback_url: the finishing transaction also enqueues the callback. */
+  /** The run has a callback_url or a schedule: the finishing transaction also enqueues the callback (the schedule's follow-up). */
   hasCallback: boolean;
 }
 
@@ -195,6 +200,8 @@ export async function recordItems(ctx: OperationContext, runId: string, inputs: 
         const items = await loadItems(tx, r.id);
         await enqueueCallback(tx, ctx.jobs, { ownerId: r.owner_id, url: r.callback_url, subject: `run:${r.id}`, body: finishedBody(r, items) });
       }
+      // A scheduled run's changes, health and notification are worked out by a job of their own.
+      if (r && r.completed >= r.total && r.schedule_id) await ctx.jobs.send(SCHEDULE_FINISH_JOB, { runId: r.id }, { db: tx });
       return r;
     });
   }

@@ -11,6 +11,7 @@ import { RUN_BODY, type RunScraperRequest } from '../schemas/run-requests.ts';
 import { finishedBody, isFinished, progressBody, resultBody, type RunStatusBody } from './status.ts';
 import { createRun, finishedAmong, loadItems, loadRun, runChannel } from './store.ts';
 import { RunWaiter } from './waiter.ts';
+import { loadChanges } from './changes.ts';
 
 /**
  * What a synchronous run came to: finished (completed, partly or failed: the result body), or still
@@ -23,8 +24,11 @@ export interface RunOperations {
   run(owner: Owner, body: RunScraperRequest, opts?: { waitSeconds?: number; signal?: AbortSignal }): Promise<RunOutcome>;
   /** POST /v1/scrapers/run_async: 202 {run_id, status: 'queued'}. */
   submit(owner: Owner, body: RunScraperRequest): Promise<{ run_id: string; status: 'queued' }>;
-  /** GET /v1/scrapers/run_async/{run_id}. */
-  get(owner: Owner, runId: string): Promise<RunStatusBody>;
+  /**
+   * GET /v1/scrapers/run_async/{run_id}. A scheduled run also carries `schedule_id` and, once
+   * compared, `changes` (its records' states with `changes: true`) — Gleaner extensions.
+   */
+  get(owner: Owner, runId: string, opts?: { changes?: boolean }): Promise<RunStatusBody>;
 }
 
 export function runOperations(ctx: OperationContext): RunOperations {
@@ -55,11 +59,12 @@ export function runOperations(ctx: OperationContext): RunOperations {
       if (!run || !isFinished(run.status)) return { finished: false, body: { run_id: runId, status: 'running' } };
       return { finished: true, body: resultBody(run, await loadItems(ctx.db, runId)) };
     },
-    async get(owner, runId) {
+    async get(owner, runId, opts = {}) {
       const run = await loadRun(ctx.db, owner.id, runId);
       if (!run) throw new GleanerError('NOT_FOUND', `Run ${runId} not found`);
-      if (!isFinished(run.status)) return progressBody(run);
-      return finishedBody(run, await loadItems(ctx.db, runId));
+      const body = isFinished(run.status) ? finishedBody(run, await loadItems(ctx.db, runId)) : progressBody(run);
+      if (!run.schedule_id) return body;
+      return { ...body, schedule_id: run.schedule_id, changes: await loadChanges(ctx.db, runId, opts.changes ?? false) };
     },
   };
 }

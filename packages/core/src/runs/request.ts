@@ -13,6 +13,7 @@ import { coerceParameter } from '../agent/script-parameters.ts';
 import { loadScraper, type ParameterSpec, type ScraperRecord } from '../scrapers/index.ts';
 import { checkCallbackUrl } from '../tasks/extract-task.ts';
 import type { RunScraperRequest } from '../schemas/run-requests.ts';
+import { ownerKeepsSnapshots } from '../snapshots/archive.ts';
 
 /** URLs per run (spec 8). */
 export const MAX_RUN_URLS = 100;
@@ -27,6 +28,8 @@ export interface RunOptions {
   /** Agentic scrapers' custom parameters, after the spec 4.3 rules (a top-level url moved in). */
   parameters: Record<string, unknown> | null;
   source: string;
+  /** Keep every fetched page in the snapshot archive (Gleaner extension; on for scheduled runs). */
+  snapshots?: boolean;
 }
 
 export interface RunRequest {
@@ -193,6 +196,7 @@ export async function normalizeRunRequest(ctx: OperationContext, owner: Owner, b
       paginationDetectionUrl: detection,
       parameters,
       source: typeof body.source === 'string' && body.source ? body.source : 'api',
+      snapshots: typeof body.snapshots === 'boolean' ? body.snapshots : await ownerKeepsSnapshots(ctx.db, owner.id),
     },
     callbackUrl,
   };

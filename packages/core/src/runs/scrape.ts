@@ -41,6 +41,8 @@ export interface ScrapeResult {
   firstPage: ScrapedPage;
   /** The last page read. */
   lastPage: ScrapedPage;
+  /** Every page read, in order, as the recipe read it (what the snapshot archive keeps). */
+  documents: ScrapedPage[];
 }
 
 /** Fetches one URL (plus pagination) and executes a recipe on it, without any model call. */
@@ -56,6 +58,7 @@ export async function scrapeWithRecipe(ctx: OperationContext, input: ScrapeInput
     const pages: ScrapeResult['pages'] = [];
     const perPage: ExtractedRecord[][] = [];
     const seen = new Set<string>();
+    const documents: ScrapedPage[] = [];
     let first: ScrapedPage | null = null;
     let last: ScrapedPage | null = null;
     let next: string | null = input.url;
@@ -79,6 +82,7 @@ export async function scrapeWithRecipe(ctx: OperationContext, input: ScrapeInput
       seen.add(page.finalUrl);
       last = { html: page.html, url: page.finalUrl, driver: page.driver };
       first ??= last;
+      documents.push(last);
       perPage.push(run.records);
       pages.push({ url: page.finalUrl, driver: page.driver, records: run.records.length });
       if (pages.length >= limit) break;
@@ -93,6 +97,7 @@ export async function scrapeWithRecipe(ctx: OperationContext, input: ScrapeInput
       driver: pages[0]?.driver ?? 'http',
       firstPage: first!,
       lastPage: last!,
+      documents,
     };
   } finally {
     await browser.close();

@@ -20,6 +20,8 @@ export interface RunRow {
   pages: number;
   model_calls: number;
   callback_url: string | null;
+  /** The schedule that started the run (Gleaner extension), when one did. */
+  schedule_id?: string | null;
 }
 
 export interface RunItemRow {
@@ -39,6 +41,10 @@ export interface RunStatusBody {
   data?: Record<string, ExtractedRecord[]>;
   /** URL -> why it failed (empty when none did). */
   errors?: Record<string, string>;
+  /** Gleaner extension: the schedule that started the run. */
+  schedule_id?: string;
+  /** Gleaner extension: a scheduled run's changes (null until it is finished and compared). */
+  changes?: unknown;
 }
 
 export function isFinished(status: RunStatus): boolean {

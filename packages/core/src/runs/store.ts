@@ -16,16 +16,40 @@ export function runChannel(schema: string): string {
   return `gleaner_runs_${createHash('sha1').update(schema).digest('hex').slice(0, 16)}`;
 }
 
-/** Creates the run, one item per URL and one `run.item` job per item, in one transaction. */
-export async function createRun(ctx: OperationContext, ownerId: string, req: RunRequest): Promise<string> {
-  const id = randomUUID();
+/** A run started by a schedule: the schedule, and its firing (one run per firing, however often it is delivered). */
+export interface RunOrigin {
+  scheduleId: string;
+  firingId: string;
+}
+
+/**
+ * Creates the run, one item per URL and one `run.item` job per item, in one transaction. With an
+ * origin whose firing has a run already, creates nothing and returns that run's id.
+ */
+export async function createRun(ctx: OperationContext, ownerId: string, req: RunRequest, origin?: RunOrigin): Promise<string> {
+  let id: string = randomUUID();
   const proxy = proxyRoute(req.options.proxyCountry, ctx.config);
-  await ctx.db.tx(async (tx) => {
-    await tx.query(
-      `INSERT INTO runs (id, owner_id, scraper_id, status, url_form, total, options, callback_url)
-       VALUES ($1, $2, $3, 'queued', $4, $5, $6, $7)`,
-      [id, ownerId, req.scraper.id, req.urlForm, req.urls.length, JSON.stringify(req.options), req.callbackUrl],
+  const created = await ctx.db.tx(async (tx) => {
+    const { rows } = await tx.query<{ id: string }>(
+      `INSERT INTO runs (id, owner_id, scraper_id, status, url_form, total, options, callback_url, schedule_id, firing_id)
+       VALUES ($1, $2, $3, 'queued', $4, $5, $6, $7, $8, $9)
+       ON CONFLICT (firing_id) WHERE firing_id IS NOT NULL DO NOTHING RETURNING id`,
+      [
+        id,
+        ownerId,
+        req.scraper.id,
+        req.urlForm,
+        req.urls.length,
+        JSON.stringify(req.options),
+        req.callbackUrl,
+        origin?.scheduleId ?? null,
+        origin?.firingId ?? null,
+      ],
     );
+    if (!rows[0]) {
+      id = (await tx.query<{ id: string }>('SELECT id FROM runs WHERE firing_id = $1', [origin!.firingId])).rows[0].id;
+      return false;
+    }
     await tx.query(
       `INSERT INTO run_items (run_id, position, url, status, proxy)
        SELECT $1, t.n - 1, t.url, 'queued', $3 FROM unnest($2::text[]) WITH ORDINALITY AS t(url, n)`,
@@ -36,14 +60,15 @@ export async function createRun(ctx: OperationContext, ownerId: string, req: Run
       req.urls.map((_, position) => ({ runId: id, position })),
       { db: tx },
     );
+    return true;
   });
-  ctx.logger.info({ runId: id, items: req.urls.length, proxy }, 'run created');
+  if (created) ctx.logger.info({ runId: id, items: req.urls.length, proxy, scheduleId: origin?.scheduleId }, 'run created');
   return id;
 }
 
 export async function loadRun(db: Queryable, ownerId: string, runId: string): Promise<RunRow | null> {
   const { rows } = await db.query<RunRow>(
-    `SELECT id, owner_id, status, url_form, completed, total, failed, credits_charged, heal_credits, pages, model_calls, callback_url
+    `SELECT id, owner_id, status, url_form, completed, total, failed, credits_charged, heal_credits, pages, model_calls, callback_url, schedule_id
        FROM runs WHERE id = $1 AND owner_id = $2`,
     [runId, ownerId],
   );

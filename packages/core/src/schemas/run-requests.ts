@@ -40,6 +40,11 @@ export const RUN_BODY = {
       description:
         'Turns pagination on for the run: each URL\'s next pages are followed up to max_pages (default 2 then). See docs/api.md ("Running scrapers").',
     },
+    snapshots: {
+      type: ['boolean', 'null'],
+      description:
+        'Gleaner extension: keep every page the run fetches in the snapshot archive (default false), for GET /v1/runs/{run_id}/items/{n}/snapshot and POST /v1/scrapers/{id}/replay.',
+    },
   },
 } as const;
 

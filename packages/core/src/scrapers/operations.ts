@@ -10,6 +10,7 @@ import { requireModel, type OperationContext } from '../context.ts';
 import { checkHttpUrl, normalizeExtractOptions } from '../schemas/normalize.ts';
 import { checkRequest } from '../schemas/validate.ts';
 import { AGENT_GENERATE_BODY, GENERATE_BODY, type GenerateAgenticScraperRequest, type GenerateScraperRequest } from '../schemas/run-requests.ts';
+import { stopSchedules } from '../schedules/operations.ts';
 import { AGENTIC_BUILD_JOB } from './agentic-build-job.ts';
 import { cancelBuild } from './build-watch.ts';
 import { SCRAPER_GENERATE_JOB } from './generate-job.ts';
@@ -207,6 +208,7 @@ export function scraperOperations(ctx: OperationContext): ScraperOperations {
       const deleted = await ctx.db.tx(async (tx) => {
         const row = await deleteScraper(tx, owner.id, id, kind);
         if (row?.buildJobId) await cancelBuild(ctx, tx, id);
+        if (row) await stopSchedules(ctx, tx, { scraperId: id }, `its scraper ${id} was deleted`);
         return row;
       });
       if (!deleted) throw notFound(id, kind);

@@ -15,7 +15,7 @@ export interface ApiClientOptions {
 
 export interface ApiClient {
   readonly server: string;
-  call<T = any>(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<T>;
+  call<T = any>(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown): Promise<T>;
 }
 
 /** One line for a 422 body's issues: "body.url: must match format ...; body.attributes: ...". */

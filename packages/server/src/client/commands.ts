@@ -11,16 +11,16 @@ import { loadConfig } from '@gleaner/core';
 import { createApiClient, type ApiClient } from './api-client.ts';
 import { createProgress } from './progress.ts';
 
-interface ServerOption {
+export interface ServerOption {
   server?: string;
 }
 
-function client(o: ServerOption): ApiClient {
+export function client(o: ServerOption): ApiClient {
   const config = loadConfig({ options: { client: { server: o.server } } });
   return createApiClient({ server: config.client.server, apiKey: config.client.apiKey });
 }
 
-function positiveInt(name: string, max = Number.MAX_SAFE_INTEGER) {
+export function positiveInt(name: string, max = Number.MAX_SAFE_INTEGER) {
   return (v: string) => {
     const n = Number(v);
     if (!Number.isInteger(n) || n < 1 || n > max) throw new InvalidArgumentError(`${name} must be an integer from 1 to ${max}`);

@@ -87,7 +87,12 @@ function mount(app: express.Express, route: RouteDef, opts: AppOptions): void {
       if (route.startsJob && owner) await opts.engine.limits.checkJobs(owner);
       const result = await route.handler({ engine: opts.engine, owner, req, res }, { body, params, query });
       for (const [k, v] of Object.entries(result.headers ?? {})) res.setHeader(k, v);
-      if (result.html !== undefined) {
+      if (result.bytes) {
+        res
+          .status(result.status ?? 200)
+          .type(result.bytes.contentType)
+          .send(result.bytes.data);
+      } else if (result.html !== undefined) {
         res
           .status(result.status ?? 200)
           .type('html')

@@ -18,6 +18,8 @@ export interface RouteResult {
   headers?: Record<string, string>;
   /** Raw response instead of JSON (e.g. the /docs HTML page). */
   html?: string;
+  /** Bytes sent as they are, with their content type (e.g. an archived page). */
+  bytes?: { contentType: string; data: Buffer };
 }
 
 /**

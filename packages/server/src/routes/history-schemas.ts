@@ -1,5 +1,6 @@
 // Schemas of the Gleaner-extension endpoints that are not in the interface: the run and task lists,
 // a scraper's versions and heal history, and the opt-in extraction details (docs/api.md).
+import { COUNTS_SCHEMA } from './schedule-schemas.ts';
 import { DEFAULT_PAGE, EXTRACTION_DETAILS_SCHEMA, MAX_PAGE, RECORDS_RESPONSE } from '@gleaner/core';
 
 const LIMIT = { type: 'integer', minimum: 1, maximum: MAX_PAGE, default: DEFAULT_PAGE, description: `Items per page (1-${MAX_PAGE}, default ${DEFAULT_PAGE})` };
@@ -24,7 +25,7 @@ export const TASK_STATUSES = ['pending', 'running', 'completed', 'failed', 'stop
 
 export const RUNS_QUERY = {
   type: 'object',
-  properties: { limit: LIMIT, cursor: CURSOR, scraper_id: ID, status: { enum: RUN_STATUSES } },
+  properties: { limit: LIMIT, cursor: CURSOR, scraper_id: ID, status: { enum: RUN_STATUSES }, schedule_id: { ...ID, description: 'Runs of one schedule' } },
 };
 
 export const RUNS_RESPONSE = {
@@ -49,6 +50,8 @@ export const RUNS_RESPONSE = {
           source: { type: ['string', 'null'] },
           created_at: TIME,
           finished_at: NULLABLE_TIME,
+          schedule_id: { type: ['string', 'null'], description: 'The schedule that started the run' },
+          changes: { ...COUNTS_SCHEMA, type: ['object', 'null'], description: "A scheduled run's change counts, once compared" },
         },
       },
     },

@@ -3,6 +3,8 @@
 const RECORDS = { type: 'array', items: { type: 'object' } };
 const DATA_MAP = { type: 'object', additionalProperties: RECORDS, description: "URL -> records; a failed URL's entry is []." };
 const ERRORS_MAP = { type: 'object', additionalProperties: { type: 'string' }, description: 'URL -> why it failed.' };
+import { CHANGES_SCHEMA } from './schedule-schemas.ts';
+
 const STATUS = { enum: ['queued', 'running', 'completed', 'completed_partial', 'failed'] };
 
 export const RUN_RESULT_RESPONSE = {
@@ -34,5 +36,7 @@ export const RUN_STATUS_RESPONSE = {
     credits_charged: { type: 'number', description: 'Once finished.' },
     data: { ...DATA_MAP, description: "Once finished: URL -> records; a failed URL's entry is []." },
     errors: { ...ERRORS_MAP, description: 'Once finished: URL -> why it failed (empty when none did).' },
+    schedule_id: { type: 'string', description: 'Gleaner extension: the schedule that started the run (scheduled runs only).' },
+    changes: { ...CHANGES_SCHEMA, type: ['object', 'null'], description: 'Gleaner extension (scheduled runs only): null until the finished run is compared.' },
   },
 };

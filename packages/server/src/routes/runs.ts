@@ -1,6 +1,6 @@
 import { clientSignal } from '../http/client-signal.ts';
 import { defineRoutes } from '../http/route.ts';
-import { ID_PARAMS, RUN_ASYNC_BODY, RUN_BODY } from '@gleaner/core';
+import { ID_PARAMS, RUN_ASYNC_BODY, RUN_BODY, RUN_STATUS_QUERY } from '@gleaner/core';
 import { RUN_ACCEPTED_RESPONSE, RUN_RESULT_RESPONSE, RUN_STATUS_RESPONSE } from './run-schemas.ts';
 
 /** Spec 4.3 items 2-4: running scrapers, synchronously or in the background. */
@@ -42,9 +42,12 @@ export function runsRoutes() {
       summary: 'Progress of a run; once finished, its records per URL and errors',
       tags: ['scrapers'],
       auth: 'apiKey',
+      description:
+        'A run started by a schedule also carries schedule_id and changes (Gleaner extensions): the change counts once the run is compared, with every record that is not unchanged when ?changes=true.',
       params: ID_PARAMS('run_id'),
+      query: RUN_STATUS_QUERY,
       responses: { 200: { description: 'Run status', schema: RUN_STATUS_RESPONSE } },
-      handler: async (ctx, { params }) => ({ body: await ctx.engine.runs.get(ctx.owner!, params.run_id) }),
+      handler: async (ctx, { params, query }) => ({ body: await ctx.engine.runs.get(ctx.owner!, params.run_id, { changes: query.changes === true }) }),
     },
   ]);
 }

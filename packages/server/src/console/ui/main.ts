@@ -11,17 +11,23 @@ import { ScrapersList, ScraperDetail } from './scrapers.ts';
 import { RunsList, RunDetail } from './runs.ts';
 import { Catalog } from './catalog.ts';
 import { AgentTasks, AgentTask } from './agent.ts';
+import { SchedulesList, ScheduleDetail, RunChanges } from './schedules.ts';
 
 const SECTIONS = [
   ['playground', 'Playground'],
   ['scrapers', 'Scrapers'],
   ['runs', 'Runs'],
+  ['schedules', 'Schedules'],
   ['agent', 'Agent'],
   ['catalog', 'Catalog'],
 ] as const;
 
 function View({ route }: { route: string[] }) {
-  const [section, id] = route;
+  const [section, id, sub, subId] = route;
+  if (section === 'schedules') {
+    if (id && sub === 'runs' && subId) return html`<${RunChanges} scheduleId=${id} runId=${subId} key=${subId} />`;
+    return id ? html`<${ScheduleDetail} id=${id} key=${id} />` : html`<${SchedulesList} />`;
+  }
   if (section === 'scrapers') return id ? html`<${ScraperDetail} id=${id} key=${id} />` : html`<${ScrapersList} />`;
   if (section === 'runs') return id ? html`<${RunDetail} id=${id} key=${id} />` : html`<${RunsList} />`;
   if (section === 'agent') return id ? html`<${AgentTask} id=${id} key=${id} />` : html`<${AgentTasks} />`;

@@ -1,0 +1,118 @@
+// Response schemas of the monitoring endpoints (Gleaner extensions): schedules, change tracking,
+// the snapshot archive and replays. Their request schemas live in core (SCHEDULE_BODY, ...).
+const TIME = { type: 'string', format: 'date-time' };
+const NULLABLE_TIME = { type: ['string', 'null'], format: 'date-time' };
+const RECORDS = { type: 'array', items: { type: 'object' } };
+
+export const COUNTS_SCHEMA = {
+  type: 'object',
+  required: ['new', 'unchanged', 'changed', 'removed', 'unknown'],
+  properties: {
+    new: { type: 'integer' },
+    unchanged: { type: 'integer' },
+    changed: { type: 'integer' },
+    removed: { type: 'integer' },
+    unknown: { type: 'integer', description: 'Records of pages that failed in this run (not removals)' },
+  },
+};
+
+export const RECORD_CHANGE_SCHEMA = {
+  type: 'object',
+  required: ['url', 'key', 'state', 'record'],
+  properties: {
+    url: { type: 'string' },
+    key: { type: 'string', description: 'The key_attributes values (JSON), or the stable hash of the identifying fields' },
+    state: { enum: ['new', 'changed', 'removed', 'unknown'] },
+    record: { type: 'object', description: 'As it is now (new, changed) or as last seen (removed, unknown)' },
+    fields: {
+      type: 'array',
+      description: "What changed (state 'changed')",
+      items: { type: 'object', required: ['field', 'old', 'new'], properties: { field: { type: 'string' }, old: {}, new: {} } },
+    },
+  },
+};
+
+export const CHANGES_SCHEMA = {
+  type: 'object',
+  required: ['baseline_run_id', 'counts'],
+  properties: {
+    baseline_run_id: { type: ['string', 'null'], description: "The schedule's previous finished run (null: this is its first)" },
+    counts: COUNTS_SCHEMA,
+    records: { type: 'array', items: RECORD_CHANGE_SCHEMA, description: 'With ?changes=true: every record that is not unchanged' },
+  },
+};
+
+export const SCHEDULE_RESPONSE = {
+  type: 'object',
+  required: ['schedule_id', 'template_id', 'cron', 'timezone', 'notify', 'status', 'health', 'created_at'],
+  properties: {
+    schedule_id: { type: 'string' },
+    name: { type: ['string', 'null'] },
+    template_id: { type: 'string' },
+    cron: { type: 'string' },
+    timezone: { type: 'string' },
+    url: { type: ['string', 'array', 'null'], items: { type: 'string' } },
+    parameters: { type: ['object', 'null'] },
+    max_pages: { type: ['integer', 'null'] },
+    callback_url: { type: ['string', 'null'] },
+    notify: { enum: ['always', 'changes', 'failures'] },
+    key_attributes: { type: ['array', 'null'], items: { type: 'string' } },
+    snapshots: { type: 'boolean' },
+    status: { enum: ['active', 'paused', 'stopped'], description: "'stopped': its scraper was deleted (status_reason says so); it fires no more" },
+    status_reason: { type: ['string', 'null'] },
+    health: { enum: ['ok', 'degraded'] },
+    health_reason: { type: ['string', 'null'], description: 'Why the schedule is degraded' },
+    health_changed_at: NULLABLE_TIME,
+    consecutive_failures: { type: 'integer' },
+    next_run_at: { ...NULLABLE_TIME, description: 'The next firing (null unless active)' },
+    last_run: {
+      type: ['object', 'null'],
+      properties: { run_id: { type: 'string' }, status: { type: 'string' }, created_at: TIME, changes: { ...COUNTS_SCHEMA, type: ['object', 'null'] } },
+    },
+    created_at: TIME,
+    updated_at: TIME,
+  },
+};
+
+export const SCHEDULES_RESPONSE = { type: 'object', required: ['schedules'], properties: { schedules: { type: 'array', items: SCHEDULE_RESPONSE } } };
+
+export const TRIGGER_RESPONSE = {
+  type: 'object',
+  required: ['schedule_id', 'run_id', 'status'],
+  properties: { schedule_id: { type: 'string' }, run_id: { type: 'string' }, status: { enum: ['queued'] } },
+};
+
+export const REPLAY_RESPONSE = {
+  type: 'object',
+  required: ['scraper_id', 'version', 'run_id', 'data', 'errors', 'pages', 'changes'],
+  properties: {
+    scraper_id: { type: 'string' },
+    version: { type: 'integer' },
+    run_id: { type: 'string' },
+    data: { type: 'object', additionalProperties: RECORDS, description: 'URL -> the records this version finds on the archived pages' },
+    errors: { type: 'object', additionalProperties: { type: 'string' }, description: 'URL -> why it was not replayed' },
+    pages: { type: 'integer', description: 'Archived pages read (no page is fetched)' },
+    changes: {
+      type: 'object',
+      description: "Against the run's own records",
+      properties: { counts: COUNTS_SCHEMA, records: { type: 'array', items: RECORD_CHANGE_SCHEMA } },
+    },
+  },
+};
+
+export const ARCHIVE_USAGE_RESPONSE = {
+  type: 'object',
+  required: ['pages', 'documents', 'page_bytes', 'document_bytes', 'stored_bytes', 'ratio', 'retention_days'],
+  properties: {
+    pages: { type: 'integer', description: "Pages archived for the caller's runs" },
+    documents: { type: 'integer', description: 'Distinct documents they refer to (stored once each)' },
+    page_bytes: { type: 'integer', description: 'What the pages take stored one by one, uncompressed' },
+    document_bytes: { type: 'integer', description: 'The distinct documents, uncompressed' },
+    stored_bytes: { type: 'integer', description: 'The distinct documents as stored (gzip)' },
+    ratio: { type: ['number', 'null'], description: 'page_bytes / stored_bytes' },
+    oldest: NULLABLE_TIME,
+    retention_days: { type: 'integer', description: 'snapshots.retentionDays (0: kept until deleted)' },
+  },
+};
+
+export const SNAPSHOT_SETTINGS_RESPONSE = { type: 'object', required: ['runs'], properties: { runs: { type: 'boolean' } } };
