@@ -9,7 +9,7 @@ endif
 # Run the packages' TypeScript sources (package.json `exports` condition), not their built dist/.
 export NODE_OPTIONS := --conditions=gleaner-source
 
-.PHONY: setup build start test lint format bench migrate chaos
+.PHONY: setup build pack start test lint format bench migrate chaos
 
 setup:
 	./scripts/setup-system.sh
@@ -21,11 +21,16 @@ setup:
 build:
 	NODE_OPTIONS= node scripts/build.ts
 
+# Every package as an npm tarball in dist/packages/ (what an embedder installs: docs/embedding.md).
+pack:
+	NODE_OPTIONS= node scripts/pack.ts
+
+# A checkout keeps its state in .data (the embedded Postgres) unless GLEANER_DATA_DIR says otherwise.
 start:
-	node packages/server/src/cli.ts serve
+	GLEANER_DATA_DIR="$${GLEANER_DATA_DIR:-$(CURDIR)/.data}" node packages/server/src/cli.ts serve
 
 migrate:
-	node packages/server/src/cli.ts migrate
+	GLEANER_DATA_DIR="$${GLEANER_DATA_DIR:-$(CURDIR)/.data}" node packages/server/src/cli.ts migrate
 
 lint:
 	npx tsc -p tsconfig.json
