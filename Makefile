@@ -25,12 +25,11 @@ build:
 pack:
 	NODE_OPTIONS= node scripts/pack.ts
 
-# A checkout keeps its state in .data (the embedded Postgres) unless GLEANER_DATA_DIR says otherwise.
 start:
-	GLEANER_DATA_DIR="$${GLEANER_DATA_DIR:-$(CURDIR)/.data}" node packages/server/src/cli.ts serve
+	node packages/server/src/cli.ts serve
 
 migrate:
-	GLEANER_DATA_DIR="$${GLEANER_DATA_DIR:-$(CURDIR)/.data}" node packages/server/src/cli.ts migrate
+	node packages/server/src/cli.ts migrate
 
 lint:
 	npx tsc -p tsconfig.json

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The `gleaner` command: serve, worker, migrate, keys, tokens, webhooks, catalog, and the scripting
 // commands (extract, markdown, run) that call a running server.
-import { Command, InvalidArgumentError } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import { createLogger, GleanerError, loadConfig, type ConfigOptions, type Logger } from '@gleaner/core';
 import { openRuntime, type Runtime } from './runtime.ts';
 import { startAgents, startApi, startMetricsListener, type Listener } from './server.ts';
@@ -249,13 +249,17 @@ catalog
 
 program
   .command('mcp')
-  .description('an MCP server on stdio for AI assistants, acting as the owner of GLEANER_API_KEY (also served at /mcp by serve)')
-  .option('--no-worker', 'do not run a worker in this process (a running serve or worker does the background work)')
-  .action(async (o: { worker: boolean }) => {
-    const { config, logger } = setup(o.worker === false ? { worker: { enabled: false } } : {}, true);
+  .description(
+    'an MCP server on stdio for AI assistants: a client of the running Gleaner at GLEANER_SERVER, acting as the owner of GLEANER_API_KEY (serve also answers MCP at /mcp)',
+  )
+  .option('--server <url>', 'Gleaner server (GLEANER_SERVER, default http://127.0.0.1:8080)')
+  // Accepted for assistants' configurations written for earlier versions; the server's workers do the work.
+  .addOption(new Option('--no-worker').hideHelp())
+  .action(async (o: { server?: string }) => {
+    const { config, logger } = setup({}, true);
     // Loaded here: the MCP SDK is not needed by the other commands' start-up.
     const { serveMcpStdio } = await import('./mcp/stdio.ts');
-    await serveMcpStdio(config, logger);
+    await serveMcpStdio({ server: o.server ?? config.client.server, apiKey: config.client.apiKey }, logger);
   });
 
 registerScriptingCommands(program);

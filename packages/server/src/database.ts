@@ -35,11 +35,11 @@ export interface ConfiguredDatabase {
 export async function startDatabase(config: Readonly<GleanerConfig>, logger: Logger = createLogger({ level: config.log.level })): Promise<ConfiguredDatabase> {
   if (config.database.url) return { url: config.database.url, embedded: null, stop: async () => {} };
   const dataDir = resolveDataDir(config);
-  // The default was ./.data (from the working directory) before 0.2: say where an old one is.
+  // The default used to be ./.data, relative to the working directory: say where an old one is.
   if (!config.dataDir && !existsSync(path.join(dataDir, 'postgres')) && existsSync(path.resolve('.data', 'postgres'))) {
     logger.warn(
       { dataDir, found: path.resolve('.data') },
-      `a Gleaner data directory exists at ${path.resolve('.data')} (the default before 0.2); to keep using it, set GLEANER_DATA_DIR=${path.resolve('.data')}`,
+      `a Gleaner data directory exists at ${path.resolve('.data')} (the default of earlier versions, relative to the working directory); to keep using it, set GLEANER_DATA_DIR=${path.resolve('.data')}`,
     );
   }
   logger.info({ dataDir }, 'data directory');
