@@ -137,7 +137,7 @@ export function createEngine(opts: EngineOptions): Engine {
   const { config } = opts;
   for (const d of opts.drivers ?? []) checkPluginApiVersion(d, 'driver');
   if (opts.llm) checkPluginApiVersion(opts.llm, 'model provider');
-  const logger = opts.logger ?? createLogger({ level: config.log.level });
+  const logger = opts.logger ?? createLogger({ level: config.log.level, format: config.log.format });
   const url = opts.databaseUrl ?? config.database.url;
   if (!url) throw new Error('createEngine: no database URL (set DATABASE_URL, or let the server start the embedded Postgres)');
   const metrics = opts.metrics ?? createMetrics();

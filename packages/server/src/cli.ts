@@ -7,6 +7,7 @@ import { openRuntime, type Runtime } from './runtime.ts';
 import { startAgents, startApi, startMetricsListener, type Listener } from './server.ts';
 import { pluginWiring } from './wiring.ts';
 import { registerScriptingCommands } from './client/commands.ts';
+import { VERSION } from './version.ts';
 
 function int(name: string) {
   return (v: string) => {
@@ -19,7 +20,11 @@ function int(name: string) {
 /** Loads configuration and a logger; CLI output commands log to stderr so stdout carries only their result. */
 function setup(options: ConfigOptions, toStderr: boolean): { config: ReturnType<typeof loadConfig>; logger: Logger } {
   const config = loadConfig({ options });
-  const logger = createLogger({ level: toStderr && config.log.level === 'info' ? 'warn' : config.log.level, destination: toStderr ? 2 : 1 });
+  const logger = createLogger({
+    level: toStderr && config.log.level === 'info' ? 'warn' : config.log.level,
+    destination: toStderr ? 2 : 1,
+    format: config.log.format,
+  });
   return { config, logger };
 }
 
@@ -65,7 +70,10 @@ function onShutdown(logger: Logger, stop: () => Promise<void>, abort: () => Prom
   process.on('SIGINT', () => handler('SIGINT'));
 }
 
-const program = new Command('gleaner').description('Gleaner: self-hosted web data extraction').showHelpAfterError();
+const program = new Command('gleaner')
+  .description('Gleaner: self-hosted web data extraction')
+  .version(`gleaner ${VERSION} (Node ${process.versions.node})`, '-V, --version', 'print the version')
+  .showHelpAfterError();
 
 program
   .command('serve')

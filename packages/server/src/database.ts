@@ -32,7 +32,10 @@ export interface ConfiguredDatabase {
  * DATABASE_URL when set; otherwise starts (or joins) the embedded Postgres under
  * <resolveDataDir(config)>/postgres on 127.0.0.1:`database.embeddedPort`.
  */
-export async function startDatabase(config: Readonly<GleanerConfig>, logger: Logger = createLogger({ level: config.log.level })): Promise<ConfiguredDatabase> {
+export async function startDatabase(
+  config: Readonly<GleanerConfig>,
+  logger: Logger = createLogger({ level: config.log.level, format: config.log.format }),
+): Promise<ConfiguredDatabase> {
   if (config.database.url) return { url: config.database.url, embedded: null, stop: async () => {} };
   const dataDir = resolveDataDir(config);
   // The default used to be ./.data, relative to the working directory: say where an old one is.

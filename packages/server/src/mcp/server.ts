@@ -8,8 +8,8 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { compileSchema, toGleanerError, toIssues, validationFailed, type Engine, type Logger, type Owner } from '@gleaner/core';
 import { TOOLS, type ToolDef, type ToolOutput } from './tools.ts';
+import { VERSION } from '../version.ts';
 
-const VERSION = '0.1.0';
 
 // Compiled on a tool's first call, not when the module loads.
 const validators = new Map<string, ReturnType<typeof compileSchema>>();
