@@ -37,6 +37,8 @@ async function httpClient(s: Stack, headers: Record<string, string>): Promise<Cl
 }
 
 const json = (r: any) => r.structuredContent as any;
+/** The first request waits for the process to start: Node loading the sources takes long on a loaded machine. */
+const STARTUP = { timeout: 180_000 };
 const text = (r: any) => (r.content as Array<{ type: string; text: string }>).map((c) => c.text).join('');
 
 describe('mcp: streamable HTTP at /mcp', function () {
@@ -187,7 +189,7 @@ describe('mcp: streamable HTTP at /mcp', function () {
 });
 
 describe('mcp: stdio (gleaner mcp), a client of the running server, started from another directory', function () {
-  this.timeout(120_000);
+  this.timeout(400_000);
   let s: Stack;
   let client: Client;
   let shelfUrl: (n: number) => string;
@@ -218,7 +220,7 @@ describe('mcp: stdio (gleaner mcp), a client of the running server, started from
     shelfUrl = openBookshop(s);
     client = new Client({ name: 'gleaner-test', version: '1.0.0' });
     // No DATABASE_URL, no model settings: everything is the server's.
-    await client.connect(stdioTransport({ GLEANER_SERVER: s.url, GLEANER_API_KEY: s.key }));
+    await client.connect(stdioTransport({ GLEANER_SERVER: s.url, GLEANER_API_KEY: s.key }), STARTUP);
   });
   after(async () => {
     await client?.close();
@@ -254,12 +256,12 @@ describe('mcp: stdio (gleaner mcp), a client of the running server, started from
 
   it('answers each request with what to fix when the key is refused or the server is not running', async () => {
     const refused = new Client({ name: 'gleaner-test', version: '1.0.0' });
-    const err = await refused.connect(stdioTransport({ GLEANER_SERVER: s.url, GLEANER_API_KEY: 'glk_wrong' })).catch((e: Error) => e);
+    const err = await refused.connect(stdioTransport({ GLEANER_SERVER: s.url, GLEANER_API_KEY: 'glk_wrong' }), STARTUP).catch((e: Error) => e);
     expect(String(err)).to.contain('refused GLEANER_API_KEY').and.contain('gleaner keys create');
     await refused.close();
     const down = new Client({ name: 'gleaner-test', version: '1.0.0' });
     const unreachable = await down
-      .connect(stdioTransport({ GLEANER_SERVER: `http://127.0.0.1:${await freePort()}`, GLEANER_API_KEY: s.key }))
+      .connect(stdioTransport({ GLEANER_SERVER: `http://127.0.0.1:${await freePort()}`, GLEANER_API_KEY: s.key }), STARTUP)
       .catch((e: Error) => e);
     expect(String(unreachable)).to.contain('cannot reach the Gleaner server').and.contain('GLEANER_SERVER');
     await down.close();

@@ -126,7 +126,7 @@ describe('packages, installed from their tarballs outside the workspace', functi
         env: { PATH: process.env.PATH!, HOME: elsewhere, GLEANER_SERVER: s.url, GLEANER_API_KEY: s.key },
         stderr: 'pipe',
       });
-      await client.connect(transport);
+      await client.connect(transport, { timeout: 180_000 }); // the first request waits for the process to start
       expect((await client.listTools()).tools.map((t) => t.name)).to.include('markdown');
       const page = await client.callTool({ name: 'markdown', arguments: { url: shelfUrl(1) } });
       expect((page.content as Array<{ text: string }>)[0].text).to.contain('Book 1.1');
