@@ -78,9 +78,11 @@ describe('packages, installed from their tarballs outside the workspace', functi
     expect(readdirSync(join(consoleDist, 'assets')).some((f) => f.endsWith('.js'))).to.equal(true);
   });
 
-  it("runs the installed gleaner CLI (the server package's bin, on dist/)", async () => {
+  it("runs the installed gleaner CLI (the server package's bin, on dist/): --help, --version", async () => {
     const { stdout } = await run(join(dir, 'node_modules/.bin/gleaner'), ['--help'], { cwd: dir, env });
     expect(stdout).to.contain('serve').and.contain('keys');
+    const version = await run(join(dir, 'node_modules/.bin/gleaner'), ['--version'], { cwd: dir, env });
+    expect(version.stdout.trim()).to.match(/^gleaner 0\.1\.0 \(Node \d+\.\d+\.\d+\)$/);
   });
 
   it('type-checks both examples against the installed .d.ts', async () => {

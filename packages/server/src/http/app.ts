@@ -145,11 +145,12 @@ export function createApp(opts: AppOptions): express.Express {
       logger: opts.logger,
       genReqId: (req) => (req as unknown as { id: string }).id,
       customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'warn' : 'info'),
-      // An answered Gleaner error (a 503 when the model is unreachable, ...) is an outcome, not a
-      // crash: its code instead of pino-http's made-up Error and stack. INTERNAL keeps the stack.
+      // An answered error is logged by its code instead of pino-http's made-up Error and stack: a 503
+      // when the model is unreachable is an outcome, not a crash; a bug (INTERNAL) has its real stack
+      // on its own 'unhandled error' line (sendError).
       customErrorObject: (_req, res, err, fields) => {
         const code = (res as Response).locals?.errorCode as string | undefined;
-        if (!code || code === 'INTERNAL' || !/^failed with status code/.test(err.message)) return fields;
+        if (!code || !/^failed with status code/.test(err.message)) return fields;
         const { err: _dropped, ...rest } = fields as Record<string, unknown>;
         return { ...rest, code };
       },
