@@ -34,6 +34,7 @@ describe('console: the web console in Chromium', function () {
     browser = await chromium.launch({ executablePath: s.engine.config.browser.chromiumPath || '/usr/bin/chromium', args: [...CHROMIUM_BASE_FLAGS] });
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
     page = await context.newPage();
+    page.on('pageerror', (e) => console.error('PAGEERROR', e.message));
   });
   after(async () => {
     await browser?.close();

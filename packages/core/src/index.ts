@@ -69,7 +69,7 @@ export type { RunOptions } from './runs/request.ts';
 export type { RunStatus, RunStatusBody } from './runs/status.ts';
 export type { CatalogOperations } from './catalog/index.ts';
 export type { Recipe } from './recipes/schema.ts';
-export { RANDOM_PROXY_COUNTRY } from './net/proxies.ts';
+export { RANDOM_PROXY_COUNTRY, canonicalProxyCountry } from './net/proxies.ts';
 
 // Gleaner extensions (docs/api.md): extraction details, the owner's runs and tasks, scraper versions and heals.
 export type { ExtractCallOptions } from './operations/extract.ts';
