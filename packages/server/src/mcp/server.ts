@@ -10,7 +10,6 @@ import { compileSchema, toGleanerError, toIssues, validationFailed, type Engine,
 import { TOOLS, type ToolDef, type ToolOutput } from './tools.ts';
 import { VERSION } from '../version.ts';
 
-
 // Compiled on a tool's first call, not when the module loads.
 const validators = new Map<string, ReturnType<typeof compileSchema>>();
 const validatorOf = (t: ToolDef) => validators.get(t.name) ?? validators.set(t.name, compileSchema(t.inputSchema, 'body')).get(t.name)!;
