@@ -250,6 +250,31 @@ describe('mcp: stdio (gleaner mcp), a client of the running server, started from
     expect(text(bad)).to.contain('VALIDATION_FAILED');
   });
 
+  it('cancelling a call ends its request on the server: the agent task it started is stopped', async () => {
+    addAgentPages(s.site);
+    s.model.script([{ hang: true }]); // the agent waits on the model until the call is cancelled
+    const controller = new AbortController();
+    const call = client
+      .callTool({ name: 'agent_extract', arguments: { url: `${s.site.url}/tabs`, prompt: 'Return the teapots' } }, undefined, {
+        signal: controller.signal,
+        timeout: 120_000,
+      })
+      .catch((e: Error) => e);
+    let taskId = '';
+    await waitFor(
+      async () => {
+        const tasks = (await s.api('GET', '/v1/tasks?kind=agent')).body.tasks as Array<{ task_id: string; status: string }>;
+        taskId = tasks[0]?.task_id ?? '';
+        return tasks[0]?.status === 'running';
+      },
+      120_000,
+      'the agent task to run',
+    );
+    controller.abort();
+    expect(String(await call)).to.match(/abort/i);
+    await waitFor(async () => (await s.api('GET', `/v1/agent/extract/${taskId}`)).body.status === 'stopped', 60_000, 'the task to stop');
+  });
+
   it('opened no database: nothing was created in the directory it was started from', () => {
     expect(readdirSync(elsewhere)).to.deep.equal([]);
   });
