@@ -9,7 +9,7 @@ endif
 # Run the packages' TypeScript sources (package.json `exports` condition), not their built dist/.
 export NODE_OPTIONS := --conditions=gleaner-source
 
-.PHONY: setup build start test lint format bench migrate chaos eval
+.PHONY: setup build pack start test lint format bench migrate chaos eval
 
 setup:
 	./scripts/setup-system.sh
@@ -20,6 +20,10 @@ setup:
 
 build:
 	NODE_OPTIONS= node scripts/build.ts
+
+# Every package as an npm tarball in dist/packages/ (what an embedder installs: docs/embedding.md).
+pack:
+	NODE_OPTIONS= node scripts/pack.ts
 
 start:
 	node packages/server/src/cli.ts serve

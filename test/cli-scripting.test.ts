@@ -63,6 +63,8 @@ describe('cli: scripting commands against a running server', function () {
     expect(full.code, full.stderr).to.equal(0);
     const body = JSON.parse(full.stdout);
     expect(body.data).to.deep.equal(shelf(3).map((b) => ({ ...b, pages: String(b.pages) })));
+    // The whole response, as docs/scripting.md says: the extraction's details too.
+    expect(body.details.pages[0].driver, full.stdout).to.be.a('string');
   });
 
   it('markdown prints the page as Markdown', async () => {
@@ -72,20 +74,32 @@ describe('cli: scripting commands against a running server', function () {
     expect(r.stdout).to.contain('Book 4.2 402 pages');
   });
 
-  it('run processes a URL file in batches: a JSON line per URL, plain progress lines, exit 3 when some failed', async () => {
+  it('run processes a URL file in batches: a JSON line per URL, a bad line reported by its line number, plain progress lines, exit 3 when some failed', async () => {
     const urls = [shelfUrl(5), shelfUrl(6), `${s.site.url}/gone`, shelfUrl(7), shelfUrl(8)];
     const file = join(dir, 'urls.txt');
-    writeFileSync(file, `# five shelves\n${urls.slice(0, 3).join('\n')}\n\n${urls.slice(3).join('\n')}\n`);
+    // Line 8 is not a URL: it is reported with its line, and its batch's other URL still runs.
+    writeFileSync(file, `# five shelves\n${urls.slice(0, 3).join('\n')}\n\n${urls.slice(3).join('\n')}\nnot a url\n`);
     const r = await gleaner(['run', '--scraper', scraperId, '--urls', file, '--batch', '2', '--poll-ms', '200', '--server', s.url], env);
     expect(r.code, r.stderr).to.equal(3);
     const out = lines(r.stdout);
+    const bad = out.find((l) => l.url === 'not a url');
+    expect(bad).to.include({ status: 'failed', line: 8 });
+    expect(bad.error).to.match(/^line 8: /);
+    expect(r.stderr).to.contain(`${file}:8: `);
+    out.splice(out.indexOf(bad), 1);
     expect(out.map((l) => [l.url, l.status])).to.have.deep.members(urls.map((u) => [u, u.endsWith('/gone') ? 'failed' : 'completed']));
     expect(out.find((l) => l.url === shelfUrl(7)).data).to.deep.equal(shelf(7));
     expect(out.find((l) => l.url.endsWith('/gone')).error).to.contain('404');
     expect(new Set(out.map((l) => l.run_id)).size).to.equal(3); // batches of 2, 2 and 1
-    const progress = r.stderr.trim().split('\n');
-    expect(progress[0]).to.equal(`run ${scraperId}: 0/5 URLs done (0%)`);
-    expect(progress.at(-1)).to.equal(`run ${scraperId}: 5/5 URLs done (100%, 1 failed)`);
+    // Each run is named by its run id as it starts; progress by the scraper's id.
+    const runIds = [...new Set(out.map((l) => l.run_id))];
+    for (const id of runIds) expect(r.stderr).to.match(new RegExp(`^scraper ${scraperId}: run ${id} started \\(\\d URLs? from line \\d\\)$`, 'm'));
+    const progress = r.stderr
+      .trim()
+      .split('\n')
+      .filter((l) => l.includes('URLs done'));
+    expect(progress[0]).to.equal(`scraper ${scraperId}: 0/5 URLs done (0%, 1 failed)`);
+    expect(progress.at(-1)).to.equal(`scraper ${scraperId}: 5/5 URLs done (100%, 2 failed)`);
     expect(r.stderr).to.not.contain('\r');
   });
 
@@ -113,7 +127,7 @@ describe('cli: scripting commands against a running server', function () {
     });
     expect(r.code, r.stdout).to.equal(0);
     expect(r.stdout).to.contain('\r\x1b[2K');
-    expect(r.stdout).to.contain(`run ${scraperId} ${'█'.repeat(30)} 1/1 100%`);
+    expect(r.stdout).to.contain(`scraper ${scraperId} ${'█'.repeat(30)} 1/1 100%`);
     expect(r.stdout).to.contain(`"url":"${shelfUrl(1)}"`); // the scraper's own URL
   });
 

@@ -34,6 +34,7 @@ describe('console: the web console in Chromium', function () {
     browser = await chromium.launch({ executablePath: s.engine.config.browser.chromiumPath || '/usr/bin/chromium', args: [...CHROMIUM_BASE_FLAGS] });
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
     page = await context.newPage();
+    page.on('pageerror', (e) => console.error('PAGEERROR', e.message));
   });
   after(async () => {
     await browser?.close();
@@ -51,6 +52,13 @@ describe('console: the web console in Chromium', function () {
     expect(asset.headers.get('cache-control')).to.equal('public, max-age=31536000, immutable');
     expect(asset.headers.get('content-type')).to.contain('javascript');
     expect(index.text).to.not.match(/https?:\/\//); // nothing from a CDN
+    expect(index.text).to.contain('<link rel="icon" type="image/svg+xml" href="/favicon.svg">');
+    for (const path of ['/favicon.svg', '/favicon.ico']) {
+      const icon = await request(s.url, 'GET', path);
+      expect(icon.status, path).to.equal(200);
+      expect(icon.headers.get('content-type')).to.contain('image/svg+xml');
+      expect(icon.text).to.match(/^<svg /);
+    }
   });
 
   it('shows an error for a bad key, and signs in with a good one', async () => {
@@ -101,6 +109,13 @@ describe('console: the web console in Chromium', function () {
     await shot('playground');
     await page.getByRole('tab', { name: 'JSON' }).click();
     expect(JSON.parse((await page.getByLabel('Result as JSON').textContent())!).data).to.deep.equal(shelf(1));
+    const [records] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download CSV' }).click()]);
+    expect(records.suggestedFilename()).to.equal('records.csv');
+    expect(
+      readFileSync((await records.path())!, 'utf8')
+        .trim()
+        .split('\r\n'),
+    ).to.deep.equal(['title,pages', ...shelf(1).map((b) => `${b.title},${b.pages}`)]);
 
     await page.getByRole('button', { name: 'Markdown' }).click();
     expect(await page.getByLabel('Markdown', { exact: true }).textContent()).to.match(/^# Shelf 1$/m);
@@ -140,9 +155,15 @@ describe('console: the web console in Chromium', function () {
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download CSV' }).click()]);
     const csv = readFileSync((await download.path())!, 'utf8');
     const [header, ...lines] = csv.trim().split('\r\n');
-    expect(header.split(',')).to.have.members(['url', 'title', 'pages']);
+    expect(header.split(',').slice(0, 2)).to.deep.equal(['source_url', 'status']); // the run's columns first, then the records'
+    expect(header.split(',')).to.have.members(['source_url', 'status', 'title', 'pages']);
     const col = (line: string, name: string) => line.split(',')[header.split(',').indexOf(name)];
-    expect(lines.map((l) => [col(l, 'url'), col(l, 'title'), col(l, 'pages')])).to.deep.include([shelfUrl(3), 'Book 3.1', '301']);
+    expect(lines.map((l) => [col(l, 'source_url'), col(l, 'status'), col(l, 'title'), col(l, 'pages')])).to.deep.include([
+      shelfUrl(3),
+      'completed',
+      'Book 3.1',
+      '301',
+    ]);
     expect(csv.trim().split('\r\n')).to.have.length(13);
     // The runs page lists the owner's runs (GET /v1/runs), this one with its full progress bar.
     const runId = /#\/runs\/(.+)$/.exec(page.url())![1];

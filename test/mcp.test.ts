@@ -11,7 +11,10 @@ import { BOOK_ATTRS, buildBookScraper, openBookshop, shelf } from './support/boo
 import { addAgentPages, PRODUCTS } from './support/agent-site.ts';
 import { agentScript, call, refOf } from './support/agent-script.ts';
 import { request } from './support/http.ts';
-import { CLI } from './support/process.ts';
+import { CLI, freePort } from './support/process.ts';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { EXTRACT_BODY, RUN_ASYNC_BODY } from '@gleaner/core';
 
 const TOOL_NAMES = [
@@ -34,6 +37,8 @@ async function httpClient(s: Stack, headers: Record<string, string>): Promise<Cl
 }
 
 const json = (r: any) => r.structuredContent as any;
+/** The first request waits for the process to start: Node loading the sources takes long on a loaded machine. */
+const STARTUP = { timeout: 180_000 };
 const text = (r: any) => (r.content as Array<{ type: string; text: string }>).map((c) => c.text).join('');
 
 describe('mcp: streamable HTTP at /mcp', function () {
@@ -183,46 +188,47 @@ describe('mcp: streamable HTTP at /mcp', function () {
   });
 });
 
-describe('mcp: stdio (gleaner mcp)', function () {
-  this.timeout(120_000);
+describe('mcp: stdio (gleaner mcp), a client of the running server, started from another directory', function () {
+  this.timeout(400_000);
   let s: Stack;
   let client: Client;
   let shelfUrl: (n: number) => string;
   let stderr = '';
+  let elsewhere: string;
 
-  before(async () => {
-    s = await startStack();
-    shelfUrl = openBookshop(s);
-    const c = s.engine.config;
+  /** `gleaner mcp` as a desktop assistant starts it: in its own directory, with a server URL and a key only. */
+  function stdioTransport(env: Record<string, string>) {
     const transport = new StdioClientTransport({
       command: process.execPath,
-      // The stack's worker does the background work; this process only answers the protocol.
-      args: [CLI, 'mcp', '--no-worker'],
+      args: [CLI, 'mcp'],
+      cwd: elsewhere,
       env: {
         PATH: process.env.PATH!,
+        HOME: elsewhere,
         ...(process.env.NODE_OPTIONS ? { NODE_OPTIONS: process.env.NODE_OPTIONS } : {}), // resolves @gleaner/* to their sources
-        GLEANER_API_KEY: s.key,
-        DATABASE_URL: c.database.url,
-        GLEANER_DB_SCHEMA: c.database.schema,
-        GLEANER_JOBS_SCHEMA: c.jobs.schema,
-        GLEANER_LLM_PROVIDER: 'openai',
-        GLEANER_LLM_MODEL: 'test-model',
-        OPENAI_API_KEY: 'test-key',
-        OPENAI_BASE_URL: s.model.openaiBaseUrl,
-        GLEANER_ALLOW_NETWORKS: '127.0.0.0/8',
+        ...env,
       },
       stderr: 'pipe',
     });
     transport.stderr?.on('data', (d) => (stderr += d));
+    return transport;
+  }
+
+  before(async () => {
+    elsewhere = mkdtempSync(join(tmpdir(), 'gleaner-mcp-elsewhere-'));
+    s = await startStack();
+    shelfUrl = openBookshop(s);
     client = new Client({ name: 'gleaner-test', version: '1.0.0' });
-    await client.connect(transport);
+    // No DATABASE_URL, no model settings: everything is the server's.
+    await client.connect(stdioTransport({ GLEANER_SERVER: s.url, GLEANER_API_KEY: s.key }), STARTUP);
   });
   after(async () => {
     await client?.close();
     await s?.close();
+    if (elsewhere) rmSync(elsewhere, { recursive: true, force: true });
   });
 
-  it('lists the tools and calls them as the owner of GLEANER_API_KEY', async () => {
+  it('lists the tools and calls them as the owner of GLEANER_API_KEY, with progress, through the server', async () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort(), stderr).to.deep.equal(TOOL_NAMES);
     const extracted = await client.callTool({ name: 'extract', arguments: { url: shelfUrl(1), attributes: BOOK_ATTRS } });
@@ -239,5 +245,50 @@ describe('mcp: stdio (gleaner mcp)', function () {
     expect(json(ran).data, text(ran)).to.deep.equal({ [shelfUrl(3)]: shelf(3), [shelfUrl(4)]: shelf(4) });
     expect(progress.length, stderr).to.be.at.least(1);
     expect(progress.every((p) => p.total === 2)).to.equal(true);
+    const bad = await client.callTool({ name: 'extract', arguments: { url: 5 } });
+    expect(bad.isError).to.equal(true);
+    expect(text(bad)).to.contain('VALIDATION_FAILED');
+  });
+
+  it('cancelling a call ends its request on the server: the agent task it started is stopped', async () => {
+    addAgentPages(s.site);
+    s.model.script([{ hang: true }]); // the agent waits on the model until the call is cancelled
+    const controller = new AbortController();
+    const call = client
+      .callTool({ name: 'agent_extract', arguments: { url: `${s.site.url}/tabs`, prompt: 'Return the teapots' } }, undefined, {
+        signal: controller.signal,
+        timeout: 120_000,
+      })
+      .catch((e: Error) => e);
+    let taskId = '';
+    await waitFor(
+      async () => {
+        const tasks = (await s.api('GET', '/v1/tasks?kind=agent')).body.tasks as Array<{ task_id: string; status: string }>;
+        taskId = tasks[0]?.task_id ?? '';
+        return tasks[0]?.status === 'running';
+      },
+      120_000,
+      'the agent task to run',
+    );
+    controller.abort();
+    expect(String(await call)).to.match(/abort/i);
+    await waitFor(async () => (await s.api('GET', `/v1/agent/extract/${taskId}`)).body.status === 'stopped', 60_000, 'the task to stop');
+  });
+
+  it('opened no database: nothing was created in the directory it was started from', () => {
+    expect(readdirSync(elsewhere)).to.deep.equal([]);
+  });
+
+  it('answers each request with what to fix when the key is refused or the server is not running', async () => {
+    const refused = new Client({ name: 'gleaner-test', version: '1.0.0' });
+    const err = await refused.connect(stdioTransport({ GLEANER_SERVER: s.url, GLEANER_API_KEY: 'glk_wrong' }), STARTUP).catch((e: Error) => e);
+    expect(String(err)).to.contain('refused GLEANER_API_KEY').and.contain('gleaner keys create');
+    await refused.close();
+    const down = new Client({ name: 'gleaner-test', version: '1.0.0' });
+    const unreachable = await down
+      .connect(stdioTransport({ GLEANER_SERVER: `http://127.0.0.1:${await freePort()}`, GLEANER_API_KEY: s.key }), STARTUP)
+      .catch((e: Error) => e);
+    expect(String(unreachable)).to.contain('cannot reach the Gleaner server').and.contain('GLEANER_SERVER');
+    await down.close();
   });
 });

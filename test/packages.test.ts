@@ -11,6 +11,10 @@ import { promisify } from 'node:util';
 import { expect } from 'chai';
 import { PACKAGES, build, isStale } from '../scripts/build.ts';
 import { TEST_DATABASE_URL, dropSchemas } from './support/db.ts';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { startStack } from './support/stack.ts';
+import { openBookshop } from './support/books.ts';
 
 const run = promisify(execFile);
 const root = new URL('..', import.meta.url).pathname;
@@ -74,9 +78,11 @@ describe('packages, installed from their tarballs outside the workspace', functi
     expect(readdirSync(join(consoleDist, 'assets')).some((f) => f.endsWith('.js'))).to.equal(true);
   });
 
-  it("runs the installed gleaner CLI (the server package's bin, on dist/)", async () => {
+  it("runs the installed gleaner CLI (the server package's bin, on dist/): --help, --version", async () => {
     const { stdout } = await run(join(dir, 'node_modules/.bin/gleaner'), ['--help'], { cwd: dir, env });
     expect(stdout).to.contain('serve').and.contain('keys');
+    const version = await run(join(dir, 'node_modules/.bin/gleaner'), ['--version'], { cwd: dir, env });
+    expect(version.stdout.trim()).to.match(/^gleaner 0\.1\.0 \(Node \d+\.\d+\.\d+\)$/);
   });
 
   it('type-checks both examples against the installed .d.ts', async () => {
@@ -107,6 +113,31 @@ describe('packages, installed from their tarballs outside the workspace', functi
     expect(steps.openapi.paths).to.be.greaterThan(10);
     expect(steps['own job'].who).to.equal('the embedding team');
     expect(steps.stopped.jobsSeen).to.equal(1);
+  });
+
+  it('runs the installed `gleaner mcp` from another directory as a client of a running server (no database of its own)', async () => {
+    const s = await startStack();
+    const elsewhere = mkdtempSync(join(tmpdir(), 'gleaner-mcp-installed-'));
+    const client = new Client({ name: 'packages-test', version: '1.0.0' });
+    try {
+      const shelfUrl = openBookshop(s);
+      const transport = new StdioClientTransport({
+        command: join(dir, 'node_modules/.bin/gleaner'),
+        args: ['mcp'],
+        cwd: elsewhere,
+        env: { PATH: process.env.PATH!, HOME: elsewhere, GLEANER_SERVER: s.url, GLEANER_API_KEY: s.key },
+        stderr: 'pipe',
+      });
+      await client.connect(transport, { timeout: 180_000 }); // the first request waits for the process to start
+      expect((await client.listTools()).tools.map((t) => t.name)).to.include('markdown');
+      const page = await client.callTool({ name: 'markdown', arguments: { url: shelfUrl(1) } });
+      expect((page.content as Array<{ text: string }>)[0].text).to.contain('Book 1.1');
+      expect(readdirSync(elsewhere)).to.deep.equal([]);
+    } finally {
+      await client.close();
+      await s.close();
+      rmSync(elsewhere, { recursive: true, force: true });
+    }
   });
 
   it("runs the out-of-tree driver through @gleaner/testing's contract suite", async () => {

@@ -9,6 +9,7 @@ import type { Owner } from './auth/owners.ts';
 import { listProxyCountries } from './net/proxies.ts';
 import type { Driver } from './plugins/driver.ts';
 import { checkPluginApiVersion } from './plugins/version.ts';
+import { loadConfiguredPlugins, type ConfiguredPlugins } from './plugins/registry.ts';
 import { checkRequest } from './schemas/validate.ts';
 import {
   EXTRACT_ASYNC_BODY,
@@ -49,12 +50,16 @@ export interface EngineOptions {
   databaseUrl?: string;
   /**
    * Page drivers, in order of preference: the first is tried first (plain HTTP). Borrowed: the
-   * engine never closes them; whoever created them closes them after `engine.stop()`.
+   * engine never closes them; whoever created them closes them after `engine.stop()`. Absent: the
+   * engine builds the configured ones at start() from the known plugin packages that are installed
+   * (KNOWN_PLUGINS: `@gleaner/driver-http`, and the `browser.driver` unless escalation is off), and
+   * closes them at stop().
    */
   drivers?: Driver[];
   /**
-   * The model provider; null or absent: operations that need a model answer MODEL_NOT_CONFIGURED.
-   * Borrowed, like the drivers.
+   * The model provider, borrowed like the drivers; null: none (operations that need a model answer
+   * MODEL_NOT_CONFIGURED). Absent: the engine builds the configured one at start() (`llm.provider`,
+   * OPENAI_API_KEY / OPENAI_BASE_URL, OLLAMA_HOST) when its package is installed, and closes it at stop().
    */
   llm?: LlmProvider | null;
   /** Extra job kinds (tests, embedders). */
@@ -76,13 +81,17 @@ export interface Engine {
   readonly metrics: Metrics;
   /** Applies the engine's migrations (no job queue). */
   migrate(): Promise<string[]>;
-  /** Applies migrations and starts the job queue (so operations can enqueue). */
+  /**
+   * Applies migrations, builds the configured plugins the engine was not handed, and starts the job
+   * queue (so operations can enqueue).
+   */
   start(): Promise<void>;
   /** Starts workers for every job kind in this process. */
   startWorker(): Promise<void>;
   /**
    * Stops workers (graceful, config.jobs.shutdownGraceSeconds) and closes what the engine created
-   * (its connections); the drivers and model provider it was handed stay open for their owner to close.
+   * (its connections and the plugins it built); the drivers and model provider it was handed stay
+   * open for their owner to close.
    */
   stop(): Promise<void>;
 
@@ -134,7 +143,7 @@ export function createEngine(opts: EngineOptions): Engine {
   const { config } = opts;
   for (const d of opts.drivers ?? []) checkPluginApiVersion(d, 'driver');
   if (opts.llm) checkPluginApiVersion(opts.llm, 'model provider');
-  const logger = opts.logger ?? createLogger({ level: config.log.level });
+  const logger = opts.logger ?? createLogger({ level: config.log.level, format: config.log.format });
   const url = opts.databaseUrl ?? config.database.url;
   if (!url) throw new Error('createEngine: no database URL (set DATABASE_URL, or let the server start the embedded Postgres)');
   const metrics = opts.metrics ?? createMetrics();
@@ -158,9 +167,12 @@ export function createEngine(opts: EngineOptions): Engine {
     cronSeconds: config.schedules.cronSeconds,
     metrics,
   });
-  const model: ModelClient | null = opts.llm
-    ? createModelClient(opts.llm, { timeoutMs: config.llm.timeoutMs, maxRetries: config.llm.maxRetries, concurrency: config.llm.concurrency, logger, metrics })
-    : null;
+  const modelClient = (provider: LlmProvider): ModelClient =>
+    createModelClient(provider, { timeoutMs: config.llm.timeoutMs, maxRetries: config.llm.maxRetries, concurrency: config.llm.concurrency, logger, metrics });
+  const drivers: Driver[] = [...(opts.drivers ?? [])];
+  // What the caller did not hand over is built from configuration at start() (plugins/registry.ts).
+  const fromConfig = { drivers: opts.drivers === undefined, llm: opts.llm === undefined };
+  let built: ConfiguredPlugins | null = null;
   let spec: Promise<ModelSpec | null> | null = null;
   const cancels = new CancelWatch({ url, schema: config.database.schema, logger });
   const context: OperationContext = {
@@ -169,13 +181,13 @@ export function createEngine(opts: EngineOptions): Engine {
     logger,
     db,
     jobs,
-    drivers: opts.drivers ?? [],
-    model,
+    drivers,
+    model: opts.llm ? modelClient(opts.llm) : null,
     metrics,
     modelSpec: () =>
       (spec ??= (async () => {
         try {
-          return (await model?.specs())?.[0] ?? null;
+          return (await context.model?.specs())?.[0] ?? null;
         } catch (err) {
           logger.warn({ err: (err as Error).message }, 'model specs unavailable; using configured or default context window');
           spec = null; // ask again next time
@@ -209,6 +221,16 @@ export function createEngine(opts: EngineOptions): Engine {
     async start() {
       if (started) return;
       await this.migrate();
+      if ((fromConfig.drivers || fromConfig.llm) && !built) {
+        built = await loadConfiguredPlugins({ config, logger }, fromConfig);
+        for (const d of built.drivers) checkPluginApiVersion(d, 'driver');
+        if (built.llm) checkPluginApiVersion(built.llm, 'model provider');
+        drivers.push(...built.drivers);
+        if (built.llm) {
+          context.model = modelClient(built.llm);
+          logger.info({ provider: built.llm.name, model: built.llm.model }, 'model provider configured');
+        }
+      }
       await jobs.start();
       started = true;
     },
@@ -223,6 +245,13 @@ export function createEngine(opts: EngineOptions): Engine {
       await jobs.stop(config.jobs.shutdownGraceSeconds * 1000);
       cancels.close();
       await db.close();
+      if (built) {
+        // Built here, so closed here.
+        await built.close();
+        drivers.splice(drivers.length - built.drivers.length);
+        if (built.llm) context.model = null;
+        built = null;
+      }
       started = false;
     },
     ready: () => db.ping(),
@@ -237,7 +266,7 @@ export function createEngine(opts: EngineOptions): Engine {
     async llmSpecs() {
       if (opts.llmSpecs) return opts.llmSpecs();
       try {
-        return (await model?.specs()) ?? [];
+        return (await context.model?.specs()) ?? [];
       } catch {
         return [];
       }

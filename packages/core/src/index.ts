@@ -69,7 +69,7 @@ export type { RunOptions } from './runs/request.ts';
 export type { RunStatus, RunStatusBody } from './runs/status.ts';
 export type { CatalogOperations } from './catalog/index.ts';
 export type { Recipe } from './recipes/schema.ts';
-export { RANDOM_PROXY_COUNTRY } from './net/proxies.ts';
+export { RANDOM_PROXY_COUNTRY, canonicalProxyCountry } from './net/proxies.ts';
 
 // Gleaner extensions (docs/api.md): extraction details, the owner's runs and tasks, scraper versions and heals.
 export type { ExtractCallOptions } from './operations/extract.ts';
@@ -97,6 +97,9 @@ export type { ArchiveUsage, Snapshot } from './snapshots/archive.ts';
 export { PLUGIN_API_VERSION } from './plugins/version.ts';
 export type { Driver, DriverCapabilities } from './plugins/driver.ts';
 export type { LlmProvider, ModelSpec } from './plugins/llm.ts';
+// The known plugin packages createEngine builds from configuration when it is handed none.
+export { KNOWN_PLUGINS, chooseProvider, loadConfiguredPlugins } from './plugins/registry.ts';
+export type { ConfiguredPlugins, PluginContext, PluginFromConfig } from './plugins/registry.ts';
 
 // The browsing agent: one-shot tasks (engine.agent), and the loop itself for embedders that run it
 // on their own (runAgent with an engine's context).

@@ -5,6 +5,8 @@
 
 // The plugin API version a plugin declares (`apiVersion`); createEngine refuses another major.
 export { PLUGIN_API_VERSION, checkPluginApiVersion } from './plugins/version.ts';
+// What a plugin package exports as `fromConfig`, for core's table of known plugins (KNOWN_PLUGINS).
+export type { PluginContext, PluginFromConfig } from './plugins/registry.ts';
 
 // Errors and the options plugins read (configuration, logger).
 export { ERROR_CODES, GleanerError, isGleanerError, toGleanerError } from './errors.ts';

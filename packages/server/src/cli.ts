@@ -1,13 +1,14 @@
 #!/usr/bin/env node
 // The `gleaner` command: serve, worker, migrate, keys, tokens, webhooks, catalog, and the scripting
 // commands (extract, markdown, run) that call a running server.
-import { Command, InvalidArgumentError } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import { createLogger, GleanerError, loadConfig, type ConfigOptions, type Logger } from '@gleaner/core';
 import { openRuntime, type Runtime } from './runtime.ts';
 import { startAgents, startApi, startMetricsListener, type Listener } from './server.ts';
 import { pluginWiring } from './wiring.ts';
 import { registerScriptingCommands } from './client/commands.ts';
 import { registerScheduleCommands } from './client/schedules.ts';
+import { VERSION } from './version.ts';
 
 function int(name: string) {
   return (v: string) => {
@@ -20,7 +21,11 @@ function int(name: string) {
 /** Loads configuration and a logger; CLI output commands log to stderr so stdout carries only their result. */
 function setup(options: ConfigOptions, toStderr: boolean): { config: ReturnType<typeof loadConfig>; logger: Logger } {
   const config = loadConfig({ options });
-  const logger = createLogger({ level: toStderr && config.log.level === 'info' ? 'warn' : config.log.level, destination: toStderr ? 2 : 1 });
+  const logger = createLogger({
+    level: toStderr && config.log.level === 'info' ? 'warn' : config.log.level,
+    destination: toStderr ? 2 : 1,
+    format: config.log.format,
+  });
   return { config, logger };
 }
 
@@ -66,7 +71,10 @@ function onShutdown(logger: Logger, stop: () => Promise<void>, abort: () => Prom
   process.on('SIGINT', () => handler('SIGINT'));
 }
 
-const program = new Command('gleaner').description('Gleaner: self-hosted web data extraction').showHelpAfterError();
+const program = new Command('gleaner')
+  .description('Gleaner: self-hosted web data extraction')
+  .version(`gleaner ${VERSION} (Node ${process.versions.node})`, '-V, --version', 'print the version')
+  .showHelpAfterError();
 
 program
   .command('serve')
@@ -250,13 +258,17 @@ catalog
 
 program
   .command('mcp')
-  .description('an MCP server on stdio for AI assistants, acting as the owner of GLEANER_API_KEY (also served at /mcp by serve)')
-  .option('--no-worker', 'do not run a worker in this process (a running serve or worker does the background work)')
-  .action(async (o: { worker: boolean }) => {
-    const { config, logger } = setup(o.worker === false ? { worker: { enabled: false } } : {}, true);
+  .description(
+    'an MCP server on stdio for AI assistants: a client of the running Gleaner at GLEANER_SERVER, acting as the owner of GLEANER_API_KEY (serve also answers MCP at /mcp)',
+  )
+  .option('--server <url>', 'Gleaner server (GLEANER_SERVER, default http://127.0.0.1:8080)')
+  // Accepted for assistants' configurations written for earlier versions; the server's workers do the work.
+  .addOption(new Option('--no-worker').hideHelp())
+  .action(async (o: { server?: string }) => {
+    const { config, logger } = setup({}, true);
     // Loaded here: the MCP SDK is not needed by the other commands' start-up.
     const { serveMcpStdio } = await import('./mcp/stdio.ts');
-    await serveMcpStdio(config, logger);
+    await serveMcpStdio({ server: o.server ?? config.client.server, apiKey: config.client.apiKey }, logger);
   });
 
 registerScriptingCommands(program);

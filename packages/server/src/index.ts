@@ -7,3 +7,6 @@ export { startAgents, startApi } from './server.ts';
 export type { Listener } from './server.ts';
 export { pluginWiring } from './wiring.ts';
 export type { PluginWiring } from './wiring.ts';
+// The configured Postgres for an embedder: DATABASE_URL, or the embedded one under the data directory.
+export { resolveDataDir, startDatabase } from './database.ts';
+export type { ConfiguredDatabase } from './database.ts';

@@ -1,6 +1,6 @@
-import { resolve } from 'node:path';
 import { createEngine, type Engine, type EngineOptions, type GleanerConfig, type Logger } from '@gleaner/core';
-import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from './embedded-postgres.ts';
+import type { EmbeddedPostgresHandle } from './embedded-postgres.ts';
+import { startDatabase } from './database.ts';
 
 export interface Runtime {
   engine: Engine;
@@ -29,17 +29,7 @@ export async function openRuntime(
 ): Promise<Runtime> {
   const { config, logger } = opts;
   const { close: closePlugins, ...extra } = plugins;
-  let embedded: EmbeddedPostgresHandle | null = null;
-  let url = config.database.url;
-  if (!url) {
-    embedded = await startEmbeddedPostgres({
-      dataDir: resolve(config.dataDir),
-      port: config.database.embeddedPort,
-      osUser: config.database.embeddedUser,
-      logger,
-    });
-    url = embedded.url;
-  }
+  const { url, embedded } = await startDatabase(config, logger);
   const engine = createEngine({ config, logger, databaseUrl: url, ...extra });
   try {
     if (opts.jobs) await engine.start();

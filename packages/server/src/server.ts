@@ -11,8 +11,21 @@ import { metricsEndpoint } from './http/metrics.ts';
 export interface Listener {
   server: Server;
   port: number;
+  /** A URL for this machine's clients (loopback when bound to every interface). */
   url: string;
+  /** What the socket is bound to, e.g. `0.0.0.0:8080` (every interface) or `127.0.0.1:8080`. */
+  address: string;
   close(): Promise<void>;
+}
+
+/** The start-up line: the address actually bound, and how to reach it from this machine. */
+function listeningFields(l: Listener, path = ''): { listening: string; url: string } {
+  return { listening: l.address, url: `${l.url}${path}` };
+}
+
+function describeListener(what: string, l: Listener, path = ''): string {
+  const everywhere = /^(0\.0\.0\.0|\[::\]):/.test(l.address);
+  return `${what} listening on ${l.address}${everywhere ? ` (every interface; ${l.url}${path} from this machine)` : ''}`;
 }
 
 async function listen(app: express.Express, host: string, port: number, requestTimeoutMs: number): Promise<Listener> {
@@ -27,6 +40,7 @@ async function listen(app: express.Express, host: string, port: number, requestT
     server,
     port: addr.port,
     url: `http://${shownHost}:${addr.port}`,
+    address: `${addr.family === 'IPv6' ? `[${addr.address}]` : addr.address}:${addr.port}`,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());
@@ -42,7 +56,7 @@ export async function startApi(engine: Engine, logger: Logger, opts: { host: str
   const { config } = engine;
   const app = createApp({ engine, logger, routes: apiRoutes(), bodyLimitBytes: config.server.bodyLimitBytes, metrics: true, mcp: true, console: true });
   const listener = await listen(app, opts.host, opts.port, config.server.requestTimeoutMs);
-  logger.info({ url: listener.url }, 'API listening');
+  logger.info(listeningFields(listener), describeListener('API', listener));
   return listener;
 }
 
@@ -54,7 +68,7 @@ export async function startAgents(engine: Engine, logger: Logger, opts: { host: 
   const { config } = engine;
   const app = createLegacyApp({ engine, logger, bodyLimitBytes: config.server.bodyLimitBytes, apiUrl: opts.apiUrl, apiPort: opts.apiPort });
   const listener = await listen(app, opts.host, opts.port, config.server.requestTimeoutMs);
-  logger.info({ url: listener.url }, 'legacy agents interface listening (deprecated)');
+  logger.info(listeningFields(listener), describeListener('legacy agents interface (deprecated)', listener));
   return listener;
 }
 
@@ -68,6 +82,6 @@ export async function startMetricsListener(engine: Engine, logger: Logger, opts:
   app.get('/metrics', metricsEndpoint(engine, logger));
   app.use((req, res) => void res.status(404).json({ detail: `no endpoint ${req.method} ${req.path} (this port serves GET /metrics only)`, code: 'NOT_FOUND' }));
   const listener = await listen(app, opts.host, opts.port, 30_000);
-  logger.info({ url: `${listener.url}/metrics` }, 'metrics listening');
+  logger.info(listeningFields(listener, '/metrics'), describeListener('metrics', listener, '/metrics'));
   return listener;
 }

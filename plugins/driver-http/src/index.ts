@@ -2,3 +2,4 @@
 // createEngine({ drivers: [createHttpDriver({ config })] }).
 export { createHttpDriver, HTTP_DRIVER_NAME } from './driver.ts';
 export type { HttpDriverOptions } from './driver.ts';
+export { fromConfig } from './from-config.ts';

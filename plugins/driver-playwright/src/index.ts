@@ -5,3 +5,4 @@ export { createPlaywrightDriver, PLAYWRIGHT_DRIVER_NAME } from './driver.ts';
 export type { PlaywrightDriver, PlaywrightDriverOptions, PlaywrightDriverStats } from './driver.ts';
 export { CHROMIUM_ARGS } from './launcher.ts';
 export type { LaunchRecord } from './launcher.ts';
+export { fromConfig } from './from-config.ts';

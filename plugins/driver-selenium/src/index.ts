@@ -3,3 +3,4 @@
 export { createSeleniumDriver, SELENIUM_DRIVER_NAME } from './driver.ts';
 export type { SeleniumDriver, SeleniumDriverOptions } from './driver.ts';
 export { CHROMIUM_FLAGS } from './launcher.ts';
+export { fromConfig } from './from-config.ts';

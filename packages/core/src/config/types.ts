@@ -27,7 +27,7 @@ export interface GleanerConfig {
     bodyLimitBytes: number;
     requestTimeoutMs: number;
   };
-  log: { level: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent' };
+  log: { level: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'; format: 'auto' | 'json' | 'pretty' };
   auth: { tokenTtlSeconds: number };
   metrics: { mode: 'disabled' | 'open' | 'bearer'; token: string; workerPort: number };
   client: { server: string; apiKey: string };

@@ -7,7 +7,7 @@ import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { InvalidArgumentError, type Command } from 'commander';
-import { loadConfig } from '@gleaner/core';
+import { GleanerError, loadConfig } from '@gleaner/core';
 import { createApiClient, type ApiClient } from './api-client.ts';
 import { createProgress } from './progress.ts';
 
@@ -40,15 +40,36 @@ export function parseAttr(value: string, previous: Array<Record<string, string>>
 
 const writeLine = (value: unknown) => process.stdout.write(`${JSON.stringify(value)}\n`);
 
+/** A URL of the --urls file and the file's line it is on (what a report about it names). */
+interface UrlLine {
+  url: string;
+  line: number;
+}
+
 /** URLs of a file (or stdin for "-"), one a line; blank lines and # comments are skipped. */
-async function readUrls(file: string): Promise<string[]> {
+async function readUrls(file: string): Promise<UrlLine[]> {
   const input = file === '-' ? process.stdin : createReadStream(file);
-  const urls: string[] = [];
-  for await (const line of createInterface({ input, crlfDelay: Infinity })) {
-    const url = line.trim();
-    if (url && !url.startsWith('#')) urls.push(url);
+  const urls: UrlLine[] = [];
+  let line = 0;
+  for await (const text of createInterface({ input, crlfDelay: Infinity })) {
+    line++;
+    const url = text.trim();
+    if (url && !url.startsWith('#')) urls.push({ url, line });
   }
   return urls;
+}
+
+/** The batch's entries a 422 names (`body.url.<index>`) with the reason, or null when it names something else. */
+function refusedUrls(err: unknown, batch: UrlLine[]): Map<UrlLine, string> | null {
+  if (!(err instanceof GleanerError) || err.code !== 'VALIDATION_FAILED' || !Array.isArray(err.details)) return null;
+  const refused = new Map<UrlLine, string>();
+  for (const issue of err.details as Array<{ loc?: unknown[]; msg?: string }>) {
+    const [where, field, index] = issue.loc ?? [];
+    const entry = where === 'body' && field === 'url' && typeof index === 'number' ? batch[index] : undefined;
+    if (!entry) return null;
+    refused.set(entry, issue.msg ?? 'invalid URL');
+  }
+  return refused.size ? refused : null;
 }
 
 interface RunOptions extends ServerOption {
@@ -75,21 +96,42 @@ const FINISHED = new Set(['completed', 'completed_partial', 'failed']);
  */
 async function runScraper(o: RunOptions): Promise<number> {
   const api = client(o);
+  const source = o.urls === '-' ? 'standard input' : o.urls;
   const urls = o.urls ? await readUrls(o.urls) : null;
-  if (urls && !urls.length) throw new InvalidArgumentError(`no URLs in ${o.urls === '-' ? 'standard input' : o.urls}`);
-  const batches: Array<string[] | null> = [];
+  if (urls && !urls.length) throw new InvalidArgumentError(`no URLs in ${source}`);
+  const batches: Array<UrlLine[] | null> = [];
   if (!urls)
     batches.push(null); // the scraper's own URL
   else for (let i = 0; i < urls.length; i += o.batch) batches.push(urls.slice(i, i + o.batch));
 
-  const runs: Array<{ id: string; urls: string[] | null; status: RunStatus }> = [];
-  for (const batch of batches) {
-    const body = batch ? { template_id: o.scraper, url: batch, source: 'cli' } : { template_id: o.scraper, source: 'cli' };
-    const started = await api.call<RunStatus>('POST', '/v1/scrapers/run_async', body);
-    runs.push({ id: started.run_id, urls: batch, status: { ...started, completed: 0, total: batch?.length ?? 1 } });
-  }
-  const progress = createProgress(process.stderr, `run ${o.scraper}`);
   let failed = 0;
+  const runs: Array<{ id: string; urls: string[] | null; status: RunStatus }> = [];
+  for (let batch of batches) {
+    // A URL the server refuses is reported with its line of the file and left out; the others run.
+    for (;;) {
+      if (batch && !batch.length) break;
+      const body = batch ? { template_id: o.scraper, url: batch.map((u) => u.url), source: 'cli' } : { template_id: o.scraper, source: 'cli' };
+      try {
+        const started = await api.call<RunStatus>('POST', '/v1/scrapers/run_async', body);
+        const first = batch?.[0]?.line;
+        const lines = batch ? ` (${batch.length} URL${batch.length === 1 ? '' : 's'} from line ${first})` : " (the scraper's own URL)";
+        process.stderr.write(`scraper ${o.scraper}: run ${started.run_id} started${lines}\n`);
+        runs.push({ id: started.run_id, urls: body.url ?? null, status: { ...started, completed: 0, total: batch?.length ?? 1 } });
+        break;
+      } catch (err) {
+        const refused = batch && refusedUrls(err, batch);
+        if (!refused) throw err;
+        for (const [entry, why] of refused) {
+          failed++;
+          process.stderr.write(`${source}:${entry.line}: ${why}\n`);
+          writeLine({ url: entry.url, status: 'failed', error: `line ${entry.line}: ${why}`, line: entry.line });
+        }
+        batch = batch!.filter((u) => !refused.has(u));
+      }
+    }
+  }
+  if (!runs.length) return failed;
+  const progress = createProgress(process.stderr, `scraper ${o.scraper}`);
   const pending = new Set(runs);
   const report = () => {
     const done = runs.reduce((n, r) => n + r.status.completed, 0);
@@ -145,7 +187,8 @@ export function registerScriptingCommands(program: Command): void {
         if (o.mode) body.mode = o.mode;
         if (o.maxPages) Object.assign(body, { enable_pagination: o.maxPages > 1, max_pages: o.maxPages });
         if (o.proxyCountry) body.proxy_country = o.proxyCountry;
-        const result = await client(o).call<{ data: unknown[] }>('POST', '/v1/extract', body);
+        // --json: the whole response, with the extraction's details (driver, pages, tokens, credits).
+        const result = await client(o).call<{ data: unknown[] }>('POST', o.json ? '/v1/extract?details=true' : '/v1/extract', body);
         if (o.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
         else for (const record of result.data ?? []) writeLine(record);
       },

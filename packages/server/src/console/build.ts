@@ -17,6 +17,7 @@ const page = (script: string, style: string) => `<!doctype html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Gleaner console</title>
+<link rel="icon" type="image/svg+xml" href="/favicon.svg">
 <link rel="stylesheet" href="/console/assets/${style}">
 <script type="module" src="/console/assets/${script}"></script>
 </head>

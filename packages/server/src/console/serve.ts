@@ -9,8 +9,15 @@ import { GleanerError, type Logger } from '@gleaner/core';
 import { sendError } from '../http/app.ts';
 import { CONSOLE_DIST } from './build-paths.ts';
 
+/** The console's icon: a sheaf of grain (a gleaner's), drawn in a few lines rather than shipped as a binary. */
+export const FAVICON_SVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="6" fill="#2f6f4e"/><g stroke="#f4d35e" stroke-width="2.4" stroke-linecap="round" fill="none"><path d="M16 29V11"/><path d="M16 20c-4-1-6-4-6-8 4 1 6 4 6 8z"/><path d="M16 20c4-1 6-4 6-8-4 1-6 4-6 8z"/><path d="M16 13c-3-1-4-4-3-8 3 1 4 4 3 8z"/><path d="M16 13c3-1 4-4 3-8-3 1-4 4-3 8z"/></g></svg>`;
+
 export function mountConsole(app: Express, logger: Logger, dist = CONSOLE_DIST): void {
   const index = join(dist, 'index.html');
+  const icon = (_req: Request, res: Response) => void res.type('image/svg+xml').setHeader('Cache-Control', 'public, max-age=86400').send(FAVICON_SVG);
+  // Browsers ask for /favicon.ico on their own; the page names /favicon.svg.
+  app.get('/favicon.svg', icon);
+  app.get('/favicon.ico', icon);
   app.use('/console/assets', express.static(join(dist, 'assets'), { immutable: true, maxAge: '365d', index: false, fallthrough: true }));
   app.get('/', (_req: Request, res: Response) => {
     if (!existsSync(index)) {

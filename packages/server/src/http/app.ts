@@ -45,6 +45,7 @@ export function sendError(res: Response, err: unknown, logger: Logger): void {
     return;
   }
   const status = STATUS_BY_CODE[e.code] ?? 500;
+  res.locals.errorCode = e.code; // the request log names it (no stack trace for an expected failure)
   if (status >= 500 && e.code === 'INTERNAL') logger.error({ err }, 'unhandled error');
   else if (status >= 500) logger.warn({ code: e.code, err: e.message }, 'request failed');
   if (e.code === 'UNAUTHORIZED') {
@@ -149,6 +150,19 @@ export function createApp(opts: AppOptions): express.Express {
       logger: opts.logger,
       genReqId: (req) => (req as unknown as { id: string }).id,
       customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'warn' : 'info'),
+      // An answered error is logged by its code instead of pino-http's made-up Error and stack: a 503
+      // when the model is unreachable is an outcome, not a crash; a bug (INTERNAL) has its real stack
+      // on its own 'unhandled error' line (sendError).
+      customErrorObject: (_req, res, err, fields) => {
+        const code = (res as Response).locals?.errorCode as string | undefined;
+        if (!code || !/^failed with status code/.test(err.message)) return fields;
+        const { err: _dropped, ...rest } = fields as Record<string, unknown>;
+        return { ...rest, code };
+      },
+      customErrorMessage: (_req, res) => {
+        const code = (res as Response).locals?.errorCode as string | undefined;
+        return code ? `request failed: ${code}` : 'request errored';
+      },
       serializers: {
         req: (req) => ({ id: req.id, method: req.method, url: req.url }),
         res: (res) => ({ statusCode: res.statusCode }),

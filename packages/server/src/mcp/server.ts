@@ -8,8 +8,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { compileSchema, toGleanerError, toIssues, validationFailed, type Engine, type Logger, type Owner } from '@gleaner/core';
 import { TOOLS, type ToolDef, type ToolOutput } from './tools.ts';
-
-const VERSION = '0.1.0';
+import { VERSION } from '../version.ts';
 
 // Compiled on a tool's first call, not when the module loads.
 const validators = new Map<string, ReturnType<typeof compileSchema>>();

@@ -1,6 +1,22 @@
 import type { Request } from 'express';
 import { defineRoutes, type RouteDef } from '../http/route.ts';
 import { buildOpenApi, renderDocsPage } from '../http/openapi.ts';
+import { canonicalProxyCountry, RANDOM_PROXY_COUNTRY, type Engine } from '@gleaner/core';
+
+/**
+ * The proxy countries a proxy is configured for (`?configured=true`, a Gleaner extension): every
+ * country behind a `"*"` gateway, else the configured ones and `random`; none without proxies.
+ */
+function configuredProxyCountries(engine: Engine): Record<string, string> {
+  const all = engine.proxyCountries();
+  const proxies = engine.config.network.proxies ?? {};
+  if (Object.hasOwn(proxies, '*')) return all;
+  const keys = Object.keys(proxies);
+  if (!keys.length) return {};
+  const configured = new Set(keys.map((k) => canonicalProxyCountry(k, engine.config) ?? k));
+  configured.add(RANDOM_PROXY_COUNTRY);
+  return Object.fromEntries(Object.entries(all).filter(([value]) => configured.has(value)));
+}
 
 const INFO = {
   title: 'Gleaner',
@@ -40,10 +56,15 @@ export function systemRoutes(): RouteDef[] {
       method: 'get',
       path: '/v1/proxy-countries',
       summary: 'Accepted proxy_country values, mapped to their labels',
+      description: 'With ?configured=true (a Gleaner extension) only the countries a proxy is configured for (network.proxies): {} without proxies.',
       tags: ['utilities'],
       auth: 'none',
+      query: {
+        type: 'object',
+        properties: { configured: { type: 'boolean', default: false, description: 'Only the countries a proxy is configured for (a Gleaner extension)' } },
+      },
       responses: { 200: { description: 'value -> label', schema: { type: 'object', additionalProperties: { type: 'string' } } } },
-      handler: async ({ engine }) => ({ body: engine.proxyCountries() }),
+      handler: async ({ engine }, { query }) => ({ body: query.configured ? configuredProxyCountries(engine) : engine.proxyCountries() }),
     },
     {
       method: 'get',

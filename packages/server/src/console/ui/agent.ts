@@ -113,7 +113,7 @@ export function AgentTask({ id }: { id: string }) {
     ${
       Array.isArray(task.data)
         ? html`<h3>Records</h3>
-            <${Results} data=${task.data} extra=${task} />`
+            <${Results} data=${task.data} extra=${task} name=${`agent-task-${task.task_id}`} />`
         : null
     }
   </section>`;

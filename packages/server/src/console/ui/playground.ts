@@ -25,7 +25,8 @@ export function Playground() {
   const [outcome, setOutcome] = useState<Outcome | null>(null);
 
   useEffect(() => {
-    api<Record<string, string>>('GET', '/v1/proxy-countries').then(setCountries, () => undefined);
+    // Only the countries a proxy is configured for: none, and the choice is not shown at all.
+    api<Record<string, string>>('GET', '/v1/proxy-countries?configured=true').then(setCountries, () => undefined);
   }, []);
 
   const common = () => {
@@ -98,13 +99,17 @@ export function Playground() {
         <label
           >Max pages <input type="number" min="1" value=${maxPages} disabled=${!paginate} onInput=${(e: any) => setMaxPages(Number(e.currentTarget.value))}
         /></label>
-        <label
-          >Proxy country
-          <select value=${country} onChange=${(e: any) => setCountry(e.currentTarget.value)}>
-            <option value="">none</option>
-            ${Object.entries(countries).map(([v, label]) => html`<option value=${v}>${label}</option>`)}
-          </select></label
-        >
+        ${
+          Object.keys(countries).length
+            ? html`<label
+                >Proxy country
+                <select value=${country} onChange=${(e: any) => setCountry(e.currentTarget.value)}>
+                  <option value="">none</option>
+                  ${Object.entries(countries).map(([v, label]) => html`<option value=${v}>${label}</option>`)}
+                </select></label
+              >`
+            : null
+        }
       </div>
       <label
         >Cookies (JSON, optional)

@@ -4,7 +4,7 @@ import { html } from './html.ts';
 import { api } from './api.ts';
 import { navigate } from './router.ts';
 import { usePagedList } from './paged.ts';
-import { download, toCsv } from './download.ts';
+import { download, runCsvRows, toCsv } from './download.ts';
 import { ErrorBox, StatusBadge } from './widgets.ts';
 import type { RunListItem } from '@gleaner/core';
 
@@ -104,7 +104,8 @@ export function RunDetail({ id }: { id: string }) {
       <${ErrorBox} error=${error} />
     </section>`;
   const urls = Object.keys(run.data ?? {});
-  const rows = urls.flatMap((u) => (run.errors?.[u] !== undefined ? [] : (run.data[u] as Array<Record<string, unknown>>).map((r) => ({ url: u, ...r }))));
+  // Failed URLs too (a run may report one in `errors` only).
+  const rows = runCsvRows([...new Set([...urls, ...Object.keys(run.errors ?? {})])], run.data ?? {}, run.errors ?? {});
   return html`<section aria-labelledby="run-title">
     <h2 id="run-title">Run <code>${id}</code> <${StatusBadge} status=${run.status} /></h2>
     <${ErrorBox} error=${error} />

@@ -1,6 +1,7 @@
 // Small shared pieces: the attribute builder, records as a table, errors, JSON.
 import { useState } from 'preact/hooks';
 import { html } from './html.ts';
+import { download, toCsv } from './download.ts';
 
 export interface Attr {
   name: string;
@@ -86,13 +87,14 @@ export function RecordsTable({ records, caption, order = [] }: { records: Array<
   </div>`;
 }
 
-/** Records and JSON as two tabs. */
-export function Results({ data, extra }: { data: Array<Record<string, unknown>>; extra?: unknown }) {
+/** Records and JSON as two tabs, and the records as a CSV file (`name`.csv). */
+export function Results({ data, extra, name = 'records' }: { data: Array<Record<string, unknown>>; extra?: unknown; name?: string }) {
   const [tab, setTab] = useState<'table' | 'json'>('table');
   return html`<section class="results" aria-label="Results">
     <div role="tablist" aria-label="Result views">
       <button role="tab" aria-selected=${tab === 'table'} onClick=${() => setTab('table')}>Table</button>
       <button role="tab" aria-selected=${tab === 'json'} onClick=${() => setTab('json')}>JSON</button>
+      <button class="secondary" disabled=${!data.length} onClick=${() => download(`${name}.csv`, toCsv(data), 'text/csv')}>Download CSV</button>
     </div>
     ${tab === 'table' ? html`<${RecordsTable} records=${data} caption=${`${data.length} record${data.length === 1 ? '' : 's'}`} />` : html`<${Json} value=${extra ?? data} label="Result as JSON" />`}
   </section>`;
