@@ -11,7 +11,7 @@ import { request } from './support/http.ts';
 
 /** A second API server (its own engine and pool) on the stack's database: another process, as far as state goes. */
 async function secondServer(s: Stack): Promise<{ url: string; engine: Engine; close(): Promise<void> }> {
-  const engine = createEngine({ config: s.schemas.config, logger: silentLogger() });
+  const engine = createEngine({ config: s.schemas.config, logger: silentLogger(), llm: s.engine.context.model?.provider });
   await engine.start();
   const server: Server = createApp({ engine, logger: silentLogger(), routes: apiRoutes(), bodyLimitBytes: 1 << 20 }).listen(0, '127.0.0.1');
   await new Promise((r) => server.once('listening', r));

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { GleanerError, validationFailed, type ValidationIssue } from '../errors.ts';
 import type { Owner } from '../auth/owners.ts';
 import { defineJob } from '../jobs/job-kind.ts';
-import type { OperationContext } from '../context.ts';
+import { requireModel, type OperationContext } from '../context.ts';
 import { checkHttpUrl, normalizeExtractOptions } from '../schemas/normalize.ts';
 import { runExtraction } from '../extract/pipeline.ts';
 import { recordUsage } from '../usage.ts';
@@ -58,6 +58,7 @@ export async function submitExtractTask(ctx: OperationContext, owner: Owner, bod
   const callbackUrl = checkCallbackUrl(body.callback_url, issues);
   if (issues.length) throw validationFailed(issues);
   const proxy = proxyRoute(options.proxyCountry, ctx.config);
+  requireModel(ctx); // refused now rather than after a queue wait: nothing could run the task
   // A literal private address fails now rather than a day of retries later; names are checked at
   // every delivery, when they are resolved.
   if (callbackUrl) createSsrfGuard({ allowNetworks: ctx.config.network.allowNetworks }).checkUrl(callbackUrl);

@@ -7,7 +7,7 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { GleanerError, type GleanerConfig, type Logger } from '@gleaner/core';
 import { openRuntime } from '../runtime.ts';
-import { pluginWiring } from '../wiring.ts';
+import { startupWiring } from '../wiring.ts';
 import { createMcpServer } from './server.ts';
 
 export async function serveMcpStdio(config: Readonly<GleanerConfig>, logger: Logger): Promise<void> {
@@ -17,7 +17,7 @@ export async function serveMcpStdio(config: Readonly<GleanerConfig>, logger: Log
       'gleaner mcp acts as the owner of an API key: set GLEANER_API_KEY (create one with `gleaner keys create --owner NAME`)',
     );
   }
-  const rt = await openRuntime({ config, logger, jobs: true }, pluginWiring(config, logger));
+  const rt = await openRuntime({ config, logger, jobs: true }, await startupWiring(config, logger));
   let closing: Promise<void> | null = null;
   const close = () =>
     (closing ??= rt.close().then(

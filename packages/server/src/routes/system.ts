@@ -1,6 +1,7 @@
 import type { Request } from 'express';
 import { defineRoutes, type RouteDef } from '../http/route.ts';
 import { buildOpenApi, renderDocsPage } from '../http/openapi.ts';
+import { STATUS_SCHEMA, statusBody } from './status.ts';
 
 const INFO = {
   title: 'Gleaner',
@@ -34,6 +35,21 @@ export function systemRoutes(): RouteDef[] {
         } catch (err) {
           return { status: 503, headers: { 'Retry-After': '5' }, body: { status: 'unavailable', detail: (err as Error).message } };
         }
+      },
+    },
+    {
+      method: 'get',
+      path: '/v1/status',
+      summary: 'What works now: the database, the model and the browsers, each reported separately (Gleaner extension)',
+      tags: ['utilities'],
+      auth: 'none',
+      responses: {
+        200: { description: 'The database answers; `model` and `browsers` say whether they are configured', schema: STATUS_SCHEMA },
+        503: { description: 'Postgres unreachable (the other parts are still reported)', schema: STATUS_SCHEMA },
+      },
+      handler: async ({ engine }) => {
+        const body = await statusBody(engine);
+        return body.status === 'ok' ? { body } : { status: 503, headers: { 'Retry-After': '5' }, body };
       },
     },
     {
