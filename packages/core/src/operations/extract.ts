@@ -5,6 +5,7 @@ import { requireModel, type OperationContext } from '../context.ts';
 import { checkHttpUrl, normalizeExtractOptions } from '../schemas/normalize.ts';
 import { validationFailed, type ValidationIssue } from '../errors.ts';
 import { runExtraction } from '../extract/pipeline.ts';
+import { refuseBlockedUrls } from '../net/ssrf.ts';
 import { recordUsage } from '../usage.ts';
 import type { ExtractedRecord } from '../records/attributes.ts';
 
@@ -50,6 +51,7 @@ export const extract: ExtractOperation = async (ctx, owner, body, signal, call =
   const url = checkHttpUrl(body.url, ['body', 'url'], issues);
   const options = normalizeExtractOptions(body, ctx.config, url, issues);
   if (issues.length) throw validationFailed(issues);
+  await refuseBlockedUrls(ctx.config.network.allowNetworks, [url!]);
   requireModel(ctx); // every extraction reads its first page with the model: refuse before fetching
   const pages = pageLog(call);
   const result = await runExtraction(ctx, { url: url! }, options, signal, pages.onPage);

@@ -8,7 +8,7 @@ import type { Owner } from '../auth/owners.ts';
 import type { OperationContext } from '../context.ts';
 import { checkHttpUrl, normalizeCookieInput, normalizeProxyCountry } from '../schemas/normalize.ts';
 import type { Cookie } from '../net/cookies.ts';
-import { createSsrfGuard } from '../net/ssrf.ts';
+import { createSsrfGuard, refuseBlockedUrls } from '../net/ssrf.ts';
 import { coerceParameter } from '../agent/script-parameters.ts';
 import { loadScraper, type ParameterSpec, type ScraperRecord } from '../scrapers/index.ts';
 import { checkCallbackUrl } from '../tasks/extract-task.ts';
@@ -172,6 +172,8 @@ export async function normalizeRunRequest(ctx: OperationContext, owner: Owner, b
   if (issues.length) throw validationFailed(issues);
   // A literal private address fails now rather than after a day of retries.
   if (callbackUrl) createSsrfGuard({ allowNetworks: ctx.config.network.allowNetworks }).checkUrl(callbackUrl);
+  // A blocked URL is refused now, with the answer its fetch would give (extract answers so at once).
+  await refuseBlockedUrls(ctx.config.network.allowNetworks, detection ? [...urls, detection] : urls);
 
   // Only a url the caller gave moves into the URL-typed parameter (the scraper's own is its default).
   const given = body.url !== undefined && body.url !== null && body.url !== '';
