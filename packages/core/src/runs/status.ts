@@ -39,6 +39,8 @@ export interface RunStatusBody {
   data?: Record<string, ExtractedRecord[]>;
   /** URL -> why it failed (empty when none did). */
   errors?: Record<string, string>;
+  /** A failed run only: why its first URL (in the run's order) failed — for clients that read one reason. */
+  error?: string;
 }
 
 export function isFinished(status: RunStatus): boolean {
@@ -57,7 +59,15 @@ export function finishedBody(run: RunRow, items: RunItemRow[]): RunStatusBody {
     data[item.url] = item.status === 'completed' ? (item.records ?? []) : [];
     if (item.status === 'failed') errors[item.url] = item.error ?? 'this URL failed';
   }
-  return { ...progressBody(run), credits_charged: Number(run.credits_charged), data, errors };
+  const body: RunStatusBody = { ...progressBody(run), credits_charged: Number(run.credits_charged), data, errors };
+  if (run.status === 'failed') body.error = firstFailure(items);
+  return body;
+}
+
+/** Why the first failed item (items in position order) failed; every failed run has one. */
+function firstFailure(items: RunItemRow[]): string {
+  const item = items.find((i) => i.status === 'failed');
+  return item?.error ?? 'the run failed';
 }
 
 /**
@@ -67,5 +77,7 @@ export function finishedBody(run: RunRow, items: RunItemRow[]): RunStatusBody {
 export function resultBody(run: RunRow, items: RunItemRow[]): Record<string, unknown> {
   const full = finishedBody(run, items);
   const data = run.url_form === 'single' ? (full.data![items[0]?.url] ?? []) : full.data;
-  return { run_id: run.id, status: run.status, credits_charged: full.credits_charged, data, errors: full.errors };
+  const body: Record<string, unknown> = { run_id: run.id, status: run.status, credits_charged: full.credits_charged, data, errors: full.errors };
+  if (full.error) body.error = full.error;
+  return body;
 }

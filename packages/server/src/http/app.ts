@@ -35,13 +35,27 @@ export interface AppOptions {
   console?: boolean;
 }
 
-/** Sends the error body of docs/errors.md: 422 {detail: [...]}, else {detail, code}. */
+/** "body.url: Field required; ..." — a 422's issues as one line, for `message`. */
+export function issuesText(issues: ValidationIssue[]): string {
+  return issues.map((i) => `${Array.isArray(i.loc) ? i.loc.join('.') : 'body'}: ${i.msg}`).join('; ');
+}
+
+/**
+ * An error body of docs/errors.md: {detail, code} (422: {detail: [...]}), plus `message` — the same
+ * text as `detail` (a 422's issues as one line) for clients that read `message` (a Gleaner extension).
+ */
+export function errorBody(detail: string | ValidationIssue[], code?: string): Record<string, unknown> {
+  const message = typeof detail === 'string' ? detail : issuesText(detail);
+  return code ? { detail, code, message } : { detail, message };
+}
+
+/** Sends the error body of docs/errors.md: 422 {detail: [...]}, else {detail, code}; both with `message`. */
 export function sendError(res: Response, err: unknown, logger: Logger): void {
   const e = toGleanerError(err);
   if (e.code === 'VALIDATION_FAILED') {
     // Schema failures and core's cross-field checks alike: a list of {loc, msg, type}.
-    const issues = Array.isArray(e.details) ? e.details : [{ loc: ['body'], msg: e.message, type: 'value_error' }];
-    res.status(422).json({ detail: issues });
+    const issues: ValidationIssue[] = Array.isArray(e.details) ? e.details : [{ loc: ['body'], msg: e.message, type: 'value_error' }];
+    res.status(422).json(errorBody(issues));
     return;
   }
   const status = STATUS_BY_CODE[e.code] ?? 500;
@@ -57,7 +71,7 @@ export function sendError(res: Response, err: unknown, logger: Logger): void {
   }
   // Never a stack trace: INTERNAL keeps a generic message, the log has the rest.
   const detail = e.code === 'INTERNAL' ? `internal error; quote request id ${res.getHeader('X-Request-Id')} when reporting it` : e.message;
-  res.status(status).json({ detail, code: e.code });
+  res.status(status).json(errorBody(detail, e.code));
 }
 
 function mount(app: express.Express, route: RouteDef, opts: AppOptions): void {
@@ -158,7 +172,7 @@ export function createApp(opts: AppOptions): express.Express {
   for (const route of opts.routes) mount(app, route, opts);
 
   app.use((req: Request, res: Response) => {
-    res.status(404).json({ detail: `no endpoint ${req.method} ${req.path}`, code: 'NOT_FOUND' });
+    res.status(404).json(errorBody(`no endpoint ${req.method} ${req.path}`, 'NOT_FOUND'));
   });
   app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
     const e = err as { type?: string; status?: number; message?: string; body?: unknown };
@@ -179,7 +193,7 @@ export function createApp(opts: AppOptions): express.Express {
     }
     const status = clientErrorStatus(err);
     if (status) {
-      res.status(status).json({ detail: clientErrorMessage(err, _req), code: 'BAD_REQUEST' });
+      res.status(status).json(errorBody(clientErrorMessage(err, _req), 'BAD_REQUEST'));
       return;
     }
     sendError(res, err, opts.logger);

@@ -4,6 +4,7 @@ const RECORDS = { type: 'array', items: { type: 'object' } };
 const DATA_MAP = { type: 'object', additionalProperties: RECORDS, description: "URL -> records; a failed URL's entry is []." };
 const ERRORS_MAP = { type: 'object', additionalProperties: { type: 'string' }, description: 'URL -> why it failed.' };
 const STATUS = { enum: ['queued', 'running', 'completed', 'completed_partial', 'failed'] };
+const ERROR = { type: 'string', description: 'A failed run only: why its first URL failed (its entry in `errors`); a Gleaner extension.' };
 
 export const RUN_RESULT_RESPONSE = {
   type: 'object',
@@ -14,6 +15,7 @@ export const RUN_RESULT_RESPONSE = {
     credits_charged: { type: 'number' },
     data: { anyOf: [RECORDS, DATA_MAP], description: 'The records when url was one string or omitted; URL -> records when it was a list.' },
     errors: ERRORS_MAP,
+    error: ERROR,
   },
 };
 
@@ -34,5 +36,6 @@ export const RUN_STATUS_RESPONSE = {
     credits_charged: { type: 'number', description: 'Once finished.' },
     data: { ...DATA_MAP, description: "Once finished: URL -> records; a failed URL's entry is []." },
     errors: { ...ERRORS_MAP, description: 'Once finished: URL -> why it failed (empty when none did).' },
+    error: ERROR,
   },
 };

@@ -41,7 +41,7 @@ export function systemRoutes(): RouteDef[] {
       method: 'get',
       path: '/v1/status',
       summary: 'What works now: the database, the model and the browsers, each reported separately (Gleaner extension)',
-      tags: ['utilities'],
+      tags: ['gleaner'],
       auth: 'none',
       responses: {
         200: { description: 'The database answers; `model` and `browsers` say whether they are configured', schema: STATUS_SCHEMA },
