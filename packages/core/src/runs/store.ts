@@ -16,11 +16,30 @@ export function runChannel(schema: string): string {
   return `gleaner_runs_${createHash('sha1').update(schema).digest('hex').slice(0, 16)}`;
 }
 
+/**
+ * Owners take turns on the workers: a run's i-th URL waits behind the URLs its owner already has
+ * waiting (`backlog`), so its job's priority is -(backlog + i) and workers fetch the highest first.
+ * A run submitted behind another owner's 10,000-URL backlog starts with the next free worker slot,
+ * while one owner alone still gets every worker (nothing is reserved). Each job also carries its
+ * owner as pg-boss group, which limits.concurrentJobs caps across all workers.
+ */
+async function ownerBacklog(tx: Queryable, ownerId: string): Promise<number> {
+  const { rows } = await tx.query<{ n: string }>(
+    `SELECT coalesce(sum(total - completed), 0) AS n FROM runs WHERE owner_id = $1 AND status IN ('queued', 'running')`,
+    [ownerId],
+  );
+  return Number(rows[0].n);
+}
+
+/** pg-boss priorities are Postgres integers: a backlog past this still takes its turn, among the last. */
+const LOWEST_PRIORITY = -2_000_000_000;
+
 /** Creates the run, one item per URL and one `run.item` job per item, in one transaction. */
 export async function createRun(ctx: OperationContext, ownerId: string, req: RunRequest): Promise<string> {
   const id = randomUUID();
   const proxy = proxyRoute(req.options.proxyCountry, ctx.config);
   await ctx.db.tx(async (tx) => {
+    const backlog = await ownerBacklog(tx, ownerId);
     await tx.query(
       `INSERT INTO runs (id, owner_id, scraper_id, status, url_form, total, options, callback_url)
        VALUES ($1, $2, $3, 'queued', $4, $5, $6, $7)`,
@@ -34,7 +53,7 @@ export async function createRun(ctx: OperationContext, ownerId: string, req: Run
     await ctx.jobs.sendMany(
       RUN_ITEM_JOB,
       req.urls.map((_, position) => ({ runId: id, position })),
-      { db: tx },
+      { db: tx, group: ownerId, priority: (i) => Math.max(LOWEST_PRIORITY, -(backlog + i)) },
     );
   });
   ctx.logger.info({ runId: id, items: req.urls.length, proxy }, 'run created');

@@ -45,7 +45,7 @@ export interface RouteDef {
   deprecated?: boolean;
   /**
    * The endpoint starts background work (a task, a run, a scraper build): refused with 429 while
-   * the owner has limits.concurrentJobs unfinished.
+   * the owner has limits.queuedJobs unfinished.
    */
   startsJob?: boolean;
   handler: (ctx: RouteContext, input: { body: any; params: any; query: any }) => Promise<RouteResult>;
