@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { pinoHttp } from 'pino-http';
 import {
@@ -10,6 +11,7 @@ import {
   type Engine,
   type Logger,
   type Owner,
+  type ResultFile,
   type ValidationIssue,
 } from '@gleaner/core';
 import { STATUS_BY_CODE } from './errors.ts';
@@ -74,6 +76,27 @@ export function sendError(res: Response, err: unknown, logger: Logger): void {
   res.status(status).json(errorBody(detail, e.code));
 }
 
+/**
+ * Streams a file as it is produced, waiting for the client to read (backpressure) and stopping
+ * when it goes away. An error after the first chunk can only cut the response short.
+ */
+async function sendFile(res: Response, file: ResultFile): Promise<void> {
+  res.status(200).type(file.contentType).setHeader('Content-Disposition', `attachment; filename="${file.filename}"`);
+  const iterator = file.chunks[Symbol.asyncIterator]();
+  try {
+    for (let next = await iterator.next(); !next.done; next = await iterator.next()) {
+      if (res.destroyed) return;
+      if (!res.write(next.value)) await Promise.race([once(res, 'drain'), once(res, 'close')]);
+    }
+    res.end();
+  } catch (err) {
+    if (!res.headersSent) throw err;
+    res.destroy(err as Error);
+  } finally {
+    await iterator.return?.();
+  }
+}
+
 function mount(app: express.Express, route: RouteDef, opts: AppOptions): void {
   const validators = {
     body: route.body ? compileSchema(route.body, 'body') : null,
@@ -101,7 +124,9 @@ function mount(app: express.Express, route: RouteDef, opts: AppOptions): void {
       if (route.startsJob && owner) await opts.engine.limits.checkJobs(owner);
       const result = await route.handler({ engine: opts.engine, owner, req, res }, { body, params, query });
       for (const [k, v] of Object.entries(result.headers ?? {})) res.setHeader(k, v);
-      if (result.html !== undefined) {
+      if (result.file) {
+        await sendFile(res, result.file);
+      } else if (result.html !== undefined) {
         res
           .status(result.status ?? 200)
           .type('html')

@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import type { Engine, Owner } from '@gleaner/core';
+import type { Engine, Owner, ResultFile } from '@gleaner/core';
 
 export type JsonSchema = Record<string, unknown>;
 export type AuthKind = 'none' | 'apiKey' | 'bearer';
@@ -18,6 +18,8 @@ export interface RouteResult {
   headers?: Record<string, string>;
   /** Raw response instead of JSON (e.g. the /docs HTML page). */
   html?: string;
+  /** A file streamed as it is produced (results as CSV or JSON Lines), sent as an attachment. */
+  file?: ResultFile;
 }
 
 /**
