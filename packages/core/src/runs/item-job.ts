@@ -131,7 +131,7 @@ export async function executeItem(
   }
   return completedOutcome(
     c.config,
-    { records: result.records, driver: result.driver, pages: result.pages.length },
+    { records: result.records, driver: result.driver, pages: result.pages.length, message: result.message },
     { version, healed, modelCalls, healCredits },
   );
 }

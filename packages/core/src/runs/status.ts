@@ -27,6 +27,8 @@ export interface RunItemRow {
   status: 'queued' | 'running' | 'completed' | 'failed';
   records: ExtractedRecord[] | null;
   error: string | null;
+  /** Said beside the records (e.g. a pagination fallback). */
+  message?: string | null;
 }
 
 export interface RunStatusBody {
@@ -41,6 +43,8 @@ export interface RunStatusBody {
   errors?: Record<string, string>;
   /** A failed run only: why its first URL (in the run's order) failed — for clients that read one reason. */
   error?: string;
+  /** URL -> what its item says beside its records (only URLs that say something; absent when none does). */
+  messages?: Record<string, string>;
 }
 
 export function isFinished(status: RunStatus): boolean {
@@ -61,6 +65,8 @@ export function finishedBody(run: RunRow, items: RunItemRow[]): RunStatusBody {
   }
   const body: RunStatusBody = { ...progressBody(run), credits_charged: Number(run.credits_charged), data, errors };
   if (run.status === 'failed') body.error = firstFailure(items);
+  const said = items.filter((i) => i.message);
+  if (said.length) body.messages = Object.fromEntries(said.map((i) => [i.url, i.message!]));
   return body;
 }
 
@@ -79,5 +85,6 @@ export function resultBody(run: RunRow, items: RunItemRow[]): Record<string, unk
   const data = run.url_form === 'single' ? (full.data![items[0]?.url] ?? []) : full.data;
   const body: Record<string, unknown> = { run_id: run.id, status: run.status, credits_charged: full.credits_charged, data, errors: full.errors };
   if (full.error) body.error = full.error;
+  if (full.messages) body.messages = full.messages;
   return body;
 }

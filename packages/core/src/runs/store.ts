@@ -70,7 +70,7 @@ export async function loadRun(db: Queryable, ownerId: string, runId: string): Pr
 }
 
 export async function loadItems(db: Queryable, runId: string): Promise<RunItemRow[]> {
-  const { rows } = await db.query<RunItemRow>('SELECT url, status, records, error FROM run_items WHERE run_id = $1 ORDER BY position', [runId]);
+  const { rows } = await db.query<RunItemRow>('SELECT url, status, records, error, message FROM run_items WHERE run_id = $1 ORDER BY position', [runId]);
   return rows;
 }
 

@@ -4,6 +4,11 @@ const RECORDS = { type: 'array', items: { type: 'object' } };
 const DATA_MAP = { type: 'object', additionalProperties: RECORDS, description: "URL -> records; a failed URL's entry is []." };
 const ERRORS_MAP = { type: 'object', additionalProperties: { type: 'string' }, description: 'URL -> why it failed.' };
 const STATUS = { enum: ['queued', 'running', 'completed', 'completed_partial', 'failed'] };
+const MESSAGES = {
+  type: 'object',
+  additionalProperties: { type: 'string' },
+  description: "URL -> what its item says beside its records, e.g. that pagination fell back to the page's own next link (Gleaner extension).",
+};
 const ERROR = { type: 'string', description: 'A failed run only: why its first URL failed (its entry in `errors`); a Gleaner extension.' };
 
 export const RUN_RESULT_RESPONSE = {
@@ -16,6 +21,7 @@ export const RUN_RESULT_RESPONSE = {
     data: { anyOf: [RECORDS, DATA_MAP], description: 'The records when url was one string or omitted; URL -> records when it was a list.' },
     errors: ERRORS_MAP,
     error: ERROR,
+    messages: MESSAGES,
   },
 };
 
@@ -37,5 +43,6 @@ export const RUN_STATUS_RESPONSE = {
     data: { ...DATA_MAP, description: "Once finished: URL -> records; a failed URL's entry is []." },
     errors: { ...ERRORS_MAP, description: 'Once finished: URL -> why it failed (empty when none did).' },
     error: ERROR,
+    messages: MESSAGES,
   },
 };
