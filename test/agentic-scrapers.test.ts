@@ -209,7 +209,11 @@ describe('agentic scrapers: run rules, drift healed, owners, catalog (openai)', 
   it('answers 400 for the parameter rules, a URL list and a synchronous run, each saying what to do', async () => {
     const missing = await s.api('POST', '/v1/scrapers/run_async', { template_id: searchId });
     expect(missing.status).to.equal(400);
-    expect(missing.body).to.deep.equal({ detail: 'parameters is required for this scraper.', code: 'BAD_REQUEST' });
+    expect(missing.body).to.deep.equal({
+      detail: 'parameters is required for this scraper.',
+      code: 'BAD_REQUEST',
+      message: 'parameters is required for this scraper.',
+    });
     const wrongType = await s.api('POST', '/v1/scrapers/run_async', { template_id: searchId, parameters: { query: { text: 'x' } } });
     expect(wrongType.status).to.equal(400);
     expect(wrongType.body.detail).to.match(/^Parameter query must be a string/);

@@ -136,7 +136,11 @@ describe('filter proxy', () => {
     expect(reply.headers['x-gleaner-blocked']).to.equal('1');
     expect(reply.body).to.contain('blocked: 127.0.0.1 is a loopback address');
     expect(proxy.blocked).to.have.length(1);
-    expect(proxy.blocked[0]).to.include({ url: `${canary.url}/page`, reason: 'blocked: 127.0.0.1 is a loopback address' });
+    expect(proxy.blocked[0]).to.include({
+      url: `${canary.url}/page`,
+      reason:
+        'blocked: 127.0.0.1 is a loopback address; to allow it, add 127.0.0.1/32 (or a network holding it) to GLEANER_ALLOW_NETWORKS (network.allowNetworks) and restart Gleaner',
+    });
     expect(canary.connections).to.equal(before);
   });
 

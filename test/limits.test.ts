@@ -1,5 +1,7 @@
-// Issue 16, item 6: per-owner request rate and concurrent-job limits, kept in Postgres so that two
-// API servers on the same database share one budget; 429 with Retry-After past either.
+// Issue 16, item 6: per-owner request rate and queued-job limits, kept in Postgres so that two
+// API servers on the same database share one budget; 429 with Retry-After past either. Issue 23,
+// item 5: both are off or generous by default (a queue accepts a backlog), and the per-owner limit
+// on execution is the workers' (test/fair-share.test.ts).
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
@@ -11,7 +13,7 @@ import { request } from './support/http.ts';
 
 /** A second API server (its own engine and pool) on the stack's database: another process, as far as state goes. */
 async function secondServer(s: Stack): Promise<{ url: string; engine: Engine; close(): Promise<void> }> {
-  const engine = createEngine({ config: s.schemas.config, logger: silentLogger() });
+  const engine = createEngine({ config: s.schemas.config, logger: silentLogger(), llm: s.engine.context.model?.provider });
   await engine.start();
   const server: Server = createApp({ engine, logger: silentLogger(), routes: apiRoutes(), bodyLimitBytes: 1 << 20 }).listen(0, '127.0.0.1');
   await new Promise((r) => server.once('listening', r));
@@ -33,7 +35,7 @@ async function freshWindow(): Promise<void> {
 }
 
 /** The stack with `limits`, and a second API server on its database, for the describe block. */
-function twoServers(limits: { requestsPerMinute: number; concurrentJobs: number }) {
+function twoServers(limits: { requestsPerMinute: number; queuedJobs: number }) {
   const servers = {} as { s: Stack; other: Awaited<ReturnType<typeof secondServer>> };
   before(async () => {
     servers.s = await startStack({ worker: false, config: { limits } });
@@ -48,7 +50,7 @@ function twoServers(limits: { requestsPerMinute: number; concurrentJobs: number 
 
 describe('per-owner limits (issue 16 item 6)', () => {
   describe('request rate, across two API servers', () => {
-    const servers = twoServers({ requestsPerMinute: 10, concurrentJobs: 0 });
+    const servers = twoServers({ requestsPerMinute: 10, queuedJobs: 0 });
 
     it('shares one budget: 12 requests over two servers give 10 answers and 2 429s with Retry-After', async () => {
       const { s, other } = servers;
@@ -75,8 +77,8 @@ describe('per-owner limits (issue 16 item 6)', () => {
     });
   });
 
-  describe('concurrent jobs', () => {
-    const servers = twoServers({ requestsPerMinute: 0, concurrentJobs: 2 });
+  describe('queued jobs', () => {
+    const servers = twoServers({ requestsPerMinute: 0, queuedJobs: 2 });
 
     it('refuses a third unfinished job on either server with 429, and takes one again when a job finishes', async () => {
       const { s, other } = servers;
@@ -86,7 +88,7 @@ describe('per-owner limits (issue 16 item 6)', () => {
       const third = await request(other.url, 'POST', '/v1/extractor/extract_async', { body, headers: { 'X-API-KEY': s.key } });
       expect(third.status).to.equal(429);
       expect(third.body.code).to.equal('RATE_LIMITED');
-      expect(third.body.detail).to.contain('limits.concurrentJobs');
+      expect(third.body.detail).to.contain('limits.queuedJobs').and.contain('GLEANER_MAX_QUEUED_JOBS');
       expect(third.headers.get('retry-after')).to.equal('10');
       const run = await s.api('POST', '/v1/scrapers/run_async', { scraper_id: 'x', urls: [`${s.site.url}/`] });
       expect(run.status).to.equal(429);

@@ -213,7 +213,11 @@ describe('scraper runs (HTTP API end to end)', () => {
     expect(sync.body.detail).to.contain('run_async');
     const missing = await s.api('POST', '/v1/scrapers/run_async', { template_id: id, url: `${s.site.url}/a` });
     expect(missing.status).to.equal(400);
-    expect(missing.body).to.deep.equal({ detail: 'parameters is required for this scraper.', code: 'BAD_REQUEST' });
+    expect(missing.body).to.deep.equal({
+      detail: 'parameters is required for this scraper.',
+      code: 'BAD_REQUEST',
+      message: 'parameters is required for this scraper.',
+    });
     // The top-level url fills the URL-typed parameter; `limit` has a default; `query` is missing.
     const required = await s.api('POST', '/v1/scrapers/run_async', { template_id: id, url: `${s.site.url}/a`, parameters: {} });
     expect(required.status).to.equal(400);

@@ -49,7 +49,11 @@ describe('ssrf guard: addresses and URLs', () => {
     it(`refuses ${url}`, () => {
       const err = expectThrows(() => guard.checkUrl(url));
       expect(err.code).to.equal('URL_BLOCKED');
-      expect(err.message).to.equal(message);
+      // The address named, then how to allow it (issue 23 item 2).
+      const address = message.split(' ')[1];
+      expect(err.message).to.equal(
+        `${message}; to allow it, add ${address}/${address.includes(':') ? 128 : 32} (or a network holding it) to GLEANER_ALLOW_NETWORKS (network.allowNetworks) and restart Gleaner`,
+      );
     });
   }
 
@@ -84,7 +88,9 @@ describe('ssrf guard: addresses and URLs', () => {
     const g = createSsrfGuard({ resolver: scriptedResolver(['93.184.216.34', '10.0.0.7']) });
     const err = await rejection(g.resolve('mixed.example'));
     expect(err.code).to.equal('URL_BLOCKED');
-    expect(err.message).to.equal('blocked: mixed.example resolves to 10.0.0.7, a private address');
+    expect(err.message).to.equal(
+      'blocked: mixed.example resolves to 10.0.0.7, a private address; to allow it, add 10.0.0.7/32 (or a network holding it) to GLEANER_ALLOW_NETWORKS (network.allowNetworks) and restart Gleaner',
+    );
   });
 
   it('lookup resolves once and hands back exactly the checked address (public, then private)', async () => {

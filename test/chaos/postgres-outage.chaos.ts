@@ -22,7 +22,7 @@ describe('chaos: Postgres stopped for 5 s under load', function () {
     let pg: EmbeddedPostgresHandle = await startPg();
     const config = loadConfig({
       env: {},
-      options: { log: { level: 'silent' }, database: { connectTimeoutMs: 1_000 }, limits: { requestsPerMinute: 0, concurrentJobs: 0 } },
+      options: { log: { level: 'silent' }, database: { connectTimeoutMs: 1_000 }, limits: { requestsPerMinute: 0, concurrentJobs: 0, queuedJobs: 0 } },
     });
     const engine = createEngine({ config, logger: silentLogger(), databaseUrl: pg.url });
     await engine.start();

@@ -26,7 +26,7 @@ export function testSchemas(options: ConfigOptions = {}, url = TEST_DATABASE_URL
       jobs: { schema: jobsSchema, pollingSeconds: 0.5, superviseSeconds: 1, shutdownGraceSeconds: 2, ...options.jobs },
       log: { level: 'silent', ...options.log },
       // Tests send bursts no owner would: limits are off unless a test turns them on.
-      limits: { requestsPerMinute: 0, concurrentJobs: 0, ...options.limits },
+      limits: { requestsPerMinute: 0, concurrentJobs: 0, queuedJobs: 0, ...options.limits },
     },
   });
   return {

@@ -29,6 +29,9 @@ function nested(depth: number, leaf: unknown, asList: boolean): unknown {
   return v;
 }
 
+/** Names every plain object has: a lookup by client input in a plain object must not find them (issue 23). */
+export const PROTOTYPE_KEYS = ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf', 'prototype', '__defineGetter__'] as const;
+
 /** Values hostile or merely odd clients send, for any field. */
 function hostileValue(rng: Rng, ctx: FuzzTargets): unknown {
   const values: Array<() => unknown> = [
@@ -71,6 +74,7 @@ function hostileValue(rng: Rng, ctx: FuzzTargets): unknown {
     () => 'US',
     () => 'Romania',
     () => 'Atlantis',
+    () => pick(rng, PROTOTYPE_KEYS),
     () => pick(rng, ctx.ids),
   ];
   return pick(rng, values)();
@@ -121,7 +125,12 @@ export function sampleFromSchema(schema: any, rng: Rng, ctx: FuzzTargets, depth 
       }
       if (schema.additionalProperties && typeof schema.additionalProperties === 'object') {
         for (let i = Math.floor(rng() * 3); i > 0; i--)
-          out[pick(rng, ['title', 'price', 'na\u0000me', '', 'x'.repeat(300), '😀'])] = sampleFromSchema(schema.additionalProperties, rng, ctx, depth + 1);
+          out[pick(rng, ['title', 'price', 'na\u0000me', '', 'x'.repeat(300), '😀', ...PROTOTYPE_KEYS])] = sampleFromSchema(
+            schema.additionalProperties,
+            rng,
+            ctx,
+            depth + 1,
+          );
       }
       if (chance(rng, 0.1)) out[pick(rng, ['source', 'extra', '__proto__', 'constructor'])] = hostileValue(rng, ctx);
       return out;
@@ -146,6 +155,7 @@ function pathSegment(rng: Rng, ctx: FuzzTargets): string {
     '%ED%A0%80',
     encodeURIComponent("'; select 1; --"),
     'public%2Fx',
+    ...PROTOTYPE_KEYS,
   ]);
 }
 

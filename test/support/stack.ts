@@ -39,6 +39,8 @@ export interface StackOptions {
   agents?: boolean;
   /** The models the scripted model server reports (default: test-model with tools). */
   models?: ScriptedModel[];
+  /** No model at all, as decided at start-up when none is configured (the scripted server still runs). */
+  noModel?: boolean;
   /** Replaces the configured drivers (e.g. wraps them) before the engine gets them. */
   drivers?: (drivers: Driver[]) => Driver[];
 }
@@ -65,7 +67,8 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   const logger = silentLogger();
   const plugins = pluginWiring(schemas.config, logger);
   const drivers = opts.drivers ? opts.drivers(plugins.drivers ?? []) : plugins.drivers;
-  const engine = createEngine({ config: schemas.config, logger, drivers, llm: plugins.llm, llmSpecs: plugins.llmSpecs });
+  const llm = opts.noModel ? { llm: null } : { llm: plugins.llm, llmSpecs: plugins.llmSpecs };
+  const engine = createEngine({ config: schemas.config, logger, drivers, ...llm });
   await engine.start();
   if (opts.worker !== false) await engine.startWorker();
   const app = createApp({ engine, logger, routes: apiRoutes(), bodyLimitBytes: schemas.config.server.bodyLimitBytes, metrics: true, mcp: true, console: true });

@@ -26,9 +26,12 @@ export interface OperationContext {
   cancels: CancelWatch;
 }
 
+/** The settings that give Gleaner a model, for messages and logs that say how to configure one. */
+export const MODEL_SETTINGS_HINT =
+  'set OPENAI_API_KEY (OpenAI), OPENAI_BASE_URL (an OpenAI-compatible server) or OLLAMA_HOST (an Ollama server), or start Ollama at http://127.0.0.1:11434, then restart Gleaner';
+
 /** The context's model client, or MODEL_NOT_CONFIGURED for operations that need one. */
 export function requireModel(ctx: OperationContext) {
-  if (!ctx.model)
-    throw new GleanerError('MODEL_NOT_CONFIGURED', 'this operation needs a model: set OPENAI_API_KEY / OPENAI_BASE_URL, or run Ollama at OLLAMA_HOST');
+  if (!ctx.model) throw new GleanerError('MODEL_NOT_CONFIGURED', `this operation needs a model and none is configured: ${MODEL_SETTINGS_HINT}`);
   return ctx.model;
 }

@@ -39,6 +39,7 @@ import { agentTaskJob, getAgentTask, stopAgentTask, submitAgentTask, type AgentT
 import { createLimits, type Limits } from './limits/index.ts';
 import { scheduleJobKinds, scheduleOperations, type ScheduleOperations } from './schedules/index.ts';
 import { SNAPSHOT_PRUNE_JOB, snapshotOperations, snapshotPruneJob, type SnapshotOperations } from './snapshots/operations.ts';
+import { exportRun, exportTask, type ExportFormat, type ResultFile } from './exports/index.ts';
 
 export interface EngineOptions {
   config: Readonly<GleanerConfig>;
@@ -129,6 +130,12 @@ export interface Engine {
     get(owner: Owner, taskId: string): Promise<AgentTaskStatusBody>;
     stop(owner: Owner, taskId: string): Promise<{ task_id: string; status: 'stopped' | 'not_running' }>;
   };
+  /**
+   * A run's or a task's results as a CSV or JSON Lines file, produced as it is sent: a row per
+   * record with its item's source URL and status, a row for each item without records (Gleaner
+   * extension). NOT_FOUND (before any row) for an unknown or another owner's id.
+   */
+  exportResults(owner: Owner, of: 'run' | 'agent' | 'extract', id: string, format: ExportFormat): Promise<ResultFile>;
   /** Per-owner request rate and concurrent-job limits (limits.*), shared through Postgres. */
   readonly limits: Limits;
   /** The owner's recent runs and tasks, a scraper's versions and heal attempts (Gleaner extensions). */
@@ -284,6 +291,7 @@ export function createEngine(opts: EngineOptions): Engine {
       get: (owner, taskId) => getAgentTask(context, owner, taskId),
       stop: (owner, taskId) => stopAgentTask(context, owner, taskId),
     },
+    exportResults: (owner, of, id, format) => (of === 'run' ? exportRun(db, owner, id, format) : exportTask(db, owner, id, of, format)),
     limits: createLimits(db, config, logger),
     history: historyOperations(context),
     schedules: scheduleOperations(context),

@@ -117,6 +117,9 @@ export type {
 } from './agent/index.ts';
 export type { AgentTaskStatusBody, AgentStepSummary } from './tasks/agent-task.ts';
 export type { OperationContext } from './context.ts';
+export { MODEL_SETTINGS_HINT } from './context.ts';
+export { EXPORT_COLUMNS } from './exports/index.ts';
+export type { ExportFormat, ResultFile } from './exports/index.ts';
 
 // Prometheus metrics (prom-client): the registry an engine records into, for a host app's /metrics.
 export { createMetrics, observeEngine } from './metrics/index.ts';

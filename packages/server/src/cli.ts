@@ -5,7 +5,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { createLogger, GleanerError, loadConfig, type ConfigOptions, type Logger } from '@gleaner/core';
 import { openRuntime, type Runtime } from './runtime.ts';
 import { startAgents, startApi, startMetricsListener, type Listener } from './server.ts';
-import { pluginWiring } from './wiring.ts';
+import { startupWiring } from './wiring.ts';
 import { registerScriptingCommands } from './client/commands.ts';
 import { registerScheduleCommands } from './client/schedules.ts';
 import { VERSION } from './version.ts';
@@ -87,7 +87,7 @@ program
     const options: ConfigOptions = { server: { port: o.port, agentsPort: o.agentsPort, host: o.host } };
     if (o.worker === false) options.worker = { enabled: false };
     const { config, logger } = setup(options, false);
-    const rt = await openRuntime({ config, logger, jobs: true }, pluginWiring(config, logger));
+    const rt = await openRuntime({ config, logger, jobs: true }, await startupWiring(config, logger));
     let api: Listener | null = null;
     let agents: Listener | null = null;
     onShutdown(
@@ -115,7 +115,7 @@ program
   .description('run a worker only (any number, on any machine sharing the Postgres)')
   .action(async () => {
     const { config, logger } = setup({}, false);
-    const rt = await openRuntime({ config, logger, jobs: true }, pluginWiring(config, logger));
+    const rt = await openRuntime({ config, logger, jobs: true }, await startupWiring(config, logger));
     let metrics: Listener | null = null;
     onShutdown(
       logger,

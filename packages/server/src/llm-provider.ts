@@ -2,7 +2,7 @@
  * Chooses and builds the model provider from the resolved configuration. The engine wraps it once
  * in core's model client (timeout, retries, concurrency limit, JSON validation).
  */
-import type { GleanerConfig, LlmProvider, Logger, ModelSpec } from '@gleaner/core';
+import { CONFIG_FIELDS, MODEL_SETTINGS_HINT, type GleanerConfig, type LlmProvider, type Logger, type ModelSpec } from '@gleaner/core';
 import { createOpenAiProvider } from '@gleaner/llm-openai';
 import { createOllamaProvider } from '@gleaner/llm-ollama';
 
@@ -28,7 +28,7 @@ function buildProvider(config: LlmConfig, logger: Logger): LlmProvider | null {
   const contextWindow = config.llm.contextWindow > 0 ? config.llm.contextWindow : undefined;
   if (kind === 'openai') {
     if (!config.openai.apiKey && !config.openai.baseUrl) {
-      logger.warn('llm.provider is openai but neither OPENAI_API_KEY nor OPENAI_BASE_URL is set; model operations are disabled');
+      logger.warn('llm.provider is openai but neither OPENAI_API_KEY nor OPENAI_BASE_URL is set; model operations answer 503 MODEL_NOT_CONFIGURED');
       return null;
     }
     return createOpenAiProvider({
@@ -40,7 +40,7 @@ function buildProvider(config: LlmConfig, logger: Logger): LlmProvider | null {
     });
   }
   if (!config.ollama.host) {
-    logger.warn('llm.provider is ollama but OLLAMA_HOST is empty; model operations are disabled');
+    logger.warn('llm.provider is ollama but OLLAMA_HOST is empty; model operations answer 503 MODEL_NOT_CONFIGURED');
     return null;
   }
   return createOllamaProvider({
@@ -72,9 +72,45 @@ export async function listLlmSpecs(provider: LlmProvider | null, logger: Logger,
   }
 }
 
-/** Builds the configured provider; logs which one was chosen. */
+/** Builds the provider the configuration names (decideModel says at start-up whether it stands). */
 export function createLlmFromConfig(config: LlmConfig, logger: Logger): LlmSetup {
   const provider = buildProvider(config, logger);
-  if (provider) logger.info({ provider: provider.name, model: provider.model }, 'model provider configured');
   return { provider, listLlmSpecs: () => listLlmSpecs(provider, logger) };
+}
+
+/**
+ * True when the user named no model at all: no llm.provider, no OpenAI key or base URL, OLLAMA_HOST
+ * at its default. The Ollama provider built then is only a guess that an Ollama runs locally.
+ */
+export function modelGuessed(config: LlmConfig): boolean {
+  return !config.llm.provider && !config.openai.apiKey && !config.openai.baseUrl && config.ollama.host === CONFIG_FIELDS['ollama.host'].default;
+}
+
+/** Whether an Ollama server answers at `host` (GET /api/tags) within `timeoutMs`. */
+export async function ollamaAnswers(host: string, timeoutMs = 1_500): Promise<boolean> {
+  try {
+    const res = await fetch(new URL('/api/tags', host), { signal: AbortSignal.timeout(timeoutMs) });
+    await res.body?.cancel();
+    return res.ok;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Decides once, at start-up, whether this process has a model: the one the user configured, or the
+ * default Ollama when it answers now. Without one, every model-backed request answers 503
+ * MODEL_NOT_CONFIGURED at once instead of failing later against an address nobody chose. Logs the
+ * outcome in one line.
+ */
+export async function decideModel(config: LlmConfig, provider: LlmProvider | null, logger: Logger, probeTimeoutMs?: number): Promise<LlmProvider | null> {
+  if (provider && modelGuessed(config) && !(await ollamaAnswers(config.ollama.host, probeTimeoutMs))) {
+    logger.warn(
+      { model: null },
+      `no model configured (nothing answers at ${config.ollama.host}): extraction, parsing, the agent and scraper builds answer 503 MODEL_NOT_CONFIGURED; markdown and classic scraper runs work. To enable them, ${MODEL_SETTINGS_HINT}`,
+    );
+    return null;
+  }
+  if (provider) logger.info({ provider: provider.name, model: provider.model }, 'model provider configured');
+  return provider;
 }

@@ -3,7 +3,7 @@ import type { Server } from 'node:http';
 import express from 'express';
 import type { AddressInfo } from 'node:net';
 import type { Engine, Logger } from '@gleaner/core';
-import { createApp } from './http/app.ts';
+import { createApp, errorBody } from './http/app.ts';
 import { apiRoutes } from './routes/index.ts';
 import { createLegacyApp } from './legacy/app.ts';
 import { metricsEndpoint } from './http/metrics.ts';
@@ -80,7 +80,7 @@ export async function startMetricsListener(engine: Engine, logger: Logger, opts:
   const app = express();
   app.disable('x-powered-by');
   app.get('/metrics', metricsEndpoint(engine, logger));
-  app.use((req, res) => void res.status(404).json({ detail: `no endpoint ${req.method} ${req.path} (this port serves GET /metrics only)`, code: 'NOT_FOUND' }));
+  app.use((req, res) => void res.status(404).json(errorBody(`no endpoint ${req.method} ${req.path} (this port serves GET /metrics only)`, 'NOT_FOUND')));
   const listener = await listen(app, opts.host, opts.port, 30_000);
   logger.info(listeningFields(listener, '/metrics'), describeListener('metrics', listener, '/metrics'));
   return listener;

@@ -2,7 +2,7 @@ import type { Driver, EngineOptions, GleanerConfig, Logger } from '@gleaner/core
 import { createHttpDriver } from '@gleaner/driver-http';
 import { createPlaywrightDriver } from '@gleaner/driver-playwright';
 import { createSeleniumDriver } from '@gleaner/driver-selenium';
-import { createLlmFromConfig } from './llm-provider.ts';
+import { createLlmFromConfig, decideModel } from './llm-provider.ts';
 
 /**
  * The browser driver that escalation moves to (`browser.driver`); none when escalation is off.
@@ -32,4 +32,15 @@ export function pluginWiring(config: Readonly<GleanerConfig>, logger: Logger): P
       await llm.provider?.close?.();
     },
   };
+}
+
+/**
+ * pluginWiring with the model decided once (decideModel: the configured one, or the default Ollama
+ * when it answers now, else none): what `gleaner serve`, `worker` and `mcp` start with.
+ */
+export async function startupWiring(config: Readonly<GleanerConfig>, logger: Logger): Promise<PluginWiring> {
+  const wiring = pluginWiring(config, logger);
+  const llm = await decideModel(config, wiring.llm ?? null, logger);
+  // The guessed provider stays in the wiring's close(); the engine never sees it.
+  return llm ? wiring : { ...wiring, llm: null, llmSpecs: async () => [] };
 }

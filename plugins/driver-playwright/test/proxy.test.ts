@@ -62,7 +62,11 @@ describe('driver-playwright: loopback through the filtering proxy', function () 
         }
       })(),
     );
-    expect(err).to.include({ code: 'URL_BLOCKED', message: 'blocked: localhost resolves to 127.0.0.1, a loopback address' });
+    expect(err).to.include({
+      code: 'URL_BLOCKED',
+      message:
+        'blocked: localhost resolves to 127.0.0.1, a loopback address; to allow it, add 127.0.0.1/32 (or a network holding it) to GLEANER_ALLOW_NETWORKS (network.allowNetworks) and restart Gleaner',
+    });
     expect(canary.connections).to.equal(before);
   });
 
@@ -134,7 +138,11 @@ describe('driver-playwright: loopback through the filtering proxy', function () 
       expect(d.stats().requestCheck).to.equal('browser');
       // Whichever layer stops a redirect hop, the error names the address (the check alone: below).
       const hop = await rejection(s.goto(`${site.url}/redirect?to=${encodeURIComponent(`http://127.0.0.9:${canary.port}/x`)}`));
-      expect(hop).to.include({ code: 'URL_BLOCKED', message: 'blocked: 127.0.0.9 is a loopback address' });
+      expect(hop).to.include({
+        code: 'URL_BLOCKED',
+        message:
+          'blocked: 127.0.0.9 is a loopback address; to allow it, add 127.0.0.9/32 (or a network holding it) to GLEANER_ALLOW_NETWORKS (network.allowNetworks) and restart Gleaner',
+      });
     } finally {
       await s.close();
     }

@@ -28,7 +28,11 @@ describe('driver-playwright: remote browser (wsEndpoint)', function () {
       expect((await rejection(s.goto(`http://localhost:${site.port}/`))).code).to.equal('URL_BLOCKED');
       // So is the request check inside the browser, browser-wide on the remote browser as well.
       const hop = await rejection(s.goto(`${site.url}/redirect?to=${encodeURIComponent(`http://127.0.0.2:${site.port}/`)}`));
-      expect(hop).to.include({ code: 'URL_BLOCKED', message: 'blocked: 127.0.0.2 is a loopback address' });
+      expect(hop).to.include({
+        code: 'URL_BLOCKED',
+        message:
+          'blocked: 127.0.0.2 is a loopback address; to allow it, add 127.0.0.2/32 (or a network holding it) to GLEANER_ALLOW_NETWORKS (network.allowNetworks) and restart Gleaner',
+      });
       expect(d.stats().requestCheck).to.equal('browser');
     } finally {
       await s.close();

@@ -5,6 +5,7 @@
  */
 import type { LlmTool, LlmToolCall } from '../plugins/llm.ts';
 import type { AgentActionName } from './types.ts';
+import { own } from '../own.ts';
 
 export type AgentAction =
   | { name: 'navigate'; url: string }
@@ -115,7 +116,7 @@ function ref(args: Record<string, unknown>): string | null {
 
 /** Checks one tool call's name and arguments. */
 export function checkCall(call: Pick<LlmToolCall, 'name' | 'arguments' | 'rawArguments'>): CheckedCall {
-  const name = NAMES[call.name?.trim().toLowerCase() ?? ''];
+  const name = own(NAMES, call.name?.trim().toLowerCase() ?? '');
   const known = AGENT_TOOLS.map((t) => t.name).join(', ');
   if (!name) return { ok: false, error: `There is no tool "${String(call.name).slice(0, 60)}". Call one of: ${known}.` };
   if (call.rawArguments !== undefined) return { ok: false, error: `The arguments of ${call.name} are not a JSON object: ${call.rawArguments.slice(0, 200)}` };

@@ -31,7 +31,7 @@ export interface GleanerConfig {
   auth: { tokenTtlSeconds: number };
   metrics: { mode: 'disabled' | 'open' | 'bearer'; token: string; workerPort: number };
   client: { server: string; apiKey: string };
-  limits: { requestsPerMinute: number; concurrentJobs: number };
+  limits: { requestsPerMinute: number; concurrentJobs: number; queuedJobs: number };
   llm: {
     provider: '' | 'openai' | 'ollama';
     model: string;

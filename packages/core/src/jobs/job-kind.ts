@@ -42,6 +42,12 @@ export interface JobKind<P = unknown> {
   /** Override the worker's per-queue concurrency for this kind (e.g. browser jobs). */
   concurrency?: number;
   batchSize?: number;
+  /**
+   * Jobs of one group (sent with `group`, e.g. an owner) active at once across every worker, read
+   * when workers start; 0 or absent: no cap. A group at its cap is skipped when workers fetch, so
+   * other groups' jobs run meanwhile (pg-boss group concurrency).
+   */
+  groupConcurrency?: () => number;
 }
 
 export function defineJob<P>(kind: JobKind<P>): JobKind<P> {

@@ -136,9 +136,15 @@ export class JobQueue {
 
   /**
    * Validates every payload and enqueues them all in one statement (one round trip however many;
-   * e.g. the jobs of a 100-URL run inside the transaction that creates it).
+   * e.g. the jobs of a 100-URL run inside the transaction that creates it). `group` tags every job
+   * (see JobKind.groupConcurrency); `priority(i)` orders the i-th among waiting jobs (higher first,
+   * then older first).
    */
-  async sendMany<P>(kindName: string, payloads: P[], opts: Pick<SendOptions, 'db'> = {}): Promise<void> {
+  async sendMany<P>(
+    kindName: string,
+    payloads: P[],
+    opts: Pick<SendOptions, 'db'> & { group?: string; priority?: (index: number) => number } = {},
+  ): Promise<void> {
     const entry = this.#kinds.get(kindName);
     if (!entry) throw new Error(`unknown job kind ${kindName}`);
     for (const payload of payloads) {
@@ -152,7 +158,11 @@ export class JobQueue {
     try {
       await this.boss.insert(
         kindName,
-        payloads.map((data) => ({ data: data as object })),
+        payloads.map((data, i) => ({
+          data: data as object,
+          ...(opts.group ? { group: { id: opts.group } } : {}),
+          ...(opts.priority ? { priority: opts.priority(i) } : {}),
+        })),
         options,
       );
     } catch (err) {
@@ -168,6 +178,7 @@ export class JobQueue {
     const o = this.#opts;
     for (const { kind } of this.#kinds.values()) {
       const batchSize = kind.batchSize ?? o.batchSize;
+      const perGroup = kind.groupConcurrency?.() ?? 0;
       const common = {
         pollingIntervalSeconds: o.pollingSeconds,
         notifyPollingIntervalSeconds: Math.max(o.pollingSeconds, 2),
@@ -175,7 +186,8 @@ export class JobQueue {
         localConcurrency: kind.concurrency ?? o.concurrency,
         perJobResults: true as const,
       };
-      await this.boss.work(kind.name, { ...common, batchSize }, (jobs: Job<any>[]) => this.#runBatch(kind, jobs));
+      const groups = perGroup > 0 ? { groupConcurrency: perGroup } : {};
+      await this.boss.work(kind.name, { ...common, ...groups, batchSize }, (jobs: Job<any>[]) => this.#runBatch(kind, jobs));
       if (kind.onFailure) {
         await this.boss.work(kind.name + DEAD_SUFFIX, { ...common, batchSize: 1, localConcurrency: 1 }, (jobs: Job<any>[]) => this.#runDead(kind, jobs));
       }

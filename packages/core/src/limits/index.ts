@@ -1,7 +1,9 @@
 /**
- * Per-owner limits a hosted service has (limits.requestsPerMinute, limits.concurrentJobs), kept in
- * Postgres so that every API process on the same database enforces one budget, not one each.
- * Exceeding either is RATE_LIMITED (429) with the seconds to wait in `details.retryAfterSeconds`.
+ * Per-owner admission limits (limits.requestsPerMinute, limits.queuedJobs), kept in Postgres so that
+ * every API process on the same database enforces one budget, not one each. Exceeding either is
+ * RATE_LIMITED (429) with the seconds to wait in `details.retryAfterSeconds`. Both are generous or
+ * off by default: a queue exists to accept a backlog. How much of it runs at once, and in what turn
+ * between owners, is decided by the workers (limits.concurrentJobs, runs/fair-share.ts).
  */
 import { GleanerError } from '../errors.ts';
 import type { Owner } from '../auth/owners.ts';
@@ -13,13 +15,13 @@ const WINDOW_SECONDS = 60;
 const JOB_RETRY_SECONDS = 10;
 
 export interface LimitsConfig {
-  limits: { requestsPerMinute: number; concurrentJobs: number };
+  limits: { requestsPerMinute: number; queuedJobs: number };
 }
 
 export interface Limits {
   /** Counts one request of `owner`; throws RATE_LIMITED past limits.requestsPerMinute (0: off). */
   countRequest(owner: Owner): Promise<void>;
-  /** Throws RATE_LIMITED when `owner` has limits.concurrentJobs unfinished jobs (0: off). */
+  /** Throws RATE_LIMITED when `owner` has limits.queuedJobs unfinished jobs (0: off). */
   checkJobs(owner: Owner): Promise<void>;
 }
 
@@ -54,7 +56,7 @@ export function createLimits(db: Queryable, config: LimitsConfig, logger: Logger
       );
     },
     async checkJobs(owner) {
-      const limit = config.limits.concurrentJobs;
+      const limit = config.limits.queuedJobs;
       if (!limit) return;
       const { rows } = await db.query<{ n: number }>(
         `SELECT (SELECT count(*) FROM tasks WHERE owner_id = $1 AND status IN ('pending', 'running'))
@@ -64,9 +66,9 @@ export function createLimits(db: Queryable, config: LimitsConfig, logger: Logger
       );
       const active = Number(rows[0].n);
       if (active < limit) return;
-      logger.warn({ owner: owner.name, active, limit }, 'concurrent job limit reached');
+      logger.warn({ owner: owner.name, active, limit }, 'queued job limit reached');
       throw rateLimited(
-        `too many jobs at once: ${active} of your tasks, runs and scraper builds are unfinished, the limit is ${limit} (limits.concurrentJobs); retry when one finishes`,
+        `too many jobs queued: ${active} of your tasks, runs and scraper builds are unfinished, the limit is ${limit} (limits.queuedJobs, GLEANER_MAX_QUEUED_JOBS); retry when some have finished`,
         JOB_RETRY_SECONDS,
       );
     },

@@ -7,6 +7,7 @@
 import { isIP } from 'node:net';
 import type { Cookie, SameSite } from './cookies.ts';
 import { buildCookieHeader, defaultCookiePath, domainMatches } from './cookies.ts';
+import { own } from '../own.ts';
 
 /**
  * Parses one Set-Cookie header value received from `url`. Returns null for a cookie the user agent
@@ -60,7 +61,8 @@ export function parseSetCookie(header: string, url: URL, nowSeconds = Date.now()
       case 'samesite': {
         const s = val.toLowerCase();
         const map: Record<string, SameSite> = { strict: 'Strict', lax: 'Lax', none: 'None' };
-        if (map[s]) cookie.sameSite = map[s];
+        const sameSite = own(map, s);
+        if (sameSite) cookie.sameSite = sameSite;
         break;
       }
     }

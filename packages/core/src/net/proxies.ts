@@ -20,6 +20,7 @@
  */
 import type { Logger } from '../log.ts';
 import { GleanerError } from '../errors.ts';
+import { own } from '../own.ts';
 import listed from './proxy-countries.json' with { type: 'json' };
 
 /** value -> label: the country names the hosted service documents (and its n8n node offers), `random` first. */
@@ -190,7 +191,8 @@ export function listProxyCountries(config?: ProxyConfig): Record<string, string>
 function findCountry(value: string, config: ProxyConfig | undefined): string | undefined {
   const v = value.trim().toLowerCase();
   for (const [key, [, iso]] of Object.entries(COUNTRIES)) if (key.toLowerCase() === v || iso === v) return key;
-  if (ALIASES[v]) return ALIASES[v];
+  const alias = own(ALIASES, v);
+  if (alias) return alias;
   for (const key of Object.keys(config?.network.proxies ?? {})) if (key !== '*' && key.toLowerCase() === v) return key;
   return undefined;
 }
@@ -219,7 +221,7 @@ function configuredFor(country: string, proxies: Record<string, string>): string
   for (const [key, url] of Object.entries(proxies)) if (key.toLowerCase() === lower) return checkProxyUrl(url, key);
   const gateway = proxies['*'];
   if (!gateway) return undefined;
-  const iso = COUNTRIES[country]?.[1] ?? country.toLowerCase();
+  const iso = own(COUNTRIES, country)?.[1] ?? country.toLowerCase();
   return checkProxyUrl(gateway.replaceAll('{country}', encodeURIComponent(country)).replaceAll('{iso}', iso), '*');
 }
 

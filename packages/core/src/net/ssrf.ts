@@ -10,7 +10,7 @@ import { lookup as dnsLookup } from 'node:dns/promises';
 import type { LookupAddress, LookupOptions } from 'node:dns';
 import type { LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
-import { GleanerError } from '../errors.ts';
+import { GleanerError, isGleanerError } from '../errors.ts';
 
 /** One address of a host, as the guard checked it (IPv4-mapped IPv6 already turned into IPv4). */
 export interface ResolvedAddress {
@@ -125,6 +125,11 @@ export function parseAllowNetworks(list: readonly string[] = []): Array<[IPAddre
   return out;
 }
 
+/** How to let Gleaner reach a blocked address, for the URL_BLOCKED message. */
+function allowHint(address: string, family: 4 | 6): string {
+  return `to allow it, add ${address}/${family === 4 ? 32 : 128} (or a network holding it) to GLEANER_ALLOW_NETWORKS (network.allowNetworks) and restart Gleaner`;
+}
+
 const defaultResolver: Resolver = async (hostname) => {
   const answers = await dnsLookup(hostname, { all: true, order: 'verbatim' });
   return answers.map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }));
@@ -155,7 +160,9 @@ export function createSsrfGuard(opts: SsrfGuardOptions = {}): SsrfGuard {
         hostname && unbracket(hostname) !== v.address && !isIpLiteral(hostname)
           ? `blocked: ${hostname} resolves to ${v.address}, ${what}`
           : `blocked: ${v.address} is ${what}`;
-      throw new GleanerError('URL_BLOCKED', message, { details: { host: hostname ?? v.address, address: v.address, range: v.range } });
+      throw new GleanerError('URL_BLOCKED', `${message}; ${allowHint(v.address, v.family)}`, {
+        details: { host: hostname ?? v.address, address: v.address, range: v.range },
+      });
     }
     return { address: v.address, family: v.family };
   }
@@ -222,4 +229,38 @@ export function createSsrfGuard(opts: SsrfGuardOptions = {}): SsrfGuard {
   };
 
   return { checkUrl, checkAddress, classify, resolve, checkUrlResolved, lookup };
+}
+
+/**
+ * Refuses, when a request is accepted, the URLs its fetches would refuse (URL_BLOCKED, with the
+ * fetch's own message), so that every endpoint answers a blocked start URL at once instead of
+ * failing in the background. Literal addresses are checked all; host names are resolved, at most
+ * `maxHosts` distinct ones, each within `timeoutMs`. A name that does not resolve (or not in time)
+ * is left to the fetch, which reports it where it happens.
+ */
+export async function refuseBlockedUrls(
+  allowNetworks: readonly string[],
+  urls: Iterable<string>,
+  opts: { maxHosts?: number; timeoutMs?: number; resolver?: Resolver } = {},
+): Promise<void> {
+  const guard = createSsrfGuard({ allowNetworks, resolver: opts.resolver });
+  const hosts = new Set<string>();
+  for (const url of urls) {
+    const parsed = guard.checkUrl(url); // literal addresses: no lookup needed
+    if (!isIpLiteral(parsed.hostname)) hosts.add(parsed.hostname);
+  }
+  const timeoutMs = opts.timeoutMs ?? 3_000;
+  await Promise.all(
+    [...hosts].slice(0, opts.maxHosts ?? 20).map(async (host) => {
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)));
+      try {
+        await Promise.race([guard.resolve(host), late]);
+      } catch (err) {
+        if (isGleanerError(err) && err.code === 'URL_BLOCKED') throw err;
+      } finally {
+        clearTimeout(timer);
+      }
+    }),
+  );
 }

@@ -1,10 +1,11 @@
 import { extractionDetails, type ExtractionDetails, type ExtractionMode, type ReadPage } from './extract-details.ts';
 import type { ExtractionResult } from '../extract/pipeline.ts';
 import type { Owner } from '../auth/owners.ts';
-import type { OperationContext } from '../context.ts';
+import { requireModel, type OperationContext } from '../context.ts';
 import { checkHttpUrl, normalizeExtractOptions } from '../schemas/normalize.ts';
 import { validationFailed, type ValidationIssue } from '../errors.ts';
 import { runExtraction } from '../extract/pipeline.ts';
+import { refuseBlockedUrls } from '../net/ssrf.ts';
 import { recordUsage } from '../usage.ts';
 import type { ExtractedRecord } from '../records/attributes.ts';
 
@@ -50,6 +51,8 @@ export const extract: ExtractOperation = async (ctx, owner, body, signal, call =
   const url = checkHttpUrl(body.url, ['body', 'url'], issues);
   const options = normalizeExtractOptions(body, ctx.config, url, issues);
   if (issues.length) throw validationFailed(issues);
+  await refuseBlockedUrls(ctx.config.network.allowNetworks, [url!]);
+  requireModel(ctx); // every extraction reads its first page with the model: refuse before fetching
   const pages = pageLog(call);
   const result = await runExtraction(ctx, { url: url! }, options, signal, pages.onPage);
   await recordUsage(ctx.db, {
@@ -75,6 +78,7 @@ export const parse: ExtractOperation = async (ctx, owner, body, signal, call = {
   const base = typeof body.url === 'string' && body.url ? checkHttpUrl(body.url, ['body', 'url'], issues) : null;
   const options = normalizeExtractOptions(body, ctx.config, base, issues);
   if (issues.length) throw validationFailed(issues);
+  requireModel(ctx);
   const pages = pageLog(call);
   const result = await runExtraction(ctx, { content: body.content, url: base ?? undefined }, options, signal, pages.onPage);
   await recordUsage(ctx.db, { ownerId: owner.id, operation: 'parse', pages: 1, usage: result.usage, credits: result.credits });

@@ -6,6 +6,7 @@ import { linearParser } from './sax.ts';
 import { Microdata, collectMeta, parseJsonLd, type MicroFrame } from './structured.ts';
 import { isTrackingPixel, pickImageSrc, urlResolver, type UrlResolver } from './urls.ts';
 import { Writer, collapse } from './writer.ts';
+import { own } from '../own.ts';
 
 type Attrs = Record<string, string>;
 export type RenderOptions = { url: string; precision: boolean; dropChrome: boolean };
@@ -214,7 +215,7 @@ class Renderer {
   private render(tag: string, a: Attrs, e: Entry): void {
     const w = this.w;
     let attrs = this.o.precision && !NO_ATTRS.has(tag) ? renderAttrs(tag, a, this.resolve) : '';
-    const h = HEADING[tag];
+    const h = own(HEADING, tag);
     if (h !== undefined) {
       w.block(2);
       e.f |= F_B2;

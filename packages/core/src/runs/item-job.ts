@@ -131,7 +131,11 @@ export async function executeItem(
     }
   }
   return {
-    ...completedOutcome(c.config, { records: result.records, driver: result.driver, pages: result.pages.length }, { version, healed, modelCalls, healCredits }),
+    ...completedOutcome(
+      c.config,
+      { records: result.records, driver: result.driver, pages: result.pages.length, message: result.message },
+      { version, healed, modelCalls, healCredits },
+    ),
     documents: result.documents,
   };
 }
@@ -169,6 +173,8 @@ export function runItemJob(ctx: () => OperationContext) {
     policy: RUN_ITEM_POLICY,
     batchSize: RUN_ITEM_BATCH_SIZE,
     concurrency: RUN_ITEM_CONCURRENCY,
+    // One owner's URLs in progress at once, cluster-wide (createRun tags each job with its owner).
+    groupConcurrency: () => ctx().config.limits.concurrentJobs,
     handler: async ({ runId, position }, job) => {
       const c = ctx();
       const item = await items.claim(runId, position);

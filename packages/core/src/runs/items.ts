@@ -47,12 +47,14 @@ export type ItemOutcome = {
   healCredits?: number;
   /** The pages read, for the snapshot archive (not recorded on the item). */
   documents?: Array<{ url: string; driver: string; html: string }>;
+  /** Said beside the records (e.g. a pagination fallback); kept on the item. */
+  message?: string | null;
 } & ({ status: 'completed'; records: ExtractedRecord[]; pages: number } | { status: 'failed'; error: string; code: string });
 
 /** A completed item's outcome: its pages are charged as recipe pages, plus any heal it paid for. */
 export function completedOutcome(
   config: OperationContext['config'],
-  r: { records: ExtractedRecord[]; driver: string; pages: number },
+  r: { records: ExtractedRecord[]; driver: string; pages: number; message?: string },
   h: { version: number | null; healed: boolean; modelCalls: number; healCredits: number },
 ): ItemOutcome {
   return {
@@ -65,6 +67,7 @@ export function completedOutcome(
     credits: creditsFor(config, { recipePages: r.pages }) + h.healCredits,
     healCredits: h.healCredits,
     modelCalls: h.modelCalls,
+    message: r.message ?? null,
   };
 }
 
@@ -116,10 +119,10 @@ export async function claimItems(db: Queryable, runId: string, positions: number
 const RECORD_SQL = `
   WITH input AS (
     SELECT * FROM json_to_recordset($2::json) AS x(position int, status text, records jsonb, error text, error_code text,
-      driver text, recipe_version int, healed boolean, pages int, credits numeric, failed int, model_calls int, heal_credits numeric)
+      driver text, recipe_version int, healed boolean, pages int, credits numeric, failed int, model_calls int, heal_credits numeric, message text)
   ), item AS (
     UPDATE run_items i SET status = x.status, records = x.records, error = x.error, error_code = x.error_code, driver = x.driver,
-           recipe_version = x.recipe_version, healed = x.healed, pages = x.pages, credits = x.credits, finished_at = now()
+           recipe_version = x.recipe_version, healed = x.healed, pages = x.pages, credits = x.credits, message = x.message, finished_at = now()
       FROM input x
      WHERE i.run_id = $1 AND i.position = x.position AND i.status IN ('queued', 'running')
      RETURNING i.position, x.pages, x.credits, x.failed, x.model_calls, x.heal_credits
@@ -171,6 +174,7 @@ function row(position: number, o: ItemOutcome): Record<string, unknown> {
     failed: ok ? 0 : 1,
     model_calls: o.modelCalls ?? 0,
     heal_credits: o.healCredits ?? 0,
+    message: o.message ?? null,
   };
 }
 

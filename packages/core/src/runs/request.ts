@@ -8,12 +8,13 @@ import type { Owner } from '../auth/owners.ts';
 import type { OperationContext } from '../context.ts';
 import { checkHttpUrl, normalizeCookieInput, normalizeProxyCountry } from '../schemas/normalize.ts';
 import type { Cookie } from '../net/cookies.ts';
-import { createSsrfGuard } from '../net/ssrf.ts';
+import { createSsrfGuard, refuseBlockedUrls } from '../net/ssrf.ts';
 import { coerceParameter } from '../agent/script-parameters.ts';
 import { loadScraper, type ParameterSpec, type ScraperRecord } from '../scrapers/index.ts';
 import { checkCallbackUrl } from '../tasks/extract-task.ts';
 import type { RunScraperRequest } from '../schemas/run-requests.ts';
 import { ownerKeepsSnapshots } from '../snapshots/archive.ts';
+import { own } from '../own.ts';
 
 /** URLs per run (spec 8). */
 export const MAX_RUN_URLS = 100;
@@ -94,7 +95,8 @@ export function applyParameterRules(schema: ParameterSpec[] | null, body: Record
   const given = body.parameters;
   if (given === null || given === undefined) throw new GleanerError('BAD_REQUEST', 'parameters is required for this scraper.');
   if (typeof given !== 'object' || Array.isArray(given)) throw new GleanerError('BAD_REQUEST', 'parameters must be an object of parameter names to values.');
-  const parameters: Record<string, unknown> = { ...given };
+  // Own entries only: a parameter named "constructor" is missing when the client did not send it.
+  const parameters: Record<string, unknown> = Object.assign(Object.create(null), given);
   const urlParam = urlParameter(schema);
   if (urlParam && url && (parameters[urlParam.name] === undefined || parameters[urlParam.name] === null)) parameters[urlParam.name] = url;
   const missing = schema.filter((p) => p.default === undefined && (parameters[p.name] === undefined || parameters[p.name] === null)).map((p) => p.name);
@@ -108,7 +110,7 @@ export function applyParameterRules(schema: ParameterSpec[] | null, body: Record
     if (value === undefined) {
       throw new GleanerError(
         'BAD_REQUEST',
-        `Parameter ${p.name} must be ${TYPE_NAMES[p.type] ?? `of type ${p.type}`}; got ${JSON.stringify(parameters[p.name]).slice(0, 100)}.`,
+        `Parameter ${p.name} must be ${own(TYPE_NAMES, p.type) ?? `of type ${p.type}`}; got ${JSON.stringify(parameters[p.name]).slice(0, 100)}.`,
       );
     }
     parameters[p.name] = value;
@@ -175,6 +177,8 @@ export async function normalizeRunRequest(ctx: OperationContext, owner: Owner, b
   if (issues.length) throw validationFailed(issues);
   // A literal private address fails now rather than after a day of retries.
   if (callbackUrl) createSsrfGuard({ allowNetworks: ctx.config.network.allowNetworks }).checkUrl(callbackUrl);
+  // A blocked URL is refused now, with the answer its fetch would give (extract answers so at once).
+  await refuseBlockedUrls(ctx.config.network.allowNetworks, detection ? [...urls, detection] : urls);
 
   // Only a url the caller gave moves into the URL-typed parameter (the scraper's own is its default).
   const given = body.url !== undefined && body.url !== null && body.url !== '';

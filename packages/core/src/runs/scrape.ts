@@ -43,6 +43,8 @@ export interface ScrapeResult {
   lastPage: ScrapedPage;
   /** Every page read, in order, as the recipe read it (what the snapshot archive keeps). */
   documents: ScrapedPage[];
+  /** What the run item should say beside its records (pagination fallbacks). */
+  message?: string;
 }
 
 /** Fetches one URL (plus pagination) and executes a recipe on it, without any model call. */
@@ -62,6 +64,7 @@ export async function scrapeWithRecipe(ctx: OperationContext, input: ScrapeInput
     let first: ScrapedPage | null = null;
     let last: ScrapedPage | null = null;
     let next: string | null = input.url;
+    const notes: string[] = [];
     while (next && pages.length < limit) {
       input.signal?.throwIfAborted();
       seen.add(next);
@@ -86,9 +89,21 @@ export async function scrapeWithRecipe(ctx: OperationContext, input: ScrapeInput
       perPage.push(run.records);
       pages.push({ url: page.finalUrl, driver: page.driver, records: run.records.length });
       if (pages.length >= limit) break;
-      // The recipe's own rule when it has one (it was checked on the sample), else the page's markup.
-      const candidate = input.recipe.pagination?.next ? run.nextPageUrl : findNextPageUrl(linkPage(page.html, page.finalUrl));
-      next = candidate && !seen.has(candidate) ? candidate : null;
+      // The recipe's own rule when it has one (it was checked on the sample), else the page's markup —
+      // also when the rule finds no new page where the markup shows one (a rule written for another
+      // page, e.g. matching product cards): pagination then goes on, and the item says so.
+      const fromRule = input.recipe.pagination?.next ? run.nextPageUrl : null;
+      let candidate = fromRule && !seen.has(fromRule) ? fromRule : null;
+      if (!candidate) {
+        const detected = findNextPageUrl(linkPage(page.html, page.finalUrl));
+        candidate = detected && !seen.has(detected) ? detected : null;
+        if (candidate && input.recipe.pagination?.next) {
+          notes.push(
+            `the scraper's next-page rule (${input.recipe.pagination.next.selector}) found no next page on ${page.finalUrl}; followed the page's own next link (${candidate}) instead`,
+          );
+        }
+      }
+      next = candidate;
     }
     return {
       records: mergeRecords(perPage),
@@ -98,6 +113,7 @@ export async function scrapeWithRecipe(ctx: OperationContext, input: ScrapeInput
       firstPage: first!,
       lastPage: last!,
       documents,
+      ...(notes.length ? { message: notes.join('; ') } : {}),
     };
   } finally {
     await browser.close();

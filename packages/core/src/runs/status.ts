@@ -29,6 +29,8 @@ export interface RunItemRow {
   status: 'queued' | 'running' | 'completed' | 'failed';
   records: ExtractedRecord[] | null;
   error: string | null;
+  /** Said beside the records (e.g. a pagination fallback). */
+  message?: string | null;
 }
 
 export interface RunStatusBody {
@@ -45,6 +47,10 @@ export interface RunStatusBody {
   schedule_id?: string;
   /** Gleaner extension: a scheduled run's changes (null until it is finished and compared). */
   changes?: unknown;
+  /** A failed run only: why its first URL (in the run's order) failed — for clients that read one reason. */
+  error?: string;
+  /** URL -> what its item says beside its records (only URLs that say something; absent when none does). */
+  messages?: Record<string, string>;
 }
 
 export function isFinished(status: RunStatus): boolean {
@@ -63,7 +69,17 @@ export function finishedBody(run: RunRow, items: RunItemRow[]): RunStatusBody {
     data[item.url] = item.status === 'completed' ? (item.records ?? []) : [];
     if (item.status === 'failed') errors[item.url] = item.error ?? 'this URL failed';
   }
-  return { ...progressBody(run), credits_charged: Number(run.credits_charged), data, errors };
+  const body: RunStatusBody = { ...progressBody(run), credits_charged: Number(run.credits_charged), data, errors };
+  if (run.status === 'failed') body.error = firstFailure(items);
+  const said = items.filter((i) => i.message);
+  if (said.length) body.messages = Object.fromEntries(said.map((i) => [i.url, i.message!]));
+  return body;
+}
+
+/** Why the first failed item (items in position order) failed; every failed run has one. */
+function firstFailure(items: RunItemRow[]): string {
+  const item = items.find((i) => i.status === 'failed');
+  return item?.error ?? 'the run failed';
 }
 
 /**
@@ -73,5 +89,8 @@ export function finishedBody(run: RunRow, items: RunItemRow[]): RunStatusBody {
 export function resultBody(run: RunRow, items: RunItemRow[]): Record<string, unknown> {
   const full = finishedBody(run, items);
   const data = run.url_form === 'single' ? (full.data![items[0]?.url] ?? []) : full.data;
-  return { run_id: run.id, status: run.status, credits_charged: full.credits_charged, data, errors: full.errors };
+  const body: Record<string, unknown> = { run_id: run.id, status: run.status, credits_charged: full.credits_charged, data, errors: full.errors };
+  if (full.error) body.error = full.error;
+  if (full.messages) body.messages = full.messages;
+  return body;
 }

@@ -23,6 +23,24 @@ export interface RunOrigin {
 }
 
 /**
+ * Owners take turns on the workers: a run's i-th URL waits behind the URLs its owner already has
+ * waiting (`backlog`), so its job's priority is -(backlog + i) and workers fetch the highest first.
+ * A run submitted behind another owner's 10,000-URL backlog starts with the next free worker slot,
+ * while one owner alone still gets every worker (nothing is reserved). Each job also carries its
+ * owner as pg-boss group, which limits.concurrentJobs caps across all workers.
+ */
+async function ownerBacklog(tx: Queryable, ownerId: string): Promise<number> {
+  const { rows } = await tx.query<{ n: string }>(
+    `SELECT coalesce(sum(total - completed), 0) AS n FROM runs WHERE owner_id = $1 AND status IN ('queued', 'running')`,
+    [ownerId],
+  );
+  return Number(rows[0].n);
+}
+
+/** pg-boss priorities are Postgres integers: a backlog past this still takes its turn, among the last. */
+const LOWEST_PRIORITY = -2_000_000_000;
+
+/**
  * Creates the run, one item per URL and one `run.item` job per item, in one transaction. With an
  * origin whose firing has a run already, creates nothing and returns that run's id.
  */
@@ -30,6 +48,7 @@ export async function createRun(ctx: OperationContext, ownerId: string, req: Run
   let id: string = randomUUID();
   const proxy = proxyRoute(req.options.proxyCountry, ctx.config);
   const created = await ctx.db.tx(async (tx) => {
+    const backlog = await ownerBacklog(tx, ownerId);
     const { rows } = await tx.query<{ id: string }>(
       `INSERT INTO runs (id, owner_id, scraper_id, status, url_form, total, options, callback_url, schedule_id, firing_id)
        VALUES ($1, $2, $3, 'queued', $4, $5, $6, $7, $8, $9)
@@ -58,7 +77,7 @@ export async function createRun(ctx: OperationContext, ownerId: string, req: Run
     await ctx.jobs.sendMany(
       RUN_ITEM_JOB,
       req.urls.map((_, position) => ({ runId: id, position })),
-      { db: tx },
+      { db: tx, group: ownerId, priority: (i) => Math.max(LOWEST_PRIORITY, -(backlog + i)) },
     );
     return true;
   });
@@ -76,7 +95,7 @@ export async function loadRun(db: Queryable, ownerId: string, runId: string): Pr
 }
 
 export async function loadItems(db: Queryable, runId: string): Promise<RunItemRow[]> {
-  const { rows } = await db.query<RunItemRow>('SELECT url, status, records, error FROM run_items WHERE run_id = $1 ORDER BY position', [runId]);
+  const { rows } = await db.query<RunItemRow>('SELECT url, status, records, error, message FROM run_items WHERE run_id = $1 ORDER BY position', [runId]);
   return rows;
 }
 

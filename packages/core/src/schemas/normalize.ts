@@ -8,6 +8,7 @@ import type { GleanerConfig } from '../config/types.ts';
 import { normalizeAttributes, type Attribute } from '../records/attributes.ts';
 import { normalizeCookies, type Cookie } from '../net/cookies.ts';
 import { canonicalProxyCountry, proxyRoute } from '../net/proxies.ts';
+import { own } from '../own.ts';
 
 export type ExtractMode = 'standard' | 'precision' | 'code';
 
@@ -85,7 +86,7 @@ export function normalizeExtractOptions(
   if (!attributes.length && !prompt) {
     issues.push({ loc: ['body', 'attributes'], msg: 'Give attributes (what to extract) or a prompt, or both', type: 'missing' });
   }
-  const mode = MODE_ALIASES[String(body.mode ?? 'standard')] ?? 'standard';
+  const mode = own(MODE_ALIASES, String(body.mode ?? 'standard')) ?? 'standard';
   const maxPages = body.max_pages ?? 2;
   if (maxPages > config.extract.maxPagesLimit) {
     issues.push({ loc: ['body', 'max_pages'], msg: `Input should be less than or equal to ${config.extract.maxPagesLimit}`, type: 'less_than_equal' });

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { Owner } from '../auth/owners.ts';
 import { GleanerError, validationFailed, type ValidationIssue } from '../errors.ts';
 import { requireModel, type OperationContext } from '../context.ts';
+import { refuseBlockedUrls } from '../net/ssrf.ts';
 import { checkHttpUrl, normalizeExtractOptions } from '../schemas/normalize.ts';
 import { checkRequest } from '../schemas/validate.ts';
 import { AGENT_GENERATE_BODY, GENERATE_BODY, type GenerateAgenticScraperRequest, type GenerateScraperRequest } from '../schemas/run-requests.ts';
@@ -146,7 +147,9 @@ export function scraperOperations(ctx: OperationContext): ScraperOperations {
         kind === 'agentic'
           ? normalizeAgentGenerate(ctx, checkRequest<GenerateAgenticScraperRequest>(AGENT_GENERATE_BODY, body))
           : normalizeGenerate(ctx, checkRequest<GenerateScraperRequest>(GENERATE_BODY, body));
-      requireModel(ctx); // no model: answer now rather than fail in the background
+      // A blocked URL or no model: answered now rather than failed in the background.
+      if (input.url && input.request.content === null) await refuseBlockedUrls(ctx.config.network.allowNetworks, [input.url]);
+      requireModel(ctx);
       const buildId = randomUUID();
       const id = await ctx.db.tx(async (tx) => {
         let scraperId: string;

@@ -20,7 +20,7 @@ import type { Attribute } from '../records/attributes.ts';
 import { creditsFor, recordUsage } from '../usage.ts';
 import { enqueueCallback } from '../callbacks/index.ts';
 import type { Queryable } from '../store/db.ts';
-import { createSsrfGuard } from '../net/ssrf.ts';
+import { createSsrfGuard, refuseBlockedUrls } from '../net/ssrf.ts';
 import { runAgent } from '../agent/run.ts';
 import { canBrowse } from '../agent/browse.ts';
 import type { RecordedAction } from '../agent/types.ts';
@@ -101,7 +101,8 @@ export async function submitAgentTask(ctx: OperationContext, owner: Owner, input
   const callbackUrl = checkCallbackUrl(body.callback_url, issues);
   if (issues.length) throw validationFailed(issues);
   if (callbackUrl) createSsrfGuard({ allowNetworks: ctx.config.network.allowNetworks }).checkUrl(callbackUrl);
-  // Refused now rather than after a queue wait: nothing could run the task.
+  // Refused now rather than after a queue wait: a blocked start URL, or nothing could run the task.
+  await refuseBlockedUrls(ctx.config.network.allowNetworks, [url!]);
   requireModel(ctx);
   if (!canBrowse(ctx.drivers))
     throw new GleanerError('DRIVER_UNAVAILABLE', 'the agent needs a driver that can interact with pages (a browser driver); none is configured');

@@ -7,13 +7,13 @@ import { randomUUID } from 'node:crypto';
 import { GleanerError, validationFailed, type ValidationIssue } from '../errors.ts';
 import type { Owner } from '../auth/owners.ts';
 import { defineJob } from '../jobs/job-kind.ts';
-import type { OperationContext } from '../context.ts';
+import { requireModel, type OperationContext } from '../context.ts';
 import { checkHttpUrl, normalizeExtractOptions } from '../schemas/normalize.ts';
 import { runExtraction } from '../extract/pipeline.ts';
 import { recordUsage } from '../usage.ts';
 import { enqueueCallback } from '../callbacks/index.ts';
 import type { Queryable } from '../store/db.ts';
-import { createSsrfGuard } from '../net/ssrf.ts';
+import { createSsrfGuard, refuseBlockedUrls } from '../net/ssrf.ts';
 import { proxyRoute } from '../net/proxies.ts';
 
 export const EXTRACT_TASK_JOB = 'extract.task';
@@ -58,6 +58,9 @@ export async function submitExtractTask(ctx: OperationContext, owner: Owner, bod
   const callbackUrl = checkCallbackUrl(body.callback_url, issues);
   if (issues.length) throw validationFailed(issues);
   const proxy = proxyRoute(options.proxyCountry, ctx.config);
+  // Refused now rather than after a queue wait: a blocked URL, or no model to read the page.
+  await refuseBlockedUrls(ctx.config.network.allowNetworks, [url!]);
+  requireModel(ctx);
   // A literal private address fails now rather than a day of retries later; names are checked at
   // every delivery, when they are resolved.
   if (callbackUrl) createSsrfGuard({ allowNetworks: ctx.config.network.allowNetworks }).checkUrl(callbackUrl);

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { pinoHttp } from 'pino-http';
 import {
@@ -10,6 +11,7 @@ import {
   type Engine,
   type Logger,
   type Owner,
+  type ResultFile,
   type ValidationIssue,
 } from '@gleaner/core';
 import { STATUS_BY_CODE } from './errors.ts';
@@ -35,13 +37,27 @@ export interface AppOptions {
   console?: boolean;
 }
 
-/** Sends the error body of docs/errors.md: 422 {detail: [...]}, else {detail, code}. */
+/** "body.url: Field required; ..." — a 422's issues as one line, for `message`. */
+export function issuesText(issues: ValidationIssue[]): string {
+  return issues.map((i) => `${Array.isArray(i.loc) ? i.loc.join('.') : 'body'}: ${i.msg}`).join('; ');
+}
+
+/**
+ * An error body of docs/errors.md: {detail, code} (422: {detail: [...]}), plus `message` — the same
+ * text as `detail` (a 422's issues as one line) for clients that read `message` (a Gleaner extension).
+ */
+export function errorBody(detail: string | ValidationIssue[], code?: string): Record<string, unknown> {
+  const message = typeof detail === 'string' ? detail : issuesText(detail);
+  return code ? { detail, code, message } : { detail, message };
+}
+
+/** Sends the error body of docs/errors.md: 422 {detail: [...]}, else {detail, code}; both with `message`. */
 export function sendError(res: Response, err: unknown, logger: Logger): void {
   const e = toGleanerError(err);
   if (e.code === 'VALIDATION_FAILED') {
     // Schema failures and core's cross-field checks alike: a list of {loc, msg, type}.
-    const issues = Array.isArray(e.details) ? e.details : [{ loc: ['body'], msg: e.message, type: 'value_error' }];
-    res.status(422).json({ detail: issues });
+    const issues: ValidationIssue[] = Array.isArray(e.details) ? e.details : [{ loc: ['body'], msg: e.message, type: 'value_error' }];
+    res.status(422).json(errorBody(issues));
     return;
   }
   const status = STATUS_BY_CODE[e.code] ?? 500;
@@ -58,7 +74,28 @@ export function sendError(res: Response, err: unknown, logger: Logger): void {
   }
   // Never a stack trace: INTERNAL keeps a generic message, the log has the rest.
   const detail = e.code === 'INTERNAL' ? `internal error; quote request id ${res.getHeader('X-Request-Id')} when reporting it` : e.message;
-  res.status(status).json({ detail, code: e.code });
+  res.status(status).json(errorBody(detail, e.code));
+}
+
+/**
+ * Streams a file as it is produced, waiting for the client to read (backpressure) and stopping
+ * when it goes away. An error after the first chunk can only cut the response short.
+ */
+async function sendFile(res: Response, file: ResultFile): Promise<void> {
+  res.status(200).type(file.contentType).setHeader('Content-Disposition', `attachment; filename="${file.filename}"`);
+  const iterator = file.chunks[Symbol.asyncIterator]();
+  try {
+    for (let next = await iterator.next(); !next.done; next = await iterator.next()) {
+      if (res.destroyed) return;
+      if (!res.write(next.value)) await Promise.race([once(res, 'drain'), once(res, 'close')]);
+    }
+    res.end();
+  } catch (err) {
+    if (!res.headersSent) throw err;
+    res.destroy(err as Error);
+  } finally {
+    await iterator.return?.();
+  }
 }
 
 function mount(app: express.Express, route: RouteDef, opts: AppOptions): void {
@@ -88,7 +125,9 @@ function mount(app: express.Express, route: RouteDef, opts: AppOptions): void {
       if (route.startsJob && owner) await opts.engine.limits.checkJobs(owner);
       const result = await route.handler({ engine: opts.engine, owner, req, res }, { body, params, query });
       for (const [k, v] of Object.entries(result.headers ?? {})) res.setHeader(k, v);
-      if (result.bytes) {
+      if (result.file) {
+        await sendFile(res, result.file);
+      } else if (result.bytes) {
         res
           .status(result.status ?? 200)
           .type(result.bytes.contentType)
@@ -177,7 +216,7 @@ export function createApp(opts: AppOptions): express.Express {
   for (const route of opts.routes) mount(app, route, opts);
 
   app.use((req: Request, res: Response) => {
-    res.status(404).json({ detail: `no endpoint ${req.method} ${req.path}`, code: 'NOT_FOUND' });
+    res.status(404).json(errorBody(`no endpoint ${req.method} ${req.path}`, 'NOT_FOUND'));
   });
   app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
     const e = err as { type?: string; status?: number; message?: string; body?: unknown };
@@ -198,7 +237,7 @@ export function createApp(opts: AppOptions): express.Express {
     }
     const status = clientErrorStatus(err);
     if (status) {
-      res.status(status).json({ detail: clientErrorMessage(err, _req), code: 'BAD_REQUEST' });
+      res.status(status).json(errorBody(clientErrorMessage(err, _req), 'BAD_REQUEST'));
       return;
     }
     sendError(res, err, opts.logger);

@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import type { Engine, Owner } from '@gleaner/core';
+import type { Engine, Owner, ResultFile } from '@gleaner/core';
 
 export type JsonSchema = Record<string, unknown>;
 export type AuthKind = 'none' | 'apiKey' | 'bearer';
@@ -20,6 +20,8 @@ export interface RouteResult {
   html?: string;
   /** Bytes sent as they are, with their content type (e.g. an archived page). */
   bytes?: { contentType: string; data: Buffer };
+  /** A file streamed as it is produced (results as CSV or JSON Lines), sent as an attachment. */
+  file?: ResultFile;
 }
 
 /**
@@ -47,7 +49,7 @@ export interface RouteDef {
   deprecated?: boolean;
   /**
    * The endpoint starts background work (a task, a run, a scraper build): refused with 429 while
-   * the owner has limits.concurrentJobs unfinished.
+   * the owner has limits.queuedJobs unfinished.
    */
   startsJob?: boolean;
   handler: (ctx: RouteContext, input: { body: any; params: any; query: any }) => Promise<RouteResult>;

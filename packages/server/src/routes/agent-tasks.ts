@@ -1,5 +1,6 @@
 import { AGENT_EXTRACT_BODY, ID_PARAMS, TASK_RESPONSE } from '@gleaner/core';
 import { defineRoutes } from '../http/route.ts';
+import { FORMAT_QUERY, statusOrFile } from './result-files.ts';
 
 const STEP_SCHEMA = {
   type: 'object',
@@ -42,8 +43,10 @@ export function agentTaskRoutes() {
       tags: ['agent'],
       auth: 'apiKey',
       params: ID_PARAMS('task_id'),
-      responses: { 200: { description: 'Task status', schema: AGENT_TASK_RESPONSE } },
-      handler: async (ctx, { params }) => ({ body: await ctx.engine.agent.get(ctx.owner!, params.task_id) }),
+      query: FORMAT_QUERY,
+      responses: { 200: { description: 'Task status (with ?format=csv or jsonl: its results as a file)', schema: AGENT_TASK_RESPONSE } },
+      handler: async (ctx, { params, query }) =>
+        statusOrFile(ctx.engine, ctx.owner!, 'agent', params.task_id, query.format, () => ctx.engine.agent.get(ctx.owner!, params.task_id)),
     },
     {
       method: 'post',

@@ -2,6 +2,7 @@ import { clientSignal } from '../http/client-signal.ts';
 import { defineRoutes } from '../http/route.ts';
 import { EXTRACT_ASYNC_BODY, EXTRACT_BODY, ID_PARAMS, MARKDOWN_BODY, PARSE_BODY, TASK_RESPONSE } from '@gleaner/core';
 import { DETAILS_QUERY, RECORDS_WITH_DETAILS_RESPONSE } from './history-schemas.ts';
+import { FORMAT_QUERY, statusOrFile } from './result-files.ts';
 
 const DETAILS =
   'With ?details=true (a Gleaner extension) the body adds `details`: the driver and size of each page, what the model saw of it, the model, its tokens and the credits charged.';
@@ -64,8 +65,10 @@ export function extractRoutes() {
       tags: ['extractor'],
       auth: 'apiKey',
       params: ID_PARAMS('task_id'),
-      responses: { 200: { description: 'Task status', schema: TASK_RESPONSE } },
-      handler: async (ctx, { params }) => ({ body: await ctx.engine.getExtractTask(ctx.owner!, params.task_id) }),
+      query: FORMAT_QUERY,
+      responses: { 200: { description: 'Task status (with ?format=csv or jsonl: its results as a file)', schema: TASK_RESPONSE } },
+      handler: async (ctx, { params, query }) =>
+        statusOrFile(ctx.engine, ctx.owner!, 'extract', params.task_id, query.format, () => ctx.engine.getExtractTask(ctx.owner!, params.task_id)),
     },
   ]);
 }

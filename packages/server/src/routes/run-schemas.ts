@@ -6,6 +6,12 @@ const ERRORS_MAP = { type: 'object', additionalProperties: { type: 'string' }, d
 import { CHANGES_SCHEMA } from './schedule-schemas.ts';
 
 const STATUS = { enum: ['queued', 'running', 'completed', 'completed_partial', 'failed'] };
+const MESSAGES = {
+  type: 'object',
+  additionalProperties: { type: 'string' },
+  description: "URL -> what its item says beside its records, e.g. that pagination fell back to the page's own next link (Gleaner extension).",
+};
+const ERROR = { type: 'string', description: 'A failed run only: why its first URL failed (its entry in `errors`); a Gleaner extension.' };
 
 export const RUN_RESULT_RESPONSE = {
   type: 'object',
@@ -16,6 +22,8 @@ export const RUN_RESULT_RESPONSE = {
     credits_charged: { type: 'number' },
     data: { anyOf: [RECORDS, DATA_MAP], description: 'The records when url was one string or omitted; URL -> records when it was a list.' },
     errors: ERRORS_MAP,
+    error: ERROR,
+    messages: MESSAGES,
   },
 };
 
@@ -38,5 +46,7 @@ export const RUN_STATUS_RESPONSE = {
     errors: { ...ERRORS_MAP, description: 'Once finished: URL -> why it failed (empty when none did).' },
     schedule_id: { type: 'string', description: 'Gleaner extension: the schedule that started the run (scheduled runs only).' },
     changes: { ...CHANGES_SCHEMA, type: ['object', 'null'], description: 'Gleaner extension (scheduled runs only): null until the finished run is compared.' },
+    error: ERROR,
+    messages: MESSAGES,
   },
 };

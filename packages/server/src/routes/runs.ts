@@ -2,6 +2,7 @@ import { clientSignal } from '../http/client-signal.ts';
 import { defineRoutes } from '../http/route.ts';
 import { ID_PARAMS, RUN_ASYNC_BODY, RUN_BODY, RUN_STATUS_QUERY } from '@gleaner/core';
 import { RUN_ACCEPTED_RESPONSE, RUN_RESULT_RESPONSE, RUN_STATUS_RESPONSE } from './run-schemas.ts';
+import { FORMAT_QUERY, statusOrFile } from './result-files.ts';
 
 /** Spec 4.3 items 2-4: running scrapers, synchronously or in the background. */
 export function runsRoutes() {
@@ -45,9 +46,12 @@ export function runsRoutes() {
       description:
         'A run started by a schedule also carries schedule_id and changes (Gleaner extensions): the change counts once the run is compared, with every record that is not unchanged when ?changes=true.',
       params: ID_PARAMS('run_id'),
-      query: RUN_STATUS_QUERY,
-      responses: { 200: { description: 'Run status', schema: RUN_STATUS_RESPONSE } },
-      handler: async (ctx, { params, query }) => ({ body: await ctx.engine.runs.get(ctx.owner!, params.run_id, { changes: query.changes === true }) }),
+      query: { type: 'object', properties: { ...RUN_STATUS_QUERY.properties, ...(FORMAT_QUERY.properties as object) } },
+      responses: { 200: { description: 'Run status (with ?format=csv or jsonl: its results as a file)', schema: RUN_STATUS_RESPONSE } },
+      handler: async (ctx, { params, query }) =>
+        statusOrFile(ctx.engine, ctx.owner!, 'run', params.run_id, query.format, () =>
+          ctx.engine.runs.get(ctx.owner!, params.run_id, { changes: query.changes === true }),
+        ),
     },
   ]);
 }

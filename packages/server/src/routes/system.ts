@@ -17,6 +17,7 @@ function configuredProxyCountries(engine: Engine): Record<string, string> {
   configured.add(RANDOM_PROXY_COUNTRY);
   return Object.fromEntries(Object.entries(all).filter(([value]) => configured.has(value)));
 }
+import { STATUS_SCHEMA, statusBody } from './status.ts';
 
 const INFO = {
   title: 'Gleaner',
@@ -50,6 +51,21 @@ export function systemRoutes(): RouteDef[] {
         } catch (err) {
           return { status: 503, headers: { 'Retry-After': '5' }, body: { status: 'unavailable', detail: (err as Error).message } };
         }
+      },
+    },
+    {
+      method: 'get',
+      path: '/v1/status',
+      summary: 'What works now: the database, the model and the browsers, each reported separately (Gleaner extension)',
+      tags: ['gleaner'],
+      auth: 'none',
+      responses: {
+        200: { description: 'The database answers; `model` and `browsers` say whether they are configured', schema: STATUS_SCHEMA },
+        503: { description: 'Postgres unreachable (the other parts are still reported)', schema: STATUS_SCHEMA },
+      },
+      handler: async ({ engine }) => {
+        const body = await statusBody(engine);
+        return body.status === 'ok' ? { body } : { status: 503, headers: { 'Retry-After': '5' }, body };
       },
     },
     {
