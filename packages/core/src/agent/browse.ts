@@ -13,7 +13,7 @@ import type { Cookie } from '../net/cookies.ts';
 import { resolveProxy } from '../net/proxies.ts';
 import type { Driver, InteractiveSession, PageSnapshot } from '../plugins/driver.ts';
 import { isInteractive } from '../plugins/driver.ts';
-import { observation, type Observation } from './observe.ts';
+import { observation, unreadableObservation, type Observation } from './observe.ts';
 
 /** See `settled()`. */
 const DOM_QUIET_MS = 200;
@@ -179,15 +179,18 @@ export class AgentPage {
 
   /**
    * The page as the agent sees it. A browser page in the middle of navigating can refuse to be read
-   * for a moment: retried briefly.
+   * for a moment: retried briefly. A page that still cannot be read is observed as unreadable (the
+   * model is told why and goes on) rather than ending the task.
    */
   async observe(): Promise<Observation> {
     let last: unknown;
+    let url = this.history.at(-1) ?? '';
     for (let i = 0; i < 4; i++) {
       this.#opts.signal.throwIfAborted();
       try {
         const s = this.session;
         const outline = await s.outline();
+        url = outline.url || url;
         const snapshot = await s.snapshot();
         if (snapshot.cookies) this.#cookies = snapshot.cookies;
         return observation(outline, snapshot);
@@ -198,7 +201,9 @@ export class AgentPage {
         await sleep(250 * (i + 1));
       }
     }
-    throw last;
+    const reason = last instanceof Error ? last.message : String(last);
+    this.#ctx.logger.warn({ url, err: reason }, 'agent: the page could not be read');
+    return unreadableObservation(url, reason, this.driver);
   }
 
   async #closeSession(): Promise<void> {
