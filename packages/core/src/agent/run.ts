@@ -20,7 +20,7 @@ import { extractWithModel } from '../extract/model-extract.ts';
 import type { LlmMessage, LlmResult, LlmToolCall } from '../plugins/llm.ts';
 import { refSelector } from '../browser/page-scripts.ts';
 import type { OutlineElement } from '../plugins/driver.ts';
-import { AgentPage } from './browse.ts';
+import { AgentPage, type ActionEffect } from './browse.ts';
 import { describeEffect, renderObservation, type Observation } from './observe.ts';
 import { stableTarget, resolveTarget } from './targets.ts';
 import { AGENT_TOOLS, DECISION_SCHEMA, actionKey, checkCall, describeTools, type AgentAction } from './tools.ts';
@@ -40,6 +40,12 @@ function goalText(input: AgentRunInput): string {
   const lines = [`Task: ${input.goal.prompt || 'Extract the records described below.'}`, `Start URL: ${input.url}`];
   if (attrs.length) lines.push('Each record has these attributes:', ...attrs.map((a) => `- ${a.name} (${a.type})${a.description ? `: ${a.description}` : ''}`));
   return lines.join('\n');
+}
+
+/** What an action should do to the page (how its effect is waited for, see AgentPage.settled). */
+function effectOf(a: AgentAction): ActionEffect {
+  if (a.name === 'type') return a.pressEnter ? 'change' : 'value';
+  return a.name === 'scroll' || a.name === 'wait' ? 'maybe' : 'change';
 }
 
 export function agentBudgets(ctx: OperationContext, override?: Partial<AgentBudgets>): AgentBudgets {
@@ -88,6 +94,7 @@ export async function runAgent(ctx: OperationContext, input: AgentRunInput): Pro
     preferBrowser: input.preferBrowser,
     actionTimeoutMs,
     adopt: input.startOn,
+    settle: input.settle,
   });
 
   const steps: RecordedAction[] = [];
@@ -312,7 +319,7 @@ export async function runAgent(ctx: OperationContext, input: AgentRunInput): Pro
         let effect: string | undefined;
         let after: Observation = current;
         if (a.name !== 'extract' && a.name !== 'finish') {
-          after = await page.settled();
+          after = await page.settled(current, error !== undefined ? 'maybe' : effectOf(a));
           effect = describeEffect(current, after);
           if (after.fingerprint !== current.fingerprint) changed = true;
         }

@@ -137,4 +137,12 @@ export interface AgentRunInput {
   startOn?: { driver: Driver; session: InteractiveSession };
   /** Called after every recorded action (progress, persistence). */
   onStep?: (step: RecordedAction, index: number) => void | Promise<void>;
+  /**
+   * How an action's effect is waited for on a browser (see AgentPage.settled): `quiet`, the page's
+   * own quiet wait (plugin API 1.1, the default where the driver has it), or `reads`, the earlier
+   * network idle and repeated reads (1.0 drivers; the bench compares the two).
+   */
+  settle?: SettleMode;
 }
+
+export type SettleMode = 'quiet' | 'reads';
