@@ -42,6 +42,11 @@ function goalText(input: AgentRunInput): string {
   return lines.join('\n');
 }
 
+/** A model answer that stayed unusable through the client's repair round (its usage is counted). */
+function badOutput(err: unknown): err is GleanerError {
+  return isGleanerError(err) && err.code === 'MODEL_BAD_OUTPUT';
+}
+
 /** What an action should do to the page (how its effect is waited for, see AgentPage.settled). */
 function effectOf(a: AgentAction): ActionEffect {
   if (a.name === 'type') return a.pressEnter ? 'change' : 'value';
@@ -116,15 +121,12 @@ export async function runAgent(ctx: OperationContext, input: AgentRunInput): Pro
   /** Extracts the current page (the extract tool, and the closing extraction of a run that found nothing). */
   async function extractHere(o: Observation): Promise<ExtractedRecord[]> {
     const started = Date.now();
-    const res = await extractWithModel(ctx, {
-      html: o.snapshot.html,
-      url: o.url,
-      attributes: input.goal.attributes,
-      prompt: input.goal.prompt,
-      precision: false,
-      signal,
-    });
-    modelMs += Date.now() - started;
+    const once = () =>
+      extractWithModel(ctx, { html: o.snapshot.html, url: o.url, attributes: input.goal.attributes, prompt: input.goal.prompt, precision: false, signal });
+    // An answer that stayed bad through its repair round is asked once more afresh (a small model's slip), then reported.
+    const res = await once()
+      .catch((err: unknown) => (badOutput(err) ? once() : Promise.reject(err)))
+      .finally(() => (modelMs += Date.now() - started));
     addUsage(usage, res.usage);
     perPage.push(res.records);
     extractions.push({ step: steps.length, url: o.url, html: o.snapshot.html, driver: page.driver, records: res.records });
@@ -263,7 +265,31 @@ export async function runAgent(ctx: OperationContext, input: AgentRunInput): Pro
         break;
       }
       const current: Observation = obs!;
-      const decision = await decide([...history, { role: 'user', content: `Current page:\n${renderObservation(current)}` }], useTools);
+      let decision: Decision;
+      try {
+        decision = await decide([...history, { role: 'user', content: `Current page:\n${renderObservation(current)}` }], useTools);
+      } catch (err) {
+        if (!badOutput(err)) throw err;
+        // JSON mode: an answer no repair made into a decision costs a step, and the model is told.
+        addUsage(usage, (err.details as { usage?: LlmResult['usage'] } | undefined)?.usage ?? emptyUsage());
+        stepsUsed++;
+        await record({
+          action: 'invalid',
+          urlBefore: current.url,
+          urlAfter: current.url,
+          driver: page.driver,
+          ok: false,
+          error: err.message.slice(0, 500),
+          durationMs: 0,
+          inputTokens: 0,
+          outputTokens: 0,
+        });
+        history.push({
+          role: 'user',
+          content: `Error: your answer was not a tool call as JSON (${err.message.slice(0, 300)}). Answer with one JSON object {"tool": ..., "arguments": {...}}.`,
+        });
+        continue;
+      }
       addUsage(usage, decision.usage);
       history.push(decision.assistant);
       const calls = decision.calls.length ? decision.calls : [null];
@@ -312,7 +338,8 @@ export async function runAgent(ctx: OperationContext, input: AgentRunInput): Pro
           if (result.ok === false) error = result.error;
         } catch (err) {
           if (signal.aborted) throw signal.reason ?? err;
-          if (isGleanerError(err) && (err.code === 'DRIVER_UNAVAILABLE' || err.code.startsWith('MODEL_'))) throw err;
+          if (isGleanerError(err) && (err.code === 'DRIVER_UNAVAILABLE' || (err.code.startsWith('MODEL_') && !badOutput(err)))) throw err;
+          if (badOutput(err)) addUsage(usage, (err.details as { usage?: LlmResult['usage'] } | undefined)?.usage ?? emptyUsage());
           result = {};
           error = err instanceof Error ? err.message : String(err);
         }
@@ -321,7 +348,11 @@ export async function runAgent(ctx: OperationContext, input: AgentRunInput): Pro
         if (a.name !== 'extract' && a.name !== 'finish') {
           after = await page.settled(current, error !== undefined ? 'maybe' : effectOf(a));
           effect = describeEffect(current, after);
-          if (after.fingerprint !== current.fingerprint) changed = true;
+          if (after.fingerprint !== current.fingerprint) {
+            changed = true;
+            // The loop breaker's warning is about one stuck page: a page that moved on starts afresh.
+            warned = false;
+          }
         }
         const step: RecordedAction = {
           action: a.name,
