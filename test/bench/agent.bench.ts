@@ -5,7 +5,8 @@
 // observing (outline + snapshot + reduction), acting, settling, and the queue-free loop. On the
 // browsers each task runs both ways an action's effect can be waited for, rounds interleaved so
 // that both see the same load: `reads` (the earlier network idle and repeated reads) and `quiet`
-// (the page's own quiet wait, one round trip per observation, no re-read of an unchanged page).
+// (the page's own quiet wait, one round trip per observation, no re-read of an unchanged page, a
+// navigation's document read once, the page closed while the result is recorded).
 import os from 'node:os';
 import { runAgent, type AgentRunResult, type SettleMode } from '@gleaner/core/internal';
 import { startStack, type Stack } from '../support/stack.ts';
@@ -28,9 +29,14 @@ async function once(s: Stack, sc: (typeof SCENARIOS)[number], settle?: SettleMod
   s.model.reset();
   s.model.script(agentScript(sc.plan).script);
   const started = performance.now();
-  const r = await runAgent(s.engine.context, { url: `${s.site.url}${sc.path}`, goal: { prompt: sc.prompt, attributes: ATTRIBUTES }, settle });
+  // As the agent task does, the browser page closes while the result is recorded (`quiet`); `reads` waits, as before.
+  let closing: Promise<void> | undefined;
+  const deferClose = settle === 'reads' ? undefined : (p: Promise<void>) => (closing = p);
+  const r = await runAgent(s.engine.context, { url: `${s.site.url}${sc.path}`, goal: { prompt: sc.prompt, attributes: ATTRIBUTES }, settle, deferClose });
+  const ms = performance.now() - started;
+  await closing;
   if (r.records.length !== sc.expect.length) throw new Error(`${sc.path} (${settle ?? 'default'}): ${r.records.length} records, expected ${sc.expect.length}`);
-  return { r, ms: performance.now() - started };
+  return { r, ms };
 }
 
 const perStep = (x: { r: AgentRunResult; ms: number }) => (x.ms - x.r.modelMs) / Math.max(1, x.r.stepsUsed);

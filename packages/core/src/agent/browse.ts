@@ -11,7 +11,7 @@ import type { OperationContext } from '../context.ts';
 import { needsBrowser } from '../extract/needs-browser.ts';
 import type { Cookie } from '../net/cookies.ts';
 import { resolveProxy } from '../net/proxies.ts';
-import type { Driver, InteractiveSession, PageOutline, PageSnapshot, WaitForOptions } from '../plugins/driver.ts';
+import type { Driver, GotoOptions, InteractiveSession, PageOutline, PageSnapshot, WaitForOptions } from '../plugins/driver.ts';
 import { isInteractive } from '../plugins/driver.ts';
 import { observation, unreadableObservation, type Observation } from './observe.ts';
 import { pluginApiAtLeast } from '../plugins/version.ts';
@@ -146,7 +146,7 @@ export class AgentPage {
     const browserFirst = !this.#plain || (this.#browser !== null && (this.#opts.preferBrowser || this.#ctx.config.browser.escalation === 'always'));
     const first = browserFirst ? this.#browser! : this.#plain!;
     const s = await this.#open(first);
-    const page = this.#checkStatus(await s.goto(url), url);
+    const page = this.#checkStatus(await s.goto(url, this.#gotoOptions()), url);
     this.history.push(page.finalUrl);
     if (!first.capabilities.javascript && this.canEscalate) {
       const reason = needsBrowser(page);
@@ -160,12 +160,12 @@ export class AgentPage {
     if (!this.canEscalate) throw new GleanerError('DRIVER_UNAVAILABLE', `this page needs a browser (${reason}) and no browser driver is configured`);
     this.#ctx.logger.info({ url, driver: this.#browser!.name, reason }, 'agent: moving to a browser');
     const s = await this.#open(this.#browser!);
-    return this.#checkStatus(await s.goto(url), url);
+    return this.#checkStatus(await s.goto(url, this.#gotoOptions()), url);
   }
 
   /** Navigates (every hop through the SSRF guard, as every goto). Error pages are the model's to judge. */
   async goto(url: string): Promise<PageSnapshot> {
-    const page = await this.session.goto(url);
+    const page = await this.session.goto(url, this.#gotoOptions());
     if (page.cookies) this.#cookies = page.cookies;
     this.history.push(page.finalUrl);
     if (!this.onBrowser && this.canEscalate) {
@@ -173,6 +173,14 @@ export class AgentPage {
       if (reason) return this.escalate(page.finalUrl, reason);
     }
     return page;
+  }
+
+  /**
+   * A browser that waits for quiet (plugin API 1.1) is asked for the navigation's outcome only: the
+   * page is read by the observation that follows, not twice.
+   */
+  #gotoOptions(): GotoOptions {
+    return this.onBrowser && this.settleMode === 'quiet' ? { content: false } : {};
   }
 
   /** How this page waits for an action's effect (the quiet wait where the driver has it). */

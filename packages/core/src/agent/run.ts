@@ -417,7 +417,9 @@ export async function runAgent(ctx: OperationContext, input: AgentRunInput): Pro
     message = `The agent ran out of wall time (agent.timeoutMs, ${budgets.wallTimeMs} ms) before finishing.`;
   } finally {
     clearTimeout(timer);
-    await page.close();
+    const closing = page.close();
+    if (input.deferClose) input.deferClose(closing);
+    else await closing;
   }
 
   const records = mergeRecords(perPage);

@@ -143,6 +143,11 @@ export interface AgentRunInput {
    * network idle and repeated reads (1.0 drivers; the bench compares the two).
    */
   settle?: SettleMode;
+  /**
+   * Takes the closing of the run's browser page instead of runAgent waiting for it: the caller
+   * records the result meanwhile and waits for it before its job ends (the promise never rejects).
+   */
+  deferClose?: (closing: Promise<void>) => void;
 }
 
 export type SettleMode = 'quiet' | 'reads';

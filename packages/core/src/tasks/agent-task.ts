@@ -177,8 +177,11 @@ export function agentTaskJob(ctx: () => OperationContext) {
       const isStopped = async () => (await c.db.query(`SELECT 1 FROM tasks WHERE id = $1 AND status = 'stopped'`, [taskId])).rows.length > 0;
       const watch = await c.cancels.watch(`task:${taskId}`, { parent: job.signal, isCancelled: isStopped });
       const steps: RecordedAction[] = [];
+      let closing: Promise<void> | undefined;
       try {
         const result = await runAgent(c, {
+          // The browser page closes while the result is recorded; the job ends after both.
+          deferClose: (p) => (closing = p),
           url: row.request.url,
           goal: { prompt: row.request.prompt, attributes: row.request.attributes ?? [] },
           signal: watch.signal,
@@ -225,6 +228,7 @@ export function agentTaskJob(ctx: () => OperationContext) {
         throw err;
       } finally {
         watch.release();
+        await closing;
       }
     },
     onFailure: async ({ taskId }, error) => {
