@@ -15,6 +15,7 @@ import type { Driver, GotoOptions, InteractiveSession, PageOutline, PageSnapshot
 import { isInteractive } from '../plugins/driver.ts';
 import { observation, unreadableObservation, type Observation } from './observe.ts';
 import { pluginApiAtLeast } from '../plugins/version.ts';
+import { domainAllowed, domainRefused } from './domains.ts';
 import type { SettleMode } from './types.ts';
 
 /** See `settled()`: the earlier way (reads), for drivers without the quiet wait. */
@@ -43,6 +44,8 @@ export interface AgentPageOptions {
   adopt?: { driver: Driver; session: InteractiveSession };
   /** See AgentRunInput.settle. */
   settle?: SettleMode;
+  /** See AgentRunInput.allowedDomains. */
+  allowedDomains?: string[] | null;
 }
 
 function pick(drivers: readonly Driver[]): { plain: Driver | null; browser: Driver | null } {
@@ -165,6 +168,7 @@ export class AgentPage {
 
   /** Navigates (every hop through the SSRF guard, as every goto). Error pages are the model's to judge. */
   async goto(url: string): Promise<PageSnapshot> {
+    this.checkDomain(url);
     const page = await this.session.goto(url, this.#gotoOptions());
     if (page.cookies) this.#cookies = page.cookies;
     this.history.push(page.finalUrl);
@@ -181,6 +185,12 @@ export class AgentPage {
    */
   #gotoOptions(): GotoOptions {
     return this.onBrowser && this.settleMode === 'quiet' ? { content: false } : {};
+  }
+
+  /** Throws (for the model) when `url` is outside the task's allowed_domains. */
+  checkDomain(url: string): void {
+    const domains = this.#opts.allowedDomains;
+    if (domains && !domainAllowed(url, domains)) throw domainRefused(url, domains);
   }
 
   /** How this page waits for an action's effect (the quiet wait where the driver has it). */

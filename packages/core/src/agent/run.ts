@@ -21,6 +21,7 @@ import type { LlmMessage, LlmResult, LlmToolCall } from '../plugins/llm.ts';
 import { refSelector } from '../browser/page-scripts.ts';
 import type { OutlineElement } from '../plugins/driver.ts';
 import { AgentPage, type ActionEffect } from './browse.ts';
+import { domainAllowed, domainRefused } from './domains.ts';
 import { describeEffect, renderObservation, type Observation } from './observe.ts';
 import { stableTarget, resolveTarget } from './targets.ts';
 import { AGENT_TOOLS, DECISION_SCHEMA, actionKey, checkCall, describeTools, type AgentAction } from './tools.ts';
@@ -100,6 +101,7 @@ export async function runAgent(ctx: OperationContext, input: AgentRunInput): Pro
     actionTimeoutMs,
     adopt: input.startOn,
     settle: input.settle,
+    allowedDomains: input.allowedDomains,
   });
 
   const steps: RecordedAction[] = [];
@@ -197,8 +199,13 @@ export async function runAgent(ctx: OperationContext, input: AgentRunInput): Pro
         if (p.status >= 400) return { url, ok: false, error: `${url} answered HTTP ${p.status}` };
         return { url };
       }
-      case 'click':
+      case 'click': {
+        // A link out of allowed_domains is refused before it is followed.
+        const href = byRef(o, a.ref)?.href;
+        const link = href ? URL.parse(href, o.url) : null;
+        if (link && /^https?:$/.test(link.protocol)) page.checkDomain(link.href);
         return { target: await onElement(o, a.ref, (r) => s().click(r, t)) };
+      }
       case 'type':
         return {
           target: await onElement(o, a.ref, (r) => s().type(r, a.text, { ...t, clear: a.clear, pressEnter: a.pressEnter })),
@@ -347,6 +354,12 @@ export async function runAgent(ctx: OperationContext, input: AgentRunInput): Pro
         let after: Observation = current;
         if (a.name !== 'extract' && a.name !== 'finish') {
           after = await page.settled(current, error !== undefined ? 'maybe' : effectOf(a));
+          if (input.allowedDomains && !domainAllowed(after.url, input.allowedDomains) && domainAllowed(current.url, input.allowedDomains)) {
+            // A script took the page out of allowed_domains: back to where the action began, and the model is told.
+            error = domainRefused(after.url, input.allowedDomains).message;
+            await page.goto(current.url);
+            after = await page.observe();
+          }
           effect = describeEffect(current, after);
           if (after.fingerprint !== current.fingerprint) {
             changed = true;

@@ -148,6 +148,8 @@ export interface AgentRunInput {
    * records the result meanwhile and waits for it before its job ends (the promise never rejects).
    */
   deferClose?: (closing: Promise<void>) => void;
+  /** The task's allowed_domains (see domains.ts); null or omitted: no policy beyond the SSRF guard. */
+  allowedDomains?: string[] | null;
 }
 
 export type SettleMode = 'quiet' | 'reads';
