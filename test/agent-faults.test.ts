@@ -5,6 +5,7 @@
 // fault meets its repair (a repair round, the error shown to the model, a retry, the loop breaker).
 import { expect } from 'chai';
 import { MODEL_FAULT_KINDS, type ModelFaultKind } from '@gleaner/testing';
+import { checkCall } from '@gleaner/core/internal';
 import { startStack, type Stack } from './support/stack.ts';
 import { addAgentPages, PRODUCTS } from './support/agent-site.ts';
 import { agentScript } from './support/agent-script.ts';
@@ -14,6 +15,18 @@ import { scriptBuildModel } from './support/agentic-model.ts';
 import { call, refOf } from './support/agent-script.ts';
 
 const RATE = 0.3;
+
+describe('tool-call arguments a small model got slightly wrong', () => {
+  it('are mended where that is certain, and refused (the error goes to the model) where a value was cut off', () => {
+    expect(checkCall({ name: 'click', arguments: {}, rawArguments: "{'ref':'e5'," })).to.deep.equal({ ok: true, action: { name: 'click', ref: 'e5' } });
+    expect(checkCall({ name: 'navigate', arguments: {}, rawArguments: '```json\n{"url": "https://a.example/x"}\n```' })).to.deep.equal({
+      ok: true,
+      action: { name: 'navigate', url: 'https://a.example/x' },
+    });
+    const cut = checkCall({ name: 'navigate', arguments: {}, rawArguments: '{"url": "https://a.exa' });
+    expect(cut).to.deep.equal({ ok: false, error: 'The arguments of navigate are not a JSON object: {"url": "https://a.exa' });
+  });
+});
 const SEEDS = [11, 23, 37];
 
 for (const provider of ['openai', 'ollama'] as const) {

@@ -88,9 +88,12 @@ function spoil(kind: ModelFaultKind, step: AnswerStep, previous: ScriptedToolCal
   const calls = 'toolCalls' in step ? step.toolCalls : [];
   const [first, ...rest] = calls;
   switch (kind) {
-    case 'malformed_arguments':
-      // Cut off mid-object, single quotes: no JSON parser takes it.
-      return { ...usage, toolCalls: [{ ...first, arguments: JSON.stringify(first.arguments).replace(/"/g, "'").slice(0, -1) + ',' }, ...rest] };
+    case 'malformed_arguments': {
+      // Cut off inside the first string value: what it said is lost, no mending gets it back.
+      const json = JSON.stringify(first.arguments ?? {});
+      const at = json.indexOf(':"');
+      return { ...usage, toolCalls: [{ ...first, arguments: at >= 0 ? json.slice(0, at + 3) : '{"' }, ...rest] };
+    }
     case 'unknown_tool':
       return { ...usage, toolCalls: [{ ...first, name: `${first.name}_element` }, ...rest] };
     case 'missing_ref':
