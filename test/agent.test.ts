@@ -13,31 +13,13 @@ import { startWebhookReceiver } from './support/webhook-receiver.ts';
 import { request } from './support/http.ts';
 import { testSchemas } from './support/db.ts';
 import { rejection } from './support/assert.ts';
+import { ATTRIBUTES, runTask } from './support/agentic-api.ts';
 import { createEngine, silentLogger } from '@gleaner/core/internal';
 import { createOpenAiProvider } from '@gleaner/llm-openai';
 
-const ATTRIBUTES = [
-  { name: 'name', type: 'string', description: 'product name' },
-  { name: 'price', type: 'number' },
-];
 const names = (data: Array<{ name: string }>) => data.map((r) => r.name).sort();
 const expected = (...ps: typeof PRODUCTS) => ps.map((p) => p.name).sort();
 const TERMINAL = ['completed', 'failed', 'stopped'];
-
-async function runTask(s: Stack, body: Record<string, unknown>, ms = 60_000): Promise<any> {
-  const sent = await s.api('POST', '/v1/agent/extract', { attributes: ATTRIBUTES, ...body });
-  expect(sent.status, sent.text).to.equal(202);
-  expect(sent.body).to.deep.equal({ task_id: sent.body.task_id, status: 'pending' });
-  return waitFor(
-    async () => {
-      const r = await s.api('GET', `/v1/agent/extract/${sent.body.task_id}`);
-      return TERMINAL.includes(r.body.status) ? r.body : undefined;
-    },
-    ms,
-    'the agent task to end',
-    100,
-  );
-}
 
 function scenarioSuite(label: string, opts: StackOptions, only?: string[]): void {
   describe(`agent scenarios: ${label}`, function () {

@@ -55,3 +55,21 @@ export async function scriptVersions(s: Stack, id: string): Promise<Array<{ vers
   const { rows } = await s.engine.db.query('SELECT version, reason, script FROM scraper_scripts WHERE scraper_id = $1 ORDER BY version', [id]);
   return rows as Array<{ version: number; reason: string; script: any }>;
 }
+
+const TASK_TERMINAL = ['completed', 'failed', 'stopped'];
+
+/** POST /v1/agent/extract (the product attributes unless given), then the task's final status body. */
+export async function runTask(s: Stack, body: Record<string, unknown>, ms = 60_000): Promise<any> {
+  const sent = await s.api('POST', '/v1/agent/extract', { attributes: ATTRIBUTES, ...body });
+  expect(sent.status, sent.text).to.equal(202);
+  expect(sent.body).to.deep.equal({ task_id: sent.body.task_id, status: 'pending' });
+  return waitFor(
+    async () => {
+      const r = await s.api('GET', `/v1/agent/extract/${sent.body.task_id}`);
+      return TASK_TERMINAL.includes(r.body.status) ? r.body : undefined;
+    },
+    ms,
+    'the agent task to end',
+    100,
+  );
+}

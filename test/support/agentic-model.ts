@@ -21,20 +21,27 @@ export const isParametersRequest = (req: RecordedRequest) => Boolean(sentSchema(
 
 /**
  * The model of one build: the parameter call gets `parameters`, recipe calls the product recipe,
- * everything else plays the agent along `plan`. `onDecision` sees each agent request first (e.g. to
+ * everything else plays the agent along `plan` (`recipe` and `extract` replace the product recipe
+ * and the agent's extraction answers). `onDecision` sees each agent request first (e.g. to
  * read the values the agent was told). `delayMs` holds every answer (a model's latency).
  */
 export function scriptBuildModel(
   s: Stack,
   plan: PlanStep[],
   parameters: unknown[],
-  opts: { decisionDelayMs?: number; delayMs?: number; onAgentRequest?: (req: RecordedRequest) => void } = {},
+  opts: {
+    decisionDelayMs?: number;
+    delayMs?: number;
+    onAgentRequest?: (req: RecordedRequest) => void;
+    recipe?: unknown;
+    extract?: (pageText: string) => unknown[];
+  } = {},
 ): AgentScript {
-  const agent = agentScript(plan, { decisionDelayMs: opts.decisionDelayMs });
+  const agent = agentScript(plan, { decisionDelayMs: opts.decisionDelayMs, extract: opts.extract });
   s.model.script(async (req, i): Promise<Step> => {
     if (opts.delayMs) await new Promise((r) => setTimeout(r, opts.delayMs));
     if (isParametersRequest(req)) return { json: { parameters } };
-    if (isRecipeRequest(req)) return { json: PRODUCT_RECIPE };
+    if (isRecipeRequest(req)) return { json: opts.recipe ?? PRODUCT_RECIPE };
     opts.onAgentRequest?.(req);
     return agent.script(req, i);
   });

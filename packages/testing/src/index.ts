@@ -20,8 +20,10 @@ export type { FixtureSite, FixtureSiteOptions, Handler, RecordedRequest as Fixtu
 export { startForwardProxy } from './forward-proxy.ts';
 export type { ForwardProxy, ProxiedRequest } from './forward-proxy.ts';
 
-// The scripted model server.
+// The scripted model server, and its fault mode (an imperfect model).
 export { startModelServer } from './model-server.ts';
+export { MODEL_FAULT_KINDS } from './model-faults.ts';
+export type { ModelFaultKind, ModelFaultOptions, PlayedFault } from './model-faults.ts';
 export type {
   AnswerStep,
   ModelServer,

@@ -111,6 +111,14 @@ const PAGES: Record<string, string> = {
     'Ticker',
     `<p id="tick">0</p><script>let t = 0; setInterval(() => { document.getElementById('tick').textContent = String(++t); }, 20);</script>`,
   ),
+  // An autocomplete: key handlers and input events see what the field holds.
+  '/suggest': doc(
+    'Suggest',
+    `<input id="s" aria-label="Product" value="red "><p id="keyed">none</p><p id="inputs">0</p>
+    <script>let inputs = 0; const s = document.getElementById('s');
+      s.addEventListener('keyup', () => { document.getElementById('keyed').textContent = 'keyup: ' + s.value; });
+      s.addEventListener('input', () => { document.getElementById('inputs').textContent = String(++inputs); });</script>`,
+  ),
   '/with-frame': doc('Framed', '<h1>Outer page</h1><iframe id="inner" src="/framed"></iframe>'),
   '/framed': doc('Inner', '<p id="in-frame">Inside the frame</p>'),
 };
@@ -261,6 +269,16 @@ export function interactionContract(name: string, make: (opts: ContractDriverOpt
       const snap = await s.snapshot();
       expect(snap.finalUrl).to.equal(`${site.url}/search?q=needle`);
       expect(snap.html).to.contain('Results for needle');
+    });
+
+    itJs('typing runs the key and input handlers on the whole value, after what the field held', async () => {
+      const s = await open('/suggest');
+      await s.type('#s', 'kettle');
+      const html = (await s.snapshot()).html;
+      expect(html).to.contain('<p id="keyed">keyup: red kettle</p>');
+      expect(Number(/<p id="inputs">(\d+)<\/p>/.exec(html)?.[1])).to.be.at.least(1);
+      await s.type('#s', 'teapot', { clear: true });
+      expect((await s.snapshot()).html).to.contain('<p id="keyed">keyup: teapot</p>');
     });
 
     itJs('waits for a selector to appear or go, for a time, and for network idle; times out with a GleanerError naming the selector', async () => {

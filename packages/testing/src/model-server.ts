@@ -11,6 +11,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import http from 'node:http';
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { ModelFaults, type ModelFaultOptions, type PlayedFault } from './model-faults.ts';
 
 export interface ScriptedUsage {
   inputTokens: number;
@@ -77,6 +78,14 @@ export interface ModelServer {
   script(script: Script): void;
   /** Appends steps to the queue (turns a function script into a queue). */
   push(...steps: Step[]): void;
+  /**
+   * Plays an imperfect model on top of the script (see model-faults.ts): a share of the answers is
+   * spoiled (malformed tool-call JSON, unknown tools, missing refs, repeats, JSON in prose or a
+   * fence, truncated output, a tool call as text). null turns it off.
+   */
+  faults(opts: ModelFaultOptions | null): void;
+  /** The answers the fault mode spoiled since it was turned on (or since reset()). */
+  readonly playedFaults: readonly PlayedFault[];
   /** Chat requests being answered right now, and the most seen at once. */
   readonly inFlight: number;
   readonly maxInFlight: number;
@@ -118,6 +127,8 @@ export interface ModelServerOptions {
   models?: ScriptedModel[];
   /** Extra wire protocols, consulted before the built-in OpenAI and Ollama ones. */
   protocols?: WireProtocol[];
+  /** Start with the fault mode on (see `ModelServer.faults`). */
+  faults?: ModelFaultOptions;
 }
 
 const DEFAULT_MODELS: ScriptedModel[] = [{ name: 'test-model', contextLength: 32768 }];
@@ -133,12 +144,19 @@ export async function startModelServer(opts: ModelServerOptions = {}): Promise<M
   let chatCount = 0;
   let inFlight = 0;
   let maxInFlight = 0;
+  let faults: ModelFaults | null = opts.faults ? new ModelFaults(opts.faults) : null;
 
-  const nextStep = async (rec: RecordedRequest): Promise<Step> => {
-    const index = chatCount++;
+  const scripted = async (rec: RecordedRequest, index: number): Promise<Step> => {
     if (chooser) return chooser(rec, index);
     const step = queue.shift();
     return step ?? { error: 418, message: `the scripted model server has no step left for chat request #${index + 1}` };
+  };
+  const nextStep = async (rec: RecordedRequest): Promise<Step> => {
+    const index = chatCount++;
+    const kept = faults?.takeKept(rec);
+    if (kept) return kept;
+    const step = await scripted(rec, index);
+    return faults && !('error' in step) && !('hang' in step) ? faults.answer(rec, step) : step;
   };
 
   const handleChat = async (rec: RecordedRequest, res: ServerResponse, protocol?: WireProtocol): Promise<void> => {
@@ -284,6 +302,12 @@ export async function startModelServer(opts: ModelServerOptions = {}): Promise<M
       chooser = null;
       queue.push(...steps);
     },
+    faults(o) {
+      faults = o ? new ModelFaults(o) : null;
+    },
+    get playedFaults() {
+      return faults?.played ?? [];
+    },
     get inFlight() {
       return inFlight;
     },
@@ -296,6 +320,7 @@ export async function startModelServer(opts: ModelServerOptions = {}): Promise<M
       chooser = null;
       chatCount = 0;
       maxInFlight = inFlight;
+      faults?.reset();
     },
     close() {
       return new Promise<void>((resolve) => {

@@ -68,9 +68,13 @@ export class PageDocument {
   /** Parses `html` (text/plain and JSON as a `<pre>`, as browsers show them) as the document at `url`, decoded from `charset`. */
   constructor(html: string, contentType: string, url: string, charset?: string) {
     installShims();
-    const markup =
-      contentType === '' || contentType.includes('html') ? html : `<!DOCTYPE html><html><head></head><body><pre>${escapeText(html)}</pre></body></html>`;
-    this.document = parseHTML(markup).document as unknown as Document;
+    const asText = `<!DOCTYPE html><html><head></head><body><pre>${escapeText(html)}</pre></body></html>`;
+    const markup = contentType === '' || contentType.includes('html') ? html : asText;
+    let document = parseHTML(markup).document as unknown as Document;
+    // Markup without a single element ("OK", an empty body, JSON served as text/html) leaves linkedom
+    // a document with no root, which every later read trips over: it is shown as text, as browsers do.
+    if (!document.documentElement) document = parseHTML(asText).document as unknown as Document;
+    this.document = document;
     impliedTableBodies(this.document);
     revealNoscript(this.document);
     this.url = url;

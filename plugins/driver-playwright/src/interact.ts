@@ -128,9 +128,15 @@ export class Interactions {
           }
         });
       }
-      // Real key events, so autocompletes and key handlers run; long text is filled at once.
+      // Long text is filled at once. Otherwise all but the last character go in as one input event
+      // (what a paste does) and the last as real key events, so autocompletes and key handlers run
+      // on the whole value: four browser round trips instead of three per character.
       if (text.length > 500) await el.fill(opts?.clear ? text : `${await el.inputValue({ timeout })}${text}`, { timeout });
-      else if (text) await el.pressSequentially(text, { timeout });
+      else if (text) {
+        const chars = Array.from(text);
+        if (chars.length > 1) await this.#s.page.keyboard.insertText(chars.slice(0, -1).join(''));
+        await el.pressSequentially(chars.at(-1)!, { timeout });
+      }
       if (opts?.pressEnter) await el.press('Enter', { timeout });
     });
   }

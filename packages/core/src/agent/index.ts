@@ -12,5 +12,6 @@ export type {
   AgentRunInput,
   AgentRunResult,
   RecordedAction,
+  SettleMode,
   StableTarget,
 } from './types.ts';

@@ -30,6 +30,23 @@ export function observation(outline: PageOutline, snapshot: PageSnapshot): Obser
   return { url, title: outline.title || reduced.title, outline, snapshot, text: reduced.text, fingerprint };
 }
 
+/**
+ * The observation of a page the driver could not read (a document without a root, a renderer that
+ * crashed): no elements and a text saying so, so that the model can go back or elsewhere instead of
+ * the task failing.
+ */
+export function unreadableObservation(url: string, reason: string, driver: string): Observation {
+  const text = `(This page could not be read: ${reason.slice(0, 300)}. Go back, navigate elsewhere, or call finish.)`;
+  return {
+    url,
+    title: '',
+    outline: { url, title: '', elements: [] },
+    snapshot: { requestedUrl: url, finalUrl: url, status: 0, headers: {}, contentType: '', html: '', redirects: [], driver },
+    text,
+    fingerprint: createHash('sha1').update(`${url}\n${text}`).digest('hex'),
+  };
+}
+
 function cut(s: string, n: number): string {
   const t = s.replace(/\s+/g, ' ').trim();
   return t.length > n ? `${t.slice(0, n - 1)}…` : t;

@@ -20,7 +20,8 @@ import { extractWithModel } from '../extract/model-extract.ts';
 import type { LlmMessage, LlmResult, LlmToolCall } from '../plugins/llm.ts';
 import { refSelector } from '../browser/page-scripts.ts';
 import type { OutlineElement } from '../plugins/driver.ts';
-import { AgentPage } from './browse.ts';
+import { AgentPage, type ActionEffect } from './browse.ts';
+import { domainAllowed, domainRefused } from './domains.ts';
 import { describeEffect, renderObservation, type Observation } from './observe.ts';
 import { stableTarget, resolveTarget } from './targets.ts';
 import { AGENT_TOOLS, DECISION_SCHEMA, actionKey, checkCall, describeTools, type AgentAction } from './tools.ts';
@@ -40,6 +41,17 @@ function goalText(input: AgentRunInput): string {
   const lines = [`Task: ${input.goal.prompt || 'Extract the records described below.'}`, `Start URL: ${input.url}`];
   if (attrs.length) lines.push('Each record has these attributes:', ...attrs.map((a) => `- ${a.name} (${a.type})${a.description ? `: ${a.description}` : ''}`));
   return lines.join('\n');
+}
+
+/** A model answer that stayed unusable through the client's repair round (its usage is counted). */
+function badOutput(err: unknown): err is GleanerError {
+  return isGleanerError(err) && err.code === 'MODEL_BAD_OUTPUT';
+}
+
+/** What an action should do to the page (how its effect is waited for, see AgentPage.settled). */
+function effectOf(a: AgentAction): ActionEffect {
+  if (a.name === 'type') return a.pressEnter ? 'change' : 'value';
+  return a.name === 'scroll' || a.name === 'wait' ? 'maybe' : 'change';
 }
 
 export function agentBudgets(ctx: OperationContext, override?: Partial<AgentBudgets>): AgentBudgets {
@@ -88,6 +100,8 @@ export async function runAgent(ctx: OperationContext, input: AgentRunInput): Pro
     preferBrowser: input.preferBrowser,
     actionTimeoutMs,
     adopt: input.startOn,
+    settle: input.settle,
+    allowedDomains: input.allowedDomains,
   });
 
   const steps: RecordedAction[] = [];
@@ -109,15 +123,12 @@ export async function runAgent(ctx: OperationContext, input: AgentRunInput): Pro
   /** Extracts the current page (the extract tool, and the closing extraction of a run that found nothing). */
   async function extractHere(o: Observation): Promise<ExtractedRecord[]> {
     const started = Date.now();
-    const res = await extractWithModel(ctx, {
-      html: o.snapshot.html,
-      url: o.url,
-      attributes: input.goal.attributes,
-      prompt: input.goal.prompt,
-      precision: false,
-      signal,
-    });
-    modelMs += Date.now() - started;
+    const once = () =>
+      extractWithModel(ctx, { html: o.snapshot.html, url: o.url, attributes: input.goal.attributes, prompt: input.goal.prompt, precision: false, signal });
+    // An answer that stayed bad through its repair round is asked once more afresh (a small model's slip), then reported.
+    const res = await once()
+      .catch((err: unknown) => (badOutput(err) ? once() : Promise.reject(err)))
+      .finally(() => (modelMs += Date.now() - started));
     addUsage(usage, res.usage);
     perPage.push(res.records);
     extractions.push({ step: steps.length, url: o.url, html: o.snapshot.html, driver: page.driver, records: res.records });
@@ -188,8 +199,13 @@ export async function runAgent(ctx: OperationContext, input: AgentRunInput): Pro
         if (p.status >= 400) return { url, ok: false, error: `${url} answered HTTP ${p.status}` };
         return { url };
       }
-      case 'click':
+      case 'click': {
+        // A link out of allowed_domains is refused before it is followed.
+        const href = byRef(o, a.ref)?.href;
+        const link = href ? URL.parse(href, o.url) : null;
+        if (link && /^https?:$/.test(link.protocol)) page.checkDomain(link.href);
         return { target: await onElement(o, a.ref, (r) => s().click(r, t)) };
+      }
       case 'type':
         return {
           target: await onElement(o, a.ref, (r) => s().type(r, a.text, { ...t, clear: a.clear, pressEnter: a.pressEnter })),
@@ -256,7 +272,31 @@ export async function runAgent(ctx: OperationContext, input: AgentRunInput): Pro
         break;
       }
       const current: Observation = obs!;
-      const decision = await decide([...history, { role: 'user', content: `Current page:\n${renderObservation(current)}` }], useTools);
+      let decision: Decision;
+      try {
+        decision = await decide([...history, { role: 'user', content: `Current page:\n${renderObservation(current)}` }], useTools);
+      } catch (err) {
+        if (!badOutput(err)) throw err;
+        // JSON mode: an answer no repair made into a decision costs a step, and the model is told.
+        addUsage(usage, (err.details as { usage?: LlmResult['usage'] } | undefined)?.usage ?? emptyUsage());
+        stepsUsed++;
+        await record({
+          action: 'invalid',
+          urlBefore: current.url,
+          urlAfter: current.url,
+          driver: page.driver,
+          ok: false,
+          error: err.message.slice(0, 500),
+          durationMs: 0,
+          inputTokens: 0,
+          outputTokens: 0,
+        });
+        history.push({
+          role: 'user',
+          content: `Error: your answer was not a tool call as JSON (${err.message.slice(0, 300)}). Answer with one JSON object {"tool": ..., "arguments": {...}}.`,
+        });
+        continue;
+      }
       addUsage(usage, decision.usage);
       history.push(decision.assistant);
       const calls = decision.calls.length ? decision.calls : [null];
@@ -305,16 +345,27 @@ export async function runAgent(ctx: OperationContext, input: AgentRunInput): Pro
           if (result.ok === false) error = result.error;
         } catch (err) {
           if (signal.aborted) throw signal.reason ?? err;
-          if (isGleanerError(err) && (err.code === 'DRIVER_UNAVAILABLE' || err.code.startsWith('MODEL_'))) throw err;
+          if (isGleanerError(err) && (err.code === 'DRIVER_UNAVAILABLE' || (err.code.startsWith('MODEL_') && !badOutput(err)))) throw err;
+          if (badOutput(err)) addUsage(usage, (err.details as { usage?: LlmResult['usage'] } | undefined)?.usage ?? emptyUsage());
           result = {};
           error = err instanceof Error ? err.message : String(err);
         }
         let effect: string | undefined;
         let after: Observation = current;
         if (a.name !== 'extract' && a.name !== 'finish') {
-          after = await page.settled();
+          after = await page.settled(current, error !== undefined ? 'maybe' : effectOf(a));
+          if (input.allowedDomains && !domainAllowed(after.url, input.allowedDomains) && domainAllowed(current.url, input.allowedDomains)) {
+            // A script took the page out of allowed_domains: back to where the action began, and the model is told.
+            error = domainRefused(after.url, input.allowedDomains).message;
+            await page.goto(current.url);
+            after = await page.observe();
+          }
           effect = describeEffect(current, after);
-          if (after.fingerprint !== current.fingerprint) changed = true;
+          if (after.fingerprint !== current.fingerprint) {
+            changed = true;
+            // The loop breaker's warning is about one stuck page: a page that moved on starts afresh.
+            warned = false;
+          }
         }
         const step: RecordedAction = {
           action: a.name,
@@ -379,7 +430,9 @@ export async function runAgent(ctx: OperationContext, input: AgentRunInput): Pro
     message = `The agent ran out of wall time (agent.timeoutMs, ${budgets.wallTimeMs} ms) before finishing.`;
   } finally {
     clearTimeout(timer);
-    await page.close();
+    const closing = page.close();
+    if (input.deferClose) input.deferClose(closing);
+    else await closing;
   }
 
   const records = mergeRecords(perPage);

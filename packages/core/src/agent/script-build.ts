@@ -60,6 +60,31 @@ export function foldPagination(steps: ScriptStep[]): ScriptStep[] {
   return out;
 }
 
+const hasValue = (v: unknown) => v !== null && v !== undefined && v !== '' && !(Array.isArray(v) && v.length === 0);
+
+/**
+ * Each recipe without its rules for fields the agent never had a value for on any page the recipe
+ * extracts: a recipe is verified on the values the agent found, so a rule for a field it left
+ * empty was never checked against anything (a model filling `sku` with a card's whole text would
+ * pass). Such fields stay null in the replay's records, as in the agent's. New recipe objects (a
+ * recipe's compiled form is cached per object).
+ */
+export function withoutUnsourcedFields(
+  uses: Map<Recipe, ExtractedRecord[]>,
+  log: (field: string) => void,
+): { recipes: Map<Recipe, Recipe> } | { reason: string } {
+  const recipes = new Map<Recipe, Recipe>();
+  for (const [recipe, records] of uses) {
+    const names = Object.keys(recipe.fields);
+    const unsourced = new Set(names.filter((name) => !records.some((r) => hasValue(r[name]))));
+    if (unsourced.size === names.length)
+      return { reason: `the recipe's fields (${names.join(', ')}) have no value in any of the agent's records, so none of them has a source the agent saw` };
+    for (const name of unsourced) log(name);
+    recipes.set(recipe, unsourced.size ? { ...recipe, fields: Object.fromEntries(Object.entries(recipe.fields).filter(([n]) => !unsourced.has(n))) } : recipe);
+  }
+  return { recipes };
+}
+
 /** A recipe for one extraction: an earlier one that reproduces it, else a new verified one. */
 async function recipeFor(
   ctx: OperationContext,
@@ -94,6 +119,8 @@ export async function buildScript(ctx: OperationContext, input: ScriptBuildInput
   const steps: ScriptStep[] = input.kept ? [...input.kept.steps] : [{ action: 'goto', url: urlParam ? `{{${urlParam}}}` : '{{url}}' }];
   const byStep = new Map(run.extractions.map((x) => [x.step, x]));
   const url = (u: string) => parameterizeUrl(u, values, input.url);
+  /** The agent's records on every page each recipe extracts. */
+  const uses = new Map<Recipe, ExtractedRecord[]>();
 
   for (const [i, a] of run.steps.entries()) {
     if (!a.ok) continue; // a failed action changed nothing the replay needs
@@ -135,6 +162,7 @@ export async function buildScript(ctx: OperationContext, input: ScriptBuildInput
         if (!x || !x.records.length) break; // nothing to reproduce on this page
         const r = await recipeFor(ctx, x, made, input, usage);
         if ('reason' in r) return { ok: false, reason: r.reason, usage };
+        uses.set(r.recipe, [...(uses.get(r.recipe) ?? []), ...x.records]);
         steps.push({ action: 'extract', recipe: r.recipe, sampleRecords: x.records.length });
         break;
       }
@@ -144,6 +172,11 @@ export async function buildScript(ctx: OperationContext, input: ScriptBuildInput
   }
   if (!steps.some((s) => s.action === 'extract'))
     return { ok: false, reason: 'the agent extracted no records on any page, so there is no extract step to record', usage };
+  const sourced = withoutUnsourcedFields(uses, (field) =>
+    ctx.logger.info({ field }, 'agentic build: the agent had no value for this field on any page; the recipe leaves it null'),
+  );
+  if ('reason' in sourced) return { ok: false, reason: sourced.reason, usage };
+  for (const [i, st] of steps.entries()) if (st.action === 'extract') steps[i] = { ...st, recipe: sourced.recipes.get(st.recipe) ?? st.recipe };
   // Trailing actions after the last extract do not change the output.
   const last = steps.findLastIndex((s) => s.action === 'extract');
   const onHttp =

@@ -3,6 +3,7 @@
  * into a typed action. A malformed call (unknown tool, missing or wrong argument) becomes an
  * error message for the model, never an exception: it costs a step and the loop goes on.
  */
+import { repairJsonObject } from '../llm/json-output.ts';
 import type { LlmTool, LlmToolCall } from '../plugins/llm.ts';
 import type { AgentActionName } from './types.ts';
 import { own } from '../own.ts';
@@ -119,8 +120,11 @@ export function checkCall(call: Pick<LlmToolCall, 'name' | 'arguments' | 'rawArg
   const name = own(NAMES, call.name?.trim().toLowerCase() ?? '');
   const known = AGENT_TOOLS.map((t) => t.name).join(', ');
   if (!name) return { ok: false, error: `There is no tool "${String(call.name).slice(0, 60)}". Call one of: ${known}.` };
-  if (call.rawArguments !== undefined) return { ok: false, error: `The arguments of ${call.name} are not a JSON object: ${call.rawArguments.slice(0, 200)}` };
-  const args = call.arguments ?? {};
+  // Arguments that are no JSON object are mended where that is certain (quotes, a trailing comma, braces left open).
+  const mended = call.rawArguments === undefined ? null : repairJsonObject(call.rawArguments);
+  if (call.rawArguments !== undefined && !mended)
+    return { ok: false, error: `The arguments of ${call.name} are not a JSON object: ${call.rawArguments.slice(0, 200)}` };
+  const args = mended ?? call.arguments ?? {};
   const needRef = (): CheckedCall | string =>
     ref(args) ?? { ok: false, error: `${call.name} needs "ref": the ref of an element in the observation, e.g. "e12".` };
   switch (name) {

@@ -137,4 +137,19 @@ export interface AgentRunInput {
   startOn?: { driver: Driver; session: InteractiveSession };
   /** Called after every recorded action (progress, persistence). */
   onStep?: (step: RecordedAction, index: number) => void | Promise<void>;
+  /**
+   * How an action's effect is waited for on a browser (see AgentPage.settled): `quiet`, the page's
+   * own quiet wait (plugin API 1.1, the default where the driver has it), or `reads`, the earlier
+   * network idle and repeated reads (1.0 drivers; the bench compares the two).
+   */
+  settle?: SettleMode;
+  /**
+   * Takes the closing of the run's browser page instead of runAgent waiting for it: the caller
+   * records the result meanwhile and waits for it before its job ends (the promise never rejects).
+   */
+  deferClose?: (closing: Promise<void>) => void;
+  /** The task's allowed_domains (see domains.ts); null or omitted: no policy beyond the SSRF guard. */
+  allowedDomains?: string[] | null;
 }
+
+export type SettleMode = 'quiet' | 'reads';

@@ -48,6 +48,46 @@ export function parseModelJson(text: string): JsonParseOutcome {
   return { ok: false, error: `the answer is not valid JSON (${firstError})` };
 }
 
+/**
+ * A JSON object out of what a small model wrote for one (tool-call arguments above all): parsed as
+ * parseModelJson does, then with its slips mended — single quotes for double, a trailing comma,
+ * brackets left open by output cut short (not a string cut short: its value is unknown). Null when
+ * it still is no object.
+ */
+export function repairJsonObject(text: string): Record<string, unknown> | null {
+  const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+  const parsed = parseModelJson(text);
+  if (parsed.ok) return isObject(parsed.value) ? parsed.value : null;
+  let t = text.trim();
+  if (!t.startsWith('{')) return null;
+  if (!t.includes('"'))
+    t = t
+      .replace(/\\'/g, '\u0000')
+      .replace(/'/g, '"')
+      .replace(/\u0000/g, "'");
+  t = t.replace(/[,\s]+$/, '');
+  // Close what is open, innermost first; a string cut short is not guessed at.
+  const open: string[] = [];
+  let inString = false;
+  for (let i = 0; i < t.length; i++) {
+    const c = t[i];
+    if (inString) {
+      if (c === '\\') i++;
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (c === '{' || c === '[') open.push(c === '{' ? '}' : ']');
+    else if (c === '}' || c === ']') open.pop();
+  }
+  if (inString) return null;
+  const mended = `${t}${open.reverse().join('')}`.replace(/,\s*([}\]])/g, '$1');
+  try {
+    const value: unknown = JSON.parse(mended);
+    return isObject(value) ? value : null;
+  } catch {
+    return null;
+  }
+}
+
 function validatorFor(schema: LlmJsonSchema): ValidateFunction {
   // $id would clash in ajv's registry on the second compile; $schema may name a draft ajv does not load.
   const { $id: _id, $schema: _draft, ...rest } = schema;

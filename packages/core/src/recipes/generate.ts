@@ -112,13 +112,25 @@ export async function generateRecipe(input: GenerateRecipeInput): Promise<Genera
 
   while (rounds < maxRounds) {
     rounds++;
-    const answer = await input.model.generateJson<Record<string, unknown>>({
-      system: RECIPE_SYSTEM_PROMPT,
-      messages,
-      jsonSchema: schema,
-      signal: input.signal,
-      temperature: 0,
-    });
+    let answer;
+    try {
+      answer = await input.model.generateJson<Record<string, unknown>>({
+        system: RECIPE_SYSTEM_PROMPT,
+        messages,
+        jsonSchema: schema,
+        signal: input.signal,
+        temperature: 0,
+      });
+    } catch (err) {
+      // An answer its repair round did not mend costs the round; the next round asks afresh.
+      if (!isGleanerError(err) || err.code !== 'MODEL_BAD_OUTPUT') throw err;
+      const spent = (err.details as { usage?: { inputTokens: number; outputTokens: number } } | undefined)?.usage;
+      usage.modelCalls += 2;
+      usage.inputTokens += spent?.inputTokens ?? 0;
+      usage.outputTokens += spent?.outputTokens ?? 0;
+      lastInvalid = err.message;
+      continue;
+    }
     usage.modelCalls++;
     usage.inputTokens += answer.usage.inputTokens;
     usage.outputTokens += answer.usage.outputTokens;

@@ -65,6 +65,13 @@ export const GENERATE_BODY = {
   },
 } as const;
 
+const ALLOWED_DOMAINS_SCHEMA = {
+  type: ['array', 'null'],
+  items: { type: 'string' },
+  description:
+    'Gleaner extension: the hosts the agent may browse (subdomains included), e.g. ["example.com"]. A navigation or a click that would leave them is refused and reported to the model; the start URL must be inside them.',
+} as const;
+
 export const AGENT_GENERATE_BODY = {
   type: 'object',
   required: ['url', 'prompt'],
@@ -78,6 +85,7 @@ export const AGENT_GENERATE_BODY = {
     },
     attributes: { ...ATTRIBUTES_REQUEST_SCHEMA, description: 'The fields of each record (spec 2.1); optional, the prompt can say what to return.' },
     name: { type: ['string', 'null'], maxLength: 200, description: "Gleaner extension: the scraper's name (default: the URL's host and path)." },
+    allowed_domains: ALLOWED_DOMAINS_SCHEMA,
   },
 } as const;
 
@@ -90,6 +98,7 @@ export const AGENT_EXTRACT_BODY = {
     attributes: { ...ATTRIBUTES_REQUEST_SCHEMA, description: 'The fields of each record: a list of {name, description?, type?} (or the map forms); optional.' },
     callback_url: { type: ['string', 'null'], description: "The finished task's status body is POSTed here, signed (Standard Webhooks)." },
     source: SOURCE_SCHEMA,
+    allowed_domains: ALLOWED_DOMAINS_SCHEMA,
   },
 } as const;
 

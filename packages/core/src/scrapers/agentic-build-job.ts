@@ -45,7 +45,14 @@ export function agenticBuildJob(ctx: () => OperationContext) {
       try {
         parameters = await identifyParameters(c, { prompt: scraper.prompt, url, signal: watch.signal });
         addUsage(usage, parameters.usage);
-        recorded = await recordScript(c, { url, prompt: scraper.prompt, attributes: scraper.attributes, values: parameters.values, signal: watch.signal });
+        recorded = await recordScript(c, {
+          url,
+          prompt: scraper.prompt,
+          attributes: scraper.attributes,
+          values: parameters.values,
+          signal: watch.signal,
+          allowedDomains: scraper.request?.allowedDomains,
+        });
         addUsage(usage, recorded.usage);
       } catch (err) {
         if (!watch.cancelled()) throw err;

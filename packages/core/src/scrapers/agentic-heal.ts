@@ -58,6 +58,7 @@ export async function healAgenticScraper(
         values: run.parameters ?? {},
         signal,
         from,
+        allowedDomains: current.request?.allowedDomains,
       });
       const usage = recorded.usage;
       const credits = creditsFor(ctx.config, { builds: recorded.accepted ? 1 : 0, usage });

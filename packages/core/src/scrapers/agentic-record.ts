@@ -25,6 +25,8 @@ export interface RecordInput {
   signal?: AbortSignal;
   /** Go on from this step of a stored script (a heal): the steps before it are replayed and kept. */
   from?: { script: AgentScript; step: number };
+  /** The build's allowed_domains (agent/domains.ts). */
+  allowedDomains?: string[] | null;
 }
 
 /** What the agent is told when it goes on from a heal's kept steps. */
@@ -89,6 +91,7 @@ export async function recordScript(ctx: OperationContext, input: RecordInput): P
       goal: { prompt: [input.prompt, values, kept ? RESUMED : ''].filter(Boolean).join('\n\n'), attributes: input.attributes },
       signal: input.signal,
       startOn: kept ? { driver: kept.replay.driver, session: kept.replay.session } : undefined,
+      allowedDomains: input.allowedDomains,
     });
   } finally {
     await kept?.replay.close();

@@ -3,6 +3,7 @@
  * scraper, start a classic or agentic scraper's build, read, delete (stopping a build) and list. Another owner's id and the other
  * kind's id answer 404 like an unknown id.
  */
+import { checkStartDomain, normalizeAllowedDomains } from '../agent/domains.ts';
 import { randomUUID } from 'node:crypto';
 import type { Owner } from '../auth/owners.ts';
 import { GleanerError, validationFailed, type ValidationIssue } from '../errors.ts';
@@ -97,12 +98,14 @@ function normalizeAgentGenerate(ctx: OperationContext, body: GenerateAgenticScra
     });
   // Agentic scrapers take no proxy_country or cookies (spec 4.2 item 5).
   const options = normalizeExtractOptions({ attributes: body.attributes, prompt: body.prompt }, ctx.config, url, issues);
+  const allowedDomains = normalizeAllowedDomains(body.allowed_domains, ['body', 'allowed_domains'], issues);
+  checkStartDomain(url, allowedDomains, issues);
   if (issues.length) throw validationFailed(issues);
   return {
     templateId: typeof body.template_id === 'string' && body.template_id.trim() ? body.template_id.trim() : null,
     name: typeof body.name === 'string' && body.name.trim() ? body.name.trim().slice(0, 200) : null,
     url,
-    request: { url, content: null, proxyCountry: null, cookies: [] },
+    request: { url, content: null, proxyCountry: null, cookies: [], ...(allowedDomains ? { allowedDomains } : {}) },
     attributes: options.attributes,
     prompt: options.prompt,
   };

@@ -22,6 +22,8 @@ export interface ScraperBuildRequest {
   proxyCountry: string | null;
   /** Normalised cookies (net/cookies.ts `Cookie`). */
   cookies: unknown[];
+  /** Agentic builds: the hosts the agent may browse (agent/domains.ts); absent: no policy. */
+  allowedDomains?: string[];
 }
 
 /**

@@ -9,6 +9,7 @@
  * A worker killed mid-task leaves the job to pg-boss, which retries it (a retry starts the agent
  * again) or fails the task once its retries are spent.
  */
+import { checkStartDomain, normalizeAllowedDomains } from '../agent/domains.ts';
 import { randomUUID } from 'node:crypto';
 import { GleanerError, validationFailed, type ValidationIssue } from '../errors.ts';
 import type { Owner } from '../auth/owners.ts';
@@ -57,7 +58,7 @@ interface AgentTaskRow {
   id: string;
   owner_id: string;
   status: AgentTaskStatusBody['status'];
-  request: { url: string; prompt: string; attributes: Attribute[]; source: string };
+  request: { url: string; prompt: string; attributes: Attribute[]; source: string; allowedDomains?: string[] };
   data: unknown;
   message: string | null;
   error: string | null;
@@ -99,6 +100,8 @@ export async function submitAgentTask(ctx: OperationContext, owner: Owner, input
   if (!prompt) issues.push({ loc: ['body', 'prompt'], msg: 'Field required', type: 'missing' });
   const attributes = normalizeAttributeInput(body.attributes, issues);
   const callbackUrl = checkCallbackUrl(body.callback_url, issues);
+  const allowedDomains = normalizeAllowedDomains(body.allowed_domains, ['body', 'allowed_domains'], issues);
+  checkStartDomain(url, allowedDomains, issues);
   if (issues.length) throw validationFailed(issues);
   if (callbackUrl) createSsrfGuard({ allowNetworks: ctx.config.network.allowNetworks }).checkUrl(callbackUrl);
   // Refused now rather than after a queue wait: a blocked start URL, or nothing could run the task.
@@ -107,7 +110,13 @@ export async function submitAgentTask(ctx: OperationContext, owner: Owner, input
   if (!canBrowse(ctx.drivers))
     throw new GleanerError('DRIVER_UNAVAILABLE', 'the agent needs a driver that can interact with pages (a browser driver); none is configured');
   const id = randomUUID();
-  const request = { url, prompt, attributes, source: typeof body.source === 'string' && body.source ? body.source : 'api' };
+  const request = {
+    url,
+    prompt,
+    attributes,
+    source: typeof body.source === 'string' && body.source ? body.source : 'api',
+    ...(allowedDomains ? { allowedDomains } : {}),
+  };
   await ctx.db.tx(async (tx) => {
     await tx.query(`INSERT INTO tasks (id, owner_id, kind, status, request, callback_url) VALUES ($1, $2, 'agent', 'pending', $3, $4)`, [
       id,
@@ -178,10 +187,14 @@ export function agentTaskJob(ctx: () => OperationContext) {
       const isStopped = async () => (await c.db.query(`SELECT 1 FROM tasks WHERE id = $1 AND status = 'stopped'`, [taskId])).rows.length > 0;
       const watch = await c.cancels.watch(`task:${taskId}`, { parent: job.signal, isCancelled: isStopped });
       const steps: RecordedAction[] = [];
+      let closing: Promise<void> | undefined;
       try {
         const result = await runAgent(c, {
+          // The browser page closes while the result is recorded; the job ends after both.
+          deferClose: (p) => (closing = p),
           url: row.request.url,
           goal: { prompt: row.request.prompt, attributes: row.request.attributes ?? [] },
+          allowedDomains: row.request.allowedDomains ?? null,
           signal: watch.signal,
           onStep: async (step) => {
             steps.push(step);
@@ -226,6 +239,7 @@ export function agentTaskJob(ctx: () => OperationContext) {
         throw err;
       } finally {
         watch.release();
+        await closing;
       }
     },
     onFailure: async ({ taskId }, error) => {
