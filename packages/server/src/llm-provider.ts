@@ -2,11 +2,25 @@
  * Chooses and builds the model provider from the resolved configuration. The engine wraps it once
  * in core's model client (timeout, retries, concurrency limit, JSON validation).
  */
-import { CONFIG_FIELDS, MODEL_SETTINGS_HINT, type GleanerConfig, type LlmProvider, type Logger, type ModelSpec } from '@gleaner/core';
-import { createOpenAiProvider } from '@gleaner/llm-openai';
-import { createOllamaProvider } from '@gleaner/llm-ollama';
+import {
+  CONFIG_FIELDS,
+  MODEL_SETTINGS_HINT,
+  chooseProvider,
+  type GleanerConfig,
+  type KNOWN_PLUGINS,
+  type LlmProvider,
+  type Logger,
+  type ModelSpec,
+  type PluginFromConfig,
+} from '@gleaner/core';
+import { fromConfig as openAiFromConfig, OPENAI_DEFAULT_MODEL } from '@gleaner/llm-openai';
+import { fromConfig as ollamaFromConfig, OLLAMA_DEFAULT_MODEL } from '@gleaner/llm-ollama';
 
-export const DEFAULT_MODELS = { openai: 'gpt-4o-mini', ollama: 'llama3.1' } as const;
+export { chooseProvider };
+export const DEFAULT_MODELS = { openai: OPENAI_DEFAULT_MODEL, ollama: OLLAMA_DEFAULT_MODEL } as const;
+
+/** The server links every model plugin: core's table of known providers, built by each package's fromConfig. */
+const PROVIDERS: Record<keyof typeof KNOWN_PLUGINS.llm, PluginFromConfig<LlmProvider>> = { openai: openAiFromConfig, ollama: ollamaFromConfig };
 
 export interface LlmSetup {
   /** null when no provider is configured (model-free operations still work). */
@@ -17,39 +31,14 @@ export interface LlmSetup {
 
 type LlmConfig = Pick<GleanerConfig, 'llm' | 'openai' | 'ollama'>;
 
-/** 'openai' or 'ollama' as configured; empty means openai when a key or base URL is set, else ollama. */
-export function chooseProvider(config: LlmConfig): 'openai' | 'ollama' {
-  if (config.llm.provider) return config.llm.provider;
-  return config.openai.apiKey || config.openai.baseUrl ? 'openai' : 'ollama';
-}
-
 function buildProvider(config: LlmConfig, logger: Logger): LlmProvider | null {
   const kind = chooseProvider(config);
-  const contextWindow = config.llm.contextWindow > 0 ? config.llm.contextWindow : undefined;
-  if (kind === 'openai') {
-    if (!config.openai.apiKey && !config.openai.baseUrl) {
-      logger.warn('llm.provider is openai but neither OPENAI_API_KEY nor OPENAI_BASE_URL is set; model operations answer 503 MODEL_NOT_CONFIGURED');
-      return null;
-    }
-    return createOpenAiProvider({
-      apiKey: config.openai.apiKey,
-      baseUrl: config.openai.baseUrl,
-      model: config.llm.model || DEFAULT_MODELS.openai,
-      contextWindow,
-      logger,
-    });
-  }
-  if (!config.ollama.host) {
-    logger.warn('llm.provider is ollama but OLLAMA_HOST is empty; model operations answer 503 MODEL_NOT_CONFIGURED');
+  const built = PROVIDERS[kind]({ config: config as GleanerConfig, logger });
+  if ('missing' in built) {
+    logger.warn(`llm.provider is ${kind} but it is not configured (${built.missing}); model operations answer 503 MODEL_NOT_CONFIGURED`);
     return null;
   }
-  return createOllamaProvider({
-    host: config.ollama.host,
-    model: config.llm.model || DEFAULT_MODELS.ollama,
-    keepAlive: config.ollama.keepAlive,
-    contextWindow,
-    logger,
-  });
+  return built;
 }
 
 /**

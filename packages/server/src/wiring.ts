@@ -1,8 +1,22 @@
-import type { Driver, EngineOptions, GleanerConfig, Logger } from '@gleaner/core';
-import { createHttpDriver } from '@gleaner/driver-http';
-import { createPlaywrightDriver } from '@gleaner/driver-playwright';
-import { createSeleniumDriver } from '@gleaner/driver-selenium';
+import type { Driver, EngineOptions, GleanerConfig, KNOWN_PLUGINS, Logger, PluginFromConfig } from '@gleaner/core';
+import { fromConfig as httpFromConfig } from '@gleaner/driver-http';
+import { fromConfig as playwrightFromConfig } from '@gleaner/driver-playwright';
+import { fromConfig as seleniumFromConfig } from '@gleaner/driver-selenium';
 import { createLlmFromConfig, decideModel } from './llm-provider.ts';
+
+/** The server links every driver plugin: core's table of known drivers, built by each package's fromConfig. */
+const DRIVERS: Record<keyof typeof KNOWN_PLUGINS.driver, PluginFromConfig<Driver>> = {
+  http: httpFromConfig,
+  playwright: playwrightFromConfig,
+  selenium: seleniumFromConfig,
+};
+
+/** A driver as its package builds it from configuration (drivers need no settings they could miss). */
+function driver(name: keyof typeof DRIVERS, config: Readonly<GleanerConfig>, logger: Logger): Driver {
+  const built = DRIVERS[name]({ config, logger });
+  if ('missing' in built) throw new Error(`driver ${name} is not configured: ${built.missing}`);
+  return built;
+}
 
 /**
  * The browser driver that escalation moves to (`browser.driver`); none when escalation is off.
@@ -10,7 +24,7 @@ import { createLlmFromConfig, decideModel } from './llm-provider.ts';
  */
 function browserDriver(config: Readonly<GleanerConfig>, logger: Logger): Driver[] {
   if (config.browser.escalation === 'never') return [];
-  return [config.browser.driver === 'selenium' ? createSeleniumDriver({ config, logger }) : createPlaywrightDriver({ config, logger })];
+  return [driver(config.browser.driver, config, logger)];
 }
 
 /** The plugins the server builds from configuration, for createEngine, and their owner's close(). */
@@ -22,7 +36,7 @@ export interface PluginWiring extends Pick<EngineOptions, 'drivers' | 'llm' | 'l
 /** Plugins wired into the engine from configuration (explicit registration, never on import). */
 export function pluginWiring(config: Readonly<GleanerConfig>, logger: Logger): PluginWiring {
   const llm = createLlmFromConfig(config, logger);
-  const drivers = [createHttpDriver({ config, logger }), ...browserDriver(config, logger)];
+  const drivers = [driver('http', config, logger), ...browserDriver(config, logger)];
   return {
     llm: llm.provider,
     llmSpecs: llm.listLlmSpecs,
