@@ -36,6 +36,9 @@ import { createMetrics, observeEngine, type Metrics } from './metrics/index.ts';
 import { CancelWatch } from './jobs/cancel.ts';
 import { agentTaskJob, getAgentTask, stopAgentTask, submitAgentTask, type AgentTaskStatusBody } from './tasks/agent-task.ts';
 import { createLimits, type Limits } from './limits/index.ts';
+import type { DryRunBody } from './cost/estimate.ts';
+import { getOwnerSettings, putOwnerSettings, type OwnerSettings } from './cost/settings.ts';
+import { usageReport, type UsageGroupBy, type UsageReport } from './cost/report.ts';
 
 export interface EngineOptions {
   config: Readonly<GleanerConfig>;
@@ -103,7 +106,8 @@ export interface Engine {
   extract(owner: Owner, body: ExtractRequest, signal?: AbortSignal, call?: ExtractCallOptions): Promise<ExtractResponse>;
   parse(owner: Owner, body: ParseRequest, signal?: AbortSignal, call?: ExtractCallOptions): Promise<ExtractResponse>;
   extractMarkdown(owner: Owner, body: MarkdownRequest, signal?: AbortSignal): Promise<{ data: string }>;
-  submitExtractTask(owner: Owner, body: ExtractAsyncRequest): Promise<TaskStatusBody>;
+  /** With `dry_run: true`, the estimate instead of a task (nothing queued). */
+  submitExtractTask(owner: Owner, body: ExtractAsyncRequest): Promise<TaskStatusBody | DryRunBody>;
   getExtractTask(owner: Owner, taskId: string): Promise<TaskStatusBody>;
 
   /** Classic (and, later, agentic) scrapers: create, generate, read, delete, list. */
@@ -122,6 +126,12 @@ export interface Engine {
   readonly limits: Limits;
   /** The owner's recent runs and tasks, a scraper's versions and heal attempts (Gleaner extensions). */
   readonly history: HistoryOperations;
+  /** Settings (grounding policy, budgets) and the usage report (Gleaner extensions). */
+  readonly cost: {
+    settings(owner: Owner): Promise<OwnerSettings>;
+    putSettings(owner: Owner, patch: Partial<OwnerSettings>): Promise<OwnerSettings>;
+    usage(owner: Owner, query: { from?: string; to?: string; group_by?: UsageGroupBy }): Promise<UsageReport>;
+  };
 }
 
 export function createEngine(opts: EngineOptions): Engine {
@@ -246,5 +256,10 @@ export function createEngine(opts: EngineOptions): Engine {
     },
     limits: createLimits(db, config, logger),
     history: historyOperations(context),
+    cost: {
+      settings: (owner) => getOwnerSettings(db, owner.id),
+      putSettings: (owner, patch) => putOwnerSettings(db, owner, patch),
+      usage: (owner, query) => usageReport(context, owner, query),
+    },
   };
 }
