@@ -81,15 +81,15 @@ export async function estimateModelPage(
 }
 
 /**
- * A guess at the answer's size: one record per item the page seems to list (lines holding a link
- * or starting a list item, table row or heading, whichever is most frequent), each about 12 tokens
- * per attribute plus the JSON around it.
+ * A guess at the answer's size: one record per list item when the page lists three or more (a
+ * listing), else one record; about 11 tokens per attribute and the JSON around it. Tables are not
+ * counted: on most pages they hold a record's details, not records.
  */
 export function estimateOutput(text: string, attributes: Attribute[], calls: number): number {
-  const lines = text.split('\n');
-  const count = (re: RegExp) => lines.filter((l) => re.test(l)).length;
-  const items = Math.max(1, count(/^\s*[-*] /), count(/^\|(?!\s*-)/) - 1, count(/^#{2,4} /), Math.round(count(/\]\(https?:/) / 2));
-  const perRecord = attributes.length ? 6 + attributes.length * 12 : 40;
+  let listItems = 0;
+  for (const line of text.split('\n')) if (/^\s*[-*] /.test(line)) listItems++;
+  const items = listItems >= 3 ? listItems : 1;
+  const perRecord = attributes.length ? 4 + attributes.length * 11 : 40;
   return calls * 10 + items * perRecord;
 }
 
