@@ -32,7 +32,7 @@ export interface OwnerSpend {
   month: Spend;
 }
 
-/** What the owner has spent this UTC day and month: usage events, plus unfinished runs' charges so far. */
+/** What the owner has spent this UTC day and month: usage events, plus unfinished runs' charges and reservations so far. */
 export async function ownerSpend(db: Queryable, ownerId: string): Promise<OwnerSpend> {
   const { rows } = await db.query(
     `WITH bounds AS (
@@ -45,7 +45,8 @@ export async function ownerSpend(db: Queryable, ownerId: string): Promise<OwnerS
               coalesce(sum(input_tokens + output_tokens), 0) AS month_tokens
          FROM usage_events u, bounds b WHERE u.owner_id = $1 AND u.created_at >= b.month
      ), running AS (
-       SELECT coalesce(sum(credits_charged - heal_credits), 0) AS credits FROM runs WHERE owner_id = $1 AND status IN ('queued', 'running')
+       SELECT coalesce(sum(credits_charged - heal_credits + reserved_credits), 0) AS credits
+         FROM runs WHERE owner_id = $1 AND status IN ('queued', 'running')
      )
      SELECT e.*, r.credits AS run_credits FROM events e, running r`,
     [ownerId],
@@ -61,7 +62,7 @@ export async function ownerSpend(db: Queryable, ownerId: string): Promise<OwnerS
 export function budgetExceeded(d: BudgetDetails, what: string): GleanerError {
   const where =
     d.scope === 'request'
-      ? `the request's max_${d.unit} (${d.limit})`
+      ? `the request's max_${d.unit} (${d.limit}${d.spent ? `, ${d.spent} spent` : ''})`
       : `your ${d.scope} budget of ${d.limit} ${d.unit} (${d.spent} spent${d.scope === 'daily' ? ' today, UTC' : ' this month, UTC'}; GET /v1/settings)`;
   return new GleanerError('BUDGET_EXCEEDED', `${what} would cost about ${d.estimate} ${d.unit}, more than ${where}`, { details: d });
 }
@@ -114,4 +115,44 @@ export async function checkBudgets(
   if (!over) return;
   ctx.metrics?.budgetRefusals.inc({ scope: over.scope });
   throw budgetExceeded(over, what);
+}
+
+/**
+ * Before a run item reads its URL: reserves `credits` (its estimate) on the run when the run's
+ * max_credits and the owner's budgets allow it, else throws BUDGET_EXCEEDED. Reservations of one
+ * owner are taken one at a time (a transaction-scoped advisory lock), so workers in any number of
+ * processes cannot together pass a budget; recording the item releases its reservation.
+ */
+export async function reserveRunItem(
+  ctx: OperationContext,
+  run: { runId: string; position: number; ownerId: string; maxCredits: number | null | undefined },
+  settings: OwnerSettings,
+  credits: number,
+): Promise<boolean> {
+  if ((run.maxCredits === null || run.maxCredits === undefined) && !hasOwnerBudgets(settings)) return false;
+  await ctx.db.tx(async (tx) => {
+    await tx.query(`SELECT pg_advisory_xact_lock(hashtext('gleaner-budget:' || $1))`, [run.ownerId]);
+    const { rows } = await tx.query(
+      `SELECT r.credits_charged - r.heal_credits + r.reserved_credits AS spent, i.reserved_credits AS held
+         FROM runs r JOIN run_items i ON i.run_id = r.id AND i.position = $2 WHERE r.id = $1`,
+      [run.runId, run.position],
+    );
+    // A retried item holds its first attempt's reservation already: only the rest is new.
+    const held = Number(rows[0]?.held ?? 0);
+    const more = Math.max(0, credits - held);
+    const runSpent = Number(rows[0]?.spent ?? 0) - held;
+    const spend = hasOwnerBudgets(settings) ? await ownerSpend(tx, run.ownerId) : null;
+    if (spend) for (const period of [spend.day, spend.month]) period.credits -= held;
+    const over =
+      run.maxCredits !== null && run.maxCredits !== undefined && runSpent + credits > run.maxCredits
+        ? { scope: 'request' as const, unit: 'credits' as const, limit: run.maxCredits, spent: runSpent, estimate: credits }
+        : firstExceeded(settings, spend, {}, { credits, tokens: 0 });
+    if (over) {
+      ctx.metrics?.budgetRefusals.inc({ scope: over.scope });
+      throw budgetExceeded(over, 'reading this URL');
+    }
+    await tx.query('UPDATE runs SET reserved_credits = reserved_credits + $2 WHERE id = $1', [run.runId, more]);
+    await tx.query('UPDATE run_items SET reserved_credits = $3 WHERE run_id = $1 AND position = $2', [run.runId, run.position, held + more]);
+  });
+  return true;
 }

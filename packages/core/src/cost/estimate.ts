@@ -162,3 +162,27 @@ export const ESTIMATE_SCHEMA = {
     max: { type: 'object', description: 'Agent tasks: the most the task could cost within the agent budgets', properties: FIGURES },
   },
 } as const;
+
+/**
+ * Cost of a run from the scraper's history: pages per URL as its completed URLs averaged (capped at
+ * max_pages; one page when it never ran), credits per page read by the recipe, no model call
+ * (a self-heal after layout drift would add a build's cost; it is not foreseen).
+ */
+export async function estimateRun(ctx: OperationContext, scraperId: string, urls: number, maxPages: number): Promise<Estimate> {
+  const { rows } = await ctx.db.query(
+    `SELECT count(*)::int AS n, coalesce(avg(i.pages), 0)::float8 AS pages
+       FROM run_items i JOIN runs r ON r.id = i.run_id WHERE r.scraper_id = $1 AND i.status = 'completed'`,
+    [scraperId],
+  );
+  const n = rows[0].n as number;
+  const perUrl = n ? Math.min(maxPages, Math.max(1, rows[0].pages as number)) : 1;
+  const pages = Math.round(urls * perUrl * 100) / 100;
+  return estimateOf(ctx, {
+    pages,
+    recipePages: pages,
+    usage: { modelCalls: 0, inputTokens: 0, outputTokens: 0 },
+    basis: n
+      ? `the scraper's history: ${n} URL(s) run, ${Math.round(perUrl * 100) / 100} page(s) per URL`
+      : 'no completed run of this scraper yet: one page per URL assumed',
+  });
+}

@@ -27,6 +27,8 @@ export interface RunOptions {
   /** Agentic scrapers' custom parameters, after the spec 4.3 rules (a top-level url moved in). */
   parameters: Record<string, unknown> | null;
   source: string;
+  /** `max_credits` (a Gleaner extension): items stop being read once the run would cost more. */
+  maxCredits?: number | null;
 }
 
 export interface RunRequest {
@@ -193,6 +195,7 @@ export async function normalizeRunRequest(ctx: OperationContext, owner: Owner, b
       paginationDetectionUrl: detection,
       parameters,
       source: typeof body.source === 'string' && body.source ? body.source : 'api',
+      maxCredits: typeof body.max_credits === 'number' ? body.max_credits : null,
     },
     callbackUrl,
   };

@@ -6,7 +6,7 @@
 // with the same 422 body.
 import type { FromSchema } from 'json-schema-to-ts';
 import { ATTRIBUTES_REQUEST_SCHEMA } from '../records/attributes.ts';
-import { COOKIES_SCHEMA, PROXY_COUNTRY_SCHEMA, URL_SCHEMA } from './requests.ts';
+import { COOKIES_SCHEMA, COST_FIELDS, PROXY_COUNTRY_SCHEMA, TRUST_FIELDS, URL_SCHEMA } from './requests.ts';
 
 const CALLBACK_URL_SCHEMA = { type: ['string', 'null'], description: "The finished run's status body is POSTed here, signed (Standard Webhooks)." } as const;
 const SOURCE_SCHEMA = { type: ['string', 'null'], default: 'api' } as const;
@@ -40,6 +40,8 @@ export const RUN_BODY = {
       description:
         'Turns pagination on for the run: each URL\'s next pages are followed up to max_pages (default 2 then). See docs/api.md ("Running scrapers").',
     },
+    dry_run: COST_FIELDS.dry_run,
+    max_credits: COST_FIELDS.max_credits,
   },
 } as const;
 
@@ -57,6 +59,7 @@ export const GENERATE_BODY = {
     proxy_country: PROXY_COUNTRY_SCHEMA,
     cookies: COOKIES_SCHEMA,
     name: { type: ['string', 'null'], maxLength: 200, description: "Gleaner extension: the scraper's name (default: the sample URL's host and path)." },
+    ...COST_FIELDS,
   },
 } as const;
 
@@ -85,6 +88,8 @@ export const AGENT_EXTRACT_BODY = {
     attributes: { ...ATTRIBUTES_REQUEST_SCHEMA, description: 'The fields of each record: a list of {name, description?, type?} (or the map forms); optional.' },
     callback_url: { type: ['string', 'null'], description: "The finished task's status body is POSTed here, signed (Standard Webhooks)." },
     source: SOURCE_SCHEMA,
+    ...COST_FIELDS,
+    ...TRUST_FIELDS,
   },
 } as const;
 

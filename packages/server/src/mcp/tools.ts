@@ -166,6 +166,7 @@ export const TOOLS: ToolDef[] = [
     readOnly: false,
     call: async (ctx, args) => {
       const run = await ctx.engine.runs.submit(ctx.owner, args);
+      if ('dry_run' in run) return { json: { ...run } }; // dry_run: true — the estimate, nothing queued
       return { json: await followRun(ctx, run.run_id, ctx.engine.config.runs.waitSeconds) };
     },
   },

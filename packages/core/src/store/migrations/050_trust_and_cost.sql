@@ -14,3 +14,9 @@ CREATE TABLE owner_settings (
 
 -- The usage report and the budget checks read an owner's events by time.
 CREATE INDEX IF NOT EXISTS usage_events_owner_time_idx ON usage_events (owner_id, created_at);
+
+-- Budgets across workers: a run item about to read its URL reserves its estimated credits on the
+-- run (under a per-owner advisory lock), and recording the item releases them; the owner's spend
+-- counts unfinished runs' charges plus their reservations.
+ALTER TABLE runs ADD COLUMN reserved_credits numeric NOT NULL DEFAULT 0;
+ALTER TABLE run_items ADD COLUMN reserved_credits numeric NOT NULL DEFAULT 0;
