@@ -80,6 +80,29 @@ describe('cost: dry runs, budgets and the usage report over HTTP', function () {
     expect(await count('SELECT count(*)::int AS n FROM tasks')).to.equal(tasks);
   });
 
+  it('dry run of generate and of an agent task: a range (max), nothing created or queued', async () => {
+    const scrapers = await count('SELECT count(*)::int AS n FROM scrapers');
+    const tasks = await count('SELECT count(*)::int AS n FROM tasks');
+    const calls = s.model.chatRequests().length;
+    const build = await s.api('POST', '/v1/extractor/generate', { url: shelfUrl(3), attributes: BOOK_ATTRS, dry_run: true });
+    expect(build.status, build.text).to.equal(200);
+    const e = build.body.estimate;
+    expect(e.model_calls).to.equal(2); // standard extraction, one recipe round
+    expect(e.max.model_calls).to.equal(4); // up to scrapers.generateRounds (3) rounds
+    expect(e.credits).to.equal(10); // the build price (tokens are free by default: credits.per1kModelTokens 0)
+    expect(e.max.input_tokens).to.be.greaterThan(e.input_tokens);
+    const agent = await s.api('POST', '/v1/agent/extract', { url: shelfUrl(3), prompt: 'list the books', attributes: BOOK_ATTRS, dry_run: true });
+    expect(agent.status, agent.text).to.equal(200);
+    expect(agent.body.estimate.model_calls).to.equal(3);
+    expect(agent.body.estimate.max.model_calls).to.be.greaterThan(10);
+    expect(agent.body.estimate.max.input_tokens + agent.body.estimate.max.output_tokens).to.be.at.most(200_000);
+    const capped = await s.api('POST', '/v1/agent/extract', { url: shelfUrl(3), prompt: 'list the books', dry_run: true, max_tokens: 5000 });
+    expect(capped.body.estimate.max.input_tokens + capped.body.estimate.max.output_tokens).to.be.at.most(5000);
+    expect(await count('SELECT count(*)::int AS n FROM scrapers')).to.equal(scrapers);
+    expect(await count('SELECT count(*)::int AS n FROM tasks')).to.equal(tasks);
+    expect(s.model.chatRequests().length).to.equal(calls);
+  });
+
   describe('budgets', () => {
     it('max_tokens below the estimate: 402 BUDGET_EXCEEDED before any model call, nothing charged', async () => {
       const calls = s.model.chatRequests().length;

@@ -118,7 +118,8 @@ export interface Engine {
   readonly catalog: CatalogOperations;
   /** One-shot agent tasks: submit, status, stop. */
   readonly agent: {
-    submit(owner: Owner, body: AgentTaskRequest): Promise<AgentTaskStatusBody>;
+    /** With `dry_run: true`, the estimate (a range) instead of a task. */
+    submit(owner: Owner, body: AgentTaskRequest): Promise<AgentTaskStatusBody | DryRunBody>;
     get(owner: Owner, taskId: string): Promise<AgentTaskStatusBody>;
     stop(owner: Owner, taskId: string): Promise<{ task_id: string; status: 'stopped' | 'not_running' }>;
   };

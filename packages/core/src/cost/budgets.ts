@@ -156,3 +156,31 @@ export async function reserveRunItem(
   });
   return true;
 }
+
+/**
+ * The model tokens an agent task may still use: the request's max_tokens, the owner's day and month
+ * token budgets left, and — when tokens are priced (credits.per1kModelTokens) — what the request's
+ * max_credits and the owner's credit budgets left pay for after one extracted page. Null: no bound
+ * beyond agent.maxTokens.
+ */
+export async function tokenAllowance(
+  ctx: OperationContext,
+  ownerId: string,
+  request: { maxCredits?: number | null; maxTokens?: number | null },
+): Promise<number | null> {
+  const settings = await getOwnerSettings(ctx.db, ownerId);
+  const spend = hasOwnerBudgets(settings) ? await ownerSpend(ctx.db, ownerId) : null;
+  const bounds: number[] = [];
+  if (request.maxTokens != null) bounds.push(request.maxTokens);
+  if (spend && settings.daily_tokens !== null) bounds.push(settings.daily_tokens - spend.day.tokens);
+  if (spend && settings.monthly_tokens !== null) bounds.push(settings.monthly_tokens - spend.month.tokens);
+  const per1k = ctx.config.credits.per1kModelTokens;
+  if (per1k > 0) {
+    const credits: number[] = [];
+    if (request.maxCredits != null) credits.push(request.maxCredits);
+    if (spend && settings.daily_credits !== null) credits.push(settings.daily_credits - spend.day.credits);
+    if (spend && settings.monthly_credits !== null) credits.push(settings.monthly_credits - spend.month.credits);
+    for (const c of credits) bounds.push(((c - ctx.config.credits.extractPage) / per1k) * 1000);
+  }
+  return bounds.length ? Math.max(0, Math.floor(Math.min(...bounds))) : null;
+}

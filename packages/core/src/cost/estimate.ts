@@ -12,6 +12,9 @@ import { suppliedHtml } from '../page/supplied.ts';
 import { pageSkeleton, RECIPE_SYSTEM_PROMPT, recipeAnswerSchema } from '../recipes/index.ts';
 import type { ExtractOptions } from '../schemas/normalize.ts';
 import { creditsFor, type ModelUsage } from '../usage.ts';
+import { AGENT_SYSTEM } from '../agent/run.ts';
+import { AGENT_TOOLS } from '../agent/tools.ts';
+import { OBSERVE_LIMITS } from '../agent/observe.ts';
 
 export interface Money {
   currency: 'USD';
@@ -185,4 +188,93 @@ export async function estimateRun(ctx: OperationContext, scraperId: string, urls
       ? `the scraper's history: ${n} URL(s) run, ${Math.round(perUrl * 100) / 100} page(s) per URL`
       : 'no completed run of this scraper yet: one page per URL assumed',
   });
+}
+
+/**
+ * Cost of a one-shot agent task, as a range: at least one decision to extract the start page, the
+ * extraction, and one to finish; at most every step of the agent's budget (agent.maxSteps), each
+ * decision reading the goal, the tools, an observation of the page and the conversation so far, up
+ * to the token budget (agent.maxTokens or the request's max_tokens). The start page is fetched.
+ */
+export async function estimateAgentTask(
+  ctx: OperationContext,
+  input: { url: string; prompt: string; attributes: ExtractOptions['attributes']; maxTokens: number },
+  signal?: AbortSignal,
+): Promise<Estimate> {
+  const browser = await openBrowser(ctx, { proxyCountry: null, cookies: [], signal });
+  let page: { html: string; url: string };
+  try {
+    const snap = await browser.goto(input.url);
+    page = { html: snap.html, url: snap.finalUrl };
+  } finally {
+    await browser.close();
+  }
+  const extraction = await estimateModelPage(ctx, { ...page, attributes: input.attributes, prompt: input.prompt, precision: false });
+  const observation = Math.min(extraction.reducedTokens, OBSERVE_LIMITS.textTokens) + OBSERVE_LIMITS.elements * 4;
+  const decisionIn = countTokens(AGENT_SYSTEM) + countTokens(JSON.stringify(AGENT_TOOLS)) + countTokens(input.prompt) + observation + 40;
+  const decisionOut = 60;
+  const min = {
+    modelCalls: 2 + extraction.modelCalls,
+    inputTokens: 2 * decisionIn + extraction.inputTokens,
+    outputTokens: 2 * decisionOut + extraction.outputTokens,
+  };
+  // Every step a decision whose conversation grows by about 100 tokens per step, plus an extraction every other step.
+  const steps = ctx.config.agent.maxSteps;
+  let inputTokens = 0;
+  let outputTokens = 0;
+  let calls = 0;
+  for (let i = 0; i < steps && inputTokens + outputTokens < input.maxTokens; i++) {
+    inputTokens += decisionIn + 100 * i;
+    outputTokens += decisionOut;
+    calls++;
+    if (i % 2 === 1) {
+      inputTokens += extraction.inputTokens;
+      outputTokens += extraction.outputTokens;
+      calls += extraction.modelCalls;
+    }
+  }
+  const scale = Math.min(1, input.maxTokens / Math.max(1, inputTokens + outputTokens));
+  const maxUsage = { modelCalls: calls, inputTokens: Math.round(inputTokens * scale), outputTokens: Math.round(outputTokens * scale) };
+  const low = await estimateOf(ctx, { pages: 1, modelPages: 1, usage: min, basis: '' });
+  const high = await estimateOf(ctx, { pages: Math.ceil(calls / 2), modelPages: Math.ceil(steps / 2), usage: maxUsage, basis: '' });
+  const { basis: _b, ...max } = high;
+  return {
+    ...low,
+    basis: `a range: at least the start page extracted in two decisions; at most ${steps} steps (agent.maxSteps) within ${input.maxTokens} model tokens`,
+    max,
+  };
+}
+
+/**
+ * Cost of a classic scraper build: standard extraction of the sample page, then one recipe round
+ * (at most scrapers.generateRounds when the recipe needs correcting: `max`), and the build's price.
+ */
+export async function estimateBuild(
+  ctx: OperationContext,
+  target: { url: string } | { content: string; url?: string },
+  options: ExtractOptions,
+  signal?: AbortSignal,
+): Promise<Estimate> {
+  const standard = await estimateExtraction(ctx, target, { ...options, mode: 'standard', enablePagination: false }, signal);
+  let page: { html: string; url: string };
+  if ('content' in target) page = { html: suppliedHtml(target.content), url: target.url ?? 'https://content.invalid/' };
+  else {
+    const browser = await openBrowser(ctx, { proxyCountry: options.proxyCountry, cookies: options.cookies, signal });
+    try {
+      const snap = await browser.goto(target.url);
+      page = { html: snap.html, url: snap.finalUrl };
+    } finally {
+      await browser.close();
+    }
+  }
+  const round = estimateRecipeRound(page.html, options);
+  const usage = (rounds: number) => ({
+    modelCalls: standard.model_calls + rounds,
+    inputTokens: standard.input_tokens + rounds * round.inputTokens,
+    outputTokens: standard.output_tokens + rounds * round.outputTokens,
+  });
+  const rounds = ctx.config.scrapers.generateRounds;
+  const low = await estimateOf(ctx, { pages: 1, builds: 1, usage: usage(1), basis: '' });
+  const { basis: _b, ...max } = await estimateOf(ctx, { pages: 1, builds: 1, usage: usage(rounds), basis: '' });
+  return { ...low, basis: `the sample page read by standard extraction, then 1 recipe round (at most ${rounds}: max) and the build price`, max };
 }

@@ -115,6 +115,7 @@ export const TOOLS: ToolDef[] = [
     readOnly: false,
     call: async (ctx, args) => {
       const task = await ctx.engine.agent.submit(ctx.owner, args);
+      if ('dry_run' in task) return { json: { ...task } }; // dry_run: true — the estimate, nothing queued
       const stopOnCancel = () => void ctx.engine.agent.stop(ctx.owner, task.task_id).catch(() => undefined);
       ctx.signal.addEventListener('abort', stopOnCancel, { once: true });
       try {
@@ -155,7 +156,9 @@ export const TOOLS: ToolDef[] = [
       'Builds a reusable scraper (a recipe that runs without a model) from a sample `url` (or `content`) and `attributes`/`prompt`, in the background; returns its template_id. Call get_scraper until its status is ready, then run_scraper. Same as POST /v1/extractor/generate.',
     inputSchema: GENERATE_BODY,
     readOnly: false,
-    call: async (ctx, args) => ({ json: await ctx.engine.scrapers.generate(ctx.owner, args) }),
+    call: async (ctx, args) => ({
+      json: args.dry_run === true ? { ...(await ctx.engine.scrapers.estimateGenerate(ctx.owner, args)) } : await ctx.engine.scrapers.generate(ctx.owner, args),
+    }),
   },
   {
     name: 'run_scraper',
