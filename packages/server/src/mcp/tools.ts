@@ -18,6 +18,7 @@ import {
   PARSE_BODY,
   type ParseRequest,
   RUN_ASYNC_BODY,
+  USAGE_QUERY,
 } from '@gleaner/core';
 import type { JsonSchema } from '../http/route.ts';
 import { followUntilDone, type Follow } from './follow.ts';
@@ -180,6 +181,15 @@ export const TOOLS: ToolDef[] = [
     inputSchema: ID_PARAMS('run_id'),
     readOnly: true,
     call: async (ctx, args) => ({ json: { ...(await ctx.engine.runs.get(ctx.owner, args.run_id)) } }),
+  },
+  {
+    name: 'get_usage',
+    title: 'Get usage',
+    description:
+      'Your usage between `from` and `to` (dates or ISO date-times; default this month), grouped by `group_by` (day, scraper or kind): pages, model calls, tokens, credits, values the pages did not support, money; totals are the sum of the items. Same as GET /v1/usage.',
+    inputSchema: USAGE_QUERY,
+    readOnly: true,
+    call: async (ctx, args) => ({ json: { ...(await ctx.engine.cost.usage(ctx.owner, args)) } }),
   },
   {
     name: 'get_agent_task',
