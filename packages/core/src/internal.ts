@@ -36,3 +36,8 @@ export { CancelWatch, cancelChannel, notifyCancel } from './jobs/cancel.ts';
 export type { AgentTaskStatusBody, AgentStepSummary } from './tasks/agent-task.ts';
 export * from './metrics/index.ts';
 export * from './history/index.ts';
+export * from './trust/provenance.ts';
+export * from './trust/page-text.ts';
+export * from './trust/grounding.ts';
+export * from './cost/budgets.ts';
+export * from './cost/estimate.ts';

@@ -10,6 +10,7 @@ import { requireModel, type OperationContext } from '../context.ts';
 import { checkHttpUrl, normalizeExtractOptions } from '../schemas/normalize.ts';
 import type { Cookie } from '../net/cookies.ts';
 import { estimateAgentTask, estimateBuild, type DryRunBody } from '../cost/estimate.ts';
+import { checkBudgets } from '../cost/budgets.ts';
 import { checkRequest } from '../schemas/validate.ts';
 import { AGENT_GENERATE_BODY, GENERATE_BODY, type GenerateAgenticScraperRequest, type GenerateScraperRequest } from '../schemas/run-requests.ts';
 import { AGENTIC_BUILD_JOB } from './agentic-build-job.ts';
@@ -180,6 +181,8 @@ export function scraperOperations(ctx: OperationContext): ScraperOperations {
           ? normalizeAgentGenerate(ctx, checkRequest<GenerateAgenticScraperRequest>(AGENT_GENERATE_BODY, body))
           : normalizeGenerate(ctx, checkRequest<GenerateScraperRequest>(GENERATE_BODY, body));
       requireModel(ctx); // no model: answer now rather than fail in the background
+      // An owner budget already used up refuses the build before anything is created.
+      await checkBudgets(ctx, owner.id, {}, { credits: 0, tokens: 0 }, 'a scraper build');
       const buildId = randomUUID();
       const id = await ctx.db.tx(async (tx) => {
         let scraperId: string;

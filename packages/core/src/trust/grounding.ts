@@ -125,13 +125,8 @@ function findValue(page: PageText, value: unknown, attribute: Attribute | undefi
 }
 
 /** The section of the model's text a span falls in: the page body, or the JSON-LD, microdata or meta appendix. */
-function sectionAt(text: string, at: number): 'body' | 'json-ld' | 'microdata' | 'meta' {
-  const sections: Array<['json-ld' | 'microdata' | 'meta', number]> = [
-    ['meta', text.lastIndexOf('\n\n## Meta\n')],
-    ['microdata', text.lastIndexOf('\n\n## Microdata\n')],
-    ['json-ld', text.lastIndexOf('\n\n## JSON-LD\n')],
-  ];
-  for (const [name, start] of sections) if (start !== -1 && at > start) return name;
+function sectionAt(page: PageText, at: number): 'body' | 'json-ld' | 'microdata' | 'meta' {
+  for (const [name, start] of page.sections()) if (start !== -1 && at > start) return name;
   return 'body';
 }
 
@@ -180,7 +175,7 @@ function checkOne(src: PageSource, value: unknown, attribute: Attribute | undefi
     quote: quoteOf(src.text.text, found.span),
     transform: found.transform,
   };
-  const section = sectionAt(src.text.text, found.span[0]);
+  const section = sectionAt(src.text, found.span[0]);
   if (section !== 'body') {
     item.source = section;
     const quote = src.text.text.slice(found.span[0], found.span[1]);

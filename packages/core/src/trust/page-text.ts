@@ -71,6 +71,7 @@ export class PageText {
   private looseText?: Normalised;
   private compactText?: Normalised;
   private numberIndex?: Map<number, [number, number]>;
+  private sectionStarts?: Array<['json-ld' | 'microdata' | 'meta', number]>;
 
   readonly text: string;
 
@@ -84,6 +85,15 @@ export class PageText {
 
   get compact(): Normalised {
     return (this.compactText ??= normalise(this.text, true));
+  }
+
+  /** Where the reducer's appendices start (-1: absent), last first: a span after one is in it. */
+  sections(): Array<['json-ld' | 'microdata' | 'meta', number]> {
+    return (this.sectionStarts ??= [
+      ['meta', this.text.lastIndexOf('\n\n## Meta\n')],
+      ['microdata', this.text.lastIndexOf('\n\n## Microdata\n')],
+      ['json-ld', this.text.lastIndexOf('\n\n## JSON-LD\n')],
+    ]);
   }
 
   /** First span of `value` in the text, exactly as written. */
