@@ -87,6 +87,23 @@ export async function estimatePage(ctx: OperationContext, page: { html: string; 
   return { modelCalls: e.modelCalls, inputTokens: e.inputTokens, outputTokens: e.outputTokens };
 }
 
+/** The page an estimate reads: the content supplied, or the URL fetched once (no more pages). */
+async function firstPage(
+  ctx: OperationContext,
+  target: { url: string } | { content: string; url?: string },
+  browse: { proxyCountry: string | null; cookies: ExtractOptions['cookies'] },
+  signal?: AbortSignal,
+): Promise<{ html: string; url: string }> {
+  if ('content' in target) return { html: suppliedHtml(target.content), url: target.url ?? 'https://content.invalid/' };
+  const browser = await openBrowser(ctx, { ...browse, signal });
+  try {
+    const snap = await browser.goto(target.url);
+    return { html: snap.html, url: snap.finalUrl };
+  } finally {
+    await browser.close();
+  }
+}
+
 /** Cost of an extraction (extract, parse, extract_async, the standard read of a build): its first page fetched, nothing else. */
 export async function estimateExtraction(
   ctx: OperationContext,
@@ -94,17 +111,7 @@ export async function estimateExtraction(
   options: ExtractOptions,
   signal?: AbortSignal,
 ): Promise<Estimate> {
-  let page: { html: string; url: string };
-  if ('content' in target) page = { html: suppliedHtml(target.content), url: target.url ?? 'https://content.invalid/' };
-  else {
-    const browser = await openBrowser(ctx, { proxyCountry: options.proxyCountry, cookies: options.cookies, signal });
-    try {
-      const snap = await browser.goto(target.url);
-      page = { html: snap.html, url: snap.finalUrl };
-    } finally {
-      await browser.close();
-    }
-  }
+  const page = await firstPage(ctx, target, options, signal);
   const pages = 'content' in target || !options.enablePagination ? 1 : options.maxPages;
   const first = await estimatePage(ctx, page, options, true);
   const later = await estimatePage(ctx, page, options, false);
@@ -201,14 +208,7 @@ export async function estimateAgentTask(
   input: { url: string; prompt: string; attributes: ExtractOptions['attributes']; maxTokens: number },
   signal?: AbortSignal,
 ): Promise<Estimate> {
-  const browser = await openBrowser(ctx, { proxyCountry: null, cookies: [], signal });
-  let page: { html: string; url: string };
-  try {
-    const snap = await browser.goto(input.url);
-    page = { html: snap.html, url: snap.finalUrl };
-  } finally {
-    await browser.close();
-  }
+  const page = await firstPage(ctx, { url: input.url }, { proxyCountry: null, cookies: [] }, signal);
   const extraction = await estimateModelPage(ctx, { ...page, attributes: input.attributes, prompt: input.prompt, precision: false });
   const observation = Math.min(extraction.reducedTokens, OBSERVE_LIMITS.textTokens) + OBSERVE_LIMITS.elements * 4;
   const decisionIn = countTokens(AGENT_SYSTEM) + countTokens(JSON.stringify(AGENT_TOOLS)) + countTokens(input.prompt) + observation + 40;
@@ -256,17 +256,7 @@ export async function estimateBuild(
   signal?: AbortSignal,
 ): Promise<Estimate> {
   const standard = await estimateExtraction(ctx, target, { ...options, mode: 'standard', enablePagination: false }, signal);
-  let page: { html: string; url: string };
-  if ('content' in target) page = { html: suppliedHtml(target.content), url: target.url ?? 'https://content.invalid/' };
-  else {
-    const browser = await openBrowser(ctx, { proxyCountry: options.proxyCountry, cookies: options.cookies, signal });
-    try {
-      const snap = await browser.goto(target.url);
-      page = { html: snap.html, url: snap.finalUrl };
-    } finally {
-      await browser.close();
-    }
-  }
+  const page = await firstPage(ctx, target, options, signal);
   const round = estimateRecipeRound(page.html, options);
   const usage = (rounds: number) => ({
     modelCalls: standard.model_calls + rounds,
