@@ -103,6 +103,21 @@ describe('cost: dry runs, budgets and the usage report over HTTP', function () {
     expect(s.model.chatRequests().length).to.equal(calls);
   });
 
+  it('serves the new fields and endpoints in the OpenAPI document', async () => {
+    const doc = (await request(s.url, 'GET', '/openapi.json')).body;
+    for (const [path, method] of [
+      ['/v1/usage', 'get'],
+      ['/v1/settings', 'get'],
+      ['/v1/settings', 'put'],
+    ])
+      expect(doc.paths[path][method].tags, path).to.deep.equal(['gleaner']);
+    const body = doc.paths['/v1/extract'].post.requestBody.content['application/json'].schema.properties;
+    for (const field of ['provenance', 'grounding', 'dry_run', 'max_credits', 'max_tokens']) expect(body, field).to.have.property(field);
+    const answer = doc.paths['/v1/extract'].post.responses['200'].content['application/json'].schema.properties;
+    expect(answer).to.include.keys('warnings', 'estimate');
+    expect(doc.paths['/v1/scrapers/run_async'].post.responses).to.include.keys('200', '202');
+  });
+
   describe('budgets', () => {
     it('max_tokens below the estimate: 402 BUDGET_EXCEEDED before any model call, nothing charged', async () => {
       const calls = s.model.chatRequests().length;
