@@ -42,6 +42,9 @@ describe('fuzzer: every endpoint of both listeners, 1,000 requests', function ()
     expect((await request(stack.url, 'GET', '/readyz')).status).to.equal(200);
     expect((await request(stack.agentsUrl, 'GET', '/readyz')).status).to.equal(200);
     expect((await stack.api('GET', '/v1/scrapers')).status).to.equal(200);
+    // The fuzzer may have set budgets through PUT /v1/settings (a 402 would then be right): clear them.
+    const cleared = { grounding_policy: null, daily_credits: null, monthly_credits: null, daily_tokens: null, monthly_tokens: null };
+    expect((await stack.api('PUT', '/v1/settings', cleared)).status).to.equal(200);
     const res = await stack.api('POST', '/v1/extract', { url: target.targets.pageUrl, attributes: [{ name: 'title' }] });
     expect(res.status, res.text).to.equal(200);
     expect(res.body.data).to.deep.equal([{ title: 'Widget 1' }]);

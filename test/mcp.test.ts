@@ -24,6 +24,7 @@ const TOOL_NAMES = [
   'get_agent_task',
   'get_run',
   'get_scraper',
+  'get_usage',
   'list_scrapers',
   'markdown',
   'parse',

@@ -40,6 +40,9 @@ import { createLimits, type Limits } from './limits/index.ts';
 import { scheduleJobKinds, scheduleOperations, type ScheduleOperations } from './schedules/index.ts';
 import { SNAPSHOT_PRUNE_JOB, snapshotOperations, snapshotPruneJob, type SnapshotOperations } from './snapshots/operations.ts';
 import { exportRun, exportTask, type ExportFormat, type ResultFile } from './exports/index.ts';
+import type { DryRunBody } from './cost/estimate.ts';
+import { getOwnerSettings, putOwnerSettings, type OwnerSettings } from './cost/settings.ts';
+import { usageReport, type UsageGroupBy, type UsageReport } from './cost/report.ts';
 
 export interface EngineOptions {
   config: Readonly<GleanerConfig>;
@@ -115,7 +118,8 @@ export interface Engine {
   extract(owner: Owner, body: ExtractRequest, signal?: AbortSignal, call?: ExtractCallOptions): Promise<ExtractResponse>;
   parse(owner: Owner, body: ParseRequest, signal?: AbortSignal, call?: ExtractCallOptions): Promise<ExtractResponse>;
   extractMarkdown(owner: Owner, body: MarkdownRequest, signal?: AbortSignal): Promise<{ data: string }>;
-  submitExtractTask(owner: Owner, body: ExtractAsyncRequest): Promise<TaskStatusBody>;
+  /** With `dry_run: true`, the estimate instead of a task (nothing queued). */
+  submitExtractTask(owner: Owner, body: ExtractAsyncRequest): Promise<TaskStatusBody | DryRunBody>;
   getExtractTask(owner: Owner, taskId: string): Promise<TaskStatusBody>;
 
   /** Classic (and, later, agentic) scrapers: create, generate, read, delete, list. */
@@ -126,7 +130,8 @@ export interface Engine {
   readonly catalog: CatalogOperations;
   /** One-shot agent tasks: submit, status, stop. */
   readonly agent: {
-    submit(owner: Owner, body: AgentTaskRequest): Promise<AgentTaskStatusBody>;
+    /** With `dry_run: true`, the estimate (a range) instead of a task. */
+    submit(owner: Owner, body: AgentTaskRequest): Promise<AgentTaskStatusBody | DryRunBody>;
     get(owner: Owner, taskId: string): Promise<AgentTaskStatusBody>;
     stop(owner: Owner, taskId: string): Promise<{ task_id: string; status: 'stopped' | 'not_running' }>;
   };
@@ -144,6 +149,12 @@ export interface Engine {
   readonly schedules: ScheduleOperations;
   /** The snapshot archive: archived pages, its size, replays on them (Gleaner extension). */
   readonly snapshots: SnapshotOperations;
+  /** Settings (grounding policy, budgets) and the usage report (Gleaner extensions). */
+  readonly cost: {
+    settings(owner: Owner): Promise<OwnerSettings>;
+    putSettings(owner: Owner, patch: Partial<OwnerSettings>): Promise<OwnerSettings>;
+    usage(owner: Owner, query: { from?: string; to?: string; group_by?: UsageGroupBy }): Promise<UsageReport>;
+  };
 }
 
 export function createEngine(opts: EngineOptions): Engine {
@@ -296,5 +307,10 @@ export function createEngine(opts: EngineOptions): Engine {
     history: historyOperations(context),
     schedules: scheduleOperations(context),
     snapshots: snapshotOperations(context),
+    cost: {
+      settings: (owner) => getOwnerSettings(db, owner.id),
+      putSettings: (owner, patch) => putOwnerSettings(db, owner, patch),
+      usage: (owner, query) => usageReport(context, owner, query),
+    },
   };
 }

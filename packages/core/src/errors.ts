@@ -60,6 +60,11 @@ export const ERROR_CODES = {
     retryable: false,
     description: 'An agent task used up its steps, model tokens or wall time (agent.*) before finishing and had gathered no records.',
   },
+  BUDGET_EXCEEDED: {
+    retryable: false,
+    description:
+      "The work would pass a budget: the request's max_credits / max_tokens, or the owner's daily or monthly budget (GET /v1/settings); `details` says which, the limit, what is spent and the estimate.",
+  },
   AGENT_LOOP: {
     retryable: false,
     description: 'An agent task kept repeating an action that changed nothing and was stopped before it had gathered any record.',

@@ -74,6 +74,16 @@ export { RANDOM_PROXY_COUNTRY, canonicalProxyCountry } from './net/proxies.ts';
 // Gleaner extensions (docs/api.md): extraction details, the owner's runs and tasks, scraper versions and heals.
 export type { ExtractCallOptions } from './operations/extract.ts';
 export { EXTRACTION_DETAILS_SCHEMA } from './operations/extract-details.ts';
+// Trust and cost (Gleaner extensions): provenance, grounding, dry runs, budgets, settings, the usage report.
+export { PROVENANCE_SCHEMA, WARNINGS_SCHEMA } from './trust/schemas.ts';
+export type { FieldProvenance, GroundingPolicy, GroundingWarning, RecordProvenance } from './trust/provenance.ts';
+export { ESTIMATE_SCHEMA } from './cost/estimate.ts';
+export type { DryRunBody, Estimate, Money } from './cost/estimate.ts';
+export { SETTINGS_SCHEMA } from './cost/settings.ts';
+export type { OwnerSettings } from './cost/settings.ts';
+export { USAGE_QUERY, USAGE_RESPONSE } from './cost/report.ts';
+export type { UsageFigures, UsageGroupBy, UsageItem, UsageReport } from './cost/report.ts';
+export type { BudgetDetails } from './cost/budgets.ts';
 export type { ExtractionDetails, ExtractionMode, PageDetails } from './operations/extract-details.ts';
 export { DEFAULT_PAGE, MAX_PAGE } from './history/index.ts';
 export type { HealRecord, HistoryOperations, RunListItem, RunListQuery, ScraperHistory, ScraperVersion, TaskListItem, TaskListQuery } from './history/index.ts';

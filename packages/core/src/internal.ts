@@ -39,3 +39,8 @@ export * from './history/index.ts';
 export * from './schedules/index.ts';
 export * from './snapshots/archive.ts';
 export * from './snapshots/operations.ts';
+export * from './trust/provenance.ts';
+export * from './trust/page-text.ts';
+export * from './trust/grounding.ts';
+export * from './cost/budgets.ts';
+export * from './cost/estimate.ts';

@@ -32,11 +32,11 @@ export function creditsFor(config: Readonly<GleanerConfig>, c: { modelPages?: nu
 /** Records what one operation cost, per owner. */
 export async function recordUsage(
   db: Queryable,
-  e: { ownerId: string; operation: string; subject?: string | null; pages: number; usage: ModelUsage; credits: number },
+  e: { ownerId: string; operation: string; subject?: string | null; pages: number; usage: ModelUsage; credits: number; unsupported?: number },
 ): Promise<void> {
   await db.query(
-    `INSERT INTO usage_events (owner_id, operation, subject, pages, model_calls, input_tokens, output_tokens, credits)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-    [e.ownerId, e.operation, e.subject ?? null, e.pages, e.usage.modelCalls, e.usage.inputTokens, e.usage.outputTokens, e.credits],
+    `INSERT INTO usage_events (owner_id, operation, subject, pages, model_calls, input_tokens, output_tokens, credits, unsupported_values)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+    [e.ownerId, e.operation, e.subject ?? null, e.pages, e.usage.modelCalls, e.usage.inputTokens, e.usage.outputTokens, e.credits, e.unsupported ?? 0],
   );
 }

@@ -28,7 +28,7 @@ import { AGENT_TOOLS, DECISION_SCHEMA, actionKey, checkCall, describeTools, type
 import type { AgentBudgets, AgentExtraction, AgentOutcome, AgentRunInput, AgentRunResult, RecordedAction, StableTarget } from './types.ts';
 import { parseModelJson } from '../llm/json-output.ts';
 
-const SYSTEM = [
+export const AGENT_SYSTEM = [
   'You are a web browsing agent that gathers data for the user. Each turn you get the current page: its URL, its interactive elements (each with a ref such as [e12]) and its text.',
   'Act with the tools, one step at a time (typing and then clicking may go in one turn). Refer to elements by their ref from the latest page only.',
   'Call extract on every page that shows records the user wants (each page of results, after opening tabs, accordions or "load more"): extract reads the whole page, and records are gathered across pages without duplicates.',
@@ -139,7 +139,7 @@ export async function runAgent(ctx: OperationContext, input: AgentRunInput): Pro
     const started = Date.now();
     try {
       if (useTools) {
-        const res = await model.generate({ system: SYSTEM, messages, tools: AGENT_TOOLS, toolChoice: 'auto', temperature: 0, signal });
+        const res = await model.generate({ system: AGENT_SYSTEM, messages, tools: AGENT_TOOLS, toolChoice: 'auto', temperature: 0, signal });
         const calls = res.toolCalls.length ? res.toolCalls : callsFromText(res.text);
         const assistant: LlmMessage = res.toolCalls.length
           ? { role: 'assistant', content: res.text, toolCalls: res.toolCalls }
@@ -147,7 +147,7 @@ export async function runAgent(ctx: OperationContext, input: AgentRunInput): Pro
         return { calls, assistant, usage: res.usage, mode: res.toolCalls.length ? 'tools' : 'json' };
       }
       const res = await model.generateJson<{ tool: string; arguments?: Record<string, unknown> }>({
-        system: `${SYSTEM}\n\nTools:\n${describeTools()}\n\nAnswer each turn with one JSON object: {"tool": "<tool name>", "arguments": {...}}.`,
+        system: `${AGENT_SYSTEM}\n\nTools:\n${describeTools()}\n\nAnswer each turn with one JSON object: {"tool": "<tool name>", "arguments": {...}}.`,
         messages,
         jsonSchema: { name: 'agent_action', schema: DECISION_SCHEMA as unknown as Record<string, unknown> },
         temperature: 0,

@@ -39,6 +39,8 @@ export interface GleanerConfig {
     maxRetries: number;
     concurrency: number;
     contextWindow: number;
+    /** Model name -> US dollars per million input / output tokens. */
+    pricing: Record<string, { input: number; output: number }>;
   };
   openai: { apiKey: string; baseUrl: string };
   ollama: { host: string; keepAlive: string };

@@ -3,7 +3,7 @@
  * and answers records under a JSON Schema built from the attributes; answers are coerced to each
  * attribute's type and merged across chunks.
  */
-import { reducePage, chunkText, countTokens } from '../page/index.ts';
+import { reducePage, chunkText, countTokens, type ReducedPage } from '../page/index.ts';
 import { RECORDS_ACCEPT_SCHEMA, coerceRecord, mergeRecords, recordsJsonSchema, type Attribute, type ExtractedRecord } from '../records/attributes.ts';
 import { requireModel, type OperationContext } from '../context.ts';
 import { type ModelUsage, emptyUsage, addUsage } from '../usage.ts';
@@ -35,6 +35,62 @@ export interface ModelExtraction {
   chunks: number;
   /** Chunks not read because of extract.maxChunks. */
   skippedChunks: number;
+  /** The reduced page the model read (its text is what the grounding check searches). */
+  page: ReducedPage;
+}
+
+/** What standard extraction sends for one page: the system prompt, schema, instructions and the page's chunks. */
+async function modelRequests(ctx: OperationContext, reduced: ReducedPage, attributes: Attribute[], prompt: string) {
+  const schema = recordsJsonSchema(attributes);
+  const instructions = [describe(attributes), prompt ? `Instructions: ${prompt}` : ''].filter(Boolean).join('\n\n');
+  const overhead = countTokens(SYSTEM) + countTokens(JSON.stringify(schema)) + countTokens(instructions) + 100;
+  const all = chunkText(reduced.text, await chunkBudget(ctx, overhead));
+  const chunks = all.slice(0, ctx.config.extract.maxChunks);
+  const userMessage = (chunk: string, i: number, url: string) => {
+    const part = chunks.length > 1 ? ` (part ${i + 1} of ${chunks.length}; extract only what this part shows)` : '';
+    return `${instructions}\n\nPage URL: ${url}${part}\n\n---\n${chunk}\n---`;
+  };
+  return { schema, chunks, skipped: all.length - chunks.length, userMessage };
+}
+
+/** Tokens of a chat request's framing (roles, separators) beyond its texts, per message. */
+const MESSAGE_OVERHEAD = 4;
+
+/**
+ * What standard extraction of one page would cost, without calling the model: the calls (one per
+ * chunk), their input tokens counted on the exact texts that would be sent (system prompt, schema,
+ * page chunk), and an output guess (records of the attributes' size for the items the page seems to
+ * list). Used by dry runs and budgets.
+ */
+export async function estimateModelPage(
+  ctx: OperationContext,
+  input: { html: string; url: string; attributes: Attribute[]; prompt: string; precision: boolean },
+): Promise<ModelUsage & { reducedTokens: number }> {
+  const reduced = reducePage(input.html, { url: input.url, mode: input.precision ? 'precision' : 'standard' });
+  if (!reduced.text.trim()) return { modelCalls: 0, inputTokens: 0, outputTokens: 0, reducedTokens: 0 };
+  const req = await modelRequests(ctx, reduced, input.attributes, input.prompt);
+  const fixed = countTokens(SYSTEM) + countTokens(JSON.stringify(req.schema)) + 2 * MESSAGE_OVERHEAD;
+  let inputTokens = 0;
+  for (let i = 0; i < req.chunks.length; i++) inputTokens += fixed + countTokens(req.userMessage(req.chunks[i], i, input.url));
+  return {
+    modelCalls: req.chunks.length,
+    inputTokens,
+    outputTokens: estimateOutput(reduced.text, input.attributes, req.chunks.length),
+    reducedTokens: countTokens(reduced.text),
+  };
+}
+
+/**
+ * A guess at the answer's size: one record per list item when the page lists three or more (a
+ * listing), else one record; about 11 tokens per attribute and the JSON around it. Tables are not
+ * counted: on most pages they hold a record's details, not records.
+ */
+export function estimateOutput(text: string, attributes: Attribute[], calls: number): number {
+  let listItems = 0;
+  for (const line of text.split('\n')) if (/^\s*[-*] /.test(line)) listItems++;
+  const items = listItems >= 3 ? listItems : 1;
+  const perRecord = attributes.length ? 4 + attributes.length * 11 : 40;
+  return calls * 10 + items * perRecord;
 }
 
 export async function extractWithModel(
@@ -44,18 +100,13 @@ export async function extractWithModel(
   const model = requireModel(ctx);
   const reduced = reducePage(input.html, { url: input.url, mode: input.precision ? 'precision' : 'standard' });
   const usage = emptyUsage();
-  if (!reduced.text.trim()) return { records: [], usage, chunks: 0, skippedChunks: 0 };
-  const schema = recordsJsonSchema(input.attributes);
-  const instructions = [describe(input.attributes), input.prompt ? `Instructions: ${input.prompt}` : ''].filter(Boolean).join('\n\n');
-  const overhead = countTokens(SYSTEM) + countTokens(JSON.stringify(schema)) + countTokens(instructions) + 100;
-  const all = chunkText(reduced.text, await chunkBudget(ctx, overhead));
-  const chunks = all.slice(0, ctx.config.extract.maxChunks);
+  if (!reduced.text.trim()) return { records: [], usage, chunks: 0, skippedChunks: 0, page: reduced };
+  const { schema, chunks, skipped, userMessage } = await modelRequests(ctx, reduced, input.attributes, input.prompt);
   const results = await Promise.all(
     chunks.map(async (chunk, i) => {
-      const part = chunks.length > 1 ? ` (part ${i + 1} of ${chunks.length}; extract only what this part shows)` : '';
       const res = await model.generateJson<{ records: unknown[] }>({
         system: SYSTEM,
-        messages: [{ role: 'user', content: `${instructions}\n\nPage URL: ${input.url}${part}\n\n---\n${chunk}\n---` }],
+        messages: [{ role: 'user', content: userMessage(chunk, i, input.url) }],
         jsonSchema: { name: 'records', schema, acceptSchema: RECORDS_ACCEPT_SCHEMA },
         temperature: 0,
         signal: input.signal,
@@ -64,5 +115,5 @@ export async function extractWithModel(
       return (res.json.records ?? []).map((r) => coerceRecord(r, input.attributes, input.url));
     }),
   );
-  return { records: mergeRecords(results), usage, chunks: chunks.length, skippedChunks: all.length - chunks.length };
+  return { records: mergeRecords(results), usage, chunks: chunks.length, skippedChunks: skipped, page: reduced };
 }

@@ -12,6 +12,8 @@ import { addUsage, creditsFor, emptyUsage, type ModelUsage } from '../usage.ts';
 import { extractWithModel } from './model-extract.ts';
 import { askModelForNextPage, findNextPageUrl, linkPage } from './paginate.ts';
 import type { ExtractOptions } from '../schemas/normalize.ts';
+import { TrustLog } from '../trust/provenance.ts';
+import type { PageGuard } from '../cost/guard.ts';
 
 export type ExtractTarget = { url: string } | { content: string; url?: string };
 
@@ -31,6 +33,10 @@ export interface ExtractionResult {
   /** Set when no record was found, saying why as far as known. */
   message?: string;
   recipe?: Recipe;
+  /** Each record's provenance and grounding (the `grounding` policy already applied to the records). */
+  trust: TrustLog;
+  /** Set when a budget stopped pagination: why, and that the records are those of the pages read. */
+  stopped?: string;
 }
 
 const CONTENT_BASE = 'https://content.invalid/';
@@ -45,25 +51,41 @@ async function extractPage(
   ctx: OperationContext,
   page: { html: string; url: string },
   options: ExtractOptions,
-  state: { recipe?: Recipe; usage: ModelUsage; modelPages: number; recipePages: number },
+  state: ExtractionState,
   signal?: AbortSignal,
 ): Promise<ExtractedRecord[]> {
   if (options.mode === 'code') {
+    let records: ExtractedRecord[] | null = null;
     if (!state.recipe) {
       const built = await generateRecipe({ model: requireModel(ctx), page, attributes: options.attributes, prompt: options.prompt, signal });
       addUsage(state.usage, built.usage);
       state.recipe = built.recipe;
       state.modelPages++;
-      return built.records;
+      if (!options.provenance) return built.records;
+    } else {
+      state.recipePages++;
+      if (!options.provenance) return executeRecipe(state.recipe, page.html, { url: page.url, attributes: options.attributes });
     }
-    state.recipePages++;
-    return executeRecipe(state.recipe, page.html, { url: page.url, attributes: options.attributes });
+    // Provenance asked: run the recipe again, noting which rule gave each value.
+    const traced: Array<[ExtractedRecord, Record<string, number>]> = [];
+    records = executeRecipe(state.recipe, page.html, { url: page.url, attributes: options.attributes, trace: (r, rules) => traced.push([r, rules]) });
+    state.trust.recipePage(page, state.recipe, traced, options.attributes);
+    return records;
   }
   state.modelPages++;
   const res = await extractWithModel(ctx, { ...page, attributes: options.attributes, prompt: options.prompt, precision: options.mode === 'precision', signal });
   addUsage(state.usage, res.usage);
   if (res.skippedChunks) ctx.logger.warn({ url: page.url, skipped: res.skippedChunks }, 'page longer than extract.maxChunks allows; the rest was not read');
+  state.trust.modelPage(page, res.page, res.records, options.attributes);
   return res.records;
+}
+
+interface ExtractionState {
+  recipe?: Recipe;
+  usage: ModelUsage;
+  modelPages: number;
+  recipePages: number;
+  trust: TrustLog;
 }
 
 /**
@@ -76,14 +98,17 @@ export async function runExtraction(
   options: ExtractOptions,
   signal?: AbortSignal,
   onPage?: (page: { url: string; driver: string; html: string }) => void,
+  guard?: PageGuard | null,
 ): Promise<ExtractionResult> {
-  const state = { usage: emptyUsage(), modelPages: 0, recipePages: 0 } as { recipe?: Recipe; usage: ModelUsage; modelPages: number; recipePages: number };
+  const state: ExtractionState = { usage: emptyUsage(), modelPages: 0, recipePages: 0, trust: new TrustLog(options.grounding ?? 'keep') };
   const pages: PageResult[] = [];
   const perPage: ExtractedRecord[][] = [];
+  let stopped: string | undefined;
 
   if ('content' in target) {
     const url = target.url ?? CONTENT_BASE;
     const html = suppliedHtml(target.content);
+    await guard?.beforePage({ html, url }, 0, state);
     perPage.push(await extractPage(ctx, { html, url }, options, state, signal));
     pages.push({ url, driver: 'content', records: perPage[0].length });
     onPage?.({ url, driver: 'content', html });
@@ -97,6 +122,11 @@ export async function runExtraction(
         seen.add(next);
         let page: PageSnapshot = await browser.goto(next);
         seen.add(page.finalUrl);
+        const stop = await guard?.beforePage({ html: page.html, url: page.finalUrl }, pages.length, state);
+        if (stop) {
+          stopped = stop;
+          break;
+        }
         let records = await extractPage(ctx, { html: page.html, url: page.finalUrl }, options, state, signal);
         if (!records.length && pages.length === 0) {
           // Nothing on a plain-HTTP first page: the content may be rendered by JavaScript.
@@ -134,9 +164,11 @@ export async function runExtraction(
     usage: state.usage,
     credits: creditsFor(ctx.config, { modelPages: state.modelPages, recipePages: state.recipePages, usage: state.usage }),
     driver: pages[0]?.driver ?? 'http',
+    trust: state.trust,
   };
   if (state.recipe) result.recipe = state.recipe;
-  if (!records.length) {
+  if (stopped) result.stopped = result.message = stopped;
+  else if (!records.length) {
     result.message =
       'content' in target
         ? 'No records found in the content: it may not contain what was asked.'

@@ -22,6 +22,10 @@ export interface Metrics {
   readonly callbacks: Counter<'outcome'>;
   /** Runs by final status (completed, completed_partial, failed). */
   readonly runs: Counter<'status'>;
+  /** Values the grounding check looked for, by operation and outcome (verbatim, normalised, not_found, exempt). */
+  readonly groundedValues: Counter<'operation' | 'outcome'>;
+  /** Requests and runs refused or stopped by a budget, by scope (request, daily, monthly). */
+  readonly budgetRefusals: Counter<'scope'>;
   /** Exposition text of every series (Prometheus text format 0.0.4). */
   scrape(): Promise<{ contentType: string; body: string }>;
 }
@@ -87,6 +91,18 @@ export function createMetrics(opts: { processMetrics?: boolean } = {}): Metrics 
       registers,
     }),
     runs: new Counter({ name: 'gleaner_runs_finished_total', help: 'Scraper runs finished, by final status', labelNames: ['status'], registers }),
+    groundedValues: new Counter({
+      name: 'gleaner_grounded_values_total',
+      help: 'Model-extracted values checked against their page, by operation and outcome (not_found: the page does not support the value)',
+      labelNames: ['operation', 'outcome'],
+      registers,
+    }),
+    budgetRefusals: new Counter({
+      name: 'gleaner_budget_refusals_total',
+      help: 'Work refused before it started or stopped mid-way by a budget, by scope (request, daily, monthly)',
+      labelNames: ['scope'],
+      registers,
+    }),
     async scrape() {
       return { contentType: registry.contentType, body: await registry.metrics() };
     },

@@ -1,5 +1,5 @@
 import { extractionDetails, type ExtractionDetails, type ExtractionMode, type ReadPage } from './extract-details.ts';
-import type { ExtractionResult } from '../extract/pipeline.ts';
+import type { ExtractionResult, ExtractTarget } from '../extract/pipeline.ts';
 import type { Owner } from '../auth/owners.ts';
 import { requireModel, type OperationContext } from '../context.ts';
 import { checkHttpUrl, normalizeExtractOptions } from '../schemas/normalize.ts';
@@ -8,6 +8,11 @@ import { runExtraction } from '../extract/pipeline.ts';
 import { refuseBlockedUrls } from '../net/ssrf.ts';
 import { recordUsage } from '../usage.ts';
 import type { ExtractedRecord } from '../records/attributes.ts';
+import type { ExtractOptions } from '../schemas/normalize.ts';
+import { withProvenance, type GroundingWarning } from '../trust/provenance.ts';
+import { getOwnerSettings } from '../cost/settings.ts';
+import { estimateExtraction, type Estimate } from '../cost/estimate.ts';
+import { extractionGuard } from '../cost/guard.ts';
 
 /** The body of /v1/extract and /v1/parse (docs/api.md). */
 export interface ExtractResponse {
@@ -15,6 +20,11 @@ export interface ExtractResponse {
   message?: string;
   /** Only when asked for (`details: true`): driver, page sizes, what the model saw, tokens, credits. */
   details?: ExtractionDetails;
+  /** Grounding policy flag or drop: the values the page does not support. */
+  warnings?: GroundingWarning[];
+  /** `dry_run: true`: what the extraction would cost; nothing was extracted or charged. */
+  dry_run?: true;
+  estimate?: Estimate;
 }
 
 /** Per-call choices beside the request body. */
@@ -23,10 +33,29 @@ export interface ExtractCallOptions {
   details?: boolean;
 }
 
-function respond(ctx: OperationContext, mode: ExtractionMode, read: ReadPage[] | null, result: ExtractionResult): ExtractResponse {
-  const body: ExtractResponse = result.message ? { data: result.records, message: result.message } : { data: result.records };
-  if (read) body.details = extractionDetails(ctx.model, mode, read, result);
+function respond(ctx: OperationContext, options: ExtractOptions, read: ReadPage[] | null, result: ExtractionResult): ExtractResponse {
+  const data = options.provenance ? withProvenance(result.records, result.trust) : result.records;
+  const body: ExtractResponse = result.message ? { data, message: result.message } : { data };
+  if (read) body.details = extractionDetails(ctx.model, options.mode, read, result);
+  if (result.trust.policy !== 'keep') body.warnings = result.trust.warnings(result.records);
   return body;
+}
+
+/** The owner's grounding default, the dry run, the budget guard: what extract and parse do around the pipeline. */
+async function prepare(ctx: OperationContext, owner: Owner, options: ExtractOptions, target: ExtractTarget, dryRun: boolean, signal?: AbortSignal) {
+  const settings = await getOwnerSettings(ctx.db, owner.id);
+  options.grounding ??= settings.grounding_policy ?? 'keep';
+  if (dryRun) {
+    const estimate = await estimateExtraction(ctx, target, options, signal);
+    return { dry: { data: [], dry_run: true, estimate, message: 'Dry run: nothing was extracted, queued or charged.' } as ExtractResponse };
+  }
+  return { guard: await extractionGuard(ctx, owner.id, options, settings) };
+}
+
+/** The grounding outcomes of a finished extraction, counted for /metrics; the count of unsupported values for usage. */
+function countGrounding(ctx: OperationContext, operation: string, result: ExtractionResult): number {
+  for (const [outcome, n] of Object.entries(result.trust.outcomes(result.records))) ctx.metrics?.groundedValues.inc({ operation, outcome }, n);
+  return result.trust.unsupported(result.records);
 }
 
 /** /v1/extract and /v1/parse: a body already checked against its schema, the caller's signal, per-call choices. */
@@ -52,9 +81,12 @@ export const extract: ExtractOperation = async (ctx, owner, body, signal, call =
   const options = normalizeExtractOptions(body, ctx.config, url, issues);
   if (issues.length) throw validationFailed(issues);
   await refuseBlockedUrls(ctx.config.network.allowNetworks, [url!]);
+  const target = { url: url! };
+  const prep = await prepare(ctx, owner, options, target, body.dry_run === true, signal);
+  if (prep.dry) return prep.dry;
   requireModel(ctx); // every extraction reads its first page with the model: refuse before fetching
   const pages = pageLog(call);
-  const result = await runExtraction(ctx, { url: url! }, options, signal, pages.onPage);
+  const result = await runExtraction(ctx, target, options, signal, pages.onPage, prep.guard);
   await recordUsage(ctx.db, {
     ownerId: owner.id,
     operation: 'extract',
@@ -62,12 +94,13 @@ export const extract: ExtractOperation = async (ctx, owner, body, signal, call =
     pages: result.pages.length,
     usage: result.usage,
     credits: result.credits,
+    unsupported: countGrounding(ctx, 'extract', result),
   });
   ctx.logger.info(
     { owner: owner.name, url, mode: options.mode, pages: result.pages.length, records: result.records.length, driver: result.driver, ...result.usage },
     'extract done',
   );
-  return respond(ctx, options.mode, pages.read, result);
+  return respond(ctx, options, pages.read, result);
 };
 
 /** POST /v1/parse: extract from HTML or text the caller supplies (no fetching, one page). */
@@ -78,9 +111,13 @@ export const parse: ExtractOperation = async (ctx, owner, body, signal, call = {
   const base = typeof body.url === 'string' && body.url ? checkHttpUrl(body.url, ['body', 'url'], issues) : null;
   const options = normalizeExtractOptions(body, ctx.config, base, issues);
   if (issues.length) throw validationFailed(issues);
+  const target = { content: body.content as string, url: base ?? undefined };
+  const prep = await prepare(ctx, owner, options, target, body.dry_run === true, signal);
+  if (prep.dry) return prep.dry;
   requireModel(ctx);
   const pages = pageLog(call);
-  const result = await runExtraction(ctx, { content: body.content, url: base ?? undefined }, options, signal, pages.onPage);
-  await recordUsage(ctx.db, { ownerId: owner.id, operation: 'parse', pages: 1, usage: result.usage, credits: result.credits });
-  return respond(ctx, options.mode, pages.read, result);
+  const result = await runExtraction(ctx, target, options, signal, pages.onPage, prep.guard);
+  const unsupported = countGrounding(ctx, 'parse', result);
+  await recordUsage(ctx.db, { ownerId: owner.id, operation: 'parse', pages: 1, usage: result.usage, credits: result.credits, unsupported });
+  return respond(ctx, options, pages.read, result);
 };

@@ -23,6 +23,11 @@ export interface ExecuteRecipeOptions {
   attributes?: Attribute[];
   /** At most this many records (default 10,000). */
   maxRecords?: number;
+  /**
+   * Sees each record kept with, per field, which rule gave its value: 0 the field's own rule, 1 its
+   * fallback, 2 the fallback's, ... (for provenance; nothing is kept otherwise).
+   */
+  trace?: (record: ExtractedRecord, rules: Record<string, number>) => void;
 }
 
 export interface RecipeRun {
@@ -107,12 +112,16 @@ function pickJson(values: unknown[], all: boolean): unknown {
   return values.find((v) => !isEmptyValue(v)) ?? null;
 }
 
-function readField(f: CompiledField, ctx: Context, scope: AnyNode | { item: unknown }): unknown {
+/** A field's value; `used.depth` says which rule of the fallback chain gave it. */
+function readField(f: CompiledField, ctx: Context, scope: AnyNode | { item: unknown }, used?: { depth: number }): unknown {
   let v: unknown;
   if ('item' in scope) v = f.read === 'const' ? (f.value ?? null) : pickJson(evalJsonPath(scope.item, f.path!), f.all);
   else v = readDom(f, ctx, scope);
   v = applyTransforms(f.transforms, v, ctx.baseUrl);
-  if (isEmptyValue(v) && f.fallback) return readField(f.fallback, ctx, scope);
+  if (isEmptyValue(v) && f.fallback) {
+    if (used) used.depth++;
+    return readField(f.fallback, ctx, scope, used);
+  }
   return v;
 }
 
@@ -140,12 +149,18 @@ export function runCompiledRecipe(compiled: CompiledRecipe, doc: Document, opts:
   for (const scope of scopes) {
     if (records.length >= maxRecords) break;
     const raw: Record<string, unknown> = Object.create(null);
-    for (const [name, f] of compiled.fields) raw[name] = readField(f, ctx, scope);
+    const rules: Record<string, number> = {};
+    for (const [name, f] of compiled.fields) {
+      const used = { depth: 0 };
+      raw[name] = readField(f, ctx, scope, opts.trace && used);
+      rules[name] = used.depth;
+    }
     const record = coerceRecord(raw, attributes, ctx.baseUrl);
     const keys = attributes.length ? attributes.map((a) => a.name) : Object.keys(record);
     const carries = keys.some((k) => counted.includes(k) && !isEmptyValue(record[k]));
     if (!carries || isEmptyRecord(record)) continue;
     records.push(record);
+    opts.trace?.(record, rules);
   }
 
   let nextPageUrl: string | null = null;

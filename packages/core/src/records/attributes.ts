@@ -130,7 +130,8 @@ export const RECORDS_ACCEPT_SCHEMA = {
   properties: { records: { type: 'array', items: { type: 'object' } } },
 } as const;
 
-function parseNumber(v: unknown): number | null {
+/** A number read from text as people write it ("$1,299.00", "1.299,99", "12,5"); null when there is none. */
+export function parseNumber(v: unknown): number | null {
   if (typeof v === 'number') return Number.isFinite(v) ? v : null;
   if (typeof v === 'boolean') return v ? 1 : 0;
   if (typeof v !== 'string') return null;

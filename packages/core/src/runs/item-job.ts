@@ -13,6 +13,9 @@ import { scrapeWithRecipe, type ScrapeResult } from './scrape.ts';
 import { completedOutcome, itemStatements, type ClaimedItem, type ItemOutcome } from './items.ts';
 import { RUN_ITEM_JOB } from './store.ts';
 import { archivePages } from '../snapshots/archive.ts';
+import { reserveRunItem } from '../cost/budgets.ts';
+import { getOwnerSettings, type OwnerSettings } from '../cost/settings.ts';
+import { creditsFor } from '../usage.ts';
 
 export interface RunItemPayload {
   runId: string;
@@ -159,8 +162,23 @@ function scraperCache(max = 256) {
   };
 }
 
+/** Owner settings for run items, re-read every few seconds (a budget set mid-run applies soon). */
+function settingsCache(ttlMs = 3000) {
+  const entries = new Map<string, { at: number; settings: Promise<OwnerSettings> }>();
+  return (c: OperationContext, ownerId: string): Promise<OwnerSettings> => {
+    const hit = entries.get(ownerId);
+    if (hit && Date.now() - hit.at < ttlMs) return hit.settings;
+    if (entries.size > 1000) entries.clear();
+    const settings = getOwnerSettings(c.db, ownerId);
+    entries.set(ownerId, { at: Date.now(), settings });
+    settings.catch(() => entries.delete(ownerId));
+    return settings;
+  };
+}
+
 export function runItemJob(ctx: () => OperationContext) {
   const scraperFor = scraperCache();
+  const settingsFor = settingsCache();
   const items = itemStatements(ctx);
   return defineJob<RunItemPayload>({
     name: RUN_ITEM_JOB,
@@ -187,6 +205,13 @@ export function runItemJob(ctx: () => OperationContext) {
           `Scraper ${item.scraperId} has no ${scraper.kind === 'agentic' ? 'script' : 'recipe'} any more (it is being regenerated or its build failed)`,
         );
       }
+      // Budgets (max_credits, the owner's day and month): the URL's first page is reserved or refused.
+      await reserveRunItem(
+        c,
+        { runId, position, ownerId: item.ownerId, maxCredits: item.options.maxCredits },
+        await settingsFor(c, item.ownerId),
+        creditsFor(c.config, { recipePages: 1 }),
+      );
       // A replay's browser session closes while its result is recorded; the job ends once both have.
       const closing: Promise<void>[] = [];
       try {

@@ -125,10 +125,10 @@ const RECORD_SQL = `
            recipe_version = x.recipe_version, healed = x.healed, pages = x.pages, credits = x.credits, message = x.message, finished_at = now()
       FROM input x
      WHERE i.run_id = $1 AND i.position = x.position AND i.status IN ('queued', 'running')
-     RETURNING i.position, x.pages, x.credits, x.failed, x.model_calls, x.heal_credits
+     RETURNING i.position, x.pages, x.credits, x.failed, x.model_calls, x.heal_credits, i.reserved_credits
   ), counted AS (
     SELECT count(*)::int AS n, sum(failed)::int AS failed, sum(pages)::int AS pages, sum(credits) AS credits,
-           sum(model_calls)::int AS model_calls, sum(heal_credits) AS heal_credits
+           sum(model_calls)::int AS model_calls, sum(heal_credits) AS heal_credits, sum(reserved_credits) AS reserved
       FROM item HAVING count(*) > 0
   ), run AS (
     UPDATE runs r SET
@@ -138,6 +138,8 @@ const RECORD_SQL = `
       credits_charged = r.credits_charged + c.credits,
       model_calls = r.model_calls + c.model_calls,
       heal_credits = r.heal_credits + c.heal_credits,
+      -- A recorded item's budget reservation (cost/budgets.ts) is now its charge.
+      reserved_credits = greatest(0, r.reserved_credits - c.reserved),
       started_at = coalesce(r.started_at, now()),
       status = CASE
         WHEN r.completed + c.n < r.total THEN 'running'

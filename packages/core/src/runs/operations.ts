@@ -12,6 +12,9 @@ import { finishedBody, isFinished, progressBody, resultBody, type RunStatusBody 
 import { createRun, finishedAmong, loadItems, loadRun, runChannel } from './store.ts';
 import { RunWaiter } from './waiter.ts';
 import { loadChanges } from './changes.ts';
+import { estimateRun, type DryRunBody } from '../cost/estimate.ts';
+import { checkBudgets } from '../cost/budgets.ts';
+import { creditsFor } from '../usage.ts';
 
 /**
  * What a synchronous run came to: finished (completed, partly or failed: the result body), or still
@@ -22,8 +25,8 @@ export type RunOutcome = { finished: true; body: Record<string, unknown> } | { f
 export interface RunOperations {
   /** POST /v1/scrapers/run: waits up to opts.waitSeconds (default config runs.waitSeconds) for the run to finish. */
   run(owner: Owner, body: RunScraperRequest, opts?: { waitSeconds?: number; signal?: AbortSignal }): Promise<RunOutcome>;
-  /** POST /v1/scrapers/run_async: 202 {run_id, status: 'queued'}. */
-  submit(owner: Owner, body: RunScraperRequest): Promise<{ run_id: string; status: 'queued' }>;
+  /** POST /v1/scrapers/run_async: 202 {run_id, status: 'queued'}; with dry_run, the estimate (nothing queued). */
+  submit(owner: Owner, body: RunScraperRequest): Promise<{ run_id: string; status: 'queued' } | DryRunBody>;
   /**
    * GET /v1/scrapers/run_async/{run_id}. A scheduled run also carries `schedule_id` and, once
    * compared, `changes` (its records' states with `changes: true`) — Gleaner extensions.
@@ -41,9 +44,15 @@ export function runOperations(ctx: OperationContext): RunOperations {
       finished: (ids) => finishedAmong(ctx.db, ids),
     }));
 
-  async function submit(owner: Owner, body: RunScraperRequest, sync = false): Promise<{ run_id: string; status: 'queued' }> {
+  async function submit(owner: Owner, body: RunScraperRequest, sync = false): Promise<{ run_id: string; status: 'queued' } | DryRunBody> {
     // The body is checked as the HTTP API checks it (same 422 issues), then against its scraper.
     const req = await normalizeRunRequest(ctx, owner, checkRequest<RunScraperRequest>(RUN_BODY, body), { sync });
+    if (body.dry_run === true) {
+      const estimate = await estimateRun(ctx, req.scraper.id, req.urls.length, req.options.maxPages);
+      return { dry_run: true, estimate, message: 'Dry run: nothing was queued or charged.' };
+    }
+    // A run starts when its first URL fits the budgets; its items stop at them (cost/budgets.ts).
+    await checkBudgets(ctx, owner.id, { maxCredits: req.options.maxCredits }, { credits: creditsFor(ctx.config, { recipePages: 1 }), tokens: 0 }, 'this run');
     const runId = await createRun(ctx, owner.id, req);
     ctx.logger.info({ runId, scraperId: req.scraper.id, urls: req.urls.length }, 'run queued');
     return { run_id: runId, status: 'queued' };
@@ -52,7 +61,9 @@ export function runOperations(ctx: OperationContext): RunOperations {
   return {
     submit: (owner, body) => submit(owner, body),
     async run(owner, body, opts = {}) {
-      const { run_id: runId } = await submit(owner, body, true);
+      const submitted = await submit(owner, body, true);
+      if ('dry_run' in submitted) return { finished: true, body: submitted as unknown as Record<string, unknown> };
+      const runId = submitted.run_id;
       const waitMs = Math.max(0, opts.waitSeconds ?? ctx.config.runs.waitSeconds) * 1000;
       await waiterFor().wait(runId, waitMs, opts.signal);
       const run = await loadRun(ctx.db, owner.id, runId);

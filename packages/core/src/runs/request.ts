@@ -31,6 +31,8 @@ export interface RunOptions {
   source: string;
   /** Keep every fetched page in the snapshot archive (Gleaner extension; on for scheduled runs). */
   snapshots?: boolean;
+  /** `max_credits` (a Gleaner extension): items stop being read once the run would cost more. */
+  maxCredits?: number | null;
 }
 
 export interface RunRequest {
@@ -201,6 +203,7 @@ export async function normalizeRunRequest(ctx: OperationContext, owner: Owner, b
       parameters,
       source: typeof body.source === 'string' && body.source ? body.source : 'api',
       snapshots: typeof body.snapshots === 'boolean' ? body.snapshots : await ownerKeepsSnapshots(ctx.db, owner.id),
+      maxCredits: typeof body.max_credits === 'number' ? body.max_credits : null,
     },
     callbackUrl,
   };

@@ -9,6 +9,7 @@ import { normalizeAttributes, type Attribute } from '../records/attributes.ts';
 import { normalizeCookies, type Cookie } from '../net/cookies.ts';
 import { canonicalProxyCountry, proxyRoute } from '../net/proxies.ts';
 import { own } from '../own.ts';
+import type { GroundingPolicy } from '../trust/provenance.ts';
 
 export type ExtractMode = 'standard' | 'precision' | 'code';
 
@@ -22,6 +23,13 @@ export interface ExtractOptions {
   proxyCountry: string | null;
   cookies: Cookie[];
   source: string;
+  /** The grounding policy asked for (`grounding`); null or absent: the owner's setting, else keep. */
+  grounding?: GroundingPolicy | null;
+  /** `provenance: true`: trace every value (code mode runs its recipe with a trace). */
+  provenance?: boolean;
+  /** `max_credits` / `max_tokens` of the request (null: none). */
+  maxCredits?: number | null;
+  maxTokens?: number | null;
 }
 
 const MODE_ALIASES: Record<string, ExtractMode> = { standard: 'standard', fast: 'standard', light: 'standard', precision: 'precision', code: 'code' };
@@ -86,6 +94,12 @@ export function normalizeExtractOptions(
   if (!attributes.length && !prompt) {
     issues.push({ loc: ['body', 'attributes'], msg: 'Give attributes (what to extract) or a prompt, or both', type: 'missing' });
   }
+  if (body.provenance === true && attributes.some((a) => a.name === '_provenance'))
+    issues.push({
+      loc: ['body', 'attributes'],
+      msg: 'an attribute named "_provenance" cannot be used with provenance: true (the key carries the provenance)',
+      type: 'value_error',
+    });
   const mode = own(MODE_ALIASES, String(body.mode ?? 'standard')) ?? 'standard';
   const maxPages = body.max_pages ?? 2;
   if (maxPages > config.extract.maxPagesLimit) {
@@ -100,5 +114,9 @@ export function normalizeExtractOptions(
     proxyCountry: normalizeProxyCountry(body.proxy_country, config, issues),
     cookies: normalizeCookieInput(body.cookies, url, issues),
     source: typeof body.source === 'string' && body.source ? body.source : 'api',
+    grounding: (body.grounding as GroundingPolicy | null | undefined) ?? null,
+    provenance: body.provenance === true,
+    maxCredits: typeof body.max_credits === 'number' ? body.max_credits : null,
+    maxTokens: typeof body.max_tokens === 'number' ? body.max_tokens : null,
   };
 }

@@ -19,6 +19,35 @@ export const PROXY_COUNTRY_SCHEMA = { type: ['string', 'null'], description: 'A 
 
 export const URL_SCHEMA = { type: 'string', minLength: 1, description: 'Absolute http(s) URL' } as const;
 
+/** Budgets and dry runs (Gleaner extensions, docs/api.md "Cost before and budgets"): runs, agent tasks, builds and extraction. */
+export const COST_FIELDS = {
+  dry_run: {
+    type: ['boolean', 'null'],
+    default: false,
+    description: 'Gleaner extension: answer at once with an estimate (pages, model calls, tokens, credits, money); nothing is queued or charged.',
+  },
+  max_credits: {
+    type: ['number', 'null'],
+    minimum: 0,
+    description: 'Gleaner extension: refuse (402 BUDGET_EXCEEDED) or stop once the work would cost more credits.',
+  },
+  max_tokens: {
+    type: ['integer', 'null'],
+    minimum: 0,
+    description: 'Gleaner extension: refuse (402 BUDGET_EXCEEDED) or stop once the work would use more model tokens.',
+  },
+} as const;
+
+/** Provenance and the grounding policy (Gleaner extensions, docs/api.md "Provenance and grounding"). */
+export const TRUST_FIELDS = {
+  provenance: { type: ['boolean', 'null'], default: false, description: 'Gleaner extension: add `_provenance` to each record (where each value was found).' },
+  grounding: {
+    enum: ['keep', 'flag', 'drop', null],
+    description:
+      "Gleaner extension: what to do with values not found on the page: keep (default, or the owner's setting), flag (`warnings`), drop (set to null and listed).",
+  },
+} as const;
+
 const commonExtract = {
   attributes: {
     ...ATTRIBUTES_REQUEST_SCHEMA,
@@ -33,6 +62,8 @@ const commonExtract = {
   enable_pagination: { type: ['boolean', 'null'], default: false },
   max_pages: { type: ['integer', 'null'], minimum: 1, default: 2 },
   source: { type: ['string', 'null'], default: 'api' },
+  ...TRUST_FIELDS,
+  ...COST_FIELDS,
 } as const;
 
 export const EXTRACT_BODY = {

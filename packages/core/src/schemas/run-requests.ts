@@ -6,7 +6,7 @@
 // with the same 422 body.
 import type { FromSchema } from 'json-schema-to-ts';
 import { ATTRIBUTES_REQUEST_SCHEMA } from '../records/attributes.ts';
-import { COOKIES_SCHEMA, PROXY_COUNTRY_SCHEMA, URL_SCHEMA } from './requests.ts';
+import { COOKIES_SCHEMA, COST_FIELDS, PROXY_COUNTRY_SCHEMA, TRUST_FIELDS, URL_SCHEMA } from './requests.ts';
 
 const CALLBACK_URL_SCHEMA = { type: ['string', 'null'], description: "The finished run's status body is POSTed here, signed (Standard Webhooks)." } as const;
 const SOURCE_SCHEMA = { type: ['string', 'null'], default: 'api' } as const;
@@ -45,6 +45,8 @@ export const RUN_BODY = {
       description:
         'Gleaner extension: keep every page the run fetches in the snapshot archive (default false), for GET /v1/runs/{run_id}/items/{n}/snapshot and POST /v1/scrapers/{id}/replay.',
     },
+    dry_run: COST_FIELDS.dry_run,
+    max_credits: COST_FIELDS.max_credits,
   },
 } as const;
 
@@ -62,6 +64,7 @@ export const GENERATE_BODY = {
     proxy_country: PROXY_COUNTRY_SCHEMA,
     cookies: COOKIES_SCHEMA,
     name: { type: ['string', 'null'], maxLength: 200, description: "Gleaner extension: the scraper's name (default: the sample URL's host and path)." },
+    dry_run: COST_FIELDS.dry_run,
   },
 } as const;
 
@@ -86,6 +89,7 @@ export const AGENT_GENERATE_BODY = {
     attributes: { ...ATTRIBUTES_REQUEST_SCHEMA, description: 'The fields of each record (spec 2.1); optional, the prompt can say what to return.' },
     name: { type: ['string', 'null'], maxLength: 200, description: "Gleaner extension: the scraper's name (default: the URL's host and path)." },
     allowed_domains: ALLOWED_DOMAINS_SCHEMA,
+    dry_run: COST_FIELDS.dry_run,
   },
 } as const;
 
@@ -99,6 +103,8 @@ export const AGENT_EXTRACT_BODY = {
     callback_url: { type: ['string', 'null'], description: "The finished task's status body is POSTed here, signed (Standard Webhooks)." },
     source: SOURCE_SCHEMA,
     allowed_domains: ALLOWED_DOMAINS_SCHEMA,
+    ...COST_FIELDS,
+    ...TRUST_FIELDS,
   },
 } as const;
 

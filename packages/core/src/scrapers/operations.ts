@@ -10,6 +10,9 @@ import { GleanerError, validationFailed, type ValidationIssue } from '../errors.
 import { requireModel, type OperationContext } from '../context.ts';
 import { refuseBlockedUrls } from '../net/ssrf.ts';
 import { checkHttpUrl, normalizeExtractOptions } from '../schemas/normalize.ts';
+import type { Cookie } from '../net/cookies.ts';
+import { estimateAgentTask, estimateBuild, type DryRunBody } from '../cost/estimate.ts';
+import { checkBudgets } from '../cost/budgets.ts';
 import { checkRequest } from '../schemas/validate.ts';
 import { AGENT_GENERATE_BODY, GENERATE_BODY, type GenerateAgenticScraperRequest, type GenerateScraperRequest } from '../schemas/run-requests.ts';
 import { stopSchedules } from '../schedules/operations.ts';
@@ -28,6 +31,8 @@ export interface ScraperOperations {
    */
   generate(owner: Owner, body: GenerateScraperRequest, kind?: 'extractor'): Promise<{ template_id: string; status: 'generating' }>;
   generate(owner: Owner, body: GenerateAgenticScraperRequest, kind: 'agentic'): Promise<{ template_id: string; status: 'generating' }>;
+  /** `dry_run: true` on generate (a Gleaner extension): what the build would cost; nothing is created or queued. */
+  estimateGenerate(owner: Owner, body: GenerateScraperRequest | GenerateAgenticScraperRequest, kind?: ScraperKind): Promise<DryRunBody>;
   /** Spec 2.3 / 2.4 (+ error when failed); 404 for the wrong kind. */
   get(owner: Owner, id: string, kind: ScraperKind): Promise<Record<string, unknown>>;
   /** {"message": "Scraper <id> deleted"}, after stopping a build in progress; 404 for the wrong kind. */
@@ -139,6 +144,36 @@ function normalizeGenerate(ctx: OperationContext, body: GenerateScraperRequest):
 
 export function scraperOperations(ctx: OperationContext): ScraperOperations {
   return {
+    async estimateGenerate(_owner, body, kind = 'extractor') {
+      const input =
+        kind === 'agentic'
+          ? normalizeAgentGenerate(ctx, checkRequest<GenerateAgenticScraperRequest>(AGENT_GENERATE_BODY, body))
+          : normalizeGenerate(ctx, checkRequest<GenerateScraperRequest>(GENERATE_BODY, body));
+      requireModel(ctx);
+      const options = {
+        attributes: input.attributes,
+        prompt: input.prompt,
+        mode: 'standard' as const,
+        enablePagination: false,
+        maxPages: 1,
+        proxyCountry: input.request.proxyCountry,
+        cookies: input.request.cookies as Cookie[],
+        source: 'api',
+      };
+      const estimate =
+        kind === 'agentic'
+          ? await estimateAgentTask(ctx, { url: input.url!, prompt: input.prompt, attributes: input.attributes, maxTokens: ctx.config.agent.maxTokens })
+          : await estimateBuild(ctx, input.request.content ? { content: input.request.content, url: input.url ?? undefined } : { url: input.url! }, options);
+      if (kind === 'agentic') {
+        // The recording is an agent run; the build adds its price and the replay costs no model call.
+        const build = ctx.config.credits.scraperBuild;
+        estimate.credits = Math.round((estimate.credits + build) * 10_000) / 10_000;
+        if (estimate.max) estimate.max.credits = Math.round((estimate.max.credits + build) * 10_000) / 10_000;
+        estimate.basis = `an agent recording (${estimate.basis}), plus the build price`;
+      }
+      return { dry_run: true, estimate, message: 'Dry run: nothing was created, queued or charged.' };
+    },
+
     async create(owner, input) {
       const id = await insertScraper(ctx.db, { ownerId: owner.id, kind: input.kind, name: input.name });
       return { template_id: id };
@@ -153,6 +188,8 @@ export function scraperOperations(ctx: OperationContext): ScraperOperations {
       // A blocked URL or no model: answered now rather than failed in the background.
       if (input.url && input.request.content === null) await refuseBlockedUrls(ctx.config.network.allowNetworks, [input.url]);
       requireModel(ctx);
+      // An owner budget already used up refuses the build before anything is created.
+      await checkBudgets(ctx, owner.id, {}, { credits: 0, tokens: 0 }, 'a scraper build');
       const buildId = randomUUID();
       const id = await ctx.db.tx(async (tx) => {
         let scraperId: string;

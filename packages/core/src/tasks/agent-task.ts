@@ -28,6 +28,8 @@ import type { RecordedAction } from '../agent/types.ts';
 import { checkCallbackUrl } from './extract-task.ts';
 import { checkRequest } from '../schemas/validate.ts';
 import { AGENT_EXTRACT_BODY, type AgentTaskRequest } from '../schemas/run-requests.ts';
+import { checkBudgets, tokenAllowance } from '../cost/budgets.ts';
+import { estimateAgentTask, type DryRunBody } from '../cost/estimate.ts';
 
 export const AGENT_TASK_JOB = 'agent.task';
 
@@ -58,7 +60,15 @@ interface AgentTaskRow {
   id: string;
   owner_id: string;
   status: AgentTaskStatusBody['status'];
-  request: { url: string; prompt: string; attributes: Attribute[]; source: string; allowedDomains?: string[] };
+  request: {
+    url: string;
+    prompt: string;
+    attributes: Attribute[];
+    source: string;
+    allowedDomains?: string[];
+    max_tokens?: number | null;
+    max_credits?: number | null;
+  };
   data: unknown;
   message: string | null;
   error: string | null;
@@ -92,7 +102,7 @@ export function agentStatusBody(row: Pick<AgentTaskRow, 'id' | 'status' | 'data'
 }
 
 /** POST /v1/agent/extract: url and prompt required; attributes optional (the three shapes). */
-export async function submitAgentTask(ctx: OperationContext, owner: Owner, input: AgentTaskRequest): Promise<AgentTaskStatusBody> {
+export async function submitAgentTask(ctx: OperationContext, owner: Owner, input: AgentTaskRequest): Promise<AgentTaskStatusBody | DryRunBody> {
   const body = checkRequest<AgentTaskRequest>(AGENT_EXTRACT_BODY, input); // as the HTTP API checks it
   const issues: ValidationIssue[] = [];
   const url = checkHttpUrl(body.url, ['body', 'url'], issues);
@@ -109,6 +119,14 @@ export async function submitAgentTask(ctx: OperationContext, owner: Owner, input
   requireModel(ctx);
   if (!canBrowse(ctx.drivers))
     throw new GleanerError('DRIVER_UNAVAILABLE', 'the agent needs a driver that can interact with pages (a browser driver); none is configured');
+  const budget = { maxTokens: body.max_tokens ?? null, maxCredits: body.max_credits ?? null };
+  if (body.dry_run === true) {
+    const maxTokens = Math.min(ctx.config.agent.maxTokens, budget.maxTokens ?? Infinity);
+    const estimate = await estimateAgentTask(ctx, { url: url!, prompt, attributes, maxTokens });
+    return { dry_run: true, estimate, message: 'Dry run: nothing was queued or charged.' };
+  }
+  // A used-up budget refuses now; within one, the agent's token budget is cut to what is left (at run time).
+  await checkBudgets(ctx, owner.id, budget, { credits: 0, tokens: 0 }, 'an agent task');
   const id = randomUUID();
   const request = {
     url,
@@ -116,6 +134,8 @@ export async function submitAgentTask(ctx: OperationContext, owner: Owner, input
     attributes,
     source: typeof body.source === 'string' && body.source ? body.source : 'api',
     ...(allowedDomains ? { allowedDomains } : {}),
+    max_tokens: budget.maxTokens,
+    max_credits: budget.maxCredits,
   };
   await ctx.db.tx(async (tx) => {
     await tx.query(`INSERT INTO tasks (id, owner_id, kind, status, request, callback_url) VALUES ($1, $2, 'agent', 'pending', $3, $4)`, [
@@ -189,10 +209,12 @@ export function agentTaskJob(ctx: () => OperationContext) {
       const steps: RecordedAction[] = [];
       let closing: Promise<void> | undefined;
       try {
+        const allowance = await tokenAllowance(c, row.owner_id, { maxTokens: row.request.max_tokens, maxCredits: row.request.max_credits });
         const result = await runAgent(c, {
           // The browser page closes while the result is recorded; the job ends after both.
           deferClose: (p) => (closing = p),
           url: row.request.url,
+          budgets: allowance === null ? undefined : { maxTokens: Math.min(c.config.agent.maxTokens, allowance) },
           goal: { prompt: row.request.prompt, attributes: row.request.attributes ?? [] },
           allowedDomains: row.request.allowedDomains ?? null,
           signal: watch.signal,

@@ -15,6 +15,11 @@ import { enqueueCallback } from '../callbacks/index.ts';
 import type { Queryable } from '../store/db.ts';
 import { createSsrfGuard, refuseBlockedUrls } from '../net/ssrf.ts';
 import { proxyRoute } from '../net/proxies.ts';
+import { withProvenance } from '../trust/provenance.ts';
+import { getOwnerSettings } from '../cost/settings.ts';
+import { checkBudgets } from '../cost/budgets.ts';
+import { estimateExtraction, type DryRunBody } from '../cost/estimate.ts';
+import { extractionGuard } from '../cost/guard.ts';
 
 export const EXTRACT_TASK_JOB = 'extract.task';
 
@@ -51,7 +56,7 @@ export function checkCallbackUrl(value: unknown, issues: ValidationIssue[]): str
   return checkHttpUrl(value, ['body', 'callback_url'], issues);
 }
 
-export async function submitExtractTask(ctx: OperationContext, owner: Owner, body: Record<string, any>): Promise<TaskStatusBody> {
+export async function submitExtractTask(ctx: OperationContext, owner: Owner, body: Record<string, any>): Promise<TaskStatusBody | DryRunBody> {
   const issues: ValidationIssue[] = [];
   const url = checkHttpUrl(body.url, ['body', 'url'], issues);
   const options = normalizeExtractOptions(body, ctx.config, url, issues);
@@ -64,6 +69,12 @@ export async function submitExtractTask(ctx: OperationContext, owner: Owner, bod
   // A literal private address fails now rather than a day of retries later; names are checked at
   // every delivery, when they are resolved.
   if (callbackUrl) createSsrfGuard({ allowNetworks: ctx.config.network.allowNetworks }).checkUrl(callbackUrl);
+  if (body.dry_run === true) {
+    const estimate = await estimateExtraction(ctx, { url: url! }, options);
+    return { dry_run: true, estimate, message: 'Dry run: nothing was queued or charged.' };
+  }
+  // A budget already used up refuses now; the task checks its pages against the budgets as it reads them.
+  await checkBudgets(ctx, owner.id, options, { credits: 0, tokens: 0 }, `an extraction of ${url}`);
   const id = randomUUID();
   await ctx.db.tx(async (tx) => {
     await tx.query(`INSERT INTO tasks (id, owner_id, kind, status, request, callback_url, proxy) VALUES ($1, $2, 'extract', 'pending', $3, $4, $5)`, [
@@ -114,10 +125,14 @@ export function extractTaskJob(ctx: () => OperationContext) {
       const issues: ValidationIssue[] = [];
       const options = normalizeExtractOptions(row.request, c.config, row.request.url, issues);
       if (issues.length) throw validationFailed(issues);
-      const result = await runExtraction(c, { url: row.request.url }, options, job.signal);
+      const settings = await getOwnerSettings(c.db, row.owner_id);
+      options.grounding ??= settings.grounding_policy ?? 'keep';
+      const guard = await extractionGuard(c, row.owner_id, options, settings);
+      const result = await runExtraction(c, { url: row.request.url }, options, job.signal, undefined, guard);
+      const unsupported = result.trust.unsupported(result.records);
       await c.db.tx(async (tx) => {
         await finish(c, tx, row, `status = 'completed', data = $2, message = $3, driver = $4, credits_charged = $5`, [
-          JSON.stringify(result.records),
+          JSON.stringify(options.provenance ? withProvenance(result.records, result.trust) : result.records),
           result.message ?? null,
           result.driver,
           result.credits,
@@ -129,6 +144,7 @@ export function extractTaskJob(ctx: () => OperationContext) {
           pages: result.pages.length,
           usage: result.usage,
           credits: result.credits,
+          unsupported,
         });
       });
       job.logger.info({ taskId, records: result.records.length, pages: result.pages.length }, 'extract task completed');

@@ -1,5 +1,5 @@
 /**
- * The scripting commands — `gleaner extract`, `gleaner markdown`, `gleaner run` — which call a
+ * The scripting commands — `gleaner extract`, `gleaner markdown`, `gleaner run`, `gleaner usage` — which call a
  * running server over HTTP (`--server` / GLEANER_SERVER, key in GLEANER_API_KEY), so they work from
  * any machine. Results go to stdout (JSON Lines, or the page's Markdown), progress and errors to stderr.
  */
@@ -36,6 +36,33 @@ export function parseAttr(value: string, previous: Array<Record<string, string>>
   if (type?.trim()) attr.type = type.trim();
   if (rest.length) attr.description = rest.join(':').trim();
   return [...previous, attr];
+}
+
+function nonNegative(name: string) {
+  return (v: string) => {
+    const n = Number(v);
+    if (!Number.isFinite(n) || n < 0) throw new InvalidArgumentError(`${name} must be a number of at least 0`);
+    return n;
+  };
+}
+
+interface ExtractCliOptions extends ServerOption {
+  attr?: unknown[];
+  prompt?: string;
+  mode?: string;
+  maxPages?: number;
+  proxyCountry?: string;
+  json?: boolean;
+  provenance?: boolean;
+  grounding?: string;
+  dryRun?: boolean;
+  maxCredits?: number;
+  maxTokens?: number;
+}
+
+interface UsageReportBody {
+  items: Array<Record<string, unknown>>;
+  totals: Record<string, unknown>;
 }
 
 const writeLine = (value: unknown) => process.stdout.write(`${JSON.stringify(value)}\n`);
@@ -178,21 +205,56 @@ export function registerScriptingCommands(program: Command): void {
     .option('--max-pages <n>', 'follow pagination up to N pages', positiveInt('--max-pages'))
     .option('--proxy-country <code>', 'fetch through a proxy of this country (see GET /v1/proxy-countries)')
     .option('--json', 'print the whole response (records, credits, driver, ...) as one JSON document')
+    .option('--provenance', "add each value's provenance to its record (_provenance)")
+    .option('--grounding <policy>', 'values the page does not support: keep, flag (warnings on stderr) or drop')
+    .option('--dry-run', 'print what the extraction would cost (pages, model calls, tokens, credits, money); extract nothing')
+    .option('--max-credits <n>', 'refuse or stop the extraction past this many credits', nonNegative('--max-credits'))
+    .option('--max-tokens <n>', 'refuse or stop the extraction past this many model tokens', nonNegative('--max-tokens'))
     .option(serverOption, serverHelp)
-    .action(
-      async (url: string, o: ServerOption & { attr?: unknown[]; prompt?: string; mode?: string; maxPages?: number; proxyCountry?: string; json?: boolean }) => {
-        const body: Record<string, unknown> = { url, source: 'cli' };
-        if (o.attr) body.attributes = o.attr;
-        if (o.prompt) body.prompt = o.prompt;
-        if (o.mode) body.mode = o.mode;
-        if (o.maxPages) Object.assign(body, { enable_pagination: o.maxPages > 1, max_pages: o.maxPages });
-        if (o.proxyCountry) body.proxy_country = o.proxyCountry;
-        // --json: the whole response, with the extraction's details (driver, pages, tokens, credits).
-        const result = await client(o).call<{ data: unknown[] }>('POST', o.json ? '/v1/extract?details=true' : '/v1/extract', body);
-        if (o.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
-        else for (const record of result.data ?? []) writeLine(record);
-      },
-    );
+    .action(async (url: string, o: ExtractCliOptions) => {
+      const body: Record<string, unknown> = { url, source: 'cli' };
+      if (o.attr) body.attributes = o.attr;
+      if (o.prompt) body.prompt = o.prompt;
+      if (o.mode) body.mode = o.mode;
+      if (o.maxPages) Object.assign(body, { enable_pagination: o.maxPages > 1, max_pages: o.maxPages });
+      if (o.proxyCountry) body.proxy_country = o.proxyCountry;
+      if (o.provenance) body.provenance = true;
+      if (o.grounding) body.grounding = o.grounding;
+      if (o.dryRun) body.dry_run = true;
+      if (o.maxCredits !== undefined) body.max_credits = o.maxCredits;
+      if (o.maxTokens !== undefined) body.max_tokens = Math.floor(o.maxTokens);
+      // --json: the whole response, with the extraction's details (driver, pages, tokens, credits).
+      const result = await client(o).call<{ data: unknown[]; estimate?: unknown; warnings?: Array<{ record: number | null; field: string; msg: string }> }>(
+        'POST',
+        o.json && !o.dryRun ? '/v1/extract?details=true' : '/v1/extract',
+        body,
+      );
+      if (o.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+      else if (o.dryRun) writeLine(result.estimate);
+      else for (const record of result.data ?? []) writeLine(record);
+      if (!o.json) for (const w of result.warnings ?? []) process.stderr.write(`warning: record ${w.record ?? '(dropped)'} field ${w.field}: ${w.msg}\n`);
+    });
+
+  program
+    .command('usage')
+    .description('print your usage (pages, model calls, tokens, credits, money) grouped by day, scraper or kind')
+    .option('--from <date>', 'start (a date or ISO date-time; default the start of this month, UTC)')
+    .option('--to <date>', 'end, exclusive (default now)')
+    .option('--group-by <key>', 'day (default), scraper or kind')
+    .option('--json', 'print the whole report as one JSON document')
+    .option(serverOption, serverHelp)
+    .action(async (o: ServerOption & { from?: string; to?: string; groupBy?: string; json?: boolean }) => {
+      const query = new URLSearchParams();
+      if (o.from) query.set('from', o.from);
+      if (o.to) query.set('to', o.to);
+      if (o.groupBy) query.set('group_by', o.groupBy);
+      const report = await client(o).call<UsageReportBody>('GET', `/v1/usage${query.size ? `?${query}` : ''}`);
+      if (o.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+      else {
+        for (const item of report.items) writeLine(item);
+        writeLine({ key: 'total', ...report.totals });
+      }
+    });
 
   program
     .command('markdown')

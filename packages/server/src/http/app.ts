@@ -74,7 +74,8 @@ export function sendError(res: Response, err: unknown, logger: Logger): void {
   }
   // Never a stack trace: INTERNAL keeps a generic message, the log has the rest.
   const detail = e.code === 'INTERNAL' ? `internal error; quote request id ${res.getHeader('X-Request-Id')} when reporting it` : e.message;
-  res.status(status).json(errorBody(detail, e.code));
+  // A budget refusal says which budget, its limit, what is spent and what the work would cost.
+  res.status(status).json(e.code === 'BUDGET_EXCEEDED' && e.details ? { ...errorBody(detail, e.code), budget: e.details } : errorBody(detail, e.code));
 }
 
 /**

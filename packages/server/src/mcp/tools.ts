@@ -18,6 +18,7 @@ import {
   PARSE_BODY,
   type ParseRequest,
   RUN_ASYNC_BODY,
+  USAGE_QUERY,
 } from '@gleaner/core';
 import type { JsonSchema } from '../http/route.ts';
 import { followUntilDone, type Follow } from './follow.ts';
@@ -115,6 +116,7 @@ export const TOOLS: ToolDef[] = [
     readOnly: false,
     call: async (ctx, args) => {
       const task = await ctx.engine.agent.submit(ctx.owner, args);
+      if ('dry_run' in task) return { json: { ...task } }; // dry_run: true — the estimate, nothing queued
       const stopOnCancel = () => void ctx.engine.agent.stop(ctx.owner, task.task_id).catch(() => undefined);
       ctx.signal.addEventListener('abort', stopOnCancel, { once: true });
       try {
@@ -155,7 +157,9 @@ export const TOOLS: ToolDef[] = [
       'Builds a reusable scraper (a recipe that runs without a model) from a sample `url` (or `content`) and `attributes`/`prompt`, in the background; returns its template_id. Call get_scraper until its status is ready, then run_scraper. Same as POST /v1/extractor/generate.',
     inputSchema: GENERATE_BODY,
     readOnly: false,
-    call: async (ctx, args) => ({ json: await ctx.engine.scrapers.generate(ctx.owner, args) }),
+    call: async (ctx, args) => ({
+      json: args.dry_run === true ? { ...(await ctx.engine.scrapers.estimateGenerate(ctx.owner, args)) } : await ctx.engine.scrapers.generate(ctx.owner, args),
+    }),
   },
   {
     name: 'run_scraper',
@@ -166,6 +170,7 @@ export const TOOLS: ToolDef[] = [
     readOnly: false,
     call: async (ctx, args) => {
       const run = await ctx.engine.runs.submit(ctx.owner, args);
+      if ('dry_run' in run) return { json: { ...run } }; // dry_run: true — the estimate, nothing queued
       return { json: await followRun(ctx, run.run_id, ctx.engine.config.runs.waitSeconds) };
     },
   },
@@ -176,6 +181,15 @@ export const TOOLS: ToolDef[] = [
     inputSchema: ID_PARAMS('run_id'),
     readOnly: true,
     call: async (ctx, args) => ({ json: { ...(await ctx.engine.runs.get(ctx.owner, args.run_id)) } }),
+  },
+  {
+    name: 'get_usage',
+    title: 'Get usage',
+    description:
+      'Your usage between `from` and `to` (dates or ISO date-times; default this month), grouped by `group_by` (day, scraper or kind): pages, model calls, tokens, credits, values the pages did not support, money; totals are the sum of the items. Same as GET /v1/usage.',
+    inputSchema: USAGE_QUERY,
+    readOnly: true,
+    call: async (ctx, args) => ({ json: { ...(await ctx.engine.cost.usage(ctx.owner, args)) } }),
   },
   {
     name: 'get_agent_task',

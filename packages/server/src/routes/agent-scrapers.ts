@@ -4,6 +4,7 @@ import { defineRoutes } from '../http/route.ts';
 import { AGENT_GENERATE_BODY } from '@gleaner/core';
 import { GENERATING_RESPONSE } from './scraper-schemas.ts';
 import { kindRoutes } from './scrapers.ts';
+import { DRY_RUN_RESPONSE } from './history-schemas.ts';
 
 export function agentScraperRoutes() {
   return defineRoutes([
@@ -20,8 +21,15 @@ export function agentScraperRoutes() {
       auth: 'apiKey',
       startsJob: true,
       body: AGENT_GENERATE_BODY,
-      responses: { 202: { description: 'Accepted', schema: GENERATING_RESPONSE } },
-      handler: async (ctx, { body }) => ({ status: 202, body: await ctx.engine.scrapers.generate(ctx.owner!, body, 'agentic') }),
+      responses: {
+        202: { description: 'Accepted', schema: GENERATING_RESPONSE },
+        200: { description: 'dry_run: true — the estimate (a range; nothing created or queued)', schema: DRY_RUN_RESPONSE },
+      },
+      // dry_run: true (a Gleaner extension): the estimate, 200; nothing created or queued.
+      handler: async (ctx, { body }) =>
+        body.dry_run === true
+          ? { body: await ctx.engine.scrapers.estimateGenerate(ctx.owner!, body, 'agentic') }
+          : { status: 202, body: await ctx.engine.scrapers.generate(ctx.owner!, body, 'agentic') },
     },
   ]);
 }

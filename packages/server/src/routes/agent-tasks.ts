@@ -1,6 +1,7 @@
 import { AGENT_EXTRACT_BODY, ID_PARAMS, TASK_RESPONSE } from '@gleaner/core';
 import { defineRoutes } from '../http/route.ts';
 import { FORMAT_QUERY, statusOrFile } from './result-files.ts';
+import { DRY_RUN_RESPONSE } from './history-schemas.ts';
 
 const STEP_SCHEMA = {
   type: 'object',
@@ -29,12 +30,20 @@ export function agentTaskRoutes() {
       method: 'post',
       path: '/v1/agent/extract',
       summary: 'Start a browsing agent that navigates from a URL and extracts records',
+      description:
+        "Gleaner extensions: `dry_run: true` answers 200 with an `estimate` (a range: `max` is the most within the agent budgets) and queues nothing; `max_tokens` / `max_credits` and the owner's budgets cut the agent's token budget (402 BUDGET_EXCEEDED when already used up).",
       tags: ['agent'],
       auth: 'apiKey',
       startsJob: true,
       body: AGENT_EXTRACT_BODY,
-      responses: { 202: { description: 'Accepted', schema: TASK_RESPONSE } },
-      handler: async (ctx, { body }) => ({ status: 202, body: await ctx.engine.agent.submit(ctx.owner!, body) }),
+      responses: {
+        202: { description: 'Accepted', schema: TASK_RESPONSE },
+        200: { description: 'dry_run: true — the estimate (nothing queued)', schema: DRY_RUN_RESPONSE },
+      },
+      handler: async (ctx, { body }) => {
+        const answer = await ctx.engine.agent.submit(ctx.owner!, body);
+        return { status: 'dry_run' in answer ? 200 : 202, body: answer };
+      },
     },
     {
       method: 'get',

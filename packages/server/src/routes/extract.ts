@@ -1,11 +1,13 @@
 import { clientSignal } from '../http/client-signal.ts';
 import { defineRoutes } from '../http/route.ts';
 import { EXTRACT_ASYNC_BODY, EXTRACT_BODY, ID_PARAMS, MARKDOWN_BODY, PARSE_BODY, TASK_RESPONSE } from '@gleaner/core';
-import { DETAILS_QUERY, RECORDS_WITH_DETAILS_RESPONSE } from './history-schemas.ts';
+import { DETAILS_QUERY, DRY_RUN_RESPONSE, RECORDS_WITH_DETAILS_RESPONSE } from './history-schemas.ts';
 import { FORMAT_QUERY, statusOrFile } from './result-files.ts';
 
 const DETAILS =
-  'With ?details=true (a Gleaner extension) the body adds `details`: the driver and size of each page, what the model saw of it, the model, its tokens and the credits charged.';
+  'With ?details=true (a Gleaner extension) the body adds `details`: the driver and size of each page, what the model saw of it, the model, its tokens and the credits charged. ' +
+  'Gleaner extensions in the body: `provenance: true` adds `_provenance` to each record, `grounding` (keep, flag, drop) decides what happens to values the page does not support (`warnings`), ' +
+  '`dry_run: true` answers an `estimate` and extracts nothing, `max_credits` / `max_tokens` refuse (402 BUDGET_EXCEEDED) or stop the work at that cost.';
 
 /** Spec 4.1 items 1-5: extraction from a URL or from content, markdown, async extraction. */
 export function extractRoutes() {
@@ -52,11 +54,18 @@ export function extractRoutes() {
       path: '/v1/extractor/extract_async',
       startsJob: true,
       summary: 'Start an extraction in the background',
+      description: 'With `dry_run: true` (a Gleaner extension) the answer is 200 with an `estimate`, and nothing is queued.',
       tags: ['extractor'],
       auth: 'apiKey',
       body: EXTRACT_ASYNC_BODY,
-      responses: { 202: { description: 'Accepted', schema: TASK_RESPONSE } },
-      handler: async (ctx, { body }) => ({ status: 202, body: await ctx.engine.submitExtractTask(ctx.owner!, body) }),
+      responses: {
+        202: { description: 'Accepted', schema: TASK_RESPONSE },
+        200: { description: 'dry_run: true — the estimate (nothing queued)', schema: DRY_RUN_RESPONSE },
+      },
+      handler: async (ctx, { body }) => {
+        const answer = await ctx.engine.submitExtractTask(ctx.owner!, body);
+        return { status: 'dry_run' in answer ? 200 : 202, body: answer };
+      },
     },
     {
       method: 'get',

@@ -1,7 +1,7 @@
 // Schemas of the Gleaner-extension endpoints that are not in the interface: the run and task lists,
 // a scraper's versions and heal history, and the opt-in extraction details (docs/api.md).
 import { COUNTS_SCHEMA } from './schedule-schemas.ts';
-import { DEFAULT_PAGE, EXTRACTION_DETAILS_SCHEMA, MAX_PAGE, RECORDS_RESPONSE } from '@gleaner/core';
+import { DEFAULT_PAGE, ESTIMATE_SCHEMA, EXTRACTION_DETAILS_SCHEMA, MAX_PAGE, RECORDS_RESPONSE, WARNINGS_SCHEMA } from '@gleaner/core';
 
 const LIMIT = { type: 'integer', minimum: 1, maximum: MAX_PAGE, default: DEFAULT_PAGE, description: `Items per page (1-${MAX_PAGE}, default ${DEFAULT_PAGE})` };
 const CURSOR = { type: 'string', minLength: 1, maxLength: 400, description: 'next_cursor of the previous page' };
@@ -17,7 +17,21 @@ export const DETAILS_QUERY = {
 
 export const RECORDS_WITH_DETAILS_RESPONSE = {
   ...RECORDS_RESPONSE,
-  properties: { ...RECORDS_RESPONSE.properties, details: EXTRACTION_DETAILS_SCHEMA },
+  properties: {
+    ...RECORDS_RESPONSE.properties,
+    details: EXTRACTION_DETAILS_SCHEMA,
+    // Trust and cost (Gleaner extensions): each record may carry `_provenance` (PROVENANCE_SCHEMA).
+    warnings: WARNINGS_SCHEMA,
+    dry_run: { const: true },
+    estimate: ESTIMATE_SCHEMA,
+  },
+};
+
+/** The answer of a request made with dry_run: true. */
+export const DRY_RUN_RESPONSE = {
+  type: 'object',
+  required: ['dry_run', 'estimate', 'message'],
+  properties: { dry_run: { const: true }, estimate: ESTIMATE_SCHEMA, message: { type: 'string' } },
 };
 
 export const RUN_STATUSES = ['queued', 'running', 'completed', 'completed_partial', 'failed'];

@@ -8,6 +8,7 @@ import { agentTaskRoutes } from './agent-tasks.ts';
 import { agentScraperRoutes } from './agent-scrapers.ts';
 import { historyRoutes } from './history.ts';
 import { scheduleRoutes } from './schedules.ts';
+import { costRoutes } from './cost.ts';
 
 /** Every route of the API listener. */
 export function apiRoutes(): RouteDef[] {
@@ -21,5 +22,6 @@ export function apiRoutes(): RouteDef[] {
     ...agentScraperRoutes(),
     ...historyRoutes(),
     ...scheduleRoutes(),
+    ...costRoutes(),
   ];
 }

@@ -3,6 +3,10 @@ import { defineRoutes } from '../http/route.ts';
 import { ID_PARAMS, RUN_ASYNC_BODY, RUN_BODY, RUN_STATUS_QUERY } from '@gleaner/core';
 import { RUN_ACCEPTED_RESPONSE, RUN_RESULT_RESPONSE, RUN_STATUS_RESPONSE } from './run-schemas.ts';
 import { FORMAT_QUERY, statusOrFile } from './result-files.ts';
+import { DRY_RUN_RESPONSE } from './history-schemas.ts';
+
+const COST =
+  " Gleaner extensions: `dry_run: true` answers 200 with an `estimate` from the scraper's history and queues nothing; `max_credits` (and the owner's budgets) refuse the run with 402 BUDGET_EXCEEDED when not even one URL fits, and fail the URLs past the budget (the run ends completed_partial with the records so far).";
 
 /** Spec 4.3 items 2-4: running scrapers, synchronously or in the background. */
 export function runsRoutes() {
@@ -13,7 +17,8 @@ export function runsRoutes() {
       startsJob: true,
       summary: 'Run a scraper and wait for its records',
       description:
-        'Waits up to runs.waitSeconds (GLEANER_RUN_WAIT_SECONDS, 300 by default); a run still going then answers 202 {run_id, status: "running"}: poll GET /v1/scrapers/run_async/{run_id}. 404 for an unknown or another owner\'s scraper, 409 SCRAPER_NOT_READY before its first build.',
+        'Waits up to runs.waitSeconds (GLEANER_RUN_WAIT_SECONDS, 300 by default); a run still going then answers 202 {run_id, status: "running"}: poll GET /v1/scrapers/run_async/{run_id}. 404 for an unknown or another owner\'s scraper, 409 SCRAPER_NOT_READY before its first build.' +
+        COST,
       tags: ['scrapers'],
       auth: 'apiKey',
       body: RUN_BODY,
@@ -31,11 +36,18 @@ export function runsRoutes() {
       path: '/v1/scrapers/run_async',
       startsJob: true,
       summary: 'Run a scraper in the background (one job per URL)',
+      description: COST.trim(),
       tags: ['scrapers'],
       auth: 'apiKey',
       body: RUN_ASYNC_BODY,
-      responses: { 202: { description: 'Accepted', schema: RUN_ACCEPTED_RESPONSE } },
-      handler: async (ctx, { body }) => ({ status: 202, body: await ctx.engine.runs.submit(ctx.owner!, body) }),
+      responses: {
+        202: { description: 'Accepted', schema: RUN_ACCEPTED_RESPONSE },
+        200: { description: 'dry_run: true — the estimate (nothing queued)', schema: DRY_RUN_RESPONSE },
+      },
+      handler: async (ctx, { body }) => {
+        const answer = await ctx.engine.runs.submit(ctx.owner!, body);
+        return { status: 'dry_run' in answer ? 200 : 202, body: answer };
+      },
     },
     {
       method: 'get',

@@ -1,6 +1,7 @@
 import { GENERATE_BODY, ID_PARAMS } from '@gleaner/core';
 import { defineRoutes, type RouteDef } from '../http/route.ts';
 import { AGENTIC_RESPONSE, DELETED_RESPONSE, EXTRACTOR_RESPONSE, GENERATING_RESPONSE, SCRAPER_LIST_RESPONSE, TEMPLATE_ID_RESPONSE } from './scraper-schemas.ts';
+import { DRY_RUN_RESPONSE } from './history-schemas.ts';
 
 type Kind = 'extractor' | 'agentic';
 
@@ -59,8 +60,15 @@ export function scrapersRoutes() {
       tags: ['extractor'],
       auth: 'apiKey',
       body: GENERATE_BODY,
-      responses: { 202: { description: 'Accepted', schema: GENERATING_RESPONSE } },
-      handler: async (ctx, { body }) => ({ status: 202, body: await ctx.engine.scrapers.generate(ctx.owner!, body) }),
+      responses: {
+        202: { description: 'Accepted', schema: GENERATING_RESPONSE },
+        200: { description: 'dry_run: true — the estimate (a range; nothing created or queued)', schema: DRY_RUN_RESPONSE },
+      },
+      // dry_run: true (a Gleaner extension): the estimate, 200; nothing created or queued.
+      handler: async (ctx, { body }) =>
+        body.dry_run === true
+          ? { body: await ctx.engine.scrapers.estimateGenerate(ctx.owner!, body) }
+          : { status: 202, body: await ctx.engine.scrapers.generate(ctx.owner!, body) },
     },
     {
       method: 'get',

@@ -12,6 +12,7 @@ import { RunsList, RunDetail } from './runs.ts';
 import { Catalog } from './catalog.ts';
 import { AgentTasks, AgentTask } from './agent.ts';
 import { SchedulesList, ScheduleDetail, RunChanges } from './schedules.ts';
+import { Usage } from './usage.ts';
 
 const SECTIONS = [
   ['playground', 'Playground'],
@@ -20,6 +21,7 @@ const SECTIONS = [
   ['schedules', 'Schedules'],
   ['agent', 'Agent'],
   ['catalog', 'Catalog'],
+  ['usage', 'Usage'],
 ] as const;
 
 function View({ route }: { route: string[] }) {
@@ -32,6 +34,7 @@ function View({ route }: { route: string[] }) {
   if (section === 'runs') return id ? html`<${RunDetail} id=${id} key=${id} />` : html`<${RunsList} />`;
   if (section === 'agent') return id ? html`<${AgentTask} id=${id} key=${id} />` : html`<${AgentTasks} />`;
   if (section === 'catalog') return html`<${Catalog} slug=${id} key=${id ?? ''} />`;
+  if (section === 'usage') return html`<${Usage} />`;
   return html`<${Playground} />`;
 }
 
