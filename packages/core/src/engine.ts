@@ -34,6 +34,8 @@ import { runJobKinds, runOperations, type RunOperations } from './runs/index.ts'
 import { catalogOperations, type CatalogOperations } from './catalog/index.ts';
 import { createMetrics, observeEngine, type Metrics } from './metrics/index.ts';
 import { CancelWatch } from './jobs/cancel.ts';
+import { PolitenessGate, politenessChannel } from './politeness/gate.ts';
+import { RobotsCache } from './politeness/robots.ts';
 import { agentTaskJob, getAgentTask, stopAgentTask, submitAgentTask, type AgentTaskStatusBody } from './tasks/agent-task.ts';
 import { createLimits, type Limits } from './limits/index.ts';
 
@@ -156,8 +158,15 @@ export function createEngine(opts: EngineOptions): Engine {
     : null;
   let spec: Promise<ModelSpec | null> | null = null;
   const cancels = new CancelWatch({ url, schema: config.database.schema, logger });
+  const gate = new PolitenessGate({
+    db,
+    logger,
+    backoffBaseMs: config.politeness.backoffBaseMs,
+    listen: { url, channel: politenessChannel(config.database.schema) },
+  });
   const context: OperationContext = {
     cancels,
+    politeness: { gate, robots: new RobotsCache(() => context) },
     config,
     logger,
     db,
@@ -210,6 +219,7 @@ export function createEngine(opts: EngineOptions): Engine {
     },
     async stop() {
       await jobs.stop(config.jobs.shutdownGraceSeconds * 1000);
+      await gate.close();
       cancels.close();
       await db.close();
       started = false;

@@ -72,6 +72,8 @@ export interface GleanerConfig {
   extract: { maxPagesLimit: number; chunkTokens: number; maxChunks: number };
   callbacks: { timeoutMs: number; maxAttempts: number; retryDelaySeconds: number; retryDelayMaxSeconds: number };
   credits: { extractPage: number; recipePage: number; per1kModelTokens: number; scraperBuild: number };
+  politeness: { concurrency: number; delayMs: number; maxRetries: number; maxRetryAfterSeconds: number; backoffBaseMs: number };
+  robots: { respect: boolean; userAgent: string; ttlSeconds: number };
 }
 
 export type DeepPartial<T> = { [K in keyof T]?: T[K] extends object ? (T[K] extends unknown[] ? T[K] : DeepPartial<T[K]>) : T[K] };

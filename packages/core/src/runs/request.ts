@@ -13,6 +13,7 @@ import { coerceParameter } from '../agent/script-parameters.ts';
 import { loadScraper, type ParameterSpec, type ScraperRecord } from '../scrapers/index.ts';
 import { checkCallbackUrl } from '../tasks/extract-task.ts';
 import type { RunScraperRequest } from '../schemas/run-requests.ts';
+import { resolvePolicy, type PolitenessPolicy } from '../politeness/policy.ts';
 
 /** URLs per run (spec 8). */
 export const MAX_RUN_URLS = 100;
@@ -27,6 +28,8 @@ export interface RunOptions {
   /** Agentic scrapers' custom parameters, after the spec 4.3 rules (a top-level url moved in). */
   parameters: Record<string, unknown> | null;
   source: string;
+  /** The pace and robots.txt rule of the run (absent on runs created before they were recorded). */
+  politeness?: PolitenessPolicy;
 }
 
 export interface RunRequest {
@@ -193,6 +196,7 @@ export async function normalizeRunRequest(ctx: OperationContext, owner: Owner, b
       paginationDetectionUrl: detection,
       parameters,
       source: typeof body.source === 'string' && body.source ? body.source : 'api',
+      politeness: await resolvePolicy(ctx, owner.id, body.politeness),
     },
     callbackUrl,
   };

@@ -43,7 +43,8 @@ export async function createRun(ctx: OperationContext, ownerId: string, req: Run
 
 export async function loadRun(db: Queryable, ownerId: string, runId: string): Promise<RunRow | null> {
   const { rows } = await db.query<RunRow>(
-    `SELECT id, owner_id, status, url_form, completed, total, failed, credits_charged, heal_credits, pages, model_calls, callback_url
+    `SELECT id, owner_id, status, url_form, completed, total, failed, credits_charged, heal_credits, pages, model_calls, callback_url,
+            skipped, polite_wait_ms, backoffs, options->'politeness' AS politeness
        FROM runs WHERE id = $1 AND owner_id = $2`,
     [runId, ownerId],
   );

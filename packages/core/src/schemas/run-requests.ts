@@ -7,6 +7,7 @@
 import type { FromSchema } from 'json-schema-to-ts';
 import { ATTRIBUTES_REQUEST_SCHEMA } from '../records/attributes.ts';
 import { COOKIES_SCHEMA, PROXY_COUNTRY_SCHEMA, URL_SCHEMA } from './requests.ts';
+import { POLITENESS_REQUEST_SCHEMA } from '../politeness/policy.ts';
 
 const CALLBACK_URL_SCHEMA = { type: ['string', 'null'], description: "The finished run's status body is POSTed here, signed (Standard Webhooks)." } as const;
 const SOURCE_SCHEMA = { type: ['string', 'null'], default: 'api' } as const;
@@ -40,6 +41,7 @@ export const RUN_BODY = {
       description:
         'Turns pagination on for the run: each URL\'s next pages are followed up to max_pages (default 2 then). See docs/api.md ("Running scrapers").',
     },
+    politeness: POLITENESS_REQUEST_SCHEMA,
   },
 } as const;
 
