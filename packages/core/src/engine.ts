@@ -1,3 +1,4 @@
+import { GleanerError } from './errors.ts';
 import type { GleanerConfig } from './config/types.ts';
 import { createLogger, type Logger } from './log.ts';
 import { createDatabase, type Database } from './store/db.ts';
@@ -35,6 +36,9 @@ import { catalogOperations, type CatalogOperations } from './catalog/index.ts';
 import { createMetrics, observeEngine, type Metrics } from './metrics/index.ts';
 import { CancelWatch } from './jobs/cancel.ts';
 import { PolitenessGate, politenessChannel } from './politeness/gate.ts';
+import { setOwnerPoliteness, type OwnerPoliteness } from './politeness/policy.ts';
+import { MAP_BODY, mapSite, type MapRequest, type MapResult } from './crawl/map.ts';
+import { crawlJob, crawlOperations, type CrawlOperations } from './crawl/crawls.ts';
 import { RobotsCache } from './politeness/robots.ts';
 import { agentTaskJob, getAgentTask, stopAgentTask, submitAgentTask, type AgentTaskStatusBody } from './tasks/agent-task.ts';
 import { createLimits, type Limits } from './limits/index.ts';
@@ -124,6 +128,12 @@ export interface Engine {
   readonly limits: Limits;
   /** The owner's recent runs and tasks, a scraper's versions and heal attempts (Gleaner extensions). */
   readonly history: HistoryOperations;
+  /** POST /v1/map: a site's URLs from its sitemaps and links (Gleaner extension). */
+  map(owner: Owner, body: MapRequest, signal?: AbortSignal): Promise<MapResult>;
+  /** Crawls: discover, then run a classic scraper over the pages (Gleaner extension). */
+  readonly crawls: CrawlOperations;
+  /** An owner's politeness settings (robots.txt, pace), set by the operator (`gleaner politeness set`). */
+  setPoliteness(ownerName: string, settings: Partial<OwnerPoliteness>): Promise<OwnerPoliteness>;
 }
 
 export function createEngine(opts: EngineOptions): Engine {
@@ -191,6 +201,7 @@ export function createEngine(opts: EngineOptions): Engine {
     callbackJobKind({ db, config, logger, metrics }),
     ...scraperJobKinds(() => context),
     ...runJobKinds(() => context),
+    crawlJob(() => context),
     ...(opts.jobKinds ?? []),
   );
   observeEngine(metrics, { db, jobsSchema: config.jobs.schema, drivers: context.drivers, logger });
@@ -256,5 +267,12 @@ export function createEngine(opts: EngineOptions): Engine {
     },
     limits: createLimits(db, config, logger),
     history: historyOperations(context),
+    map: async (owner, body, signal) => mapSite(context, owner.id, checkRequest(MAP_BODY, body), signal),
+    crawls: crawlOperations(context),
+    async setPoliteness(ownerName, settings) {
+      const owner = await auth.findOwnerByName(db, ownerName);
+      if (!owner) throw new GleanerError('NOT_FOUND', `No owner named ${ownerName} (gleaner keys create --owner ${ownerName} creates one)`);
+      return setOwnerPoliteness(db, owner.id, settings);
+    },
   };
 }

@@ -76,6 +76,8 @@ export type { ExtractCallOptions } from './operations/extract.ts';
 export { EXTRACTION_DETAILS_SCHEMA } from './operations/extract-details.ts';
 export type { ExtractionDetails, ExtractionMode, PageDetails } from './operations/extract-details.ts';
 export { DEFAULT_PAGE, MAX_PAGE } from './history/index.ts';
+export { CRAWL_BODY, MAP_BODY, POLITENESS_REQUEST_SCHEMA } from './crawl/public.ts';
+export type { CrawlOperations, CrawlRequest, CrawlStatusBody, MapRequest, MapResult, MappedUrl, OwnerPoliteness } from './crawl/public.ts';
 export type { HealRecord, HistoryOperations, RunListItem, RunListQuery, ScraperHistory, ScraperVersion, TaskListItem, TaskListQuery } from './history/index.ts';
 
 // The plugin seams an embedder hands to createEngine (implementing one: '@gleaner/core/plugin').

@@ -108,14 +108,14 @@ export async function checkRobots(ctx: OperationContext, scope: PoliteScope, url
   return rules.crawlDelayMs;
 }
 
-/** Fetches one page politely (see the module comment); `fetch` is the driver's navigation. */
-export async function fetchPolitely(
+/** Fetches one URL politely (see the module comment); `fetch` is the driver's navigation (or a raw GET). */
+export async function fetchPolitely<T extends Pick<PageSnapshot, 'status' | 'headers'>>(
   ctx: OperationContext,
   scope: PoliteScope,
   url: string,
-  fetch: () => Promise<PageSnapshot>,
+  fetch: () => Promise<T>,
   signal?: AbortSignal,
-): Promise<PageSnapshot> {
+): Promise<T> {
   const crawlDelay = await checkRobots(ctx, scope, url, signal);
   if (!ctx.politeness) return fetch();
   const host = new URL(url).host;
@@ -124,7 +124,7 @@ export async function fetchPolitely(
   for (let attempt = 0; ; attempt++) {
     const lease = await ctx.politeness.gate.acquire(host, limits, signal);
     scope.stats.waitedMs += lease.waitedMs;
-    let page: PageSnapshot;
+    let page: T;
     try {
       page = await fetch();
     } catch (err) {

@@ -16,11 +16,14 @@ export function runChannel(schema: string): string {
   return `gleaner_runs_${createHash('sha1').update(schema).digest('hex').slice(0, 16)}`;
 }
 
-/** Creates the run, one item per URL and one `run.item` job per item, in one transaction. */
-export async function createRun(ctx: OperationContext, ownerId: string, req: RunRequest): Promise<string> {
+/**
+ * Creates the run, one item per URL and one `run.item` job per item, in one transaction (the
+ * caller's, when given: a crawl assigns its URLs to the run in the same one).
+ */
+export async function createRun(ctx: OperationContext, ownerId: string, req: RunRequest, inTx?: Queryable): Promise<string> {
   const id = randomUUID();
   const proxy = proxyRoute(req.options.proxyCountry, ctx.config);
-  await ctx.db.tx(async (tx) => {
+  const write = async (tx: Queryable) => {
     await tx.query(
       `INSERT INTO runs (id, owner_id, scraper_id, status, url_form, total, options, callback_url)
        VALUES ($1, $2, $3, 'queued', $4, $5, $6, $7)`,
@@ -36,7 +39,8 @@ export async function createRun(ctx: OperationContext, ownerId: string, req: Run
       req.urls.map((_, position) => ({ runId: id, position })),
       { db: tx },
     );
-  });
+  };
+  await (inTx ? write(inTx) : ctx.db.tx(write));
   ctx.logger.info({ runId: id, items: req.urls.length, proxy }, 'run created');
   return id;
 }

@@ -18,6 +18,8 @@ export interface RouteResult {
   headers?: Record<string, string>;
   /** Raw response instead of JSON (e.g. the /docs HTML page). */
   html?: string;
+  /** Other text (JSON Lines, CSV) with its content type. */
+  text?: { body: string; contentType: string };
 }
 
 /**

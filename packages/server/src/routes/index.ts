@@ -7,6 +7,7 @@ import { catalogRoutes } from './catalog.ts';
 import { agentTaskRoutes } from './agent-tasks.ts';
 import { agentScraperRoutes } from './agent-scrapers.ts';
 import { historyRoutes } from './history.ts';
+import { crawlRoutes } from './crawl.ts';
 
 /** Every route of the API listener. */
 export function apiRoutes(): RouteDef[] {
@@ -19,5 +20,6 @@ export function apiRoutes(): RouteDef[] {
     ...agentTaskRoutes(),
     ...agentScraperRoutes(),
     ...historyRoutes(),
+    ...crawlRoutes(),
   ];
 }

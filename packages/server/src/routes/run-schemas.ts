@@ -34,5 +34,23 @@ export const RUN_STATUS_RESPONSE = {
     credits_charged: { type: 'number', description: 'Once finished.' },
     data: { ...DATA_MAP, description: "Once finished: URL -> records; a failed URL's entry is []." },
     errors: { ...ERRORS_MAP, description: 'Once finished: URL -> why it failed (empty when none did).' },
+    skipped: {
+      type: 'object',
+      additionalProperties: { type: 'string' },
+      description: "Gleaner extension, once finished and only when some were: URL -> why it was skipped (the site's robots.txt rule).",
+    },
+    politeness: {
+      type: 'object',
+      description:
+        "Gleaner extension: the run's pace per host (concurrency, delay_ms), whether robots.txt was respected or ignored (an owner setting), the time its URLs waited for their turn at a host (waited_ms), the 429/503 answers backed off from, and the URLs skipped.",
+      properties: {
+        concurrency: { type: 'integer' },
+        delay_ms: { type: 'integer' },
+        robots: { enum: ['respected', 'ignored'] },
+        waited_ms: { type: 'integer' },
+        backoffs: { type: 'integer' },
+        skipped: { type: 'integer' },
+      },
+    },
   },
 };
