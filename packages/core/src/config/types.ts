@@ -65,6 +65,8 @@ export interface GleanerConfig {
     driver: 'playwright' | 'selenium';
     launchTimeoutMs: number;
     closeTimeoutMs: number;
+    proxyListenHost: string;
+    proxyAdvertiseHost: string;
   };
   agent: { maxSteps: number; maxTokens: number; timeoutMs: number; actionTimeoutMs: number };
   runs: { waitSeconds: number };
