@@ -11,6 +11,7 @@ import { ScrapersList, ScraperDetail } from './scrapers.ts';
 import { RunsList, RunDetail } from './runs.ts';
 import { Catalog } from './catalog.ts';
 import { AgentTasks, AgentTask } from './agent.ts';
+import { SiteMap } from './map.ts';
 
 const SECTIONS = [
   ['playground', 'Playground'],
@@ -18,6 +19,7 @@ const SECTIONS = [
   ['runs', 'Runs'],
   ['agent', 'Agent'],
   ['catalog', 'Catalog'],
+  ['map', 'Map'],
 ] as const;
 
 function View({ route }: { route: string[] }) {
@@ -26,6 +28,7 @@ function View({ route }: { route: string[] }) {
   if (section === 'runs') return id ? html`<${RunDetail} id=${id} key=${id} />` : html`<${RunsList} />`;
   if (section === 'agent') return id ? html`<${AgentTask} id=${id} key=${id} />` : html`<${AgentTasks} />`;
   if (section === 'catalog') return html`<${Catalog} slug=${id} key=${id ?? ''} />`;
+  if (section === 'map') return html`<${SiteMap} />`;
   return html`<${Playground} />`;
 }
 
