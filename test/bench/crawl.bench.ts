@@ -58,14 +58,13 @@ async function manyHosts(s: Stack, owner: Owner): Promise<{ seconds: number; pag
     const scraperId = await scraperOn(s, owner, sites[0]);
     const t0 = performance.now();
     // 20 runs of 100 URLs, each URL list interleaving the 20 hosts.
-    const runs = await Promise.all(
-      Array.from({ length: 20 }, async (_, r) => {
-        const urls = Array.from({ length: 100 }, (_, k) => `${sites[k % 20].url}/p/${r * 5 + Math.floor(k / 20) + 1}`);
-        const res = await s.api('POST', '/v1/scrapers/run_async', { template_id: scraperId, url: urls });
-        if (res.status !== 202) throw new Error(`run answered ${res.status}: ${res.text}`);
-        return res.body.run_id as string;
-      }),
-    );
+    const runs: string[] = [];
+    for (let r = 0; r < 20; r++) {
+      const urls = Array.from({ length: 100 }, (_, k) => `${sites[k % 20].url}/p/${r * 5 + Math.floor(k / 20) + 1}`);
+      const res = await s.api('POST', '/v1/scrapers/run_async', { template_id: scraperId, url: urls });
+      if (res.status !== 202) throw new Error(`run answered ${res.status}: ${res.text}`);
+      runs.push(res.body.run_id);
+    }
     let pages = 0;
     for (const id of runs) {
       const b = await waitFor(
@@ -142,14 +141,15 @@ export async function run(): Promise<void> {
       .join(' ')} on ${os.cpus().length} cores`,
   );
   await bookkeeping();
-  const s = await startStack({ worker: false, config: { database: { poolMax: 10 } } });
+  // Small pools: four workers share a Postgres whose max_connections other users need too.
+  const s = await startStack({ worker: false, config: { database: { poolMax: 4 } } });
   const children: Array<ReturnType<typeof startCli>> = [];
   try {
     const owner = (await s.engine.authenticateApiKey(s.key))!;
     await maps(s);
-    const env = workerEnv(s.schemas, TEST_DATABASE_URL, { GLEANER_LOG_LEVEL: 'warn' });
+    const env = workerEnv(s.schemas, TEST_DATABASE_URL, { GLEANER_DB_POOL_MAX: '4' });
     for (const n of [1, 2, 4]) {
-      while (children.length < n) children.push(startCli(['worker'], { ...env, GLEANER_LOG_LEVEL: 'info' }));
+      while (children.length < n) children.push(startCli(['worker'], env));
       await waitFor(() => children.every((c) => c.output().includes('worker started') || c.exitCode !== null), 180_000, 'the workers');
       const r = await crawlOnce(s, owner);
       console.log(

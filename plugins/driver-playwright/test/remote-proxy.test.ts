@@ -37,7 +37,12 @@ describe('driver-playwright: a browser server process behind the filtering proxy
     endpoint = `ws://127.0.0.1:${port}/?launch-options=${encodeURIComponent(JSON.stringify(launch))}`;
   });
   after(async () => {
-    server?.kill('SIGTERM');
+    // The driver closed its browser; the server does not stop on SIGTERM, so it is killed.
+    if (server && server.exitCode === null) {
+      const exited = new Promise((r) => server.once('exit', r));
+      server.kill('SIGKILL');
+      await exited;
+    }
     await site?.close();
   });
 
