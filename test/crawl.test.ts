@@ -1,9 +1,9 @@
 import { expect } from 'chai';
-import { insertScraper, parseSitemap, normalizeUrl, type Owner } from '@gleaner/core/internal';
+import { parseSitemap, normalizeUrl, type Owner } from '@gleaner/core/internal';
 import { startStack, waitFor, type Stack } from './support/stack.ts';
 import { TEST_DATABASE_URL } from './support/db.ts';
 import { runCli, startCli, workerEnv } from './support/process.ts';
-import { CRAWL_ATTRIBUTES, CRAWL_RECIPE, record, startCrawlSite, type CrawlSite } from './support/crawl-site.ts';
+import { insertCrawlScraper, record, startCrawlSite, type CrawlSite } from './support/crawl-site.ts';
 
 const FAST = { concurrency: 8, delay_ms: 0 };
 
@@ -33,19 +33,7 @@ describe('maps and crawls', () => {
     working = true;
   };
 
-  const scraperFor = (site: CrawlSite) =>
-    s.engine.db.tx((tx) =>
-      insertScraper(tx, {
-        ownerId: alice.id,
-        kind: 'extractor',
-        url: `${site.url}/p/1`,
-        status: 'ready',
-        attributes: CRAWL_ATTRIBUTES,
-        recipe: CRAWL_RECIPE,
-        sampleData: [record(1)],
-        sampleDriver: 'http',
-      }),
-    );
+  const scraperFor = (site: CrawlSite) => insertCrawlScraper(s.engine.db, alice.id, site);
 
   before(async function () {
     this.timeout(60_000);

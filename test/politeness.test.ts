@@ -1,9 +1,9 @@
 import { expect } from 'chai';
-import { insertScraper, parseRobots, robotsVerdict, setOwnerPoliteness, type Owner } from '@gleaner/core/internal';
+import { parseRobots, robotsVerdict, setOwnerPoliteness, type Owner } from '@gleaner/core/internal';
 import { startStack, waitFor, type Stack } from './support/stack.ts';
 import { TEST_DATABASE_URL } from './support/db.ts';
 import { startCli, workerEnv } from './support/process.ts';
-import { CRAWL_ATTRIBUTES, CRAWL_RECIPE, record, startCrawlSite, type CrawlSite } from './support/crawl-site.ts';
+import { insertCrawlScraper, record, startCrawlSite, type CrawlSite } from './support/crawl-site.ts';
 
 async function finished(s: Stack, runId: string, ms = 90_000): Promise<any> {
   return waitFor(
@@ -60,18 +60,7 @@ describe('per-host politeness across worker processes', () => {
     s = await startStack({ worker: false });
     alice = (await s.engine.authenticateApiKey(s.key))!;
     site = await startCrawlSite({ pages: 400, latencyMs: 15, busy: 3, retryAfter: '1' });
-    scraperId = await s.engine.db.tx((tx) =>
-      insertScraper(tx, {
-        ownerId: alice.id,
-        kind: 'extractor',
-        url: `${site.url}/p/1`,
-        status: 'ready',
-        attributes: CRAWL_ATTRIBUTES,
-        recipe: CRAWL_RECIPE,
-        sampleData: [record(1)],
-        sampleDriver: 'http',
-      }),
-    );
+    scraperId = await insertCrawlScraper(s.engine.db, alice.id, site);
     // Three `gleaner worker` processes, no worker in this one: every item runs in a child.
     for (let i = 0; i < 3; i++) children.push(startCli(['worker'], workerEnv(s.schemas, TEST_DATABASE_URL, { GLEANER_POLITENESS_BACKOFF_BASE_MS: '200' })));
     await waitFor(() => children.every((c) => c.output().includes('worker started') || c.exitCode !== null), 90_000, 'three child workers');

@@ -4,29 +4,16 @@
 // the politeness bookkeeping per page (acquire + release in Postgres) next to a page fetch; and map
 // throughput (sitemaps, and links breadth first) in URLs/s.
 import os from 'node:os';
-import { createDatabase, insertScraper, migrate, PolitenessGate, silentLogger, type Owner } from '@gleaner/core/internal';
+import { createDatabase, migrate, PolitenessGate, silentLogger, type Owner } from '@gleaner/core/internal';
 import { startStack, waitFor, type Stack } from '../support/stack.ts';
 import { TEST_DATABASE_URL } from '../support/db.ts';
 import { startCli, workerEnv } from '../support/process.ts';
-import { CRAWL_ATTRIBUTES, CRAWL_RECIPE, record, startCrawlSite, type CrawlSite } from '../support/crawl-site.ts';
+import { insertCrawlScraper, startCrawlSite, type CrawlSite } from '../support/crawl-site.ts';
 
 const PAGES = 2000;
 const RAISED = { concurrency: 64, delay_ms: 0 };
 
-async function scraperOn(s: Stack, owner: Owner, site: CrawlSite): Promise<string> {
-  return s.engine.db.tx((tx) =>
-    insertScraper(tx, {
-      ownerId: owner.id,
-      kind: 'extractor',
-      url: `${site.url}/p/1`,
-      status: 'ready',
-      attributes: CRAWL_ATTRIBUTES,
-      recipe: CRAWL_RECIPE,
-      sampleData: [record(1)],
-      sampleDriver: 'http',
-    }),
-  );
-}
+const scraperOn = (s: Stack, owner: Owner, site: CrawlSite) => insertCrawlScraper(s.engine.db, owner.id, site);
 
 async function crawlOnce(s: Stack, owner: Owner): Promise<{ seconds: number; pages: number }> {
   const site = await startCrawlSite({ pages: PAGES });

@@ -7,6 +7,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
+import { insertScraper, type Database } from '@gleaner/core/internal';
 
 export interface CrawlSiteOptions {
   pages: number;
@@ -45,6 +46,22 @@ export const CRAWL_RECIPE = {
     price: { selector: '.price', read: 'text' as const, transforms: [{ op: 'number' as const }] },
   },
 };
+
+/** A ready classic scraper for the site's product pages (no model needed to build it). */
+export function insertCrawlScraper(db: Database, ownerId: string, site: { url: string }): Promise<string> {
+  return db.tx((tx) =>
+    insertScraper(tx, {
+      ownerId,
+      kind: 'extractor',
+      url: `${site.url}/p/1`,
+      status: 'ready',
+      attributes: CRAWL_ATTRIBUTES,
+      recipe: CRAWL_RECIPE,
+      sampleData: [record(1)],
+      sampleDriver: 'http',
+    }),
+  );
+}
 
 export const CRAWL_ATTRIBUTES = [
   { name: 'name', description: '', type: 'string' as const },

@@ -1,6 +1,6 @@
 // Response schemas and formats of the map and crawl endpoints (Gleaner extensions); their request
 // schemas live in core (MAP_BODY, CRAWL_BODY).
-const POLITENESS = {
+export const POLITENESS = {
   type: 'object',
   description: 'The pace per host, whether robots.txt was respected (an owner setting), and what waiting for hosts cost.',
   properties: {

@@ -1,5 +1,6 @@
 // Response schemas of the run endpoints (spec 4.3 items 2-4, 2.7); their request schemas live in
 // core (RUN_BODY), which checks direct calls with them.
+import { POLITENESS } from './crawl-schemas.ts';
 const RECORDS = { type: 'array', items: { type: 'object' } };
 const DATA_MAP = { type: 'object', additionalProperties: RECORDS, description: "URL -> records; a failed URL's entry is []." };
 const ERRORS_MAP = { type: 'object', additionalProperties: { type: 'string' }, description: 'URL -> why it failed.' };
@@ -40,17 +41,9 @@ export const RUN_STATUS_RESPONSE = {
       description: "Gleaner extension, once finished and only when some were: URL -> why it was skipped (the site's robots.txt rule).",
     },
     politeness: {
-      type: 'object',
-      description:
-        "Gleaner extension: the run's pace per host (concurrency, delay_ms), whether robots.txt was respected or ignored (an owner setting), the time its URLs waited for their turn at a host (waited_ms), the 429/503 answers backed off from, and the URLs skipped.",
-      properties: {
-        concurrency: { type: 'integer' },
-        delay_ms: { type: 'integer' },
-        robots: { enum: ['respected', 'ignored'] },
-        waited_ms: { type: 'integer' },
-        backoffs: { type: 'integer' },
-        skipped: { type: 'integer' },
-      },
+      ...POLITENESS,
+      description: `Gleaner extension. ${POLITENESS.description} waited_ms is summed over the run's URLs; skipped counts the URLs robots.txt disallowed.`,
+      properties: { ...POLITENESS.properties, skipped: { type: 'integer' } },
     },
   },
 };
