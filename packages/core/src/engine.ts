@@ -267,7 +267,9 @@ export function createEngine(opts: EngineOptions): Engine {
     },
     limits: createLimits(db, config, logger),
     history: historyOperations(context),
-    map: async (owner, body, signal) => mapSite(context, owner.id, checkRequest(MAP_BODY, body), signal),
+    // A map answers before the server's request time limit, with what it found by then (partial).
+    map: async (owner, body, signal) =>
+      mapSite(context, owner.id, checkRequest(MAP_BODY, body), signal, undefined, Date.now() + Math.max(5_000, config.server.requestTimeoutMs - 15_000)),
     crawls: crawlOperations(context),
     async setPoliteness(ownerName, settings) {
       const owner = await auth.findOwnerByName(db, ownerName);

@@ -16,7 +16,15 @@ import { selectAll } from 'css-select';
 import { attrOf, type AnyNode, type Element } from '../recipes/dom.ts';
 import { compileSafeRegex } from '../recipes/safe-regex.ts';
 import { fetchRaw } from '../politeness/fetch.ts';
-import { checkRobots, fetchPolitely, politeScope, POLITENESS_REQUEST_SCHEMA, resolvePolicy, type PoliteScope, type PolitenessPolicy } from '../politeness/policy.ts';
+import {
+  checkRobots,
+  fetchPolitely,
+  politeScope,
+  POLITENESS_REQUEST_SCHEMA,
+  resolvePolicy,
+  type PoliteScope,
+  type PolitenessPolicy,
+} from '../politeness/policy.ts';
 import type { FromSchema } from 'json-schema-to-ts';
 
 /** URLs a map returns at most. */
@@ -78,6 +86,8 @@ export interface MapResult {
   pages_visited: number;
   /** Found but disallowed by robots.txt (not listed). */
   disallowed: number;
+  /** The map stopped at its deadline (the HTTP request's time limit) before `limit`: what it had so far. */
+  partial: boolean;
   politeness: { concurrency: number; delay_ms: number; robots: 'respected' | 'ignored'; waited_ms: number; backoffs: number };
 }
 
@@ -115,7 +125,8 @@ const unxml = (s: string) =>
 
 /** The <loc>s of a sitemap: child sitemaps (an index) and page URLs. */
 export function parseSitemap(xml: string): { sitemaps: string[]; urls: string[] } {
-  const locs = (block: string) => [...xml.matchAll(new RegExp(`<${block}\\b[^>]*>([\\s\\S]*?)</${block}>`, 'gi'))].map((m) => /<loc>([\s\S]*?)<\/loc>/i.exec(m[1])?.[1]);
+  const locs = (block: string) =>
+    [...xml.matchAll(new RegExp(`<${block}\\b[^>]*>([\\s\\S]*?)</${block}>`, 'gi'))].map((m) => /<loc>([\s\S]*?)<\/loc>/i.exec(m[1])?.[1]);
   const clean = (xs: Array<string | undefined>) => xs.filter((x): x is string => !!x).map(unxml);
   return { sitemaps: clean(locs('sitemap')), urls: clean(locs('url')) };
 }
@@ -128,6 +139,8 @@ export async function mapSite(
   signal?: AbortSignal,
   /** The policy recorded on a crawl (instead of resolving the owner's now). */
   recorded?: PolitenessPolicy,
+  /** Stop (partial) at this time (epoch ms), e.g. before the HTTP request's time limit. */
+  deadline?: number,
 ): Promise<MapResult> {
   const issues: ValidationIssue[] = [];
   const start = normalizeUrl(body.url);
@@ -146,6 +159,7 @@ export async function mapSite(
     sitemap: body.sitemap ?? 'include',
     sameDomain: body.same_domain ?? true,
     signal,
+    deadline,
   }).run();
 }
 
@@ -157,6 +171,7 @@ interface MapperOptions {
   sitemap: 'include' | 'only' | 'skip';
   sameDomain: boolean;
   signal?: AbortSignal;
+  deadline?: number;
 }
 
 class SiteMapper {
@@ -178,8 +193,13 @@ class SiteMapper {
     this.siteHost = new URL(o.start).hostname.replace(/^www\./, '');
   }
 
+  partial = false;
+
+  /** Enough URLs, or out of time (then the result says partial). */
   get full(): boolean {
-    return this.found.size >= this.#o.limit;
+    if (this.found.size >= this.#o.limit) return true;
+    if (this.#o.deadline !== undefined && Date.now() >= this.#o.deadline) this.partial = true;
+    return this.partial;
   }
 
   #onSite(url: string): boolean {
@@ -245,6 +265,7 @@ class SiteMapper {
       sitemaps: this.sitemapsRead,
       pages_visited: this.pagesVisited,
       disallowed: this.disallowed,
+      partial: this.partial,
       politeness: {
         concurrency: s.policy.concurrency,
         delay_ms: s.policy.delayMs,
@@ -258,7 +279,10 @@ class SiteMapper {
   async #readSitemaps(): Promise<void> {
     const origin = new URL(this.#o.start).origin;
     const robots = this.#ctx.politeness ? await this.#ctx.politeness.robots.rules(this.#o.start, this.#o.signal) : null;
-    const queue: Array<{ url: string; depth: number }> = (robots?.sitemaps.length ? robots.sitemaps : [`${origin}/sitemap.xml`]).map((url) => ({ url, depth: 0 }));
+    const queue: Array<{ url: string; depth: number }> = (robots?.sitemaps.length ? robots.sitemaps : [`${origin}/sitemap.xml`]).map((url) => ({
+      url,
+      depth: 0,
+    }));
     const seen = new Set<string>();
     while (queue.length && !this.full && this.sitemapsRead.length < MAX_SITEMAPS) {
       const { url, depth } = queue.shift()!;

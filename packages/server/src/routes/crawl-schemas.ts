@@ -34,6 +34,7 @@ export const MAP_RESPONSE = {
     sitemaps: { type: 'array', items: { type: 'string' }, description: 'The sitemap files read.' },
     pages_visited: { type: 'integer' },
     disallowed: { type: 'integer', description: 'URLs found but disallowed by robots.txt (not listed).' },
+    partial: { type: 'boolean', description: 'True when the map ran out of time (server.requestTimeoutMs less 15 s) before limit: the URLs found by then.' },
     politeness: POLITENESS,
   },
 };
