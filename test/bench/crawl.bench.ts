@@ -15,7 +15,7 @@ const RAISED = { concurrency: 64, delay_ms: 0 };
 
 const scraperOn = (s: Stack, owner: Owner, site: CrawlSite) => insertCrawlScraper(s.engine.db, owner.id, site);
 
-async function crawlOnce(s: Stack, owner: Owner): Promise<{ seconds: number; pages: number }> {
+async function crawlOnce(s: Stack, owner: Owner): Promise<{ seconds: number; pages: number; why: string }> {
   const site = await startCrawlSite({ pages: PAGES });
   try {
     const scraperId = await scraperOn(s, owner, site);
@@ -31,8 +31,15 @@ async function crawlOnce(s: Stack, owner: Owner): Promise<{ seconds: number; pag
       'the crawl',
       100,
     );
-    if (done.status !== 'completed' || done.completed !== PAGES || done.failed) throw new Error(`crawl ended ${JSON.stringify(done).slice(0, 400)}`);
-    return { seconds: (performance.now() - t0) / 1000, pages: done.completed };
+    if (done.status !== 'completed' || done.completed !== PAGES) throw new Error(`crawl ended ${JSON.stringify(done).slice(0, 400)}`);
+    let why = '';
+    if (done.failed) {
+      // On an overloaded machine some pages time out: the figure says how many, and why.
+      const res = await fetch(`${s.url}/v1/crawls/${done.crawl_id}/results`, { headers: { 'X-API-KEY': s.key } });
+      const failed = (await res.text()).split('\n').filter((l) => l.includes('"status":"failed"'));
+      why = ` (${done.failed} failed, e.g. ${JSON.parse(failed[0]).error})`;
+    }
+    return { seconds: (performance.now() - t0) / 1000, pages: done.completed - done.failed, why };
   } finally {
     await site.close();
   }
