@@ -56,14 +56,14 @@ describe('per-host politeness across worker processes', () => {
   const children: Array<ReturnType<typeof startCli>> = [];
 
   before(async function () {
-    this.timeout(120_000);
+    this.timeout(240_000); // three processes starting on a loaded machine
     s = await startStack({ worker: false });
     alice = (await s.engine.authenticateApiKey(s.key))!;
     site = await startCrawlSite({ pages: 400, latencyMs: 15, busy: 3, retryAfter: '1' });
     scraperId = await insertCrawlScraper(s.engine.db, alice.id, site);
     // Three `gleaner worker` processes, no worker in this one: every item runs in a child.
     for (let i = 0; i < 3; i++) children.push(startCli(['worker'], workerEnv(s.schemas, TEST_DATABASE_URL, { GLEANER_POLITENESS_BACKOFF_BASE_MS: '200' })));
-    await waitFor(() => children.every((c) => c.output().includes('worker started') || c.exitCode !== null), 90_000, 'three child workers');
+    await waitFor(() => children.every((c) => c.output().includes('worker started') || c.exitCode !== null), 200_000, 'three child workers');
     for (const c of children) expect(c.exitCode, c.output()).to.equal(null);
   });
   after(async () => {

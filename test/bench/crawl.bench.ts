@@ -147,7 +147,7 @@ export async function run(): Promise<void> {
       await waitFor(() => children.every((c) => c.output().includes('worker started') || c.exitCode !== null), 180_000, 'the workers');
       const r = await crawlOnce(s, owner);
       console.log(
-        `  crawl of ${r.pages} pages, ${n} worker process${n > 1 ? 'es' : ''}: ${r.seconds.toFixed(1)} s = ${(r.pages / r.seconds).toFixed(1)} pages/s (load ${os.loadavg()[0].toFixed(1)})`,
+        `  crawl of ${r.pages} pages, ${n} worker process${n > 1 ? 'es' : ''}: ${r.seconds.toFixed(1)} s = ${(r.pages / r.seconds).toFixed(1)} pages/s (load ${os.loadavg()[0].toFixed(1)})${r.why}`,
       );
     }
     const m = await manyHosts(s, owner);
