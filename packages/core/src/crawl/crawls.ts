@@ -190,7 +190,10 @@ export function crawlOperations(ctx: OperationContext): CrawlOperations {
       const scraper = await loadScraper(ctx.db, owner.id, body.template_id.trim());
       if (!scraper) throw new GleanerError('NOT_FOUND', `Scraper ${body.template_id} not found`);
       if (scraper.kind === 'agentic') {
-        throw new GleanerError('BAD_REQUEST', `Scraper ${scraper.id} is agentic; a crawl runs a classic scraper (POST /v1/extractor/generate) on every page it finds.`);
+        throw new GleanerError(
+          'BAD_REQUEST',
+          `Scraper ${scraper.id} is agentic; a crawl runs a classic scraper (POST /v1/extractor/generate) on every page it finds.`,
+        );
       }
       if (!scraper.recipe) throw new GleanerError('SCRAPER_NOT_READY', `Scraper ${scraper.id} has no recipe yet; wait until its status is ready.`);
       const options: CrawlOptions = {
@@ -203,10 +206,14 @@ export function crawlOperations(ctx: OperationContext): CrawlOperations {
       };
       const id = randomUUID();
       await ctx.db.tx(async (tx) => {
-        await tx.query(
-          `INSERT INTO crawls (id, owner_id, scraper_id, url, status, options, callback_url) VALUES ($1, $2, $3, $4, 'discovering', $5, $6)`,
-          [id, owner.id, scraper.id, start!.href, JSON.stringify(options), callbackUrl],
-        );
+        await tx.query(`INSERT INTO crawls (id, owner_id, scraper_id, url, status, options, callback_url) VALUES ($1, $2, $3, $4, 'discovering', $5, $6)`, [
+          id,
+          owner.id,
+          scraper.id,
+          start!.href,
+          JSON.stringify(options),
+          callbackUrl,
+        ]);
         await ctx.jobs.send(CRAWL_JOB, { crawlId: id }, { db: tx });
       });
       ctx.logger.info({ crawlId: id, url: start!.href, scraperId: scraper.id, limit: options.limit }, 'crawl queued');
@@ -277,17 +284,20 @@ async function discover(ctx: OperationContext, crawl: CrawlRow, signal: AbortSig
        ON CONFLICT DO NOTHING`,
       [crawl.id, JSON.stringify(urls.map((u, position) => ({ position, url: u.url, source: u.source, found_in: u.found_in ?? null })))],
     );
-    await tx.query(`UPDATE crawls SET status = 'running', discovered = $2, map = $3, started_at = coalesce(started_at, now()) WHERE id = $1 AND status = 'discovering'`, [
-      crawl.id,
-      urls.length,
-      JSON.stringify({
-        sitemaps: map.sitemaps,
-        pages_visited: map.pages_visited,
-        disallowed: map.disallowed,
-        waited_ms: map.politeness.waited_ms,
-        backoffs: map.politeness.backoffs,
-      }),
-    ]);
+    await tx.query(
+      `UPDATE crawls SET status = 'running', discovered = $2, map = $3, started_at = coalesce(started_at, now()) WHERE id = $1 AND status = 'discovering'`,
+      [
+        crawl.id,
+        urls.length,
+        JSON.stringify({
+          sitemaps: map.sitemaps,
+          pages_visited: map.pages_visited,
+          disallowed: map.disallowed,
+          waited_ms: map.politeness.waited_ms,
+          backoffs: map.politeness.backoffs,
+        }),
+      ],
+    );
   });
   ctx.logger.info({ crawlId: crawl.id, discovered: urls.length, sitemaps: map.sitemaps.length, pagesVisited: map.pages_visited }, 'crawl discovered its URLs');
 }
