@@ -122,6 +122,8 @@ describe('scraper runs (HTTP API end to end)', () => {
       credits_charged: 0.6,
       data: Object.fromEntries(urls.map((u, i) => [u, expectedRecords(i + 3)])),
       errors: {},
+      // A Gleaner extension: the run's pace per host and what waiting for it cost (time varies).
+      politeness: { concurrency: 2, delay_ms: 250, robots: 'respected', waited_ms: done.politeness.waited_ms, backoffs: 0, skipped: 0 },
     });
     const rows = await items(s, submitted.body.run_id);
     expect(rows.map((r) => [r.status, r.driver, r.recipe_version, r.attempts])).to.deep.equal([

@@ -8,6 +8,7 @@ import type { ModelClient } from './llm/call-model.ts';
 import type { ModelSpec } from './plugins/llm.ts';
 import type { Metrics } from './metrics/registry.ts';
 import type { CancelWatch } from './jobs/cancel.ts';
+import type { Politeness } from './politeness/policy.ts';
 
 /** What operations get from the engine. */
 export interface OperationContext {
@@ -24,6 +25,8 @@ export interface OperationContext {
   metrics?: Metrics;
   /** Cancellation of running work from another process (agent stop, scraper delete mid-build). */
   cancels: CancelWatch;
+  /** Per-host politeness and robots.txt shared by every worker (absent in contexts built by hand). */
+  politeness?: Politeness;
 }
 
 /** The settings that give Gleaner a model, for messages and logs that say how to configure one. */

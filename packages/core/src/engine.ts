@@ -1,3 +1,4 @@
+import { GleanerError } from './errors.ts';
 import type { GleanerConfig } from './config/types.ts';
 import { createLogger, type Logger } from './log.ts';
 import { createDatabase, type Database } from './store/db.ts';
@@ -35,6 +36,11 @@ import { runJobKinds, runOperations, type RunOperations } from './runs/index.ts'
 import { catalogOperations, type CatalogOperations } from './catalog/index.ts';
 import { createMetrics, observeEngine, type Metrics } from './metrics/index.ts';
 import { CancelWatch } from './jobs/cancel.ts';
+import { PolitenessGate, politenessChannel } from './politeness/gate.ts';
+import { setOwnerPoliteness, type OwnerPoliteness } from './politeness/policy.ts';
+import { MAP_BODY, mapSite, type MapRequest, type MapResult } from './crawl/map.ts';
+import { crawlJob, crawlOperations, type CrawlOperations } from './crawl/crawls.ts';
+import { RobotsCache } from './politeness/robots.ts';
 import { agentTaskJob, getAgentTask, stopAgentTask, submitAgentTask, type AgentTaskStatusBody } from './tasks/agent-task.ts';
 import { createLimits, type Limits } from './limits/index.ts';
 import { scheduleJobKinds, scheduleOperations, type ScheduleOperations } from './schedules/index.ts';
@@ -155,6 +161,12 @@ export interface Engine {
     putSettings(owner: Owner, patch: Partial<OwnerSettings>): Promise<OwnerSettings>;
     usage(owner: Owner, query: { from?: string; to?: string; group_by?: UsageGroupBy }): Promise<UsageReport>;
   };
+  /** POST /v1/map: a site's URLs from its sitemaps and links (Gleaner extension). */
+  map(owner: Owner, body: MapRequest, signal?: AbortSignal): Promise<MapResult>;
+  /** Crawls: discover, then run a classic scraper over the pages (Gleaner extension). */
+  readonly crawls: CrawlOperations;
+  /** An owner's politeness settings (robots.txt, pace), set by the operator (`gleaner politeness set`). */
+  setPoliteness(ownerName: string, settings: Partial<OwnerPoliteness>): Promise<OwnerPoliteness>;
 }
 
 export function createEngine(opts: EngineOptions): Engine {
@@ -193,8 +205,15 @@ export function createEngine(opts: EngineOptions): Engine {
   let built: ConfiguredPlugins | null = null;
   let spec: Promise<ModelSpec | null> | null = null;
   const cancels = new CancelWatch({ url, schema: config.database.schema, logger });
+  const gate = new PolitenessGate({
+    db,
+    logger,
+    backoffBaseMs: config.politeness.backoffBaseMs,
+    listen: { url, channel: politenessChannel(config.database.schema) },
+  });
   const context: OperationContext = {
     cancels,
+    politeness: { gate, robots: new RobotsCache(() => context) },
     config,
     logger,
     db,
@@ -221,6 +240,7 @@ export function createEngine(opts: EngineOptions): Engine {
     ...runJobKinds(() => context),
     ...scheduleJobKinds(() => context),
     snapshotPruneJob(() => context),
+    crawlJob(() => context),
     ...(opts.jobKinds ?? []),
   );
   observeEngine(metrics, { db, jobsSchema: config.jobs.schema, drivers: context.drivers, logger });
@@ -261,6 +281,7 @@ export function createEngine(opts: EngineOptions): Engine {
     },
     async stop() {
       await jobs.stop(config.jobs.shutdownGraceSeconds * 1000);
+      await gate.close();
       cancels.close();
       await db.close();
       if (built) {
@@ -311,6 +332,15 @@ export function createEngine(opts: EngineOptions): Engine {
       settings: (owner) => getOwnerSettings(db, owner.id),
       putSettings: (owner, patch) => putOwnerSettings(db, owner, patch),
       usage: (owner, query) => usageReport(context, owner, query),
+    },
+    // A map answers before the server's request time limit, with what it found by then (partial).
+    map: async (owner, body, signal) =>
+      mapSite(context, owner.id, checkRequest(MAP_BODY, body), signal, undefined, Date.now() + Math.max(5_000, config.server.requestTimeoutMs - 15_000)),
+    crawls: crawlOperations(context),
+    async setPoliteness(ownerName, settings) {
+      const owner = await auth.findOwnerByName(db, ownerName);
+      if (!owner) throw new GleanerError('NOT_FOUND', `No owner named ${ownerName} (gleaner keys create --owner ${ownerName} creates one)`);
+      return setOwnerPoliteness(db, owner.id, settings);
     },
   };
 }

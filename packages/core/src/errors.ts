@@ -87,6 +87,11 @@ export const ERROR_CODES = {
     retryable: false,
     description: 'An agentic scraper\'s script does not match the script schema (docs/api.md, "Agentic scrapers"), or uses a parameter the run did not give.',
   },
+  ROBOTS_DISALLOWED: {
+    retryable: false,
+    description:
+      "The site's robots.txt disallows the URL for robots.userAgent; a run item is then skipped with this reason (an owner setting can turn robots.txt off).",
+  },
   INTERNAL: { retryable: false, description: 'An unexpected error; the logs carry the details under the request id.' },
 } as const satisfies Record<string, { retryable: boolean; description: string }>;
 

@@ -86,6 +86,8 @@ export type { UsageFigures, UsageGroupBy, UsageItem, UsageReport } from './cost/
 export type { BudgetDetails } from './cost/budgets.ts';
 export type { ExtractionDetails, ExtractionMode, PageDetails } from './operations/extract-details.ts';
 export { DEFAULT_PAGE, MAX_PAGE } from './history/index.ts';
+export { CRAWL_BODY, MAP_BODY, POLITENESS_REQUEST_SCHEMA } from './crawl/public.ts';
+export type { CrawlOperations, CrawlRequest, CrawlStatusBody, MapRequest, MapResult, MappedUrl, OwnerPoliteness } from './crawl/public.ts';
 export type { HealRecord, HistoryOperations, RunListItem, RunListQuery, ScraperHistory, ScraperVersion, TaskListItem, TaskListQuery } from './history/index.ts';
 // Gleaner extensions: schedules, change tracking, the snapshot archive and replays.
 export {

@@ -25,6 +25,8 @@ export * from './browser/pool.ts';
 export * from './browser/page-scripts.ts';
 export * from './scrapers/index.ts';
 export * from './runs/index.ts';
+export * from './politeness/index.ts';
+export * from './crawl/index.ts';
 export * from './net/content-type.ts';
 export * from './browser/chromium-flags.ts';
 export * from './browser/driver-options.ts';

@@ -174,6 +174,36 @@ program
   .requiredOption('--owner <name>', 'owner name')
   .action((o: { owner: string }) => withStore((rt) => rt.engine.signingSecret(o.owner)));
 
+program
+  .command('politeness')
+  .description("an owner's politeness: robots.txt and the pace per host (requests cannot change these)")
+  .command('set')
+  .description("set an owner's robots.txt rule and pace; 'default' puts a setting back to the server's")
+  .requiredOption('--owner <name>', 'owner name')
+  .option('--robots <rule>', 'respect, ignore or default')
+  .option('--concurrency <n>', 'requests to one host at once (1-64), or default')
+  .option('--delay-ms <ms>', 'minimum time between request starts at one host, or default')
+  .action((o: { owner: string; robots?: string; concurrency?: string; delayMs?: string }) =>
+    withStore(async (rt) => {
+      const settings: Parameters<typeof rt.engine.setPoliteness>[1] = {};
+      const num = (v: string, name: string, min: number, max: number) => {
+        if (v === 'default') return null;
+        const n = Number(v);
+        if (!Number.isInteger(n) || n < min || n > max) throw new InvalidArgumentError(`${name} must be an integer from ${min} to ${max}, or default`);
+        return n;
+      };
+      if (o.robots !== undefined) {
+        if (!['respect', 'ignore', 'default'].includes(o.robots)) throw new InvalidArgumentError('--robots takes respect, ignore or default');
+        settings.respectRobots = o.robots === 'default' ? null : o.robots === 'respect';
+      }
+      if (o.concurrency !== undefined) settings.concurrency = num(o.concurrency, '--concurrency', 1, 64);
+      if (o.delayMs !== undefined) settings.delayMs = num(o.delayMs, '--delay-ms', 0, 600_000);
+      const s = await rt.engine.setPoliteness(o.owner, settings);
+      const show = (v: unknown) => (v === null ? 'default' : String(v));
+      return `robots ${s.respectRobots === null ? 'default' : s.respectRobots ? 'respect' : 'ignore'}, concurrency ${show(s.concurrency)}, delay-ms ${show(s.delayMs)}`;
+    }),
+  );
+
 /** A repeatable "A|B" option: split at the first '|'. */
 function pairs(option: string, parts: string) {
   return (value: string, previous: string[][] | undefined): string[][] => {

@@ -1,6 +1,7 @@
 // The long-lived half of the Playwright driver: the browser pool (one browser per driver, launched on
 // the first session, retired after N pages, killed by process group when hung) and openSession, which
 // gives each job a fresh context behind its own filtering proxy.
+import { randomBytes } from 'node:crypto';
 import type { Browser, BrowserContext } from 'playwright-core';
 import {
   GleanerError,
@@ -41,6 +42,10 @@ export interface PlaywrightDriverOptions extends BrowserDriverOptions {
   wsEndpoint?: string;
   /** Make the next session's page while idle (spare.ts); default true. */
   spareContext?: boolean;
+  /** Overrides `browser.proxyListenHost`: where each session's filtering proxy listens, for a remote browser. */
+  proxyListenHost?: string;
+  /** Overrides `browser.proxyAdvertiseHost`: the address the remote browser reaches the proxy at. */
+  proxyAdvertiseHost?: string;
 }
 
 export interface PlaywrightDriverStats {
@@ -78,6 +83,15 @@ export function createPlaywrightDriver(opts: PlaywrightDriverOptions = {}): Play
     timeoutMs: launchTimeoutMs,
     logger: opts.logger,
   };
+  // A remote browser reaches each session's proxy on this worker's address, with the session's own
+  // random credentials; a local one uses 127.0.0.1 without.
+  const listenHost = pickOption(opts.proxyListenHost, opts.config?.browser?.proxyListenHost, 'browser.proxyListenHost');
+  const proxyListen = listenHost
+    ? {
+        host: listenHost,
+        advertiseHost: pickOption(opts.proxyAdvertiseHost, opts.config?.browser?.proxyAdvertiseHost, 'browser.proxyAdvertiseHost') || undefined,
+      }
+    : undefined;
   // After `load`, at most this long for requests still in flight.
   const settleMs = opts.settleMs ?? 500;
   // The second SSRF layer (route-check.ts): what it checks, and the browsers that have it
@@ -111,10 +125,11 @@ export function createPlaywrightDriver(opts: PlaywrightDriverOptions = {}): Play
     let proxy: FilterProxy | undefined;
     let context: BrowserContext | undefined;
     try {
-      proxy = await startFilterProxy({ guard, upstream, logger });
+      const credentials = proxyListen ? { username: 'gleaner', password: randomBytes(18).toString('base64url') } : undefined;
+      proxy = await startFilterProxy({ guard, upstream, logger, listen: proxyListen, credentials });
       context = await browser.newContext({
         // `<-loopback>` empties Chromium's implicit bypass list: loopback goes through the proxy too.
-        proxy: { server: proxy.url, bypass: '<-loopback>' },
+        proxy: { server: proxy.url, bypass: '<-loopback>', ...credentials },
         serviceWorkers: 'block',
         acceptDownloads: false,
         userAgent,

@@ -67,6 +67,8 @@ export interface GleanerConfig {
     driver: 'playwright' | 'selenium';
     launchTimeoutMs: number;
     closeTimeoutMs: number;
+    proxyListenHost: string;
+    proxyAdvertiseHost: string;
   };
   agent: { maxSteps: number; maxTokens: number; timeoutMs: number; actionTimeoutMs: number };
   runs: { waitSeconds: number };
@@ -76,6 +78,8 @@ export interface GleanerConfig {
   extract: { maxPagesLimit: number; chunkTokens: number; maxChunks: number };
   callbacks: { timeoutMs: number; maxAttempts: number; retryDelaySeconds: number; retryDelayMaxSeconds: number };
   credits: { extractPage: number; recipePage: number; per1kModelTokens: number; scraperBuild: number };
+  politeness: { concurrency: number; delayMs: number; maxRetries: number; maxRetryAfterSeconds: number; backoffBaseMs: number };
+  robots: { respect: boolean; userAgent: string; ttlSeconds: number };
 }
 
 export type DeepPartial<T> = { [K in keyof T]?: T[K] extends object ? (T[K] extends unknown[] ? T[K] : DeepPartial<T[K]>) : T[K] };

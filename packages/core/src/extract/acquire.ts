@@ -13,6 +13,7 @@ import { resolveProxy } from '../net/proxies.ts';
 import type { Driver, DriverSession, PageSnapshot } from '../plugins/driver.ts';
 import type { OperationContext } from '../context.ts';
 import { needsBrowser } from './needs-browser.ts';
+import { fetchPolitely, type PoliteScope } from '../politeness/policy.ts';
 
 export interface BrowseOptions {
   proxyCountry: string | null;
@@ -20,6 +21,11 @@ export interface BrowseOptions {
   signal?: AbortSignal;
   /** Start on the browser driver (e.g. a scraper whose sample page needed one). */
   preferBrowser?: boolean;
+  /**
+   * Runs, maps and crawls: every navigation obeys robots.txt and waits its turn at the host
+   * (politeness/policy.ts); a 429/503 backs off and tries again. Absent: fetched at once.
+   */
+  polite?: PoliteScope;
 }
 
 /** One browsing session for an operation: every page of a paginated extraction shares its cookies. */
@@ -71,7 +77,8 @@ export async function openBrowser(ctx: OperationContext, opts: BrowseOptions): P
   }
 
   async function fetchWith(driver: Driver, url: string): Promise<PageSnapshot> {
-    const page = await (await session(driver)).goto(url);
+    const s = await session(driver);
+    const page = opts.polite ? await fetchPolitely(ctx, opts.polite, url, () => s.goto(url), opts.signal) : await s.goto(url);
     if (page.cookies) cookies = page.cookies;
     lastDriver = page.driver;
     lastWasPlain = !driver.capabilities.javascript;

@@ -10,6 +10,7 @@
  *
  * Only node:net / node:http / node:tls: core does not depend on undici.
  */
+import { timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import net from 'node:net';
 import tls from 'node:tls';
@@ -30,6 +31,16 @@ export interface FilterProxyOptions {
   logger?: Logger;
   /** Longest wait for a TCP connection to the target or the upstream proxy (default 15000). */
   connectTimeoutMs?: number;
+  /**
+   * Where to listen, for a browser on another host (browser.proxyListenHost): `host` to bind,
+   * `advertiseHost` the address the browser reaches it at (default `host`). Default 127.0.0.1.
+   */
+  listen?: { host: string; advertiseHost?: string };
+  /**
+   * Proxy credentials every request must carry (Proxy-Authorization: Basic), else 407: a proxy
+   * reachable from other hosts serves only the session it was made for.
+   */
+  credentials?: { username: string; password: string };
 }
 
 /** One request the proxy refused. */
@@ -43,7 +54,7 @@ export interface BlockedRequest {
 }
 
 export interface FilterProxy {
-  /** `http://127.0.0.1:<port>`: give it to the browser as its proxy server. */
+  /** `http://127.0.0.1:<port>` (or the advertised address): give it to the browser as its proxy server. */
   readonly url: string;
   readonly port: number;
   /** Every refused request, oldest first (the last 1000). */
@@ -405,10 +416,38 @@ export async function startFilterProxy(opts: FilterProxyOptions): Promise<Filter
     }
   }
 
+  // With credentials, a request without them gets 407 (the browser answers the challenge).
+  const expected = opts.credentials
+    ? Buffer.from(`Basic ${Buffer.from(`${opts.credentials.username}:${opts.credentials.password}`).toString('base64')}`)
+    : null;
+  const authorized = (req: IncomingMessage): boolean => {
+    if (!expected) return true;
+    const given = Buffer.from(String(req.headers['proxy-authorization'] ?? ''));
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  };
+  const challenge = 'Basic realm="gleaner", charset="UTF-8"';
+  const denySocket = (sock: Duplex) => {
+    remember(blocked, 'proxy', 'missing or wrong proxy credentials');
+    sock.end(rawHead(['HTTP/1.1 407 Proxy Authentication Required', `proxy-authenticate: ${challenge}`, 'content-length: 0', 'connection: close']));
+  };
+
   const server = http.createServer({ keepAliveTimeout: 30_000, requestTimeout: 0 });
-  server.on('request', (req, res) => void onRequest(req, res).catch((err: unknown) => logger?.warn({ err }, 'filter proxy: request failed')));
-  server.on('connect', (req, sock, head) => void onConnect(req, sock, head).catch((err: unknown) => logger?.warn({ err }, 'filter proxy: CONNECT failed')));
-  server.on('upgrade', (req, sock, head) => void onUpgrade(req, sock, head).catch((err: unknown) => logger?.warn({ err }, 'filter proxy: upgrade failed')));
+  server.on('request', (req, res) => {
+    if (!authorized(req)) {
+      remember(blocked, req.url ?? 'proxy', 'missing or wrong proxy credentials');
+      res.writeHead(407, { 'proxy-authenticate': challenge, 'content-length': '0' }).end();
+      return;
+    }
+    void onRequest(req, res).catch((err: unknown) => logger?.warn({ err }, 'filter proxy: request failed'));
+  });
+  server.on('connect', (req, sock, head) => {
+    if (!authorized(req)) return denySocket(track(sock));
+    void onConnect(req, sock, head).catch((err: unknown) => logger?.warn({ err }, 'filter proxy: CONNECT failed'));
+  });
+  server.on('upgrade', (req, sock, head) => {
+    if (!authorized(req)) return denySocket(track(sock));
+    void onUpgrade(req, sock, head).catch((err: unknown) => logger?.warn({ err }, 'filter proxy: upgrade failed'));
+  });
   server.on('connection', (s) => track(s));
   server.on('clientError', (_err, sock) => {
     if (sock.writable) sock.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\n\r\n');
@@ -416,7 +455,7 @@ export async function startFilterProxy(opts: FilterProxyOptions): Promise<Filter
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
+    server.listen(0, opts.listen?.host || '127.0.0.1', () => {
       server.removeListener('error', reject);
       resolve();
     });
@@ -425,8 +464,9 @@ export async function startFilterProxy(opts: FilterProxyOptions): Promise<Filter
   const addr = server.address();
   const port = typeof addr === 'object' && addr ? addr.port : 0;
 
+  const advertised = opts.listen?.advertiseHost || opts.listen?.host || '127.0.0.1';
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `http://${advertised.includes(':') ? `[${unbracket(advertised)}]` : advertised}:${port}`,
     port,
     blocked,
     failures,

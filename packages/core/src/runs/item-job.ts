@@ -16,6 +16,7 @@ import { archivePages } from '../snapshots/archive.ts';
 import { reserveRunItem } from '../cost/budgets.ts';
 import { getOwnerSettings, type OwnerSettings } from '../cost/settings.ts';
 import { creditsFor } from '../usage.ts';
+import { defaultPolicy, politeScope, type PoliteScope } from '../politeness/policy.ts';
 
 export interface RunItemPayload {
   runId: string;
@@ -51,6 +52,7 @@ function scrape(
   recipe: NonNullable<ScraperRecord['recipe']>,
   item: ClaimedItem,
   signal: AbortSignal,
+  polite?: PoliteScope,
 ): Promise<ScrapeResult> {
   return scrapeWithRecipe(c, {
     recipe,
@@ -61,6 +63,7 @@ function scrape(
     proxyCountry: item.options.proxyCountry,
     cookies: item.options.cookies,
     signal,
+    polite,
   });
 }
 
@@ -83,9 +86,10 @@ export async function executeItem(
   scraper: ScraperRecord,
   item: ClaimedItem,
   job: Pick<JobContext, 'signal' | 'lastAttempt' | 'logger'>,
+  polite?: PoliteScope,
 ): Promise<ItemOutcome> {
   const recipe = scraper.recipe!;
-  let result = await scrape(c, scraper, recipe, item, job.signal);
+  let result = await scrape(c, scraper, recipe, item, job.signal, polite);
   let version = scraper.recipeVersion;
   const drift = detectDrift(result.firstRecords, scraper.sampleData, scraper.attributes, result.firstPage.url);
   let healed = false;
@@ -124,7 +128,7 @@ export async function executeItem(
     healCredits = heal.credits;
     healed = true;
     version = heal.version;
-    result = await scrape(c, scraper, heal.recipe, item, job.signal);
+    result = await scrape(c, scraper, heal.recipe, item, job.signal, polite);
     // The new version's records on this page are its sample here (a version another URL's heal made
     // may find nothing on this page: then the old sample judges).
     const again = detectDrift(result.firstRecords, heal.records.length ? heal.records : scraper.sampleData, scraper.attributes, result.firstPage.url);
@@ -215,10 +219,22 @@ export function runItemJob(ctx: () => OperationContext) {
       // A replay's browser session closes while its result is recorded; the job ends once both have.
       const closing: Promise<void>[] = [];
       try {
-        const outcome =
-          scraper.kind === 'agentic' ? await executeAgenticItem(c, scraper, item, job, (p) => closing.push(p)) : await executeItem(c, scraper, item, job);
+        const polite = politeScope(item.options.politeness ?? defaultPolicy(c));
+        let outcome: ItemOutcome;
+        try {
+          outcome =
+            scraper.kind === 'agentic'
+              ? await executeAgenticItem(c, scraper, item, job, (p) => closing.push(p))
+              : await executeItem(c, scraper, item, job, polite);
+        } catch (err) {
+          // A URL the site's robots.txt disallows is skipped, with the rule, not failed (nor retried).
+          if (!(err instanceof GleanerError) || err.code !== 'ROBOTS_DISALLOWED') throw err;
+          outcome = { status: 'skipped', error: err.message, code: err.code };
+        }
+        outcome.politeWaitMs = polite.stats.waitedMs;
+        outcome.backoffs = polite.stats.backoffs;
         // Archived before the item is recorded: a finished run's snapshots are all there.
-        if (item.options.snapshots && outcome.documents?.length) await archivePages(c.db, runId, position, outcome.documents);
+        if (item.options.snapshots && outcome.status === 'completed' && outcome.documents?.length) await archivePages(c.db, runId, position, outcome.documents);
         const recorded = await items.record(runId, { position, outcome, hasCallback: item.hasCallback });
         job.logger.debug({ runId, position, records: outcome.status === 'completed' ? outcome.records.length : 0, recorded }, 'run item done');
       } finally {

@@ -49,7 +49,15 @@ export type ItemOutcome = {
   documents?: Array<{ url: string; driver: string; html: string }>;
   /** Said beside the records (e.g. a pagination fallback); kept on the item. */
   message?: string | null;
-} & ({ status: 'completed'; records: ExtractedRecord[]; pages: number } | { status: 'failed'; error: string; code: string });
+  /** Time this URL waited for its turn at the host, and the 429/503 answers it backed off from. */
+  politeWaitMs?: number;
+  backoffs?: number;
+} & (
+  | { status: 'completed'; records: ExtractedRecord[]; pages: number }
+  | { status: 'failed'; error: string; code: string }
+  // robots.txt disallows the URL: neither completed nor failed, and not charged.
+  | { status: 'skipped'; error: string; code: string }
+);
 
 /** A completed item's outcome: its pages are charged as recipe pages, plus any heal it paid for. */
 export function completedOutcome(
@@ -119,16 +127,19 @@ export async function claimItems(db: Queryable, runId: string, positions: number
 const RECORD_SQL = `
   WITH input AS (
     SELECT * FROM json_to_recordset($2::json) AS x(position int, status text, records jsonb, error text, error_code text,
-      driver text, recipe_version int, healed boolean, pages int, credits numeric, failed int, model_calls int, heal_credits numeric, message text)
+      driver text, recipe_version int, healed boolean, pages int, credits numeric, failed int, model_calls int, heal_credits numeric, message text,
+      skipped int, polite_wait_ms int, backoffs int)
   ), item AS (
     UPDATE run_items i SET status = x.status, records = x.records, error = x.error, error_code = x.error_code, driver = x.driver,
-           recipe_version = x.recipe_version, healed = x.healed, pages = x.pages, credits = x.credits, message = x.message, finished_at = now()
+           recipe_version = x.recipe_version, healed = x.healed, pages = x.pages, credits = x.credits, message = x.message, finished_at = now(),
+           polite_wait_ms = x.polite_wait_ms
       FROM input x
      WHERE i.run_id = $1 AND i.position = x.position AND i.status IN ('queued', 'running')
-     RETURNING i.position, x.pages, x.credits, x.failed, x.model_calls, x.heal_credits, i.reserved_credits
+     RETURNING i.position, x.pages, x.credits, x.failed, x.model_calls, x.heal_credits, i.reserved_credits, x.skipped, x.polite_wait_ms, x.backoffs
   ), counted AS (
     SELECT count(*)::int AS n, sum(failed)::int AS failed, sum(pages)::int AS pages, sum(credits) AS credits,
-           sum(model_calls)::int AS model_calls, sum(heal_credits) AS heal_credits, sum(reserved_credits) AS reserved
+           sum(model_calls)::int AS model_calls, sum(heal_credits) AS heal_credits, sum(reserved_credits) AS reserved,
+           sum(skipped)::int AS skipped, sum(polite_wait_ms)::bigint AS polite_wait_ms, sum(backoffs)::int AS backoffs
       FROM item HAVING count(*) > 0
   ), run AS (
     UPDATE runs r SET
@@ -140,16 +151,19 @@ const RECORD_SQL = `
       heal_credits = r.heal_credits + c.heal_credits,
       -- A recorded item's budget reservation (cost/budgets.ts) is now its charge.
       reserved_credits = greatest(0, r.reserved_credits - c.reserved),
+      skipped = r.skipped + c.skipped,
+      polite_wait_ms = r.polite_wait_ms + c.polite_wait_ms,
+      backoffs = r.backoffs + c.backoffs,
       started_at = coalesce(r.started_at, now()),
       status = CASE
         WHEN r.completed + c.n < r.total THEN 'running'
         WHEN r.failed + c.failed = 0 THEN 'completed'
-        WHEN r.failed + c.failed >= r.total THEN 'failed'
+        WHEN r.failed + c.failed >= r.total - (r.skipped + c.skipped) THEN 'failed'
         ELSE 'completed_partial' END,
       finished_at = CASE WHEN r.completed + c.n >= r.total THEN now() END
       FROM counted c WHERE r.id = $1
     RETURNING r.id, r.owner_id, r.status, r.url_form, r.completed, r.total, r.failed, r.credits_charged, r.heal_credits, r.pages, r.model_calls, r.callback_url,
-              r.schedule_id
+              r.schedule_id, r.skipped, r.polite_wait_ms, r.backoffs, r.options->'politeness' AS politeness
   ), usage AS (
     INSERT INTO usage_events (owner_id, operation, subject, pages, model_calls, input_tokens, output_tokens, credits)
     SELECT owner_id, 'scraper_run', 'run:' || id, pages, 0, 0, 0, credits_charged - heal_credits FROM run WHERE completed >= total
@@ -168,12 +182,15 @@ function row(position: number, o: ItemOutcome): Record<string, unknown> {
     records: ok ? o.records : null,
     error: ok ? null : o.error,
     error_code: ok ? null : o.code,
+    skipped: o.status === 'skipped' ? 1 : 0,
+    polite_wait_ms: Math.round(o.politeWaitMs ?? 0),
+    backoffs: o.backoffs ?? 0,
     driver: o.driver ?? null,
     recipe_version: o.recipeVersion ?? null,
     healed: o.healed ?? false,
     pages: ok ? o.pages : 0,
     credits: o.credits ?? 0,
-    failed: ok ? 0 : 1,
+    failed: o.status === 'failed' ? 1 : 0,
     model_calls: o.modelCalls ?? 0,
     heal_credits: o.healCredits ?? 0,
     message: o.message ?? null,

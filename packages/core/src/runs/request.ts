@@ -15,6 +15,7 @@ import { checkCallbackUrl } from '../tasks/extract-task.ts';
 import type { RunScraperRequest } from '../schemas/run-requests.ts';
 import { ownerKeepsSnapshots } from '../snapshots/archive.ts';
 import { own } from '../own.ts';
+import { resolvePolicy, type PolitenessPolicy } from '../politeness/policy.ts';
 
 /** URLs per run (spec 8). */
 export const MAX_RUN_URLS = 100;
@@ -33,6 +34,8 @@ export interface RunOptions {
   snapshots?: boolean;
   /** `max_credits` (a Gleaner extension): items stop being read once the run would cost more. */
   maxCredits?: number | null;
+  /** The pace and robots.txt rule of the run (absent on runs created before they were recorded). */
+  politeness?: PolitenessPolicy;
 }
 
 export interface RunRequest {
@@ -204,6 +207,7 @@ export async function normalizeRunRequest(ctx: OperationContext, owner: Owner, b
       source: typeof body.source === 'string' && body.source ? body.source : 'api',
       snapshots: typeof body.snapshots === 'boolean' ? body.snapshots : await ownerKeepsSnapshots(ctx.db, owner.id),
       maxCredits: typeof body.max_credits === 'number' ? body.max_credits : null,
+      politeness: await resolvePolicy(ctx, owner.id, body.politeness),
     },
     callbackUrl,
   };

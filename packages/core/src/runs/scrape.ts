@@ -9,6 +9,7 @@ import { findNextPageUrl, linkPage } from '../extract/paginate.ts';
 import type { Cookie } from '../net/cookies.ts';
 import type { PageSnapshot } from '../plugins/driver.ts';
 import { runRecipe, type Recipe } from '../recipes/index.ts';
+import type { PoliteScope } from '../politeness/policy.ts';
 
 export interface ScrapeInput {
   recipe: Recipe;
@@ -21,6 +22,8 @@ export interface ScrapeInput {
   proxyCountry?: string | null;
   cookies?: Cookie[];
   signal?: AbortSignal;
+  /** Robots.txt and per-host pacing (runs and crawls). */
+  polite?: PoliteScope;
 }
 
 export interface ScrapedPage {
@@ -55,6 +58,7 @@ export async function scrapeWithRecipe(ctx: OperationContext, input: ScrapeInput
     cookies: input.cookies ?? [],
     preferBrowser: input.preferBrowser,
     signal: input.signal,
+    polite: input.polite,
   });
   try {
     const pages: ScrapeResult['pages'] = [];

@@ -22,11 +22,16 @@ export interface RunRow {
   callback_url: string | null;
   /** The schedule that started the run (Gleaner extension), when one did. */
   schedule_id?: string | null;
+  skipped?: number;
+  polite_wait_ms?: string | number;
+  backoffs?: number;
+  /** The run's recorded politeness policy (options->politeness). */
+  politeness?: { concurrency: number; delayMs: number; robots: 'respect' | 'ignore' } | null;
 }
 
 export interface RunItemRow {
   url: string;
-  status: 'queued' | 'running' | 'completed' | 'failed';
+  status: 'queued' | 'running' | 'completed' | 'failed' | 'skipped';
   records: ExtractedRecord[] | null;
   error: string | null;
   /** Said beside the records (e.g. a pagination fallback). */
@@ -51,6 +56,10 @@ export interface RunStatusBody {
   error?: string;
   /** URL -> what its item says beside its records (only URLs that say something; absent when none does). */
   messages?: Record<string, string>;
+  /** Gleaner extension: URL -> why it was skipped (robots.txt); present when some were. */
+  skipped?: Record<string, string>;
+  /** Gleaner extension: the run's per-host pace, robots.txt rule, and what waiting for hosts cost. */
+  politeness?: { concurrency: number; delay_ms: number; robots: 'respected' | 'ignored'; waited_ms: number; backoffs: number; skipped: number };
 }
 
 export function isFinished(status: RunStatus): boolean {
@@ -58,18 +67,32 @@ export function isFinished(status: RunStatus): boolean {
 }
 
 export function progressBody(run: RunRow): RunStatusBody {
-  return { run_id: run.id, status: run.status, completed: run.completed, total: run.total };
+  const body: RunStatusBody = { run_id: run.id, status: run.status, completed: run.completed, total: run.total };
+  if (run.politeness) {
+    body.politeness = {
+      concurrency: run.politeness.concurrency,
+      delay_ms: run.politeness.delayMs,
+      robots: run.politeness.robots === 'respect' ? 'respected' : 'ignored',
+      waited_ms: Number(run.polite_wait_ms ?? 0),
+      backoffs: run.backoffs ?? 0,
+      skipped: run.skipped ?? 0,
+    };
+  }
+  return body;
 }
 
 /** The finished run's status body: progress plus credits, data and errors. */
 export function finishedBody(run: RunRow, items: RunItemRow[]): RunStatusBody {
   const data: Record<string, ExtractedRecord[]> = {};
   const errors: Record<string, string> = {};
+  const skipped: Record<string, string> = {};
   for (const item of items) {
     data[item.url] = item.status === 'completed' ? (item.records ?? []) : [];
     if (item.status === 'failed') errors[item.url] = item.error ?? 'this URL failed';
+    if (item.status === 'skipped') skipped[item.url] = item.error ?? 'skipped';
   }
   const body: RunStatusBody = { ...progressBody(run), credits_charged: Number(run.credits_charged), data, errors };
+  if (Object.keys(skipped).length) body.skipped = skipped;
   if (run.status === 'failed') body.error = firstFailure(items);
   const said = items.filter((i) => i.message);
   if (said.length) body.messages = Object.fromEntries(said.map((i) => [i.url, i.message!]));

@@ -41,13 +41,14 @@ async function ownerBacklog(tx: Queryable, ownerId: string): Promise<number> {
 const LOWEST_PRIORITY = -2_000_000_000;
 
 /**
- * Creates the run, one item per URL and one `run.item` job per item, in one transaction. With an
- * origin whose firing has a run already, creates nothing and returns that run's id.
+ * Creates the run, one item per URL and one `run.item` job per item, in one transaction (the
+ * caller's, when given: a crawl assigns its URLs to the run in the same one). With an origin whose
+ * firing has a run already, creates nothing and returns that run's id.
  */
-export async function createRun(ctx: OperationContext, ownerId: string, req: RunRequest, origin?: RunOrigin): Promise<string> {
+export async function createRun(ctx: OperationContext, ownerId: string, req: RunRequest, origin?: RunOrigin, inTx?: Queryable): Promise<string> {
   let id: string = randomUUID();
   const proxy = proxyRoute(req.options.proxyCountry, ctx.config);
-  const created = await ctx.db.tx(async (tx) => {
+  const write = async (tx: Queryable): Promise<boolean> => {
     const backlog = await ownerBacklog(tx, ownerId);
     const { rows } = await tx.query<{ id: string }>(
       `INSERT INTO runs (id, owner_id, scraper_id, status, url_form, total, options, callback_url, schedule_id, firing_id)
@@ -80,14 +81,16 @@ export async function createRun(ctx: OperationContext, ownerId: string, req: Run
       { db: tx, group: ownerId, priority: (i) => Math.max(LOWEST_PRIORITY, -(backlog + i)) },
     );
     return true;
-  });
+  };
+  const created = await (inTx ? write(inTx) : ctx.db.tx(write));
   if (created) ctx.logger.info({ runId: id, items: req.urls.length, proxy, scheduleId: origin?.scheduleId }, 'run created');
   return id;
 }
 
 export async function loadRun(db: Queryable, ownerId: string, runId: string): Promise<RunRow | null> {
   const { rows } = await db.query<RunRow>(
-    `SELECT id, owner_id, status, url_form, completed, total, failed, credits_charged, heal_credits, pages, model_calls, callback_url, schedule_id
+    `SELECT id, owner_id, status, url_form, completed, total, failed, credits_charged, heal_credits, pages, model_calls, callback_url, schedule_id,
+            skipped, polite_wait_ms, backoffs, options->'politeness' AS politeness
        FROM runs WHERE id = $1 AND owner_id = $2`,
     [runId, ownerId],
   );

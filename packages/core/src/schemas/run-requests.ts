@@ -7,6 +7,7 @@
 import type { FromSchema } from 'json-schema-to-ts';
 import { ATTRIBUTES_REQUEST_SCHEMA } from '../records/attributes.ts';
 import { COOKIES_SCHEMA, COST_FIELDS, PROXY_COUNTRY_SCHEMA, TRUST_FIELDS, URL_SCHEMA } from './requests.ts';
+import { POLITENESS_REQUEST_SCHEMA } from '../politeness/policy.ts';
 
 const CALLBACK_URL_SCHEMA = { type: ['string', 'null'], description: "The finished run's status body is POSTed here, signed (Standard Webhooks)." } as const;
 const SOURCE_SCHEMA = { type: ['string', 'null'], default: 'api' } as const;
@@ -47,6 +48,7 @@ export const RUN_BODY = {
     },
     dry_run: COST_FIELDS.dry_run,
     max_credits: COST_FIELDS.max_credits,
+    politeness: POLITENESS_REQUEST_SCHEMA,
   },
 } as const;
 

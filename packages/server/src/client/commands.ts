@@ -283,4 +283,32 @@ export function registerScriptingCommands(program: Command): void {
       // Some URLs failed: the lines say which; the exit status lets a script notice.
       if (failed) process.exitCode = 3;
     });
+
+  program
+    .command('map')
+    .description("list a site's URLs (sitemaps and links) through a running server; one JSON line per URL {url, source, found_in}")
+    .argument('<url>')
+    .option('--limit <n>', 'URLs at most', positiveInt('--limit', 10_000))
+    .option('--include <regex>', 'only URLs whose path matches (repeatable)', (v: string, p: string[] = []) => [...p, v])
+    .option('--exclude <regex>', 'leave out URLs whose path matches (repeatable)', (v: string, p: string[] = []) => [...p, v])
+    .option('--sitemap <mode>', 'include (default), only or skip')
+    .option('--all-domains', "list other sites' URLs too (never followed)")
+    .option('--urls-only', 'print bare URLs, one a line')
+    .option(serverOption, serverHelp)
+    .action(
+      async (
+        url: string,
+        o: ServerOption & { limit?: number; include?: string[]; exclude?: string[]; sitemap?: string; allDomains?: boolean; urlsOnly?: boolean },
+      ) => {
+        const body: Record<string, unknown> = { url };
+        if (o.limit) body.limit = o.limit;
+        if (o.include) body.include = o.include;
+        if (o.exclude) body.exclude = o.exclude;
+        if (o.sitemap) body.sitemap = o.sitemap;
+        if (o.allDomains) body.same_domain = false;
+        const result = await client(o).call<{ urls: Array<{ url: string }>; sitemaps: string[]; pages_visited: number }>('POST', '/v1/map', body);
+        for (const u of result.urls) o.urlsOnly ? process.stdout.write(`${u.url}\n`) : writeLine(u);
+        process.stderr.write(`${result.urls.length} URLs (${result.sitemaps.length} sitemaps read, ${result.pages_visited} pages visited)\n`);
+      },
+    );
 }

@@ -138,6 +138,11 @@ function mount(app: express.Express, route: RouteDef, opts: AppOptions): void {
           .status(result.status ?? 200)
           .type('html')
           .send(result.html);
+      } else if (result.text !== undefined) {
+        res
+          .status(result.status ?? 200)
+          .type(result.text.contentType)
+          .send(result.text.body);
       } else if (result.body === undefined) {
         res.status(result.status ?? 204).end();
       } else {

@@ -22,6 +22,8 @@ export interface RouteResult {
   bytes?: { contentType: string; data: Buffer };
   /** A file streamed as it is produced (results as CSV or JSON Lines), sent as an attachment. */
   file?: ResultFile;
+  /** Other text (JSON Lines, CSV) with its content type. */
+  text?: { body: string; contentType: string };
 }
 
 /**

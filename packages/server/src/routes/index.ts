@@ -9,6 +9,7 @@ import { agentScraperRoutes } from './agent-scrapers.ts';
 import { historyRoutes } from './history.ts';
 import { scheduleRoutes } from './schedules.ts';
 import { costRoutes } from './cost.ts';
+import { crawlRoutes } from './crawl.ts';
 
 /** Every route of the API listener. */
 export function apiRoutes(): RouteDef[] {
@@ -23,5 +24,6 @@ export function apiRoutes(): RouteDef[] {
     ...historyRoutes(),
     ...scheduleRoutes(),
     ...costRoutes(),
+    ...crawlRoutes(),
   ];
 }

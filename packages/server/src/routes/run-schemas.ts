@@ -1,5 +1,6 @@
 // Response schemas of the run endpoints (spec 4.3 items 2-4, 2.7); their request schemas live in
 // core (RUN_BODY), which checks direct calls with them.
+import { POLITENESS } from './crawl-schemas.ts';
 const RECORDS = { type: 'array', items: { type: 'object' } };
 const DATA_MAP = { type: 'object', additionalProperties: RECORDS, description: "URL -> records; a failed URL's entry is []." };
 const ERRORS_MAP = { type: 'object', additionalProperties: { type: 'string' }, description: 'URL -> why it failed.' };
@@ -48,5 +49,15 @@ export const RUN_STATUS_RESPONSE = {
     changes: { ...CHANGES_SCHEMA, type: ['object', 'null'], description: 'Gleaner extension (scheduled runs only): null until the finished run is compared.' },
     error: ERROR,
     messages: MESSAGES,
+    skipped: {
+      type: 'object',
+      additionalProperties: { type: 'string' },
+      description: "Gleaner extension, once finished and only when some were: URL -> why it was skipped (the site's robots.txt rule).",
+    },
+    politeness: {
+      ...POLITENESS,
+      description: `Gleaner extension. ${POLITENESS.description} waited_ms is summed over the run's URLs; skipped counts the URLs robots.txt disallowed.`,
+      properties: { ...POLITENESS.properties, skipped: { type: 'integer' } },
+    },
   },
 };

@@ -13,6 +13,7 @@ import { Catalog } from './catalog.ts';
 import { AgentTasks, AgentTask } from './agent.ts';
 import { SchedulesList, ScheduleDetail, RunChanges } from './schedules.ts';
 import { Usage } from './usage.ts';
+import { SiteMap } from './map.ts';
 
 const SECTIONS = [
   ['playground', 'Playground'],
@@ -22,6 +23,7 @@ const SECTIONS = [
   ['agent', 'Agent'],
   ['catalog', 'Catalog'],
   ['usage', 'Usage'],
+  ['map', 'Map'],
 ] as const;
 
 function View({ route }: { route: string[] }) {
@@ -35,6 +37,7 @@ function View({ route }: { route: string[] }) {
   if (section === 'agent') return id ? html`<${AgentTask} id=${id} key=${id} />` : html`<${AgentTasks} />`;
   if (section === 'catalog') return html`<${Catalog} slug=${id} key=${id ?? ''} />`;
   if (section === 'usage') return html`<${Usage} />`;
+  if (section === 'map') return html`<${SiteMap} />`;
   return html`<${Playground} />`;
 }
 
