@@ -58,14 +58,18 @@ const MIN_WEIGHT = 40;
 const KEEP = 0.4;
 /** Like siblings weighing this much of the heaviest one make the content their parent. */
 const LIKE = 0.1;
+/** The content grows up to the title's common ancestor when that adds at most this factor of weight. */
+const TITLE_SPAN = 1.5;
 
 type Tree = {
   els: Element[];
   parent: Int32Array;
   txt: Float64Array;
   lnk: Float64Array;
-  removed: Uint8Array;
   /** Topmost dropped subtrees are marked; what lies inside them is not. */
+  removed: Uint8Array;
+  /** Dropped, or inside a dropped subtree. */
+  gone: Uint8Array;
   index: Map<Element, number>;
 };
 
@@ -136,17 +140,22 @@ function measure(html: string): Tree {
   }
   const n = els.length;
   const parent = Int32Array.from(parents);
-  const txt = Float64Array.from(txtList);
-  const lnk = Float64Array.from(lnkList);
   const removed = Uint8Array.from(removedList);
-  for (let i = n - 1; i > 0; i--) {
-    const p = parent[i];
-    if (p >= 0 && removed[i] !== 2) {
-      txt[p] += txt[i];
-      lnk[p] += lnk[i];
+  const txt = new Float64Array(n);
+  const lnk = new Float64Array(n);
+  const sum = (skip: number) => {
+    txt.set(txtList);
+    lnk.set(lnkList);
+    for (let i = n - 1; i > 0; i--) {
+      const p = parent[i];
+      if (p >= 0 && removed[i] < skip) {
+        txt[p] += txt[i];
+        lnk[p] += lnk[i];
+      }
     }
-  }
-  // Soft removals: dropped (their weight taken from their ancestors) unless they hold much of the page.
+  };
+  sum(2);
+  // Soft removals: dropped unless they hold much of the page; then the sums again without them.
   let total = 0;
   for (let i = 0; i < n; i++) if (els[i].name === 'body') total = txt[i] + LINK_WEIGHT * lnk[i];
   const gone = new Uint8Array(n);
@@ -157,19 +166,13 @@ function measure(html: string): Tree {
       removed[i] = 0;
       continue;
     }
-    if (removed[i] === 1) {
-      if (txt[i] + LINK_WEIGHT * lnk[i] >= KEEP * total) removed[i] = 0;
-      else
-        for (let a = p; a >= 0; a = parent[a]) {
-          txt[a] -= txt[i];
-          lnk[a] -= lnk[i];
-        }
-    }
+    if (removed[i] === 1 && txt[i] + LINK_WEIGHT * lnk[i] >= KEEP * total) removed[i] = 0;
     if (removed[i]) gone[i] = 1;
   }
+  sum(1);
   const index = new Map<Element, number>();
   for (let i = 0; i < n; i++) index.set(els[i], i);
-  return { els, parent, txt, lnk, removed, index };
+  return { els, parent, txt, lnk, removed, gone, index };
 }
 
 const weight = (t: Tree, i: number) => t.txt[i] + LINK_WEIGHT * t.lnk[i];
@@ -184,13 +187,13 @@ function elementChildren(t: Tree, i: number): number[] {
   return out;
 }
 
-/** Tag and classes without digits: the posts of a thread share one (post_1, post_2). */
-const signature = (el: Element) => `${el.name}.${(el.attribs.class ?? '').replace(/\d+/g, '')}`;
-
-function inRemoved(t: Tree, i: number): boolean {
-  for (let a = i; a >= 0; a = t.parent[a]) if (t.removed[a]) return true;
+function isAncestor(t: Tree, a: number, i: number): boolean {
+  for (let k = i; k !== -1; k = t.parent[k]) if (k === a) return true;
   return false;
 }
+
+/** Tag and classes without digits: the posts of a thread share one (post_1, post_2). */
+const signature = (el: Element) => `${el.name}.${(el.attribs.class ?? '').replace(/\d+/g, '')}`;
 
 function rangeOf(el: Element, html: string): Range {
   const s = el.startIndex ?? 0;
@@ -240,20 +243,22 @@ export function findMainContent(html: string): MainContent {
     if (like >= LIKE * bestW) break;
     node = best;
   }
-  const ranges: Range[] = [rangeOf(t.els[node], html)];
-  // The page's title heading, when it sits just outside the content element (a hero above the body).
-  const [s0] = ranges[0];
-  for (let i = 0; i < n; i++) {
-    const el = t.els[i];
-    if (el.name !== 'h1') continue;
-    if (inRemoved(t, i)) continue;
-    const r = rangeOf(el, html);
-    if (r[1] <= s0) ranges.unshift(r);
-    break;
+  // The page's title heading, when it sits outside the content element: the content starts at the
+  // title (a product's name and price above its description) when their common ancestor adds little
+  // else; otherwise the heading alone comes first (a hero above the body).
+  let title = -1;
+  for (let i = 0; i < n && title === -1; i++) if (t.els[i].name === 'h1' && !t.gone[i]) title = i;
+  const ranges: Range[] = [];
+  if (title !== -1 && !isAncestor(t, node, title)) {
+    let lca = t.parent[title];
+    while (lca !== -1 && !isAncestor(t, lca, node)) lca = t.parent[lca];
+    if (lca !== -1 && lca !== body && weight(t, lca) <= TITLE_SPAN * weight(t, node)) node = lca;
+    else if (t.els[title].startIndex! < t.els[node].startIndex!) ranges.push(rangeOf(t.els[title], html));
   }
+  ranges.push(rangeOf(t.els[node], html));
   const drop: Range[] = [];
   for (let i = 0; i < n; i++) {
-    if (!t.removed[i] || inRemoved(t, t.parent[i])) continue;
+    if (!t.removed[i] || (t.parent[i] >= 0 && t.gone[t.parent[i]])) continue;
     const r = rangeOf(t.els[i], html);
     if (ranges.some(([s, e]) => r[0] >= s && r[1] <= e)) drop.push(r);
   }
@@ -261,34 +266,44 @@ export function findMainContent(html: string): MainContent {
   return { type: detectType(html, t, node), ranges, drop };
 }
 
+const ITEM_TAGS = new Set(['div', 'li', 'article', 'section', 'tr', 'a', 'dl', 'figure']);
+
+/** The run of like items (same tag and classes) holding most of the content at `node` or a few levels down. */
+function repeatedRun(t: Tree, node: number): number[] | null {
+  for (let depth = 0, at = node; depth < 4 && at !== -1; depth++) {
+    const groups = new Map<string, number[]>();
+    let heaviest = -1;
+    for (const k of elementChildren(t, at)) {
+      const el = t.els[k];
+      if (heaviest === -1 || weight(t, k) > weight(t, heaviest)) heaviest = k;
+      if (!ITEM_TAGS.has(el.name)) continue;
+      const key = signature(el);
+      let g = groups.get(key);
+      if (!g) groups.set(key, (g = []));
+      g.push(k);
+    }
+    const w = weight(t, at);
+    for (const g of groups.values()) if (g.length >= 3 && g.reduce((a, k) => a + weight(t, k), 0) >= 0.5 * w) return g;
+    at = heaviest;
+  }
+  return null;
+}
+
 function detectType(html: string, t: Tree, node: number): PageType {
   const declared = declaredType(html);
   if (declared) return declared;
-  const main = t.els[node];
-  const kids = elementChildren(t, node);
-  // Repeated siblings (same tag and class) holding most of the content: a listing, or a thread.
-  const groups = new Map<string, number[]>();
-  for (const k of kids) {
-    const el = t.els[k];
-    const key = signature(el);
-    let g = groups.get(key);
-    if (!g) groups.set(key, (g = []));
-    g.push(k);
-  }
-  const w = weight(t, node);
-  for (const g of groups.values()) {
-    if (g.length < 3) continue;
-    const gw = g.reduce((a, k) => a + weight(t, k), 0);
-    if (gw < 0.5 * w) continue;
-    const linky =
-      g.reduce((a, k) => a + t.lnk[k], 0) /
+  const run = repeatedRun(t, node);
+  const linky = run
+    ? run.reduce((a, k) => a + t.lnk[k], 0) /
       Math.max(
         1,
-        g.reduce((a, k) => a + t.txt[k] + t.lnk[k], 0),
-      );
-    return linky > 0.3 ? 'listing' : /post|comment|message|reply|answer/.test(classId(t.els[g[0]])) ? 'forum' : 'listing';
-  }
+        run.reduce((a, k) => a + t.txt[k] + t.lnk[k], 0),
+      )
+    : 0;
+  if (run && linky < 0.3 && /post|comment|message|reply|answer|thread/.test(classId(t.els[run[0]]))) return 'forum';
+  const main = t.els[node];
   if (/<pre[\s>]/i.test(html.slice(main.startIndex ?? 0, (main.endIndex ?? 0) + 1))) return 'documentation';
+  if (run && linky >= 0.3) return 'listing';
   if (main.name === 'article' || t.els.some((el) => el.name === 'article')) return 'article';
   return 'service';
 }

@@ -75,6 +75,7 @@ function flattenLinks(html: string): string {
   const parts: string[] = [];
   let pos = 0;
   let i = html.indexOf('<a', 0);
+  let close = 0;
   while (i !== -1) {
     const next = html.charCodeAt(i + 2);
     if (next !== 32 && next !== 62 && next !== 10 && next !== 9 && next !== 13) {
@@ -83,10 +84,14 @@ function flattenLinks(html: string): string {
     }
     const open = html.indexOf('>', i);
     if (open === -1) break;
-    let close = html.indexOf('</a', open);
-    while (close !== -1 && isNameChar(html.charCodeAt(close + 3))) close = html.indexOf('</a', close + 3);
+    // The next closing tag is searched for only when the last one found lies behind: one pass in all.
+    if (close !== -1 && close < open) {
+      close = html.indexOf('</a', open);
+      while (close !== -1 && isNameChar(html.charCodeAt(close + 3))) close = html.indexOf('</a', close + 3);
+    }
+    if (close === -1) break;
     const following = html.indexOf('<a', open);
-    const end = close === -1 || (following !== -1 && following < close) ? -1 : close;
+    const end = following !== -1 && following < close ? -1 : close;
     if (end !== -1) {
       const inner = html.slice(open + 1, end);
       BLOCK_IN_LINK.lastIndex = 0;
