@@ -60,6 +60,10 @@ const KEEP = 0.4;
 const LIKE = 0.1;
 /** The content grows up to the title's common ancestor when that adds at most this factor of weight. */
 const TITLE_SPAN = 1.5;
+/** A block whose text is more than this share link text is a link block. */
+const LINKY = 0.5;
+/** Link blocks (with their like siblings) holding this share of the content are content. */
+const RUN_SHARE = 0.3;
 
 type Tree = {
   els: Element[];
@@ -262,8 +266,40 @@ export function findMainContent(html: string): MainContent {
     const r = rangeOf(t.els[i], html);
     if (ranges.some(([s, e]) => r[0] >= s && r[1] <= e)) drop.push(r);
   }
+  const type = detectType(html, t, node);
+  if (type !== 'listing') for (const i of linkBlocks(t, node)) drop.push(rangeOf(t.els[i], html));
   drop.sort((a, b) => a[0] - b[0]);
-  return { type: detectType(html, t, node), ranges, drop };
+  return { type, ranges, drop };
+}
+
+const BLOCK_TAGS = new Set(['div', 'ul', 'ol', 'section', 'aside', 'nav', 'table', 'dl', 'header', 'footer', 'form', 'span', 'details']);
+
+/**
+ * Blocks inside the content that are mostly links (a table of contents, tag lists, recent-post and
+ * archive widgets, "read next" lists): dropped, unless they make up much of the content together with
+ * the link blocks beside them (the rows of a product grid, the sections of a listing), kept whole.
+ */
+function linkBlocks(t: Tree, node: number): number[] {
+  const out: number[] = [];
+  const whole = weight(t, node);
+  if (t.lnk[node] > LINKY * (t.txt[node] + t.lnk[node])) return out; // a listing: its links are the content
+  const stack = [node];
+  while (stack.length) {
+    const at = stack.pop()!;
+    const kids = elementChildren(t, at);
+    const linky = (k: number) => t.lnk[k] > LINKY * (t.txt[k] + t.lnk[k]);
+    for (const k of kids) {
+      if (t.txt[k] + t.lnk[k] === 0) continue;
+      if (!BLOCK_TAGS.has(t.els[k].name) || !linky(k)) {
+        stack.push(k);
+        continue;
+      }
+      let run = 0;
+      for (const o of kids) if (BLOCK_TAGS.has(t.els[o].name) && linky(o)) run += weight(t, o);
+      if (run < RUN_SHARE * whole) out.push(k);
+    }
+  }
+  return out;
 }
 
 const ITEM_TAGS = new Set(['div', 'li', 'article', 'section', 'tr', 'a', 'dl', 'figure']);
