@@ -61,12 +61,17 @@ describe('page: main content', () => {
       `<div class="product"><div class="gallery"><img src="/big.jpg" alt="Photo"></div>
       <div class="summary"><h1>Desk Lamp</h1><p class="price">$49.00</p><button>Add to cart</button></div>
       <div class="tabs"><h2>Description</h2>${para('Lamp', 3)}<h2>Specifications</h2>
-      <table><tr><th>Height</th><td>45 cm</td></tr><tr><th>Weight</th><td>1.2 kg</td></tr></table></div></div>
+      <table><tr><th>Height</th><td>45 cm</td></tr><tr><th>Weight</th><td>1.2 kg</td></tr></table></div>
+      <div class="product-reviews"><h2>Customer reviews</h2><p>Great lamp, five stars from me.</p></div></div>
       <section class="related-products"><h2>You may also like</h2><a href="/p/2">Floor Lamp $99</a><a href="/p/3">Wall Lamp $39</a></section>`,
       '<script type="application/ld+json">{"@context":"https://schema.org","@type":"Product","name":"Desk Lamp"}</script>',
     );
     const out = md(html);
-    expectOnly(out, ['Desk Lamp', '$49.00', 'Lamp paragraph 3', '| Height | 45 cm |'], [...CHROME_WORDS, 'You may also like', 'Floor Lamp', 'Add to cart']);
+    expectOnly(
+      out,
+      ['Desk Lamp', '$49.00', 'Lamp paragraph 3', '| Height | 45 cm |'],
+      [...CHROME_WORDS, 'You may also like', 'Floor Lamp', 'Add to cart', 'Great lamp'],
+    );
     expect(findMainContent(html).type).to.equal('product');
   });
 

@@ -268,6 +268,7 @@ export function findMainContent(html: string): MainContent {
   }
   const type = detectType(html, t, node);
   if (type !== 'listing') for (const i of linkBlocks(t, node)) drop.push(rangeOf(t.els[i], html));
+  if (type === 'product') for (const i of named(t, node, REVIEWS)) drop.push(rangeOf(t.els[i], html));
   drop.sort((a, b) => a[0] - b[0]);
   return { type, ranges, drop };
 }
@@ -298,6 +299,22 @@ function linkBlocks(t: Tree, node: number): number[] {
       for (const o of kids) if (BLOCK_TAGS.has(t.els[o].name) && linky(o)) run += weight(t, o);
       if (run < RUN_SHARE * whole) out.push(k);
     }
+  }
+  return out;
+}
+
+/** A product's customer reviews and questions: the shop's content is the description and specifications. */
+const REVIEWS = /review|rating|okendo|yotpo|bazaarvoice|stamped|jdgm|judgeme|trustpilot|questions|recently-viewed|recommend|upsell|cross-sell/;
+
+/** Topmost elements under `node` whose class or id matches. */
+function named(t: Tree, node: number, re: RegExp): number[] {
+  const out: number[] = [];
+  const stack = elementChildren(t, node);
+  while (stack.length) {
+    const k = stack.pop()!;
+    const el = t.els[k];
+    if ((el.attribs.class !== undefined || el.attribs.id !== undefined) && re.test(classId(el))) out.push(k);
+    else stack.push(...elementChildren(t, k));
   }
   return out;
 }
