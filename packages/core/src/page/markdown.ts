@@ -59,7 +59,20 @@ export function htmlToMarkdown(html: string, opts: MarkdownOptions): string {
 }
 
 function convert(html: string, origin: string | undefined): string {
-  return html.trim() ? mdream(flattenLinks(html), origin ? { origin } : {}).trim() : '';
+  return html.trim() ? mdream(definitionsAsParagraphs(flattenLinks(html)), origin ? { origin } : {}).trim() : '';
+}
+
+const DEFINITION = /<(\/?)(dl|dt|dd)\b[^>]*>/gi;
+
+/** The converter passes <dl> through as raw HTML; a specification list reads as term (bold) and value. */
+function definitionsAsParagraphs(html: string): string {
+  if (!/<d[tdl][\s>]/i.test(html)) return html;
+  return html.replace(DEFINITION, (_, close: string, tag: string) => {
+    const t = tag.toLowerCase();
+    if (t === 'dl') return close ? '</div>' : '<div>';
+    if (t === 'dt') return close ? '</strong></p>' : '<p><strong>';
+    return close ? '</p>' : '<p>';
+  });
 }
 
 const isNameChar = (c: number) => (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 45;
