@@ -72,6 +72,11 @@ describe('cli: scripting commands against a running server', function () {
     expect(r.code, r.stderr).to.equal(0);
     expect(r.stdout).to.match(/^# Shelf 4$/m);
     expect(r.stdout).to.contain('Book 4.2 402 pages');
+    // --main: only the main content (only_main_content), here the whole shelf.
+    const main = await gleaner(['markdown', shelfUrl(4), '--main', '--server', s.url], env);
+    expect(main.code, main.stderr).to.equal(0);
+    expect(main.stdout).to.match(/^# Shelf 4$/m);
+    expect(main.stdout).to.contain('Book 4.2 402 pages');
   });
 
   it('run processes a URL file in batches: a JSON line per URL, a bad line reported by its line number, plain progress lines, exit 3 when some failed', async () => {

@@ -282,6 +282,22 @@ describe('extract API: pages, chunks, pagination, cookies, proxy, modes', () => 
     expect(s.model.chatRequests()).to.have.length(0);
   });
 
+  it('returns only the main content with only_main_content: true (a Gleaner extension), 422 for a non-boolean', async () => {
+    const res = await s.api('POST', '/v1/extract_markdown', { url: `${s.site.url}/laptops`, only_main_content: true });
+    expect(res.status, res.text).to.equal(200);
+    const md: string = res.body.data;
+    for (const kept of ['# Laptops', 'Alpha Book', 'Beta Pad', 'Gamma Pro', '$2,450.00', `${s.site.url}/p/gamma`]) expect(md).to.contain(kept);
+    for (const dropped of ['FOOTER_TEXT_TOKEN', 'About us', 'COOKIE_BANNER_TEXT', 'HIDDEN_TEXT_TOKEN', 'SECRET_SCRIPT_TOKEN'])
+      expect(md).to.not.contain(dropped);
+    // false is the default: the same answer as without the field, as before it existed.
+    const whole = await s.api('POST', '/v1/extract_markdown', { url: `${s.site.url}/laptops`, only_main_content: false });
+    const plain = await s.api('POST', '/v1/extract_markdown', { url: `${s.site.url}/laptops` });
+    expect(whole.body.data).to.equal(plain.body.data);
+    const bad = await s.api('POST', '/v1/extract_markdown', { url: `${s.site.url}/laptops`, only_main_content: 'yes' });
+    expect(bad.status).to.equal(422);
+    expect(bad.body.detail[0].loc).to.deep.equal(['body', 'only_main_content']);
+  });
+
   it('returns an empty list with a message when nothing is found', async () => {
     // Nothing on the plain-HTTP page, then nothing on the browser-rendered one either.
     s.model.script([{ json: { records: [] } }, { json: { records: [] } }]);

@@ -82,6 +82,9 @@ describe('mcp: streamable HTTP at /mcp', function () {
 
     const md = await client.callTool({ name: 'markdown', arguments: { url: shelfUrl(2) } });
     expect(text(md)).to.match(/^# Shelf 2$/m);
+    const main = await client.callTool({ name: 'markdown', arguments: { url: shelfUrl(2), only_main_content: true } });
+    expect(text(main)).to.match(/^# Shelf 2$/m);
+    expect(text(main)).to.contain('Book 2.1');
   });
 
   it("answers a bad request with the API's validation issues as a tool error", async () => {

@@ -12,11 +12,13 @@ export async function extractMarkdown(ctx: OperationContext, owner: Owner, body:
   const url = checkHttpUrl(body.url, ['body', 'url'], issues);
   const proxyCountry = normalizeProxyCountry(body.proxy_country, ctx.config, issues);
   const cookies = normalizeCookieInput(body.cookies, url, issues);
+  const onlyMainContent = body.only_main_content ?? false;
+  if (typeof onlyMainContent !== 'boolean') issues.push({ loc: ['body', 'only_main_content'], msg: 'Input should be a valid boolean', type: 'bool_type' });
   if (issues.length) throw validationFailed(issues);
   const browser = await openBrowser(ctx, { proxyCountry, cookies, signal });
   try {
     const page = await browser.goto(url!);
-    const markdown = htmlToMarkdown(page.html, { url: page.finalUrl });
+    const markdown = htmlToMarkdown(page.html, { url: page.finalUrl, onlyMainContent: onlyMainContent === true });
     await recordUsage(ctx.db, { ownerId: owner.id, operation: 'extract_markdown', subject: url, pages: 1, usage: emptyUsage(), credits: 0 });
     return { data: markdown };
   } finally {

@@ -94,7 +94,17 @@ export const PARSE_BODY = {
 export const MARKDOWN_BODY = {
   type: 'object',
   required: ['url'],
-  properties: { url: URL_SCHEMA, proxy_country: PROXY_COUNTRY_SCHEMA, cookies: COOKIES_SCHEMA },
+  properties: {
+    url: URL_SCHEMA,
+    proxy_country: PROXY_COUNTRY_SCHEMA,
+    cookies: COOKIES_SCHEMA,
+    only_main_content: {
+      type: 'boolean',
+      default: false,
+      description:
+        "Gleaner extension: only the page's main content (the article, the whole thread, the whole listing, the product's description and specifications, every section of a service page, the documentation body), without navigation, header, footer, sidebars, consent text, related rails, share bars and ads; the page type is detected. Empty when the page has no main content (an app shell)",
+    },
+  },
 } as const;
 
 /** POST /v1/extractor/extract (engine.extract), as the schema describes it. */

@@ -261,11 +261,13 @@ export function registerScriptingCommands(program: Command): void {
     .description('print a page as Markdown, read through a running server')
     .argument('<url>')
     .option('--proxy-country <code>', 'fetch through a proxy of this country')
+    .option('--main', "only the page's main content (no navigation, header, footer, sidebars, related content)")
     .option(serverOption, serverHelp)
-    .action(async (url: string, o: ServerOption & { proxyCountry?: string }) => {
+    .action(async (url: string, o: ServerOption & { proxyCountry?: string; main?: boolean }) => {
       const result = await client(o).call<{ data: string }>('POST', '/v1/extract_markdown', {
         url,
         ...(o.proxyCountry ? { proxy_country: o.proxyCountry } : {}),
+        ...(o.main ? { only_main_content: true } : {}),
       });
       process.stdout.write(result.data.endsWith('\n') ? result.data : `${result.data}\n`);
     });

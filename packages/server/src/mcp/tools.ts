@@ -99,7 +99,8 @@ export const TOOLS: ToolDef[] = [
   {
     name: 'markdown',
     title: 'A page as Markdown',
-    description: 'Returns the page at `url` as clean Markdown (navigation and boilerplate removed). Same as POST /v1/extract_markdown.',
+    description:
+      "Returns the page at `url` as clean Markdown (navigation and boilerplate removed); with `only_main_content: true`, only the page's main content (article, thread, listing, product description, documentation body). Same as POST /v1/extract_markdown.",
     inputSchema: MARKDOWN_BODY,
     readOnly: true,
     call: async (ctx, args) => {

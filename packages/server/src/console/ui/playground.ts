@@ -20,6 +20,7 @@ export function Playground() {
   const [maxPages, setMaxPages] = useState(2);
   const [country, setCountry] = useState('');
   const [cookies, setCookies] = useState('');
+  const [mainOnly, setMainOnly] = useState(false);
   const [countries, setCountries] = useState<Record<string, string>>({});
   const { busy, error, run } = useAction();
   const [outcome, setOutcome] = useState<Outcome | null>(null);
@@ -40,7 +41,11 @@ export function Playground() {
     run(async () => {
       const started = performance.now();
       if (what === 'markdown') {
-        const r = await api<{ data: string }>('POST', '/v1/extract_markdown', { url, ...common() });
+        const r = await api<{ data: string }>('POST', '/v1/extract_markdown', {
+          url,
+          ...common(),
+          ...(mainOnly ? { only_main_content: true } : {}),
+        });
         setOutcome({ kind: 'markdown', text: r.data, ms: performance.now() - started });
         return;
       }
@@ -123,6 +128,7 @@ export function Playground() {
       <div class="row">
         <button type="submit" disabled=${busy}>${busy ? 'Extracting…' : 'Extract'}</button>
         <button type="button" class="secondary" disabled=${busy || source !== 'url' || !url} onClick=${() => void go('markdown')}>Markdown</button>
+        <label><input type="checkbox" checked=${mainOnly} onChange=${(e: any) => setMainOnly(e.currentTarget.checked)} /> Main content only</label>
       </div>
     </form>
     <${ErrorBox} error=${error} />

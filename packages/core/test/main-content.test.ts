@@ -1,0 +1,154 @@
+import { expect } from 'chai';
+import { htmlToMarkdown } from '../src/page/index.ts';
+import { findMainContent } from '../src/page/main-content.ts';
+
+// Small pages of each type, with the chrome real pages carry around their content.
+const CHROME_TOP = `<header class="site-header"><a href="/">Logo</a><nav><a href="/a">Menu one</a> <a href="/b">Menu two</a></nav></header>
+<div class="cookie-notice">We use cookies to improve your experience. Accept all cookies</div>`;
+const CHROME_BOTTOM = `<footer><p>Footer text © Example Inc.</p><a href="/privacy">Privacy policy</a></footer>`;
+const para = (topic: string, n = 3) =>
+  Array.from({ length: n }, (_, i) => `<p>${topic} paragraph ${i + 1} explains the subject in plain words, with enough detail to read on its own.</p>`).join(
+    '',
+  );
+const page = (body: string, head = '') => `<!doctype html><html><head><title>T</title>${head}</head><body>${CHROME_TOP}${body}${CHROME_BOTTOM}</body></html>`;
+const md = (html: string) => htmlToMarkdown(html, { url: 'https://site.example/x/', onlyMainContent: true });
+
+function expectOnly(out: string, kept: string[], dropped: string[]) {
+  for (const k of kept) expect(out, k).to.include(k);
+  for (const d of dropped) expect(out, d).not.to.include(d);
+}
+const CHROME_WORDS = ['Menu one', 'Logo', 'Accept all cookies', 'Footer text', 'Privacy policy'];
+
+describe('page: main content', () => {
+  it('an article: its body and title, without sidebar, share bar, related rail and comments form', () => {
+    const html = page(`<div class="layout"><div class="content">
+      <h1>Article title</h1><div class="share-buttons"><a href="/s">Share on Facebook</a></div>
+      <div class="entry">${para('Article', 5)}</div>
+      <section class="related-posts"><h3>Related posts</h3><a href="/r1">Another story</a></section>
+      <div id="respond"><h3>Leave a reply</h3></div></div>
+      <aside class="sidebar"><h3>Popular</h3><ul><li><a href="/p1">Popular one</a></li><li><a href="/p2">Popular two</a></li></ul></aside></div>`);
+    const out = md(html);
+    expectOnly(
+      out,
+      ['# Article title', 'Article paragraph 1', 'Article paragraph 5'],
+      [...CHROME_WORDS, 'Share on Facebook', 'Another story', 'Leave a reply', 'Popular one'],
+    );
+  });
+
+  it('a forum thread: every post, the short ones too', () => {
+    const post = (i: number, text: string) => `<div class="topic-post post_${i}"><span class="author">user${i}</span><div class="cooked">${text}</div></div>`;
+    const html = page(`<div id="main-outlet"><h1>Thread title</h1>
+      ${post(1, para('Question', 6))}${post(2, '<p>Short answer from the second poster.</p>')}${post(3, '<p>Thanks, that worked for me.</p>')}</div>
+      <div class="suggested-topics"><h3>Suggested topics</h3><a href="/t/9">Other thread</a></div>`);
+    const out = md(html);
+    expectOnly(out, ['Thread title', 'Question paragraph 6', 'Short answer from the second poster', 'Thanks, that worked', 'user3'], CHROME_WORDS);
+    expect(findMainContent(html).type).to.equal('forum');
+  });
+
+  it('a listing: the whole grid of cards, links included, without the filter facets', () => {
+    const card = (i: number) =>
+      `<li class="product-card"><a href="/p/${i}"><img src="/i/${i}.jpg" alt=""><h3>Product ${i}</h3><span class="price">$${i}9.00</span></a></li>`;
+    const html = page(`<div class="page"><aside class="filters"><h3>Filter</h3><a href="/c?color=red">Red</a> <a href="/c?color=blue">Blue</a></aside>
+      <main><h1>Category</h1><ul class="grid">${Array.from({ length: 12 }, (_, i) => card(i + 1)).join('')}</ul></main></div>`);
+    const out = md(html);
+    expectOnly(out, ['# Category', 'Product 1 $19.00](https://site.example/p/1)', 'Product 12'], [...CHROME_WORDS, 'Red', 'Filter']);
+    expect(out).not.to.match(/<h3>|<\/h3>/);
+    expect(findMainContent(html).type).to.equal('listing');
+  });
+
+  it('a product: name, price, description and specifications, without the related products rail', () => {
+    const html = page(
+      `<div class="product"><div class="gallery"><img src="/big.jpg" alt="Photo"></div>
+      <div class="summary"><h1>Desk Lamp</h1><p class="price">$49.00</p><button>Add to cart</button></div>
+      <div class="tabs"><h2>Description</h2>${para('Lamp', 3)}<h2>Specifications</h2>
+      <table><tr><th>Height</th><td>45 cm</td></tr><tr><th>Weight</th><td>1.2 kg</td></tr></table></div>
+      <div class="product-reviews"><h2>Customer reviews</h2><p>Great lamp, five stars from me.</p></div></div>
+      <section class="related-products"><h2>You may also like</h2><a href="/p/2">Floor Lamp $99</a><a href="/p/3">Wall Lamp $39</a></section>`,
+      '<script type="application/ld+json">{"@context":"https://schema.org","@type":"Product","name":"Desk Lamp"}</script>',
+    );
+    const out = md(html);
+    expectOnly(
+      out,
+      ['Desk Lamp', '$49.00', 'Lamp paragraph 3', '| Height | 45 cm |'],
+      [...CHROME_WORDS, 'You may also like', 'Floor Lamp', 'Add to cart', 'Great lamp'],
+    );
+    expect(findMainContent(html).type).to.equal('product');
+  });
+
+  it('a service page: every section', () => {
+    const html = page(
+      `<div class="hero"><h1>Plumbing services</h1><p>Fast repairs across the city, day and night, by licensed plumbers.</p></div>` +
+        ['Repairs', 'Installations', 'Emergencies', 'Pricing'].map((h) => `<section class="block"><h2>${h}</h2>${para(h, 2)}</section>`).join(''),
+    );
+    const out = md(html);
+    expectOnly(out, ['Plumbing services', 'Fast repairs', 'Repairs paragraph 1', 'Pricing paragraph 2'], CHROME_WORDS);
+  });
+
+  it('a documentation page: the body with its code blocks, without the table of contents', () => {
+    const toc = Array.from({ length: 30 }, (_, i) => `<li><a href="/docs/p${i}">Docs page number ${i}</a></li>`).join('');
+    const html = page(`<div class="docs"><div class="docs-sidebar" role="navigation"><ul>${toc}</ul></div>
+      <div class="docs-content"><h1>Install</h1>${para('Setup', 2)}<pre><code>npm install example --save</code></pre>${para('Usage', 2)}
+      <pre><code>example run --fast</code></pre></div></div>`);
+    const out = md(html);
+    expectOnly(out, ['# Install', 'npm install example --save', 'example run --fast', 'Usage paragraph 2'], [...CHROME_WORDS, 'Docs page number 7']);
+    expect(findMainContent(html).type).to.equal('documentation');
+  });
+
+  it('an app shell (everything rendered by scripts) has no main content: empty output', () => {
+    const html = `<!doctype html><html><head><title>App</title><script src="/app.js"></script></head><body><div id="root"></div><noscript>You need to enable JavaScript to run this app.</noscript><script>boot()</script></body></html>`;
+    expect(md(html)).to.equal('');
+    expect(findMainContent(html)).to.deep.equal({ type: 'empty', ranges: [], drop: [] });
+  });
+
+  it('reads a page that a <noscript> holds for crawlers, and content parked in streamed hidden blocks', () => {
+    const crawler = `<html><body><div id="app"></div><noscript><div class="topic"><h1>Crawler view</h1>${para('Post', 4)}</div></noscript></body></html>`;
+    expect(md(crawler)).to.include('Post paragraph 4');
+    const streamed = `<html><body><div id="shell">Loading</div><div hidden id="S:0"><h1>Streamed</h1>${para('Streamed', 3)}</div></body></html>`;
+    expect(md(streamed)).to.include('Streamed paragraph 3');
+  });
+
+  it('ranges point into the original HTML', () => {
+    const html = page(`<article><h1>Ranges</h1>${para('Range', 3)}</article>`);
+    const { ranges } = findMainContent(html);
+    expect(ranges).to.have.length(1);
+    expect(html.slice(...ranges[0])).to.match(/^<article>[\s\S]*<\/article>$/);
+  });
+});
+
+describe('page: markdown links and images', () => {
+  const conv = (body: string) => htmlToMarkdown(`<html><body>${body}</body></html>`, { url: 'https://shop.example/c/' });
+
+  it('a card link holds no raw HTML; an href spanning lines stays absolute; placeholder images are dropped', () => {
+    const out = conv(
+      `<p>Intro text.</p><a href="/p/1"><img src="/a.jpg" alt="Mouse"><h3>VM4R Mouse</h3><div>$92.25</div></a>
+       <a href="\r\nhttps://other.example/x\r\n">Other</a>
+       <img src="data:image/svg+xml,%3Csvg%3E" alt="Share on pinterest"><img src="data:image/gif;base64,AA" data-lazy-src="/real.jpg" alt="Real">`,
+    );
+    expect(out).to.include('[![Mouse](https://shop.example/a.jpg) VM4R Mouse $92.25](https://shop.example/p/1)');
+    expect(out).to.include('[Other](https://other.example/x)');
+    expect(out).to.include('![Real](https://shop.example/real.jpg)');
+    expect(out).not.to.include('data:image');
+    expect(out).not.to.include('<h3>');
+  });
+
+  it('a definition list (product specifications) comes out as Markdown, not raw HTML', () => {
+    const out = conv('<p>Specifications of the lamp.</p><dl><dt>Height</dt><dd>45 cm</dd><dt>Weight</dt><dd>1 kg</dd></dl>');
+    expect(out).to.include('**Height**\n\n45 cm');
+    expect(out).not.to.match(/<\/?d[ltd]>/);
+  });
+
+  it('stays linear on a page of many unclosed links', () => {
+    // Eight times the links must cost about eight times as much (quadratic work: sixty-four times);
+    // a ratio, not a bound, so that a loaded machine does not fail it.
+    const run = (n: number) => {
+      const html = `<div>${'<a href="/x"><div>t</div>'.repeat(n)}</div>`;
+      const t0 = performance.now();
+      expect(htmlToMarkdown(html, { url: 'https://e.com/', onlyMainContent: true })).to.include('t');
+      return performance.now() - t0;
+    };
+    run(1000);
+    const small = run(5000);
+    const large = run(40_000);
+    expect(large).to.be.below(24 * small + 1000);
+  });
+});
