@@ -20,7 +20,8 @@ describe('run budgets across two workers', function () {
   let s: Stack;
   let alice: Owner;
   let scraperId: string;
-  const config = { credits: { recipePage: 1 } };
+  // Per-host politeness off the path: both workers must take URLs of the one test host at once.
+  const config = { credits: { recipePage: 1 }, politeness: { concurrency: 64, delayMs: 0 } };
 
   before(async () => {
     s = await startStack({ config });
