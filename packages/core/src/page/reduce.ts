@@ -49,7 +49,7 @@ export function reducePage(html: string, opts: ReduceOptions): ReducedPage {
   const seen = new Set<string>();
   const ld: string[] = [];
   for (const v of r.jsonLd) {
-    const s = compactJson(v);
+    const s = compactJson(v, precision ? undefined : body);
     if (s && !seen.has(s)) {
       seen.add(s);
       ld.push(s);
@@ -57,7 +57,7 @@ export function reducePage(html: string, opts: ReduceOptions): ReducedPage {
   }
   if (ld.length) parts.push(`## JSON-LD\n${ld.join('\n')}`);
 
-  const md = (precision ? microdata : r.microdata.summary()).map(compactJson).filter((s) => s && !seen.has(s));
+  const md = (precision ? microdata : r.microdata.summary(body)).map((v) => compactJson(v)).filter((s) => s && !seen.has(s));
   if (md.length) parts.push(`## Microdata\n${md.join('\n')}`);
 
   const metaLines: string[] = [];
