@@ -6,7 +6,8 @@
 // tables stay tables. A linear pre-pass (scan.ts) cuts the junk and finds the main content; mdream's
 // native engine converts what is left (less to convert: faster than mdream on the raw page).
 import { htmlToMarkdown as mdream } from 'mdream';
-import { assemble, dropOverlays, scan, type Range } from './scan.ts';
+import { findMainContent } from './main-content.ts';
+import { assemble, dropOverlays, mergeCuts, scan, type Range } from './scan.ts';
 import { stripTrackingParams as stripUrl } from './urls.ts';
 
 export type MarkdownOptions = {
@@ -19,6 +20,21 @@ export type MarkdownOptions = {
 export function htmlToMarkdown(html: string, opts: MarkdownOptions): string {
   const plan = scan(html);
   const n = html.length;
+  let origin: string | undefined;
+  try {
+    origin = new URL(plan.base ?? opts.url, opts.url).href;
+  } catch {
+    origin = undefined;
+  }
+  if (opts.onlyMainContent) {
+    const found = findMainContent(html);
+    if (!found.ranges.length) return '';
+    // A cut enclosing the content is a <noscript> holding the page for crawlers: kept.
+    const [first] = found.ranges;
+    const kept = plan.cuts.filter((c) => !(c.s <= first[0] && c.e >= first[1]));
+    const cuts = mergeCuts([...kept, ...found.drop.map(([s, e]) => ({ s, e, rep: '' }))]);
+    return stripTrackingParams(convert(assemble(html, found.ranges, cuts), origin));
+  }
   let mainRanges: Range[];
   let restRanges: Range[];
   if (plan.main) {
@@ -37,20 +53,53 @@ export function htmlToMarkdown(html: string, opts: MarkdownOptions): string {
   // Hidden nodes, consent banners and modals are dropped outside the main content (inside it, hidden
   // tabs and accordions hold content); with no <main>/<article> landmark, everywhere.
   const mainHtml = assemble(html, mainRanges, plan.cuts);
-  let origin: string | undefined;
-  try {
-    origin = new URL(plan.base ?? opts.url, opts.url).href;
-  } catch {
-    origin = undefined;
-  }
   const main = convert(plan.main ? mainHtml : dropOverlays(mainHtml), origin);
-  if (opts.onlyMainContent) return stripTrackingParams(main);
   const rest = restRanges.length ? convert(dropOverlays(assemble(html, restRanges, plan.cuts)), origin) : '';
   return stripTrackingParams(main && rest ? `${main}\n\n---\n\n${rest}` : main || rest);
 }
 
 function convert(html: string, origin: string | undefined): string {
-  return html.trim() ? mdream(html, origin ? { origin } : {}).trim() : '';
+  return html.trim() ? mdream(flattenLinks(html), origin ? { origin } : {}).trim() : '';
+}
+
+const isNameChar = (c: number) => (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 45;
+const BLOCK_IN_LINK =
+  /<\/?(?:h[1-6]|p|div|section|article|header|footer|ul|ol|li|dl|dt|dd|figure|figcaption|blockquote|table|thead|tbody|tfoot|tr|td|th|br|hr)\b[^>]*>/gi;
+
+/**
+ * A card is often one link around a heading, an image and a price: the converter would keep the
+ * block tags inside the link text as raw HTML (`[![…](…)<h3>Name</h3>$92](…)`), so inside links they
+ * become spaces. One forward pass: each link is looked at once, up to its end or the next link.
+ */
+function flattenLinks(html: string): string {
+  const parts: string[] = [];
+  let pos = 0;
+  let i = html.indexOf('<a', 0);
+  while (i !== -1) {
+    const next = html.charCodeAt(i + 2);
+    if (next !== 32 && next !== 62 && next !== 10 && next !== 9 && next !== 13) {
+      i = html.indexOf('<a', i + 2);
+      continue;
+    }
+    const open = html.indexOf('>', i);
+    if (open === -1) break;
+    let close = html.indexOf('</a', open);
+    while (close !== -1 && isNameChar(html.charCodeAt(close + 3))) close = html.indexOf('</a', close + 3);
+    const following = html.indexOf('<a', open);
+    const end = close === -1 || (following !== -1 && following < close) ? -1 : close;
+    if (end !== -1) {
+      const inner = html.slice(open + 1, end);
+      BLOCK_IN_LINK.lastIndex = 0;
+      if (BLOCK_IN_LINK.test(inner)) {
+        parts.push(html.slice(pos, open + 1), inner.replace(BLOCK_IN_LINK, ' '));
+        pos = end;
+      }
+    }
+    i = following === -1 ? -1 : following;
+  }
+  if (!parts.length) return html;
+  parts.push(html.slice(pos));
+  return parts.join('');
 }
 
 function complement(ranges: Range[], n: number): Range[] {

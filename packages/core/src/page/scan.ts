@@ -20,7 +20,9 @@ const PAGINATION = /pagination|pager|paging|page-numbers/i;
 const CONTENT = new Set(['main', 'article', 'section']);
 const VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'source', 'track', 'wbr']);
 const PROBE = /hidden|display:|cookie|consent|newsletter|dialog|modal|gdpr/gi;
-const LAZY = /data-src|data-lazy|data-original|srcset|\b(?:width|height)\s*=\s*["']?[01]["'\s/>]/i;
+const LAZY = /data-src|data-lazy|data-original|srcset|\b(?:width|height)\s*=\s*["']?[01]["'\s/>]|\bsrc\s*=\s*["']?\s*data:/i;
+/** An href whose value holds whitespace (a line break in the markup): browsers strip it, so do we. */
+const HREF_WS = /(\shref\s*=\s*)(["'])([^"']*?[\t\n\r][^"']*)\2/i;
 const ATTR = /([^\s"'<>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+)))?/g;
 const WINDOW = 4000;
 
@@ -163,6 +165,22 @@ export function scan(html: string): Plan {
     const at = closing ? lt + 2 : lt + 1;
     const c = (html.charCodeAt(at) | 32) & 127;
     const d = (html.charCodeAt(at + 1) | 32) & 127;
+    if (c === 97 && !closing && (d === 32 || d === 41 || d === 42 || d === 45)) {
+      // <a ...>: only its href is looked at, and only when it spans lines.
+      const g = html.indexOf('>', at);
+      const end = g === -1 ? n : g + 1;
+      const tag = html.slice(lt, end);
+      const m = HREF_WS.exec(tag);
+      if (m) {
+        const href = m[3]
+          .replace(/[\t\n\r]+/g, '')
+          .trim()
+          .replace(/ /g, '%20');
+        cuts.push({ s: lt, e: end, rep: tag.slice(0, m.index) + m[1] + m[2] + href + m[2] + tag.slice(m.index + m[0].length) });
+      }
+      i = end;
+      continue;
+    }
     if (!PREFIX[c * 128 + d]) {
       i = lt + 1;
       continue;
@@ -228,7 +246,7 @@ export function scan(html: string): Plan {
 }
 
 /** Sorted, non-overlapping cuts (an edit inside a dropped range goes with it). */
-function mergeCuts(cuts: Cut[]): Cut[] {
+export function mergeCuts(cuts: Cut[]): Cut[] {
   cuts.sort((a, b) => a.s - b.s || b.e - a.e);
   const out: Cut[] = [];
   for (const c of cuts) {
