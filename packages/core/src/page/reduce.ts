@@ -1,7 +1,8 @@
 // Page reduction: what the model reads for standard/precision extraction. Keeps every fact a caller
 // could ask for (text, link targets, image sources, table structure, JSON-LD, microdata, meta) and
 // drops what carries none. One streaming pass (see render.ts); linear in the page size.
-import { renderPage } from './render.ts';
+import { findMainContent } from './main-content.ts';
+import { renderPage, type Range } from './render.ts';
 import { compactJson } from './structured.ts';
 
 export type ReduceMode = 'standard' | 'precision';
@@ -27,11 +28,29 @@ export type ReducedPage = {
 const MIN_BODY = 200;
 /** Blocks at least this long that repeat verbatim are kept once (repeated menus, footers, promos). */
 const MIN_DEDUPE = 60;
+/** Outside the main content, a block whose text is at least this much link text is dropped. */
+const LINK_SHARE = 0.5;
+/** ... holding at least this many links (one linked title with its text is content). */
+const MIN_LINKS = 3;
 
 export function reducePage(html: string, opts: ReduceOptions): ReducedPage {
   const precision = opts.mode === 'precision';
-  let r = renderPage(html, { url: opts.url, precision, dropChrome: !precision });
-  let body = precision ? r.body : dedupeBlocks(r.body);
+  // Standard mode: the main content first (page/main-content.ts), then what else the page says
+  // outside it, without its link lists (menus, related rails, footers); structured data, meta and the
+  // title come from the whole page.
+  const main = precision ? null : findMainContent(html);
+  const only = main && main.ranges.length ? { ranges: main.ranges, drop: main.drop } : undefined;
+  let r = renderPage(html, { url: opts.url, precision, dropChrome: !precision, only });
+  let body = r.body;
+  if (only) {
+    const rest = renderPage(html, { url: opts.url, precision: false, dropChrome: true, only: { ranges: complement(only.ranges, html.length), drop: [] } });
+    const extra = rest.body
+      .split('\n\n')
+      .filter((b) => !linkList(b))
+      .join('\n\n');
+    if (extra) body = body ? `${body}\n\n${extra}` : extra;
+  }
+  if (!precision) body = dedupeBlocks(body);
   if (!precision && body.length < MIN_BODY) {
     // A page whose content lives inside something that looks like chrome: keep the chrome.
     const all = renderPage(html, { url: opts.url, precision: false, dropChrome: false });
@@ -94,4 +113,32 @@ function dedupeBlocks(body: string): string {
     out.push(b);
   }
   return out.length === blocks.length ? body : out.join('\n\n');
+}
+
+function complement(ranges: Range[], n: number): Range[] {
+  const out: Range[] = [];
+  let pos = 0;
+  for (const [s, e] of ranges) {
+    if (s > pos) out.push([pos, s]);
+    pos = Math.max(pos, e);
+  }
+  if (pos < n) out.push([pos, n]);
+  return out;
+}
+
+const LINK = /\[([^\]]*)\]\([^)\s]*\)/g;
+const IMAGE = /!\[[^\]]*\]\([^)\s]*\)/g;
+const letters = (s: string) => s.replace(/[^\p{L}\p{N}]+/gu, '').length;
+
+/** A block that is mostly link text (a menu, a list of related pages, a footer's links). */
+function linkList(block: string): boolean {
+  const text = block.replace(IMAGE, '');
+  let linked = 0;
+  let links = 0;
+  for (const m of text.matchAll(LINK)) {
+    linked += letters(m[1]);
+    links++;
+  }
+  if (links < MIN_LINKS) return false;
+  return linked >= LINK_SHARE * letters(text.replace(LINK, '$1'));
 }
