@@ -28,9 +28,13 @@ export type ReducedPage = {
 const MIN_BODY = 200;
 /** Blocks at least this long that repeat verbatim are kept once (repeated menus, footers, promos). */
 const MIN_DEDUPE = 60;
+/** Main-content detection builds a tree (several times the cost of the streaming pass): above this
+ * many characters the page is reduced in one streaming pass, chrome dropped by markup, so the cost per
+ * page stays bounded. */
+const MAX_MAIN_DETECT = 1_000_000;
 /** Outside the main content, a block whose text is at least this much link text is dropped. */
 const LINK_SHARE = 0.5;
-/** ... holding at least this many links (one linked title with its text is content). */
+/** ... in a run of lines holding at least this many links (a linked title with its text is content). */
 const MIN_LINKS = 3;
 
 export function reducePage(html: string, opts: ReduceOptions): ReducedPage {
@@ -38,16 +42,13 @@ export function reducePage(html: string, opts: ReduceOptions): ReducedPage {
   // Standard mode: the main content first (page/main-content.ts), then what else the page says
   // outside it, without its link lists (menus, related rails, footers); structured data, meta and the
   // title come from the whole page.
-  const main = precision ? null : findMainContent(html);
+  const main = precision || html.length > MAX_MAIN_DETECT ? null : findMainContent(html);
   const only = main && main.ranges.length ? { ranges: main.ranges, drop: main.drop } : undefined;
   let r = renderPage(html, { url: opts.url, precision, dropChrome: !precision, only });
   let body = r.body;
   if (only) {
     const rest = renderPage(html, { url: opts.url, precision: false, dropChrome: true, only: { ranges: complement(only.ranges, html.length), drop: [] } });
-    const extra = rest.body
-      .split('\n\n')
-      .filter((b) => !linkList(b))
-      .join('\n\n');
+    const extra = dropLinkLists(rest.body);
     if (extra) body = body ? `${body}\n\n${extra}` : extra;
   }
   if (!precision) body = dedupeBlocks(body);
@@ -130,15 +131,42 @@ const LINK = /\[([^\]]*)\]\([^)\s]*\)/g;
 const IMAGE = /!\[[^\]]*\]\([^)\s]*\)/g;
 const letters = (s: string) => s.replace(/[^\p{L}\p{N}]+/gu, '').length;
 
-/** A block that is mostly link text (a menu, a list of related pages, a footer's links). */
-function linkList(block: string): boolean {
-  const text = block.replace(IMAGE, '');
+/** Drops runs of lines that are mostly link text and hold at least MIN_LINKS links (a menu, a list
+ * of related pages, a footer's links); a line of text next to them stays. */
+function dropLinkLists(text: string): string {
+  const out: string[] = [];
+  let run: string[] = [];
+  let runLinks = 0;
+  const flush = () => {
+    if (runLinks < MIN_LINKS) out.push(...run);
+    run = [];
+    runLinks = 0;
+  };
+  for (const line of text.split('\n')) {
+    const links = linkShare(line);
+    if (links > 0) {
+      run.push(line);
+      runLinks += links;
+    } else {
+      flush();
+      out.push(line);
+    }
+  }
+  flush();
+  return out
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+}
+
+/** The number of links of a line that is mostly link text, else 0. */
+function linkShare(line: string): number {
+  const text = line.replace(IMAGE, '');
   let linked = 0;
   let links = 0;
   for (const m of text.matchAll(LINK)) {
     linked += letters(m[1]);
     links++;
   }
-  if (links < MIN_LINKS) return false;
-  return linked >= LINK_SHARE * letters(text.replace(LINK, '$1'));
+  return links && linked >= LINK_SHARE * letters(text.replace(LINK, '$1')) ? links : 0;
 }
