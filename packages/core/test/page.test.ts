@@ -121,6 +121,29 @@ describe('page: reduction', () => {
     expect(1 - reduced / raw).to.be.at.least(0.95);
   });
 
+  it('reads the page behind a cookie dialog, surfaces structured values once, main content first', () => {
+    const html = `<html><head><title>Pony harness</title>
+<script type="application/ld+json">/*<![CDATA[*/{"@context":"https://schema.org","@type":"Product","name":"Pony harness","mpn":"PH-10",
+"description":"${'A sturdy leather harness for small ponies and donkeys, hand stitched. '.repeat(2)}","offers":{"@type":"Offer","availability":"https://schema.org/InStock"},
+"potentialAction":{"@type":"SearchAction","target":"https://s.example.com/q={q}"}}/*]]>*/</script></head>
+<body><div id="gdpr-banner" class="consent-banner">We use cookies to personalise ads. <button>Accept</button></div>
+<div id="Body" aria-hidden="true"><nav><a href="/a">Home</a><a href="/b">Tack</a><a href="/c">Saddles</a></nav>
+<div id="panel"><h1>Pony harness</h1><div itemscope itemtype="https://schema.org/Offer"><span itemprop="price" content="115.0">£115.00</span>
+<span itemprop="sku" style="display:none">SKU-77</span></div></div>
+<main><p>${'A sturdy leather harness for small ponies and donkeys, hand stitched. '.repeat(2)}</p><p>${'Fits up to 10 hands. '.repeat(12)}</p></main>
+<div class="other"><a href="/x">Related one</a> <a href="/y">Related two</a> <a href="/z">Related three</a></div>
+<p>Dispatched within two working days from our stables.</p></div></body></html>`;
+    const { text } = reducePage(html, { url: 'https://s.example.com/p/1', mode: 'standard' });
+    const body = text.slice(0, text.indexOf('## JSON-LD'));
+    expect(body.indexOf('Fits up to 10 hands'), 'main content first').to.be.below(body.indexOf('£115.00'));
+    for (const fact of ['£115.00', 'Dispatched within two working days', '"mpn":"PH-10"', 'schema.org/InStock', '"sku":"SKU-77"'])
+      expect(text, fact).to.include(fact);
+    expect(text).not.to.include('We use cookies');
+    expect(text).not.to.include('Related two');
+    expect(text).not.to.include('SearchAction');
+    expect(text.split('A sturdy leather harness').length - 1, 'description once').to.equal(2);
+  });
+
   it('precision mode keeps hidden text, chrome and element attributes', () => {
     const { text } = reducePage(PRODUCT, { url: URL_, mode: 'precision' });
     for (const fact of [

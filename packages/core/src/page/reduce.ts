@@ -1,7 +1,8 @@
 // Page reduction: what the model reads for standard/precision extraction. Keeps every fact a caller
 // could ask for (text, link targets, image sources, table structure, JSON-LD, microdata, meta) and
 // drops what carries none. One streaming pass (see render.ts); linear in the page size.
-import { renderPage } from './render.ts';
+import { findMainContent } from './main-content.ts';
+import { renderPage, type Range } from './render.ts';
 import { compactJson } from './structured.ts';
 
 export type ReduceMode = 'standard' | 'precision';
@@ -27,11 +28,30 @@ export type ReducedPage = {
 const MIN_BODY = 200;
 /** Blocks at least this long that repeat verbatim are kept once (repeated menus, footers, promos). */
 const MIN_DEDUPE = 60;
+/** Main-content detection builds a tree (several times the cost of the streaming pass): above this
+ * many characters the page is reduced in one streaming pass, chrome dropped by markup, so the cost per
+ * page stays bounded. */
+const MAX_MAIN_DETECT = 1_000_000;
+/** Outside the main content, a block whose text is at least this much link text is dropped. */
+const LINK_SHARE = 0.5;
+/** ... in a run of lines holding at least this many links (a linked title with its text is content). */
+const MIN_LINKS = 3;
 
 export function reducePage(html: string, opts: ReduceOptions): ReducedPage {
   const precision = opts.mode === 'precision';
-  let r = renderPage(html, { url: opts.url, precision, dropChrome: !precision });
-  let body = precision ? r.body : dedupeBlocks(r.body);
+  // Standard mode: the main content first (page/main-content.ts), then what else the page says
+  // outside it, without its link lists (menus, related rails, footers); structured data, meta and the
+  // title come from the whole page.
+  const main = precision || html.length > MAX_MAIN_DETECT ? null : findMainContent(html);
+  const only = main && main.ranges.length ? { ranges: main.ranges, drop: main.drop } : undefined;
+  let r = renderPage(html, { url: opts.url, precision, dropChrome: !precision, only });
+  let body = r.body;
+  if (only) {
+    const rest = renderPage(html, { url: opts.url, precision: false, dropChrome: true, only: { ranges: complement(only.ranges, html.length), drop: [] } });
+    const extra = dropLinkLists(rest.body);
+    if (extra) body = body ? `${body}\n\n${extra}` : extra;
+  }
+  if (!precision) body = dedupeBlocks(body);
   if (!precision && body.length < MIN_BODY) {
     // A page whose content lives inside something that looks like chrome: keep the chrome.
     const all = renderPage(html, { url: opts.url, precision: false, dropChrome: false });
@@ -49,7 +69,7 @@ export function reducePage(html: string, opts: ReduceOptions): ReducedPage {
   const seen = new Set<string>();
   const ld: string[] = [];
   for (const v of r.jsonLd) {
-    const s = compactJson(v);
+    const s = compactJson(v, precision ? undefined : body);
     if (s && !seen.has(s)) {
       seen.add(s);
       ld.push(s);
@@ -57,7 +77,7 @@ export function reducePage(html: string, opts: ReduceOptions): ReducedPage {
   }
   if (ld.length) parts.push(`## JSON-LD\n${ld.join('\n')}`);
 
-  const md = (precision ? microdata : r.microdata.summary()).map(compactJson).filter((s) => s && !seen.has(s));
+  const md = (precision ? microdata : r.microdata.summary(body)).map((v) => compactJson(v)).filter((s) => s && !seen.has(s));
   if (md.length) parts.push(`## Microdata\n${md.join('\n')}`);
 
   const metaLines: string[] = [];
@@ -94,4 +114,59 @@ function dedupeBlocks(body: string): string {
     out.push(b);
   }
   return out.length === blocks.length ? body : out.join('\n\n');
+}
+
+function complement(ranges: Range[], n: number): Range[] {
+  const out: Range[] = [];
+  let pos = 0;
+  for (const [s, e] of ranges) {
+    if (s > pos) out.push([pos, s]);
+    pos = Math.max(pos, e);
+  }
+  if (pos < n) out.push([pos, n]);
+  return out;
+}
+
+const LINK = /\[([^\]]*)\]\([^)\s]*\)/g;
+const IMAGE = /!\[[^\]]*\]\([^)\s]*\)/g;
+const letters = (s: string) => s.replace(/[^\p{L}\p{N}]+/gu, '').length;
+
+/** Drops runs of lines that are mostly link text and hold at least MIN_LINKS links (a menu, a list
+ * of related pages, a footer's links); a line of text next to them stays. */
+function dropLinkLists(text: string): string {
+  const out: string[] = [];
+  let run: string[] = [];
+  let runLinks = 0;
+  const flush = () => {
+    if (runLinks < MIN_LINKS) out.push(...run);
+    run = [];
+    runLinks = 0;
+  };
+  for (const line of text.split('\n')) {
+    const links = linkShare(line);
+    if (links > 0) {
+      run.push(line);
+      runLinks += links;
+    } else {
+      flush();
+      out.push(line);
+    }
+  }
+  flush();
+  return out
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+}
+
+/** The number of links of a line that is mostly link text, else 0. */
+function linkShare(line: string): number {
+  const text = line.replace(IMAGE, '');
+  let linked = 0;
+  let links = 0;
+  for (const m of text.matchAll(LINK)) {
+    linked += letters(m[1]);
+    links++;
+  }
+  return links && linked >= LINK_SHARE * letters(text.replace(LINK, '$1')) ? links : 0;
 }

@@ -9,7 +9,16 @@ import { Writer, collapse } from './writer.ts';
 import { own } from '../own.ts';
 
 type Attrs = Record<string, string>;
-export type RenderOptions = { url: string; precision: boolean; dropChrome: boolean };
+/** [start, end) offsets into the HTML. */
+export type Range = [number, number];
+export type RenderOptions = {
+  url: string;
+  precision: boolean;
+  dropChrome: boolean;
+  /** Render only what starts inside these sorted, disjoint ranges, minus `drop` (the page's main
+   * content); structured data, meta and the title are still read from the whole page. */
+  only?: { ranges: Range[]; drop: Range[] };
+};
 export type Rendered = {
   title: string;
   body: string;
@@ -107,9 +116,21 @@ const MAX_SINKS = 12;
 
 type Entry = { f: number; micro: MicroFrame | null; data: unknown };
 
+/** Containers that aria-hidden="true" does not hide from the model: pages set it on their whole body
+ * while a cookie dialog is open (the page is still there), while on icons and decorative copies it
+ * means what it says. */
+const ARIA_CONTAINERS = new Set(['div', 'section', 'main', 'article', 'form', 'table', 'ul', 'ol', 'dl', 'header', 'footer', 'aside', 'body']);
+
+function hiddenFromReader(tag: string, a: Attrs): boolean {
+  if (!isHidden(tag, a)) return false;
+  if (a['aria-hidden'] !== 'true' || !ARIA_CONTAINERS.has(tag)) return true;
+  return a.hidden !== undefined || (a.style !== undefined && isHidden(tag, { style: a.style }));
+}
+
 export function renderPage(html: string, opts: RenderOptions): Rendered {
   const r = new Renderer(opts);
   const parser = linearParser(r);
+  r.at = () => parser.startIndex;
   parser.write(html);
   parser.end();
   const w = r.w;
@@ -145,8 +166,14 @@ class Renderer {
   private afterDt = false;
   private firstOption = true;
   private rowAttrs = '';
+  /** The offset of the current parser event (set by renderPage). */
+  at: () => number = () => 0;
+  private readonly inRanges: ((pos: number) => boolean) | null;
+  private readonly inDrop: ((pos: number) => boolean) | null;
 
   constructor(o: RenderOptions) {
+    this.inRanges = o.only ? rangeCursor(o.only.ranges) : null;
+    this.inDrop = o.only?.drop.length ? rangeCursor(o.only.drop) : null;
     this.o = o;
     this.w = new Writer(!o.precision);
     this.urls = urlResolver(o.url);
@@ -160,7 +187,7 @@ class Renderer {
     }
     if (this.hard > 0) return;
     if (this.micro.collecting) this.micro.text(t);
-    if (this.soft > 0 || this.noscript > 0) return;
+    if (this.soft > 0 || this.noscript > 0 || !this.shown()) return;
     this.w.text(t, this.pre > 0);
   }
 
@@ -198,8 +225,8 @@ class Renderer {
       this.noscript++;
       return;
     }
-    if (this.soft > 0) return;
-    if (!this.o.precision && (isHidden(tag, a) || (this.o.dropChrome && isBoilerplate(tag, a, this.content > 0)))) {
+    if (this.soft > 0 || !this.shown()) return;
+    if (!this.o.precision && (hiddenFromReader(tag, a) || (this.o.dropChrome && isBoilerplate(tag, a, this.content > 0)))) {
       e.f = F_SOFT;
       this.soft++;
       return;
@@ -210,6 +237,13 @@ class Renderer {
     }
     if (tag !== 'dd') this.afterDt = false;
     this.render(tag, a, e);
+  }
+
+  /** Whether the current event lies in the part of the page being rendered. */
+  private shown(): boolean {
+    if (!this.inRanges) return true;
+    const pos = this.at();
+    return this.inRanges(pos) && !this.inDrop?.(pos);
   }
 
   private render(tag: string, a: Attrs, e: Entry): void {
@@ -375,4 +409,13 @@ class Renderer {
     if (f & (F_B2 | F_TABLE)) w.block(2);
     else if (f & (F_B1 | F_LI | F_ROW)) w.block(1);
   }
+}
+
+/** Membership in sorted, disjoint ranges for positions asked in increasing order: O(1) amortised. */
+function rangeCursor(ranges: Range[]): (pos: number) => boolean {
+  let i = 0;
+  return (pos) => {
+    while (i < ranges.length && ranges[i][1] <= pos) i++;
+    return i < ranges.length && ranges[i][0] <= pos;
+  };
 }

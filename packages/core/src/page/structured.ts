@@ -3,7 +3,7 @@
 
 type Attrs = Record<string, string>;
 
-type Item = { type?: string; id?: string; props: Map<string, unknown[]>; attrProps: Set<string> };
+type Item = { type?: string; id?: string; props: Map<string, unknown[]> };
 type Collector = { item: Item; names: string[]; text: string };
 /** What an element opened, so its close undoes exactly that. */
 export type MicroFrame = { scope: boolean; collector: Collector | null };
@@ -28,10 +28,10 @@ export class Microdata {
     const names = attrs.itemprop?.trim().split(/\s+/).filter(Boolean) ?? [];
     const parent = this.scopes[this.scopes.length - 1];
     if (attrs.itemscope !== undefined) {
-      const item: Item = { props: new Map(), attrProps: new Set() };
+      const item: Item = { props: new Map() };
       if (attrs.itemtype) item.type = attrs.itemtype.trim();
       if (attrs.itemid) item.id = attrs.itemid.trim();
-      if (names.length && parent) for (const n of names) add(parent, n, item, false);
+      if (names.length && parent) for (const n of names) add(parent, n, item);
       else this.items.push(item);
       this.scopes.push(item);
       return { scope: true, collector: null };
@@ -47,8 +47,7 @@ export class Microdata {
     else if (tag === 'time' && attrs.datetime !== undefined) v = attrs.datetime;
     else if ((tag === 'data' || tag === 'meter') && attrs.value !== undefined) v = attrs.value;
     if (v !== undefined) {
-      const shown = tag === 'a' || tag === 'img';
-      for (const n of names) add(parent, n, v ?? '', !shown);
+      for (const n of names) add(parent, n, v ?? '');
       return { scope: false, collector: null };
     }
     if (this.collectors.length >= MAX_COLLECTORS) return { scope: false, collector: null };
@@ -68,7 +67,7 @@ export class Microdata {
       const i = this.collectors.lastIndexOf(c);
       if (i !== -1) this.collectors.splice(i, 1);
       const v = c.text.replace(/\s+/g, ' ').trim();
-      for (const n of c.names) add(c.item, n, v, false);
+      for (const n of c.names) add(c.item, n, v);
     }
   }
 
@@ -77,17 +76,17 @@ export class Microdata {
     return this.items.map((i) => plain(i, false)).filter((o) => o !== null);
   }
 
-  /** For the model's text: per item its type, name and the values not visible in the page text. */
-  summary(): unknown[] {
-    return this.items.map((i) => plain(i, true)).filter((o) => o !== null);
+  /** For the model's text: per item its type, name and the values the model does not already read in
+   * `shown` (the page text it is given): attribute values, and text values of parts left out. */
+  summary(shown: string): unknown[] {
+    return this.items.map((i) => plain(i, shown)).filter((o) => o !== null);
   }
 }
 
-function add(item: Item, name: string, v: unknown, fromAttr: boolean): void {
+function add(item: Item, name: string, v: unknown): void {
   const list = item.props.get(name);
   if (list) list.push(v);
   else item.props.set(name, [v]);
-  if (fromAttr) item.attrProps.add(name);
 }
 
 function shortType(t: string): string {
@@ -95,19 +94,24 @@ function shortType(t: string): string {
   return cut >= 0 ? t.slice(cut + 1) : t;
 }
 
-function plain(item: Item, onlyHidden: boolean): Record<string, unknown> | null {
+/** Longer values are looked up in the shown text by their first this many characters. */
+const PROBE_CHARS = 200;
+
+function plain(item: Item, shown: string | false): Record<string, unknown> | null {
   const o: Record<string, unknown> = {};
-  if (item.type) o['@type'] = onlyHidden ? item.type.split(/\s+/).map(shortType).join(' ') : item.type;
+  const summary = shown !== false;
+  if (item.type) o['@type'] = summary ? item.type.split(/\s+/).map(shortType).join(' ') : item.type;
   if (item.id) o['@id'] = item.id;
   let useful = false;
   for (const [name, values] of item.props) {
     const out: unknown[] = [];
     for (const v of values) {
       if (typeof v === 'string') {
-        if (!onlyHidden || item.attrProps.has(name) || name === 'name') out.push(v);
-        if (item.attrProps.has(name)) useful = true;
+        const unseen = summary && v !== '' && !shown.includes(v.slice(0, PROBE_CHARS));
+        if (!summary || unseen || name === 'name') out.push(v);
+        if (unseen) useful = true;
       } else {
-        const nested = plain(v as Item, onlyHidden);
+        const nested = plain(v as Item, shown);
         if (nested) {
           out.push(nested);
           useful = true;
@@ -116,7 +120,7 @@ function plain(item: Item, onlyHidden: boolean): Record<string, unknown> | null 
     }
     if (out.length) o[name] = out.length === 1 ? out[0] : out;
   }
-  if (!onlyHidden) return Object.keys(o).length ? o : null;
+  if (!summary) return Object.keys(o).length ? o : null;
   return useful ? o : null;
 }
 
@@ -127,9 +131,16 @@ export function parseJsonLd(raw: string): unknown {
   try {
     return JSON.parse(text);
   } catch {
-    const fixed = text
-      .replace(/^\s*(?:<!--|\/\/\s*<!\[CDATA\[|<!\[CDATA\[)/, '')
-      .replace(/(?:-->|\/\/\s*\]\]>|\]\]>)\s*$/, '')
+    // Wrappers around the JSON (<!-- -->, CDATA markers, /* */ or // comments): from the first
+    // opening bracket to the last closing one.
+    const bare = text
+      .replace(/^\s*(?:<!--|\/\*\s*<!\[CDATA\[\s*\*\/|\/\/\s*<!\[CDATA\[|<!\[CDATA\[)/, '')
+      .replace(/(?:\/\*\s*\]\]>\s*\*\/|\/\/\s*\]\]>|\]\]>|-->)\s*$/, '');
+    const start = bare.search(/[{[]/);
+    const end = Math.max(bare.lastIndexOf('}'), bare.lastIndexOf(']'));
+    if (start === -1 || end < start) return undefined;
+    const fixed = bare
+      .slice(start, end + 1)
       .replace(/[\u0000-\u001f]+/g, ' ')
       .replace(/,\s*([}\]])/g, '$1');
     try {
@@ -140,10 +151,24 @@ export function parseJsonLd(raw: string): unknown {
   }
 }
 
-/** Compact JSON for the model: no @context noise. */
-export function compactJson(v: unknown): string {
-  return JSON.stringify(v, (k, val) => (k === '@context' ? undefined : val)) ?? '';
+/** Keys that carry no fact for the model: JSON-LD plumbing and site-search URL templates. */
+const NOISE_KEYS = new Set(['@context', 'potentialAction']);
+/** Strings at least this long that the model already reads in the page text are left out. */
+const SHOWN_MIN = 60;
+
+/** Compact JSON for the model: no @context noise; with `shown` (the page text the model is given),
+ * long strings it already reads there are left out, so a description is not read twice. */
+export function compactJson(v: unknown, shown?: string): string {
+  return (
+    JSON.stringify(v, (k, val) => {
+      if (NOISE_KEYS.has(k)) return undefined;
+      if (shown && typeof val === 'string' && val.length >= SHOWN_MIN && shown.includes(collapse(val).slice(0, PROBE_CHARS))) return undefined;
+      return val;
+    }) ?? ''
+  );
 }
+
+const collapse = (s: string) => s.replace(/\s+/g, ' ').trim();
 
 const META_NAME =
   /^(?:description|author|date|pubdate|publish[-_]?date|last-modified|keywords|news_keywords|og:.+|product:.+|article:.+|book:.+|profile:.+|video:.+|music:.+|citation_.+|dc\.\w+|dcterms\.\w+|twitter:(?:label|data)\d)$/i;

@@ -7,6 +7,7 @@ import { Parser } from 'htmlparser2';
 import { DomHandler, isTag, isText, hasChildren } from 'domhandler';
 import type { AnyNode, Document, Element } from 'domhandler';
 import { getInnerHTML } from 'domutils';
+import { parseJsonLd } from '../page/structured.ts';
 
 export type { AnyNode, Document, Element };
 
@@ -122,26 +123,6 @@ export function documentBaseUrl(doc: Document, pageUrl: string, findBase: (doc: 
 }
 
 // ---- JSON-LD ---------------------------------------------------------------------------------------
-
-function parseJsonLd(text: string): unknown {
-  const cleaned = text
-    .trim()
-    .replace(/^<!--/, '')
-    .replace(/-->$/, '')
-    .replace(/^\s*\/\/\s*<!\[CDATA\[/, '')
-    .replace(/\/\/\s*\]\]>\s*$/, '')
-    .trim();
-  try {
-    return JSON.parse(cleaned);
-  } catch {
-    try {
-      // Hand-written JSON-LD often has trailing commas or raw newlines in strings.
-      return JSON.parse(cleaned.replace(/,\s*([}\]])/g, '$1').replace(/[\n\r\t]+/g, ' '));
-    } catch {
-      return undefined;
-    }
-  }
-}
 
 const jsonLdCache = new WeakMap<Element, unknown[]>();
 

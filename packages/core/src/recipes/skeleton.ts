@@ -9,6 +9,8 @@ import { selectAll, selectOne } from 'css-select';
 import { isTag, isText } from 'domhandler';
 import { collapse, INVISIBLE_TAGS, jsonLdRoots, parseHtmlDocument } from './dom.ts';
 import type { AnyNode, Document, Element } from './dom.ts';
+// Menus, page header and footer are folded; an overlay's class words ("with-cookie-info") can name a page wrapper.
+import { isBoilerplate, isOverlay } from '../page/boilerplate.ts';
 
 export interface SkeletonOptions {
   /** Upper bound of the skeleton's length in characters (default 24,000). */
@@ -23,7 +25,7 @@ interface Level {
 }
 
 const LEVELS: Level[] = [
-  { repeats: 3, text: 80, attr: 80, foldChrome: false },
+  { repeats: 3, text: 80, attr: 80, foldChrome: true },
   { repeats: 2, text: 50, attr: 60, foldChrome: true },
   { repeats: 1, text: 30, attr: 40, foldChrome: true },
 ];
@@ -49,12 +51,17 @@ const KEY_ATTRS = [
   'for',
   'lang',
 ];
-const CHROME = new Set(['nav', 'footer', 'aside', 'form']);
+/** Folded to one line: page chrome (a product's buy box is a <form>: never folded). */
+const CHROME = new Set(['nav', 'footer', 'aside']);
 
 const cut = (s: string, n: number): string => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 
+/** aria-hidden on these is a snapshot taken with a dialog open (the page behind it), not hidden content. */
+const ARIA_CONTAINERS = new Set(['div', 'section', 'main', 'article', 'form', 'table', 'ul', 'ol', 'dl', 'header', 'footer', 'aside', 'body']);
+
 function isHidden(el: Element): boolean {
-  return 'hidden' in el.attribs || /display\s*:\s*none/i.test(el.attribs.style ?? '') || el.attribs['aria-hidden'] === 'true';
+  const a = el.attribs;
+  return 'hidden' in a || /display\s*:\s*none/i.test(a.style ?? '') || (a['aria-hidden'] === 'true' && !ARIA_CONTAINERS.has(el.name));
 }
 
 function elementChildren(el: Element): Element[] {
@@ -89,13 +96,15 @@ function describe(el: Element, lv: Level): string {
   return out + attrs.join('');
 }
 
-/** Siblings alike for folding: same tag and classes, numbers ignored (`item-1`, `item-2`). */
+/** Siblings alike for folding: same tag, id and classes, numbers ignored (`item-1`, `item-2`); page
+ * parts told apart by their ids alone (#top, #center, #bottom) are not repeats. */
 function signature(el: Element): string {
+  const id = el.attribs.id ? `#${el.attribs.id.replace(/\d+/g, '#')}` : '';
   const classes = (el.attribs.class ?? '')
     .split(/\s+/)
     .filter(Boolean)
     .map((c) => c.replace(/\d+/g, '#'));
-  return `${el.name}${[...new Set(classes)]
+  return `${el.name}${id}${[...new Set(classes)]
     .sort()
     .map((c) => `.${c}`)
     .join('')}`;
@@ -125,12 +134,31 @@ function renderElement(el: Element, depth: number, r: Render, lv: Level): void {
   }
   const text = directText(node);
   const indent = '  '.repeat(Math.min(depth, 30));
-  if (lv.foldChrome && CHROME.has(el.name) && kids.length > 0) {
+  if (lv.foldChrome && (CHROME.has(el.name) || (isBoilerplate(el.name, el.attribs, false) && !isOverlay(el.name, el.attribs))) && kids.length > 0) {
     push(r, `${indent}${chain.join(' > ')} (${kids.length} children folded)`);
     return;
   }
   push(r, `${indent}${chain.join(' > ')}${text ? ` "${cut(text, lv.text)}"` : ''}`);
   renderChildren(kids, depth + 1, r, lv);
+}
+
+/** Elements of at most this many descendant elements count as data rows. */
+const ROW_SIZE = 6;
+const ROW_FACTOR = 10;
+
+/** A data row: a few elements and no link (a run of small links is a menu, folded like cards). */
+function isSmall(el: Element): boolean {
+  if (el.name === 'a') return false;
+  let n = 0;
+  const stack: Element[] = [el];
+  while (stack.length) {
+    for (const c of stack.pop()!.children) {
+      if (!isTag(c)) continue;
+      if (++n > ROW_SIZE || c.name === 'a') return false;
+      stack.push(c);
+    }
+  }
+  return true;
 }
 
 function renderChildren(kids: Element[], depth: number, r: Render, lv: Level): void {
@@ -144,8 +172,11 @@ function renderChildren(kids: Element[], depth: number, r: Render, lv: Level): v
     const t = (perTag.get(kid.name) ?? 0) + 1;
     seen.set(sig, n);
     perTag.set(kid.name, t);
-    if (n > lv.repeats) skipped.set(sig, (skipped.get(sig) ?? 0) + 1);
-    else if (t > lv.repeats + 3) skipped.set(kid.name, (skipped.get(kid.name) ?? 0) + 1);
+    // Small siblings are data rows (a spec table's label and value, a definition list): each row
+    // holds a different fact, so many more of them are shown than of cards.
+    const limit = isSmall(kid) ? lv.repeats * ROW_FACTOR : lv.repeats;
+    if (n > limit) skipped.set(sig, (skipped.get(sig) ?? 0) + 1);
+    else if (t > limit + 3 && !kid.attribs.id) skipped.set(kid.name, (skipped.get(kid.name) ?? 0) + 1);
     else renderElement(kid, depth, r, lv);
   }
   const indent = '  '.repeat(Math.min(depth, 30));
