@@ -135,7 +135,8 @@ describe('page: reduction', () => {
 <p>Dispatched within two working days from our stables.</p></div></body></html>`;
     const { text } = reducePage(html, { url: 'https://s.example.com/p/1', mode: 'standard' });
     const body = text.slice(0, text.indexOf('## JSON-LD'));
-    expect(body.indexOf('Fits up to 10 hands'), 'main content first').to.be.below(body.indexOf('£115.00'));
+    // The product block (title, price, description) is the main content, in the page's order.
+    expect(body.indexOf('# Pony harness'), 'main content first').to.be.below(body.indexOf('Fits up to 10 hands'));
     for (const fact of ['£115.00', 'Dispatched within two working days', '"mpn":"PH-10"', 'schema.org/InStock', '"sku":"SKU-77"'])
       expect(text, fact).to.include(fact);
     expect(text).not.to.include('We use cookies');

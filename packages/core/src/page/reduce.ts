@@ -47,7 +47,14 @@ export function reducePage(html: string, opts: ReduceOptions): ReducedPage {
   let r = renderPage(html, { url: opts.url, precision, dropChrome: !precision, only });
   let body = r.body;
   if (only) {
-    const rest = renderPage(html, { url: opts.url, precision: false, dropChrome: true, only: { ranges: complement(only.ranges, html.length), drop: [] } });
+    // The rest is everything outside the main content as rendered, the parts it left out too (a
+    // product's reviews, a sidebar inside the content): still facts a caller may ask for.
+    const rest = renderPage(html, {
+      url: opts.url,
+      precision: false,
+      dropChrome: true,
+      only: { ranges: complement(subtract(only.ranges, only.drop), html.length), drop: [] },
+    });
     const extra = dropLinkLists(rest.body);
     if (extra) body = body ? `${body}\n\n${extra}` : extra;
   }
@@ -114,6 +121,22 @@ function dedupeBlocks(body: string): string {
     out.push(b);
   }
   return out.length === blocks.length ? body : out.join('\n\n');
+}
+
+/** `ranges` without `drop` (both sorted and disjoint). */
+function subtract(ranges: Range[], drop: Range[]): Range[] {
+  const out: Range[] = [];
+  let d = 0;
+  for (const [s0, e] of ranges) {
+    let s = s0;
+    while (d < drop.length && drop[d][1] <= s) d++;
+    for (let k = d; k < drop.length && drop[k][0] < e; k++) {
+      if (drop[k][0] > s) out.push([s, drop[k][0]]);
+      s = Math.max(s, drop[k][1]);
+    }
+    if (s < e) out.push([s, e]);
+  }
+  return out;
 }
 
 function complement(ranges: Range[], n: number): Range[] {
