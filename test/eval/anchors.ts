@@ -30,12 +30,19 @@ export function readability(html: string, url: string): string {
   }
 }
 
+/** Pages are snapshots: defuddle's site extractors must never reach the network. */
+const noFetch = (() => Promise.reject(new Error('the evaluation fetches nothing'))) as typeof fetch;
+
 export async function defuddle(html: string, url: string): Promise<string> {
   const d = dom(html, url);
+  // defuddle reports what it cannot parse on the console; the report is the evaluation's output.
+  const saved = { log: console.log, warn: console.warn, error: console.error };
+  console.log = console.warn = console.error = () => {};
   try {
-    const res = await Defuddle(d, safeUrl(url));
+    const res = await Defuddle(d, safeUrl(url), { useAsync: false, fetch: noFetch });
     return res?.content ? htmlToText(res.content) : '';
   } finally {
+    Object.assign(console, saved);
     d.window.close();
   }
 }
