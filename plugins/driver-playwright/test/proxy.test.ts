@@ -262,8 +262,9 @@ describe('driver-playwright: the request check scope', () => {
 
   it('a refusal names the address; other schemes and allowed addresses pass', () => {
     const guard = createSsrfGuard({ allowNetworks: ['127.0.0.1/32'] });
-    expect(refusedRequest(guard, 'http://127.0.0.2/')?.reason).to.equal('blocked: 127.0.0.2 is a loopback address');
-    expect(refusedRequest(guard, 'https://[::1]/s')?.reason).to.equal('blocked: ::1 is a loopback address');
+    // The refusal also says how to allow the address (GLEANER_ALLOW_NETWORKS).
+    expect(refusedRequest(guard, 'http://127.0.0.2/')?.reason).to.match(/^blocked: 127\.0\.0\.2 is a loopback address; to allow it, add 127\.0\.0\.2\/32 /);
+    expect(refusedRequest(guard, 'https://[::1]/s')?.reason).to.match(/^blocked: ::1 is a loopback address; to allow it, add ::1\/128 /);
     expect(refusedRequest(guard, 'http://127.0.0.1/')).to.equal(null);
     expect(refusedRequest(guard, 'blob:http://127.0.0.2/x')).to.equal(null);
     // An http(s) URL the guard cannot check is refused, not let through.
