@@ -287,7 +287,7 @@ describe('scraper runs (HTTP API end to end)', () => {
   });
 
   it('regenerates a drifted scraper once and finishes every URL on the new recipe version', async function () {
-    this.timeout(60_000);
+    this.timeout(180_000); // a browser escalation and a rebuild: slow on a loaded 2-core machine
     site.layout.drift = 'old';
     const id = await buildScraper(s, `${s.site.url}/drift?page=1`);
     site.layout.drift = 'new';
