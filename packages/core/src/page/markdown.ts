@@ -7,7 +7,7 @@
 // native engine converts what is left (less to convert: faster than mdream on the raw page).
 import { htmlToMarkdown as mdream } from 'mdream';
 import { findMainContent } from './main-content.ts';
-import { assemble, dropOverlays, mergeCuts, scan, type Range } from './scan.ts';
+import { assemble, complement, dropOverlays, mergeCuts, scan, type Range } from './scan.ts';
 import { stripTrackingParams as stripUrl } from './urls.ts';
 
 export type MarkdownOptions = {
@@ -118,17 +118,6 @@ function flattenLinks(html: string): string {
   if (!parts.length) return html;
   parts.push(html.slice(pos));
   return parts.join('');
-}
-
-function complement(ranges: Range[], n: number): Range[] {
-  const out: Range[] = [];
-  let pos = 0;
-  for (const [s, e] of ranges) {
-    if (s > pos) out.push([pos, s]);
-    pos = Math.max(pos, e);
-  }
-  if (pos < n) out.push([pos, n]);
-  return out;
 }
 
 const TRACKED =

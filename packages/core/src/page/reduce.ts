@@ -3,6 +3,7 @@
 // drops what carries none. One streaming pass (see render.ts); linear in the page size.
 import { findMainContent } from './main-content.ts';
 import { renderPage, type Range } from './render.ts';
+import { complement } from './scan.ts';
 import { compactJson } from './structured.ts';
 
 export type ReduceMode = 'standard' | 'precision';
@@ -136,17 +137,6 @@ function subtract(ranges: Range[], drop: Range[]): Range[] {
     }
     if (s < e) out.push([s, e]);
   }
-  return out;
-}
-
-function complement(ranges: Range[], n: number): Range[] {
-  const out: Range[] = [];
-  let pos = 0;
-  for (const [s, e] of ranges) {
-    if (s > pos) out.push([pos, s]);
-    pos = Math.max(pos, e);
-  }
-  if (pos < n) out.push([pos, n]);
   return out;
 }
 

@@ -246,6 +246,18 @@ export function scan(html: string): Plan {
 }
 
 /** Sorted, non-overlapping cuts (an edit inside a dropped range goes with it). */
+/** The parts of [0, n) outside sorted `ranges`. */
+export function complement(ranges: Range[], n: number): Range[] {
+  const out: Range[] = [];
+  let pos = 0;
+  for (const [s, e] of ranges) {
+    if (s > pos) out.push([pos, s]);
+    pos = Math.max(pos, e);
+  }
+  if (pos < n) out.push([pos, n]);
+  return out;
+}
+
 export function mergeCuts(cuts: Cut[]): Cut[] {
   cuts.sort((a, b) => a.s - b.s || b.e - a.e);
   const out: Cut[] = [];
