@@ -8,7 +8,7 @@ export { createEngine } from './engine.ts';
 export type { Engine, EngineOptions } from './engine.ts';
 
 // Configuration: one schema, options > environment > file > defaults.
-export { loadConfig, redactConfig, CONFIG_FIELDS } from './config/index.ts';
+export { loadConfig, redactConfig, CONFIG_FIELDS, environmentConventions } from './config/index.ts';
 export type { ConfigOptions, DeepPartial, FieldSpec, GleanerConfig, LoadConfigInput } from './config/index.ts';
 
 // Errors: stable codes, a message a user can act on, whether a retry can help.

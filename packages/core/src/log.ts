@@ -1,6 +1,7 @@
 import { isatty } from 'node:tty';
 import { pino } from 'pino';
 import type { Logger as PinoLogger } from 'pino';
+import { environmentConventions } from './config/load.ts';
 
 /** The logger every part of Gleaner receives (pino's interface: JSON lines, child loggers). */
 export type Logger = PinoLogger;
@@ -61,7 +62,7 @@ export function createLogger(opts: LoggerOptions = {}): Logger {
   const fd = opts.destination ?? 1;
   const pretty = opts.format === 'pretty' || ((opts.format ?? 'auto') === 'auto' && isatty(fd));
   const out = pino.destination({ fd, sync: false });
-  const color = pretty && isatty(fd) && !process.env.NO_COLOR;
+  const color = pretty && isatty(fd) && !environmentConventions().noColor;
   return pino(
     {
       name: opts.name ?? 'gleaner',

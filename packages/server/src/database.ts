@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
-import { createLogger, type GleanerConfig, type Logger } from '@gleaner/core';
+import { createLogger, environmentConventions, type GleanerConfig, type Logger } from '@gleaner/core';
 import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from './embedded-postgres.ts';
 
 /**
@@ -13,9 +13,9 @@ import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from './embedded-p
  * $XDG_DATA_HOME/gleaner or ~/.local/share/gleaner — the same directory wherever gleaner is started
  * from, so an assistant launching it elsewhere finds the same database.
  */
-export function resolveDataDir(config: Pick<GleanerConfig, 'dataDir'>, env: NodeJS.ProcessEnv = process.env): string {
+export function resolveDataDir(config: Pick<GleanerConfig, 'dataDir'>, env?: NodeJS.ProcessEnv): string {
   if (config.dataDir) return path.resolve(config.dataDir);
-  const xdg = env.XDG_DATA_HOME && path.isAbsolute(env.XDG_DATA_HOME) ? env.XDG_DATA_HOME : path.join(homedir(), '.local', 'share');
+  const xdg = environmentConventions(env).xdgDataHome ?? path.join(homedir(), '.local', 'share');
   return path.join(xdg, 'gleaner');
 }
 

@@ -169,3 +169,13 @@ export function redactConfig(config: Readonly<GleanerConfig>): Record<string, un
   if (db.url) db.url = db.url.replace(/\/\/([^:@/]+):[^@/]+@/, '//$1:***@');
   return copy;
 }
+
+/**
+ * Conventions of the environment that are not Gleaner settings, read here like every other variable:
+ * `NO_COLOR` (no-color.org: a set, non-empty value turns terminal colours off) and `XDG_DATA_HOME`
+ * (where per-user data lives; an absolute path, else unset).
+ */
+export function environmentConventions(env: NodeJS.ProcessEnv = process.env): { noColor: boolean; xdgDataHome: string | null } {
+  const xdg = env.XDG_DATA_HOME;
+  return { noColor: Boolean(env.NO_COLOR), xdgDataHome: xdg && xdg.startsWith('/') ? xdg : null };
+}
