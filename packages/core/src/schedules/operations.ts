@@ -89,6 +89,20 @@ function nextRun(ctx: OperationContext, s: ScheduleRow): Date | null {
 }
 
 /** The run request a firing makes (no callback: the schedule notifies after its own rules). */
+/** A schedule's settings as the columns name, cron, timezone, request, callback_url, notify, key_attributes, snapshots. */
+function settingColumns(settings: Settings): unknown[] {
+  return [
+    settings.name,
+    settings.cron,
+    settings.timezone,
+    JSON.stringify(settings.request),
+    settings.callbackUrl,
+    settings.notify,
+    settings.keyAttributes ? JSON.stringify(settings.keyAttributes) : null,
+    settings.snapshots,
+  ];
+}
+
 export function firingRequest(ownerScraper: string, r: ScheduleRunRequest, snapshots: boolean) {
   return { template_id: ownerScraper, url: r.url, parameters: r.parameters, max_pages: r.max_pages, source: 'schedule', snapshots };
 }
@@ -178,19 +192,7 @@ export function scheduleOperations(ctx: OperationContext): ScheduleOperations {
         await tx.query(
           `INSERT INTO schedules (id, owner_id, scraper_id, name, cron, timezone, request, callback_url, notify, key_attributes, snapshots, status)
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'active')`,
-          [
-            id,
-            owner.id,
-            scraperId,
-            settings.name,
-            settings.cron,
-            settings.timezone,
-            JSON.stringify(settings.request),
-            settings.callbackUrl,
-            settings.notify,
-            settings.keyAttributes ? JSON.stringify(settings.keyAttributes) : null,
-            settings.snapshots,
-          ],
+          [id, owner.id, scraperId, ...settingColumns(settings)],
         );
         await scheduleFirings(ctx, tx, { id, cron: settings.cron, timezone: settings.timezone });
       });
@@ -230,17 +232,7 @@ export function scheduleOperations(ctx: OperationContext): ScheduleOperations {
         await tx.query(
           `UPDATE schedules SET name = $2, cron = $3, timezone = $4, request = $5, callback_url = $6, notify = $7, key_attributes = $8, snapshots = $9,
                   updated_at = now() WHERE id = $1`,
-          [
-            id,
-            settings.name,
-            settings.cron,
-            settings.timezone,
-            JSON.stringify(settings.request),
-            settings.callbackUrl,
-            settings.notify,
-            settings.keyAttributes ? JSON.stringify(settings.keyAttributes) : null,
-            settings.snapshots,
-          ],
+          [id, ...settingColumns(settings)],
         );
         if (now.status === 'active') await scheduleFirings(ctx, tx, { id, cron: settings.cron, timezone: settings.timezone });
       });
