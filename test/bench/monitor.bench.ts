@@ -7,6 +7,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
   archivePages,
+  archiveStore,
   archiveUsage,
   compareRuns,
   createEngine,
@@ -134,6 +135,7 @@ function productPage(n: number, version: number): string {
 async function archiveFigures(): Promise<void> {
   await withEngine('archive', 30, async (engine) => {
     const db = engine.db;
+    const store = archiveStore(engine.context);
     const owner = await ensureOwner(db, 'bench');
     const version = new Array(100).fill(0);
     const times: number[] = [];
@@ -147,11 +149,11 @@ async function archiveFigures(): Promise<void> {
       ]);
       for (let p = 0; p < 100; p++) {
         const t0 = performance.now();
-        await archivePages(db, runId, p, [{ url: `https://shop.example/list/${p}`, driver: 'http', html: productPage(p, version[p]) }]);
+        await archivePages(store, runId, p, [{ url: `https://shop.example/list/${p}`, driver: 'http', html: productPage(p, version[p]) }]);
         times.push(performance.now() - t0);
       }
     }
-    const u = await archiveUsage(db, owner.id, 30);
+    const u = await archiveUsage(store, owner.id, 30);
     const table = await db.query<{ bytes: string }>(`SELECT pg_total_relation_size('snapshots') + pg_total_relation_size('run_item_pages') AS bytes`);
     console.log(
       `archive, 100 runs x 100 pages (~${(u.document_bytes / u.documents / 1024).toFixed(1)} KB each), 5% changing per run: ${u.pages} pages, ${u.documents} documents; ` +

@@ -47,6 +47,7 @@ import { scheduleJobKinds, scheduleOperations, type ScheduleOperations } from '.
 import { SNAPSHOT_PRUNE_JOB, snapshotOperations, snapshotPruneJob, type SnapshotOperations } from './snapshots/operations.ts';
 import { exportRun, exportTask, type ExportFormat, type ResultFile } from './exports/index.ts';
 import type { DryRunBody } from './cost/estimate.ts';
+import type { SnapshotRef } from './snapshots/archive.ts';
 import { getOwnerSettings, putOwnerSettings, type OwnerSettings } from './cost/settings.ts';
 import { usageReport, type UsageGroupBy, type UsageReport } from './cost/report.ts';
 
@@ -123,7 +124,7 @@ export interface Engine {
   // `call.details` adds the `details` object (driver, page sizes, what the model saw, tokens, credits).
   extract(owner: Owner, body: ExtractRequest, signal?: AbortSignal, call?: ExtractCallOptions): Promise<ExtractResponse>;
   parse(owner: Owner, body: ParseRequest, signal?: AbortSignal, call?: ExtractCallOptions): Promise<ExtractResponse>;
-  extractMarkdown(owner: Owner, body: MarkdownRequest, signal?: AbortSignal): Promise<{ data: string }>;
+  extractMarkdown(owner: Owner, body: MarkdownRequest, signal?: AbortSignal): Promise<{ data: string; snapshots?: SnapshotRef[] }>;
   /** With `dry_run: true`, the estimate instead of a task (nothing queued). */
   submitExtractTask(owner: Owner, body: ExtractAsyncRequest): Promise<TaskStatusBody | DryRunBody>;
   getExtractTask(owner: Owner, taskId: string): Promise<TaskStatusBody>;

@@ -103,7 +103,8 @@ export {
 export type { ReplayRequest, SchedulePatchRequest, ScheduleRequest } from './schemas/schedule-requests.ts';
 export type { ChangeCounts, ChangeState, ChangesSummary, RecordChange, ScheduleOperations, ScheduleView } from './schedules/index.ts';
 export type { ReplayResult, SnapshotOperations } from './snapshots/operations.ts';
-export type { ArchiveUsage, Snapshot } from './snapshots/archive.ts';
+export type { ArchiveUsage, Snapshot, SnapshotDefaults, SnapshotRef } from './snapshots/archive.ts';
+export { DOCUMENT_PARAMS, SNAPSHOT_REFS_SCHEMA, SNAPSHOTS_FIELD, TASK_SNAPSHOT_PARAMS, TASK_SNAPSHOT_QUERY } from './schemas/snapshot-requests.ts';
 
 // The plugin seams an embedder hands to createEngine (implementing one: '@gleaner/core/plugin').
 export { PLUGIN_API_VERSION } from './plugins/version.ts';

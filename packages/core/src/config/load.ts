@@ -147,6 +147,9 @@ export function loadConfig(input: LoadConfigInput = {}): Readonly<GleanerConfig>
   const metrics = resolved.metrics as { mode?: string; token?: string } | undefined;
   // A bearer mode without a token would lock the scraper out with no way in; say so at start.
   if (metrics?.mode === 'bearer' && !metrics.token) problems.push('metrics.token (GLEANER_METRICS_TOKEN) is required when metrics.mode is "bearer"');
+  const snapshots = resolved.snapshots as { storage?: string; directory?: string } | undefined;
+  if (snapshots?.storage === 'directory' && !snapshots.directory)
+    problems.push('snapshots.directory (GLEANER_SNAPSHOT_DIRECTORY) is required when snapshots.storage is "directory"');
   if (problems.length) {
     throw new GleanerError('CONFIG_INVALID', `invalid configuration:\n  ${problems.join('\n  ')}`, { details: problems });
   }

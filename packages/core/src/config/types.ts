@@ -73,7 +73,7 @@ export interface GleanerConfig {
   agent: { maxSteps: number; maxTokens: number; timeoutMs: number; actionTimeoutMs: number };
   runs: { waitSeconds: number };
   schedules: { cronSeconds: number; failuresBeforeDegraded: number };
-  snapshots: { retentionDays: number };
+  snapshots: { retentionDays: number; storage: 'postgres' | 'directory'; directory: string };
   scrapers: { selfHeal: boolean; generateRounds: number };
   extract: { maxPagesLimit: number; chunkTokens: number; maxChunks: number };
   callbacks: { timeoutMs: number; maxAttempts: number; retryDelaySeconds: number; retryDelayMaxSeconds: number };

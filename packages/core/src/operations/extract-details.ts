@@ -28,6 +28,8 @@ export interface PageDetails {
   read_by: 'reduced_page' | 'page_skeleton' | 'recipe';
   /** What the model saw of the page (absent when the recipe read it). */
   model_input?: { text: string; chars: number; tokens: number };
+  /** The page's document in the snapshot archive, when the pages were kept (`snapshots`). */
+  snapshot?: string;
 }
 
 export type ExtractionMode = 'standard' | 'precision' | 'code';
@@ -102,6 +104,7 @@ export const EXTRACTION_DETAILS_SCHEMA = {
           raw_bytes: { type: 'integer', description: 'The HTML as fetched or supplied, in bytes' },
           read_by: { enum: ['reduced_page', 'page_skeleton', 'recipe'] },
           model_input: { ...MODEL_INPUT_SCHEMA, description: 'What the model was shown of the page' },
+          snapshot: { type: 'string', description: "The page's document in the snapshot archive (its SHA-256), when the pages were kept" },
         },
       },
     },

@@ -13,6 +13,7 @@ import { withProvenance, type GroundingWarning } from '../trust/provenance.ts';
 import { getOwnerSettings } from '../cost/settings.ts';
 import { estimateExtraction, type Estimate } from '../cost/estimate.ts';
 import { extractionGuard } from '../cost/guard.ts';
+import { archiveSourcePages, archiveStore, keepsSnapshots, type SnapshotRef, type SnapshotSource } from '../snapshots/archive.ts';
 
 /** The body of /v1/extract and /v1/parse (docs/api.md). */
 export interface ExtractResponse {
@@ -25,6 +26,8 @@ export interface ExtractResponse {
   /** `dry_run: true`: what the extraction would cost; nothing was extracted or charged. */
   dry_run?: true;
   estimate?: Estimate;
+  /** `snapshots: true` (or the owner's default): the pages read, kept in the snapshot archive. */
+  snapshots?: SnapshotRef[];
 }
 
 /** Per-call choices beside the request body. */
@@ -33,10 +36,14 @@ export interface ExtractCallOptions {
   details?: boolean;
 }
 
-function respond(ctx: OperationContext, options: ExtractOptions, read: ReadPage[] | null, result: ExtractionResult): ExtractResponse {
+function respond(ctx: OperationContext, options: ExtractOptions, pages: PageLog, result: ExtractionResult): ExtractResponse {
   const data = options.provenance ? withProvenance(result.records, result.trust) : result.records;
   const body: ExtractResponse = result.message ? { data, message: result.message } : { data };
-  if (read) body.details = extractionDetails(ctx.model, options.mode, read, result);
+  if (pages.details) {
+    body.details = extractionDetails(ctx.model, options.mode, pages.read, result);
+    pages.kept?.forEach((k, i) => body.details!.pages[i] && (body.details!.pages[i].snapshot = k.hash));
+  }
+  if (pages.kept) body.snapshots = pages.kept;
   if (result.trust.policy !== 'keep') body.warnings = result.trust.warnings(result.records);
   return body;
 }
@@ -67,11 +74,26 @@ type ExtractOperation = (
   call?: ExtractCallOptions,
 ) => Promise<ExtractResponse>;
 
-/** The pages an extraction reads, kept (with their HTML) only when details are asked for. */
-function pageLog(call: ExtractCallOptions): { read: ReadPage[] | null; onPage?: (page: ReadPage) => void } {
-  if (!call.details) return { read: null };
-  const read: ReadPage[] = [];
-  return { read, onPage: (page) => read.push(page) };
+interface PageLog {
+  details: boolean;
+  read: ReadPage[];
+  onPage?: (page: ReadPage) => void;
+  /** Whether the pages go to the snapshot archive, and once they went, their documents. */
+  keep: boolean;
+  kept?: SnapshotRef[];
+}
+
+/** The pages an extraction reads, kept (with their HTML) only when details or snapshots are asked for. */
+async function pageLog(ctx: OperationContext, owner: Owner, body: Record<string, any>, call: ExtractCallOptions): Promise<PageLog> {
+  const keep = await keepsSnapshots(ctx.db, owner.id, body.snapshots, 'extractions');
+  const log: PageLog = { details: call.details === true, keep, read: [] };
+  if (log.details || keep) log.onPage = (page) => log.read.push(page);
+  return log;
+}
+
+/** Archives the pages read when the request keeps them (before the call is charged: a failure fails the call). */
+async function keepPages(ctx: OperationContext, owner: Owner, source: SnapshotSource, log: PageLog): Promise<void> {
+  if (log.keep) log.kept = await archiveSourcePages(archiveStore(ctx), owner.id, source, null, log.read);
 }
 
 /** POST /v1/extract: fetch the URL (following pagination when asked) and extract records. */
@@ -85,8 +107,9 @@ export const extract: ExtractOperation = async (ctx, owner, body, signal, call =
   const prep = await prepare(ctx, owner, options, target, body.dry_run === true, signal);
   if (prep.dry) return prep.dry;
   requireModel(ctx); // every extraction reads its first page with the model: refuse before fetching
-  const pages = pageLog(call);
+  const pages = await pageLog(ctx, owner, body, call);
   const result = await runExtraction(ctx, target, options, signal, pages.onPage, prep.guard);
+  await keepPages(ctx, owner, 'extract', pages);
   await recordUsage(ctx.db, {
     ownerId: owner.id,
     operation: 'extract',
@@ -100,7 +123,7 @@ export const extract: ExtractOperation = async (ctx, owner, body, signal, call =
     { owner: owner.name, url, mode: options.mode, pages: result.pages.length, records: result.records.length, driver: result.driver, ...result.usage },
     'extract done',
   );
-  return respond(ctx, options, pages.read, result);
+  return respond(ctx, options, pages, result);
 };
 
 /** POST /v1/parse: extract from HTML or text the caller supplies (no fetching, one page). */
@@ -115,9 +138,10 @@ export const parse: ExtractOperation = async (ctx, owner, body, signal, call = {
   const prep = await prepare(ctx, owner, options, target, body.dry_run === true, signal);
   if (prep.dry) return prep.dry;
   requireModel(ctx);
-  const pages = pageLog(call);
+  const pages = await pageLog(ctx, owner, body, call);
   const result = await runExtraction(ctx, target, options, signal, pages.onPage, prep.guard);
+  await keepPages(ctx, owner, 'parse', pages);
   const unsupported = countGrounding(ctx, 'parse', result);
   await recordUsage(ctx.db, { ownerId: owner.id, operation: 'parse', pages: 1, usage: result.usage, credits: result.credits, unsupported });
-  return respond(ctx, options, pages.read, result);
+  return respond(ctx, options, pages, result);
 };

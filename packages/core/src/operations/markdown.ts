@@ -5,9 +5,15 @@ import { validationFailed, type ValidationIssue } from '../errors.ts';
 import { openBrowser } from '../extract/acquire.ts';
 import { htmlToMarkdown } from '../page/index.ts';
 import { emptyUsage, recordUsage } from '../usage.ts';
+import { archiveSourcePages, archiveStore, keepsSnapshots, type SnapshotRef } from '../snapshots/archive.ts';
 
 /** POST /v1/extract_markdown: the page as clean markdown (no model involved). */
-export async function extractMarkdown(ctx: OperationContext, owner: Owner, body: Record<string, any>, signal?: AbortSignal): Promise<{ data: string }> {
+export async function extractMarkdown(
+  ctx: OperationContext,
+  owner: Owner,
+  body: Record<string, any>,
+  signal?: AbortSignal,
+): Promise<{ data: string; snapshots?: SnapshotRef[] }> {
   const issues: ValidationIssue[] = [];
   const url = checkHttpUrl(body.url, ['body', 'url'], issues);
   const proxyCountry = normalizeProxyCountry(body.proxy_country, ctx.config, issues);
@@ -15,12 +21,16 @@ export async function extractMarkdown(ctx: OperationContext, owner: Owner, body:
   const onlyMainContent = body.only_main_content ?? false;
   if (typeof onlyMainContent !== 'boolean') issues.push({ loc: ['body', 'only_main_content'], msg: 'Input should be a valid boolean', type: 'bool_type' });
   if (issues.length) throw validationFailed(issues);
+  const keep = await keepsSnapshots(ctx.db, owner.id, body.snapshots, 'extractions');
   const browser = await openBrowser(ctx, { proxyCountry, cookies, signal });
   try {
     const page = await browser.goto(url!);
     const markdown = htmlToMarkdown(page.html, { url: page.finalUrl, onlyMainContent: onlyMainContent === true });
+    const kept = keep
+      ? await archiveSourcePages(archiveStore(ctx), owner.id, 'extract_markdown', null, [{ url: page.finalUrl, driver: page.driver, html: page.html }])
+      : null;
     await recordUsage(ctx.db, { ownerId: owner.id, operation: 'extract_markdown', subject: url, pages: 1, usage: emptyUsage(), credits: 0 });
-    return { data: markdown };
+    return kept ? { data: markdown, snapshots: kept } : { data: markdown };
   } finally {
     await browser.close();
   }

@@ -113,9 +113,12 @@ export async function executeAgenticItem(
       });
     }
   }
-  return completedOutcome(
+  const outcome = completedOutcome(
     c.config,
     { records: result.records, driver: result.driver, pages: Math.max(1, result.pages.length) },
     { version, healed, modelCalls, healCredits },
   );
+  // The pages the script's extract steps read, for the snapshot archive (the run's `snapshots`).
+  const documents = result.pages.flatMap((p) => (p.html === undefined ? [] : [{ url: p.url, driver: p.driver ?? result.driver, html: p.html }]));
+  return { ...outcome, documents };
 }

@@ -12,7 +12,7 @@ import { detectDrift } from './drift.ts';
 import { scrapeWithRecipe, type ScrapeResult } from './scrape.ts';
 import { completedOutcome, itemStatements, type ClaimedItem, type ItemOutcome } from './items.ts';
 import { RUN_ITEM_JOB } from './store.ts';
-import { archivePages } from '../snapshots/archive.ts';
+import { archivePages, archiveStore } from '../snapshots/archive.ts';
 import { reserveRunItem } from '../cost/budgets.ts';
 import { getOwnerSettings, type OwnerSettings } from '../cost/settings.ts';
 import { creditsFor } from '../usage.ts';
@@ -234,7 +234,7 @@ export function runItemJob(ctx: () => OperationContext) {
         outcome.politeWaitMs = polite.stats.waitedMs;
         outcome.backoffs = polite.stats.backoffs;
         // Archived before the item is recorded: a finished run's snapshots are all there.
-        if (item.options.snapshots && outcome.status === 'completed' && outcome.documents?.length) await archivePages(c.db, runId, position, outcome.documents);
+        if (item.options.snapshots && outcome.status === 'completed' && outcome.documents?.length) await archivePages(archiveStore(c), runId, position, outcome.documents);
         const recorded = await items.record(runId, { position, outcome, hasCallback: item.hasCallback });
         job.logger.debug({ runId, position, records: outcome.status === 'completed' ? outcome.records.length : 0, recorded }, 'run item done');
       } finally {

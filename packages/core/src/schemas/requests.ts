@@ -4,6 +4,7 @@
 // reported with the same 422 body.
 import type { FromSchema } from 'json-schema-to-ts';
 import { ATTRIBUTES_REQUEST_SCHEMA } from '../records/attributes.ts';
+import { SNAPSHOTS_FIELD } from './snapshot-requests.ts';
 
 export const COOKIES_SCHEMA = {
   description:
@@ -64,6 +65,7 @@ const commonExtract = {
   source: { type: ['string', 'null'], default: 'api' },
   ...TRUST_FIELDS,
   ...COST_FIELDS,
+  ...SNAPSHOTS_FIELD,
 } as const;
 
 export const EXTRACT_BODY = {
@@ -104,6 +106,7 @@ export const MARKDOWN_BODY = {
       description:
         "Gleaner extension: only the page's main content (the article, the whole thread, the whole listing, the product's description and specifications, every section of a service page, the documentation body), without navigation, header, footer, sidebars, consent text, related rails, share bars and ads; the page type is detected. Empty when the page has no main content (an app shell)",
     },
+    ...SNAPSHOTS_FIELD,
   },
 } as const;
 

@@ -8,6 +8,7 @@ import type { FromSchema } from 'json-schema-to-ts';
 import { ATTRIBUTES_REQUEST_SCHEMA } from '../records/attributes.ts';
 import { COOKIES_SCHEMA, COST_FIELDS, PROXY_COUNTRY_SCHEMA, TRUST_FIELDS, URL_SCHEMA } from './requests.ts';
 import { POLITENESS_REQUEST_SCHEMA } from '../politeness/policy.ts';
+import { SNAPSHOTS_FIELD } from './snapshot-requests.ts';
 
 const CALLBACK_URL_SCHEMA = { type: ['string', 'null'], description: "The finished run's status body is POSTed here, signed (Standard Webhooks)." } as const;
 const SOURCE_SCHEMA = { type: ['string', 'null'], default: 'api' } as const;
@@ -107,6 +108,7 @@ export const AGENT_EXTRACT_BODY = {
     allowed_domains: ALLOWED_DOMAINS_SCHEMA,
     ...COST_FIELDS,
     ...TRUST_FIELDS,
+    ...SNAPSHOTS_FIELD,
   },
 } as const;
 

@@ -97,9 +97,15 @@ export const SNAPSHOT_QUERY = {
 
 export const SNAPSHOT_SETTINGS_BODY = {
   type: 'object',
-  required: ['runs'],
+  minProperties: 1,
+  description: 'The defaults to change (at least one); the others stay as they are.',
   properties: {
     runs: { type: 'boolean', description: 'Keep the pages of every run that does not say (its `snapshots` field wins); scheduled runs follow their schedule.' },
+    extractions: {
+      type: 'boolean',
+      description: 'Keep the pages of every one-off extraction (extract, parse, extract_markdown) that does not say (its `snapshots` field wins).',
+    },
+    tasks: { type: 'boolean', description: 'Keep the pages of every task (extract_async, agent tasks) that does not say (its `snapshots` field wins).' },
   },
 } as const;
 

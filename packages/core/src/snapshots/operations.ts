@@ -1,6 +1,7 @@
 /**
- * The archive's operations (Gleaner extensions): one archived page of a run item, the owner's size
- * report, and a replay — a scraper version run on a run's archived pages, fetching nothing.
+ * The archive's operations (Gleaner extensions): one archived page of a run item or a task, a
+ * document by its hash, the owner's size report and defaults, and a replay — a scraper version run
+ * on a run's archived pages, fetching nothing.
  */
 import type { Owner } from '../auth/owners.ts';
 import type { OperationContext } from '../context.ts';
@@ -12,7 +13,20 @@ import { compareRuns, type ChangeCounts, type RecordChange } from '../schedules/
 import { checkRequest } from '../schemas/validate.ts';
 import { REPLAY_BODY, SNAPSHOT_SETTINGS_BODY, type ReplayRequest, type SnapshotSettingsRequest } from '../schemas/schedule-requests.ts';
 import { loadRecipeVersion, loadScraper } from '../scrapers/index.ts';
-import { archiveUsage, ownerKeepsSnapshots, pruneArchive, readSnapshot, runDocuments, setOwnerSnapshots, type ArchiveUsage, type Snapshot } from './archive.ts';
+import {
+  archiveStore,
+  archiveUsage,
+  ownerSnapshotDefaults,
+  pruneArchive,
+  readDocument,
+  readSnapshot,
+  readTaskSnapshot,
+  runDocuments,
+  setOwnerSnapshots,
+  type ArchiveUsage,
+  type Snapshot,
+  type SnapshotDefaults,
+} from './archive.ts';
 
 export const SNAPSHOT_PRUNE_JOB = 'snapshots.prune';
 
@@ -31,23 +45,28 @@ export interface ReplayResult {
 
 export interface SnapshotOperations {
   get(owner: Owner, runId: string, item: number, page?: number): Promise<Snapshot>;
+  /** A page an extraction task or agent task kept (page from 1). */
+  task(owner: Owner, taskId: string, page?: number): Promise<Snapshot>;
+  /** A document by its SHA-256, when one of the owner's runs, extractions or tasks kept it. */
+  document(owner: Owner, hash: string): Promise<Snapshot>;
   usage(owner: Owner): Promise<ArchiveUsage>;
   replay(owner: Owner, scraperId: string, body: ReplayRequest): Promise<ReplayResult>;
-  /** The owner's default for runs that do not say: keep their pages or not. */
-  settings(owner: Owner): Promise<{ runs: boolean }>;
-  updateSettings(owner: Owner, body: SnapshotSettingsRequest): Promise<{ runs: boolean }>;
+  /** The owner's defaults for runs, one-off extractions and tasks that do not say: keep their pages or not. */
+  settings(owner: Owner): Promise<SnapshotDefaults>;
+  updateSettings(owner: Owner, body: SnapshotSettingsRequest): Promise<SnapshotDefaults>;
 }
 
 export function snapshotOperations(ctx: OperationContext): SnapshotOperations {
   return {
-    settings: async (owner) => ({ runs: await ownerKeepsSnapshots(ctx.db, owner.id) }),
+    settings: (owner) => ownerSnapshotDefaults(ctx.db, owner.id),
     async updateSettings(owner, input) {
       const body = checkRequest<SnapshotSettingsRequest>(SNAPSHOT_SETTINGS_BODY, input);
-      await setOwnerSnapshots(ctx.db, owner.id, body.runs);
-      return { runs: body.runs };
+      return setOwnerSnapshots(ctx.db, owner.id, body);
     },
-    get: (owner, runId, item, page) => readSnapshot(ctx.db, owner.id, runId, item, page),
-    usage: (owner) => archiveUsage(ctx.db, owner.id, ctx.config.snapshots.retentionDays),
+    get: (owner, runId, item, page) => readSnapshot(archiveStore(ctx), owner.id, runId, item, page),
+    task: (owner, taskId, page) => readTaskSnapshot(archiveStore(ctx), owner.id, taskId, page),
+    document: (owner, hash) => readDocument(archiveStore(ctx), owner.id, hash),
+    usage: (owner) => archiveUsage(archiveStore(ctx), owner.id, ctx.config.snapshots.retentionDays),
     async replay(owner, scraperId, input) {
       const body = checkRequest<ReplayRequest>(REPLAY_BODY, input);
       const scraper = await loadScraper(ctx.db, owner.id, scraperId);
@@ -55,7 +74,7 @@ export function snapshotOperations(ctx: OperationContext): SnapshotOperations {
       if (scraper.kind === 'agentic') {
         throw new GleanerError(
           'BAD_REQUEST',
-          `Scraper ${scraperId} is agentic: replay runs a classic scraper's recipe on archived pages, and agentic runs archive none`,
+          `Scraper ${scraperId} is agentic: replay runs a classic scraper's recipe on archived pages (an agentic scraper's script acts on live pages)`,
         );
       }
       const version = body.version ?? scraper.recipeVersion;
@@ -70,7 +89,7 @@ export function snapshotOperations(ctx: OperationContext): SnapshotOperations {
         [body.run_id, owner.id],
       );
       if (!items.length) throw new GleanerError('NOT_FOUND', `Run ${body.run_id} not found`);
-      const documents = await runDocuments(ctx.db, body.run_id);
+      const documents = await runDocuments(archiveStore(ctx), body.run_id);
       if (!documents.size) {
         throw new GleanerError(
           'NOT_FOUND',
@@ -116,7 +135,7 @@ export function snapshotPruneJob(ctx: () => OperationContext) {
     policy: { retryLimit: 2, expireInSeconds: 3600 },
     handler: async (_p, job) => {
       const c = ctx();
-      const gone = await pruneArchive(c.db, c.config.snapshots.retentionDays);
+      const gone = await pruneArchive(archiveStore(c), c.config.snapshots.retentionDays);
       job.logger.info({ ...gone, retentionDays: c.config.snapshots.retentionDays }, 'snapshot archive pruned');
     },
   });

@@ -30,6 +30,7 @@ import { checkRequest } from '../schemas/validate.ts';
 import { AGENT_EXTRACT_BODY, type AgentTaskRequest } from '../schemas/run-requests.ts';
 import { checkBudgets, tokenAllowance } from '../cost/budgets.ts';
 import { estimateAgentTask, type DryRunBody } from '../cost/estimate.ts';
+import { archiveSourcePages, archiveStore, keepsSnapshots } from '../snapshots/archive.ts';
 
 export const AGENT_TASK_JOB = 'agent.task';
 
@@ -68,6 +69,8 @@ interface AgentTaskRow {
     allowedDomains?: string[];
     max_tokens?: number | null;
     max_credits?: number | null;
+    /** Keep the pages extracted from in the snapshot archive (decided at submission). */
+    snapshots?: boolean;
   };
   data: unknown;
   message: string | null;
@@ -136,6 +139,7 @@ export async function submitAgentTask(ctx: OperationContext, owner: Owner, input
     ...(allowedDomains ? { allowedDomains } : {}),
     max_tokens: budget.maxTokens,
     max_credits: budget.maxCredits,
+    snapshots: await keepsSnapshots(ctx.db, owner.id, body.snapshots, 'tasks'),
   };
   await ctx.db.tx(async (tx) => {
     await tx.query(`INSERT INTO tasks (id, owner_id, kind, status, request, callback_url) VALUES ($1, $2, 'agent', 'pending', $3, $4)`, [
@@ -223,6 +227,11 @@ export function agentTaskJob(ctx: () => OperationContext) {
             await c.db.query(`UPDATE tasks SET steps = $2 WHERE id = $1 AND status = 'running'`, [taskId, JSON.stringify(steps)]);
           },
         });
+        if (row.request.snapshots) {
+          // The pages the records came from (each page the agent extracted from, in order).
+          const pages = result.extractions.map((e) => ({ url: e.url, driver: e.driver, html: e.html }));
+          await archiveSourcePages(archiveStore(c), row.owner_id, 'agent', taskId, pages);
+        }
         const credits = creditsFor(c.config, { modelPages: result.extractions.length, usage: result.usage });
         const usage = { ...result.usage, steps: result.stepsUsed, outcome: result.outcome, driver: result.driver, model_ms: result.modelMs };
         const pages = new Set(result.steps.map((s) => s.urlAfter)).size;

@@ -20,6 +20,7 @@ import { getOwnerSettings } from '../cost/settings.ts';
 import { checkBudgets } from '../cost/budgets.ts';
 import { estimateExtraction, type DryRunBody } from '../cost/estimate.ts';
 import { extractionGuard } from '../cost/guard.ts';
+import { archiveSourcePages, archiveStore, keepsSnapshots, type ArchivedPage } from '../snapshots/archive.ts';
 
 export const EXTRACT_TASK_JOB = 'extract.task';
 
@@ -76,11 +77,13 @@ export async function submitExtractTask(ctx: OperationContext, owner: Owner, bod
   // A budget already used up refuses now; the task checks its pages against the budgets as it reads them.
   await checkBudgets(ctx, owner.id, options, { credits: 0, tokens: 0 }, `an extraction of ${url}`);
   const id = randomUUID();
+  // Whether the task keeps its pages is decided now (its flag, else the owner's default then).
+  const snapshots = await keepsSnapshots(ctx.db, owner.id, body.snapshots, 'tasks');
   await ctx.db.tx(async (tx) => {
     await tx.query(`INSERT INTO tasks (id, owner_id, kind, status, request, callback_url, proxy) VALUES ($1, $2, 'extract', 'pending', $3, $4, $5)`, [
       id,
       owner.id,
-      { ...body, url },
+      { ...body, url, snapshots },
       callbackUrl,
       proxy,
     ]);
@@ -128,7 +131,10 @@ export function extractTaskJob(ctx: () => OperationContext) {
       const settings = await getOwnerSettings(c.db, row.owner_id);
       options.grounding ??= settings.grounding_policy ?? 'keep';
       const guard = await extractionGuard(c, row.owner_id, options, settings);
-      const result = await runExtraction(c, { url: row.request.url }, options, job.signal, undefined, guard);
+      const read: ArchivedPage[] = [];
+      const keep = row.request.snapshots === true ? (page: ArchivedPage) => read.push(page) : undefined;
+      const result = await runExtraction(c, { url: row.request.url }, options, job.signal, keep, guard);
+      if (keep) await archiveSourcePages(archiveStore(c), row.owner_id, 'extract_async', taskId, read);
       const unsupported = result.trust.unsupported(result.records);
       await c.db.tx(async (tx) => {
         await finish(c, tx, row, `status = 'completed', data = $2, message = $3, driver = $4, credits_charged = $5`, [

@@ -1,13 +1,14 @@
 import { clientSignal } from '../http/client-signal.ts';
 import { defineRoutes } from '../http/route.ts';
-import { EXTRACT_ASYNC_BODY, EXTRACT_BODY, ID_PARAMS, MARKDOWN_BODY, PARSE_BODY, TASK_RESPONSE } from '@gleaner/core';
+import { EXTRACT_ASYNC_BODY, EXTRACT_BODY, ID_PARAMS, MARKDOWN_BODY, PARSE_BODY, SNAPSHOT_REFS_SCHEMA, TASK_RESPONSE } from '@gleaner/core';
 import { DETAILS_QUERY, DRY_RUN_RESPONSE, RECORDS_WITH_DETAILS_RESPONSE } from './history-schemas.ts';
 import { FORMAT_QUERY, statusOrFile } from './result-files.ts';
 
 const DETAILS =
   'With ?details=true (a Gleaner extension) the body adds `details`: the driver and size of each page, what the model saw of it, the model, its tokens and the credits charged. ' +
   'Gleaner extensions in the body: `provenance: true` adds `_provenance` to each record, `grounding` (keep, flag, drop) decides what happens to values the page does not support (`warnings`), ' +
-  '`dry_run: true` answers an `estimate` and extracts nothing, `max_credits` / `max_tokens` refuse (402 BUDGET_EXCEEDED) or stop the work at that cost.';
+  '`dry_run: true` answers an `estimate` and extracts nothing, `max_credits` / `max_tokens` refuse (402 BUDGET_EXCEEDED) or stop the work at that cost, ' +
+  '`snapshots: true` keeps the pages read in the snapshot archive and lists them in `snapshots` (GET /v1/snapshots/{hash}).';
 
 /** Spec 4.1 items 1-5: extraction from a URL or from content, markdown, async extraction. */
 export function extractRoutes() {
@@ -46,7 +47,7 @@ export function extractRoutes() {
       tags: ['extractor'],
       auth: 'apiKey',
       body: MARKDOWN_BODY,
-      responses: { 200: { description: 'Markdown', schema: { type: 'object', properties: { data: { type: 'string' } } } } },
+      responses: { 200: { description: 'Markdown', schema: { type: 'object', properties: { data: { type: 'string' }, snapshots: SNAPSHOT_REFS_SCHEMA } } } },
       handler: async (ctx, { body }) => ({ body: await ctx.engine.extractMarkdown(ctx.owner!, body, clientSignal(ctx)) }),
     },
     {

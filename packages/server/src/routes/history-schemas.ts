@@ -1,7 +1,7 @@
 // Schemas of the Gleaner-extension endpoints that are not in the interface: the run and task lists,
 // a scraper's versions and heal history, and the opt-in extraction details (docs/api.md).
 import { COUNTS_SCHEMA } from './schedule-schemas.ts';
-import { DEFAULT_PAGE, ESTIMATE_SCHEMA, EXTRACTION_DETAILS_SCHEMA, MAX_PAGE, RECORDS_RESPONSE, WARNINGS_SCHEMA } from '@gleaner/core';
+import { DEFAULT_PAGE, ESTIMATE_SCHEMA, EXTRACTION_DETAILS_SCHEMA, MAX_PAGE, RECORDS_RESPONSE, SNAPSHOT_REFS_SCHEMA, WARNINGS_SCHEMA } from '@gleaner/core';
 
 const LIMIT = { type: 'integer', minimum: 1, maximum: MAX_PAGE, default: DEFAULT_PAGE, description: `Items per page (1-${MAX_PAGE}, default ${DEFAULT_PAGE})` };
 const CURSOR = { type: 'string', minLength: 1, maxLength: 400, description: 'next_cursor of the previous page' };
@@ -24,6 +24,7 @@ export const RECORDS_WITH_DETAILS_RESPONSE = {
     warnings: WARNINGS_SCHEMA,
     dry_run: { const: true },
     estimate: ESTIMATE_SCHEMA,
+    snapshots: SNAPSHOT_REFS_SCHEMA,
   },
 };
 

@@ -104,7 +104,7 @@ export const ARCHIVE_USAGE_RESPONSE = {
   type: 'object',
   required: ['pages', 'documents', 'page_bytes', 'document_bytes', 'stored_bytes', 'ratio', 'retention_days'],
   properties: {
-    pages: { type: 'integer', description: "Pages archived for the caller's runs" },
+    pages: { type: 'integer', description: "Pages archived for the caller's runs, extractions and tasks" },
     documents: { type: 'integer', description: 'Distinct documents they refer to (stored once each)' },
     page_bytes: { type: 'integer', description: 'What the pages take stored one by one, uncompressed' },
     document_bytes: { type: 'integer', description: 'The distinct documents, uncompressed' },
@@ -112,7 +112,16 @@ export const ARCHIVE_USAGE_RESPONSE = {
     ratio: { type: ['number', 'null'], description: 'page_bytes / stored_bytes' },
     oldest: NULLABLE_TIME,
     retention_days: { type: 'integer', description: 'snapshots.retentionDays (0: kept until deleted)' },
+    storage: { enum: ['postgres', 'directory'], description: 'Where new documents are stored (snapshots.storage)' },
   },
 };
 
-export const SNAPSHOT_SETTINGS_RESPONSE = { type: 'object', required: ['runs'], properties: { runs: { type: 'boolean' } } };
+export const SNAPSHOT_SETTINGS_RESPONSE = {
+  type: 'object',
+  required: ['runs', 'extractions', 'tasks'],
+  properties: {
+    runs: { type: 'boolean', description: 'Scraper runs that do not say' },
+    extractions: { type: 'boolean', description: 'One-off extractions (extract, parse, extract_markdown) that do not say' },
+    tasks: { type: 'boolean', description: 'Tasks (extract_async, agent tasks) that do not say' },
+  },
+};

@@ -8,6 +8,10 @@ import {
   SNAPSHOT_PARAMS,
   SNAPSHOT_QUERY,
   SNAPSHOT_SETTINGS_BODY,
+  DOCUMENT_PARAMS,
+  TASK_SNAPSHOT_PARAMS,
+  TASK_SNAPSHOT_QUERY,
+  type Snapshot,
 } from '@gleaner/core';
 import {
   ARCHIVE_USAGE_RESPONSE,
@@ -19,7 +23,22 @@ import {
 } from './schedule-schemas.ts';
 
 const EXTENSION = 'A Gleaner extension (docs/api.md, "Schedules and change tracking").';
+const ARCHIVE = 'A Gleaner extension (docs/api.md, "Snapshot archive").';
 const ID = ID_PARAMS('schedule_id');
+const DOCUMENT_HEADERS = 'The body is the document (text/html); X-Gleaner-Snapshot-Url, -Hash (SHA-256), -Fetched-At and -Pages describe it.';
+
+/** An archived page as the answer: the document, and the headers that describe it. */
+function snapshotAnswer(s: Snapshot) {
+  return {
+    headers: {
+      'X-Gleaner-Snapshot-Url': encodeURI(s.url),
+      'X-Gleaner-Snapshot-Hash': s.hash,
+      'X-Gleaner-Fetched-At': s.fetchedAt.toISOString(),
+      'X-Gleaner-Snapshot-Pages': String(s.pages),
+    },
+    bytes: { contentType: 'text/html; charset=utf-8', data: s.content },
+  };
+}
 
 /** Schedules, their change tracking, the snapshot archive and replays (Gleaner extensions). */
 export function scheduleRoutes() {
@@ -115,18 +134,19 @@ export function scheduleRoutes() {
       params: SNAPSHOT_PARAMS,
       query: SNAPSHOT_QUERY,
       responses: { 200: { description: 'The archived document (text/html)' } },
-      handler: async (ctx, { params, query }) => {
-        const s = await ctx.engine.snapshots.get(ctx.owner!, params.run_id, params.n, query.page ?? 1);
-        return {
-          headers: {
-            'X-Gleaner-Snapshot-Url': encodeURI(s.url),
-            'X-Gleaner-Snapshot-Hash': s.hash,
-            'X-Gleaner-Fetched-At': s.fetchedAt.toISOString(),
-            'X-Gleaner-Snapshot-Pages': String(s.pages),
-          },
-          bytes: { contentType: 'text/html; charset=utf-8', data: s.content },
-        };
-      },
+      handler: async (ctx, { params, query }) => snapshotAnswer(await ctx.engine.snapshots.get(ctx.owner!, params.run_id, params.n, query.page ?? 1)),
+    },
+    {
+      method: 'get',
+      path: '/v1/tasks/:task_id/snapshot',
+      summary: 'A page an extraction task or agent task fetched, as archived',
+      description: `${ARCHIVE} task_id is an extract_async or agent task's; ?page= picks a later page (from 1, in the order read; an agent task's pages are those it extracted from). ${DOCUMENT_HEADERS} 404 with the reason when nothing was archived.`,
+      tags: ['gleaner'],
+      auth: 'apiKey',
+      params: TASK_SNAPSHOT_PARAMS,
+      query: TASK_SNAPSHOT_QUERY,
+      responses: { 200: { description: 'The archived document (text/html)' } },
+      handler: async (ctx, { params, query }) => snapshotAnswer(await ctx.engine.snapshots.task(ctx.owner!, params.task_id, query.page ?? 1)),
     },
     {
       method: 'get',
@@ -141,7 +161,7 @@ export function scheduleRoutes() {
     {
       method: 'get',
       path: '/v1/snapshots/settings',
-      summary: "The caller's default for runs that do not say whether to keep their pages",
+      summary: "The caller's defaults for runs, extractions and tasks that do not say whether to keep their pages",
       description: EXTENSION,
       tags: ['gleaner'],
       auth: 'apiKey',
@@ -151,8 +171,8 @@ export function scheduleRoutes() {
     {
       method: 'put',
       path: '/v1/snapshots/settings',
-      summary: 'Keep the pages of every run by default, or not',
-      description: `${EXTENSION} A run's own "snapshots" wins; scheduled runs follow their schedule's.`,
+      summary: 'Keep the pages of every run, one-off extraction or task by default, or not',
+      description: `${EXTENSION} Any of runs, extractions, tasks (the others stay); a request's own "snapshots" wins; scheduled runs follow their schedule's.`,
       tags: ['gleaner'],
       auth: 'apiKey',
       body: SNAPSHOT_SETTINGS_BODY,
@@ -170,6 +190,18 @@ export function scheduleRoutes() {
       body: REPLAY_BODY,
       responses: { 200: { description: 'The replay', schema: REPLAY_RESPONSE } },
       handler: async (ctx, { params, body }) => ({ body: await ctx.engine.snapshots.replay(ctx.owner!, params.scraper_id, body) }),
+    },
+    // After /v1/snapshots/usage and /settings, which it would otherwise shadow.
+    {
+      method: 'get',
+      path: '/v1/snapshots/:hash',
+      summary: 'An archived document by its SHA-256',
+      description: `${ARCHIVE} The hash is one listed in an extraction's \`snapshots\`, a snapshot's X-Gleaner-Snapshot-Hash, or a provenance \`content_hash\` (\`sha256:\` prefix allowed). ${DOCUMENT_HEADERS} The URL and time are those of the caller's latest page that served it. 404 unless one of the caller's runs, extractions or tasks kept it.`,
+      tags: ['gleaner'],
+      auth: 'apiKey',
+      params: DOCUMENT_PARAMS,
+      responses: { 200: { description: 'The archived document (text/html)' } },
+      handler: async (ctx, { params }) => snapshotAnswer(await ctx.engine.snapshots.document(ctx.owner!, params.hash)),
     },
   ]);
 }
