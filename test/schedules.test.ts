@@ -240,9 +240,9 @@ describe('schedules: change tracking, notifications, snapshots and replay', func
     expect((await s.api('GET', `/v1/runs/${plain.body.run_id}/items/0/snapshot`)).status).to.equal(404);
     expect((await s.api('POST', `/v1/scrapers/${scraperId}/replay`, { run_id: plain.body.run_id })).status).to.equal(404);
     // Unless the owner keeps every run's pages by default (a run's own flag still wins).
-    expect((await s.api('GET', '/v1/snapshots/settings')).body).to.deep.equal({ runs: false });
+    expect((await s.api('GET', '/v1/snapshots/settings')).body).to.deep.equal({ runs: false, extractions: false, tasks: false });
     expect((await s.api('PUT', '/v1/snapshots/settings', { runs: 'yes' })).status).to.equal(422);
-    expect((await s.api('PUT', '/v1/snapshots/settings', { runs: true })).body).to.deep.equal({ runs: true });
+    expect((await s.api('PUT', '/v1/snapshots/settings', { runs: true })).body).to.deep.equal({ runs: true, extractions: false, tasks: false });
     const kept = await s.api('POST', '/v1/scrapers/run', { template_id: scraperId, url: shop.url('/shop/a') });
     expect((await s.api('GET', `/v1/runs/${kept.body.run_id}/items/0/snapshot`)).status).to.equal(200);
     const optedOut = await s.api('POST', '/v1/scrapers/run', { template_id: scraperId, url: shop.url('/shop/a'), snapshots: false });

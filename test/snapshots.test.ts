@@ -13,7 +13,9 @@ import { gunzipSync } from 'node:zlib';
 import { archiveStore, pruneArchive, type Owner } from '@gleaner/core/internal';
 import { startStack, userContent, waitFor, type Stack } from './support/stack.ts';
 import { answerItems, listPage, PRODUCT_ATTRIBUTES, productAnswer, productsPage } from './support/pages.ts';
-import { insertShopScraper, monitorShop } from './support/monitor-site.ts';
+import { insertShopScraper, monitorShop, shopHtml } from './support/monitor-site.ts';
+import { LATIN1_TEXT } from '@gleaner/testing';
+import { request } from './support/http.ts';
 import { addAgentPages, PRODUCTS } from './support/agent-site.ts';
 import { agentScript, call, refOf, type PlanStep } from './support/agent-script.ts';
 import { build, runAndWait, runTask } from './support/agentic-api.ts';
@@ -124,6 +126,14 @@ for (const storage of ['postgres', 'directory'] as const) {
       expect(after).to.include({ pages: before.pages + 1, documents: before.documents, stored_bytes: before.stored_bytes });
       expect(after.page_bytes).to.equal(2 * Buffer.byteLength(served.get('/laptops')!));
       expect(files(dir)).to.have.length(storage === 'directory' ? 1 : 0);
+
+      // The OpenAPI document has the routes (tag gleaner), the request flag and the answer's list.
+      const openapi = (await request(s.url, 'GET', '/openapi.json')).body;
+      for (const p of ['/v1/snapshots/{hash}', '/v1/tasks/{task_id}/snapshot']) expect(openapi.paths[p]?.get?.tags, p).to.deep.equal(['gleaner']);
+      const op = openapi.paths['/v1/extractor/extract'].post;
+      const ref = (x: any) => (x?.$ref ? openapi.components.schemas[x.$ref.split('/').pop()] : x);
+      expect(ref(op.requestBody.content['application/json'].schema).properties).to.have.property('snapshots');
+      expect(ref(op.responses['200'].content['application/json'].schema).properties).to.have.property('snapshots');
     });
 
     it('parse and extract_markdown keep theirs too; the owner default for extractions applies unless the request says', async () => {
@@ -227,6 +237,42 @@ for (const storage of ['postgres', 'directory'] as const) {
       expect(replay.status, replay.text).to.equal(200);
       expect(replay.body.data[shop.url('/shop/x')]).to.deep.equal(shop.pages.get('/shop/x'));
       expect(s.site.requests.length).to.equal(requests);
+    });
+
+    it('keeps a page not in UTF-8 as the site sent it, with its encoding; a replay decodes it as the run did', async () => {
+      const latin = `${s.site.url}/latin1`;
+      const sent = Buffer.from(await (await fetch(latin)).arrayBuffer());
+      expect(sent.toString('utf8')).to.not.contain(LATIN1_TEXT); // not UTF-8 indeed
+      const md = await s.api('POST', '/v1/extract_markdown', { url: latin, snapshots: true });
+      expect(md.body.data).to.contain(LATIN1_TEXT);
+      expect(md.body.snapshots[0].hash).to.equal(sha256(sent));
+      const doc = await getDoc(s, `/v1/snapshots/${sha256(sent)}`);
+      expect(doc.bytes.equals(sent)).to.equal(true);
+      expect(doc.type).to.equal('text/html; charset=windows-1252');
+      // Through the extraction pipeline too.
+      s.model.script([{ json: { records: [{ text: LATIN1_TEXT }] } }]);
+      const extracted = await s.api('POST', '/v1/extract', { url: latin, attributes: [{ name: 'text' }], snapshots: true });
+      expect(extracted.status, extracted.text).to.equal(200);
+      expect(extracted.body.snapshots[0].hash).to.equal(sha256(sent));
+
+      // A shop in ISO-8859-1: the run's item is kept byte-identical, and a replay reads the same records.
+      const products = [
+        { name: 'Crème brûlée', price: 7 },
+        { name: 'Café noir', price: 3 },
+      ];
+      const body = Buffer.from(shopHtml('Pâtisserie', products), 'latin1');
+      s.site.route('/shop/latin', (_q, res) => void res.writeHead(200, { 'content-type': 'text/html; charset=ISO-8859-1' }).end(body));
+      const url = `${s.site.url}/shop/latin`;
+      const scraperId = await insertShopScraper(s.engine, alice, url, products);
+      const run = await s.api('POST', '/v1/scrapers/run', { template_id: scraperId, url, snapshots: true });
+      expect(run.status, run.text).to.equal(200);
+      expect(run.body.data).to.deep.equal(products); // one URL: the records themselves
+      const item = await getDoc(s, `/v1/runs/${run.body.run_id}/items/0/snapshot`);
+      expect(item.bytes.equals(body)).to.equal(true);
+      expect(item.type).to.equal('text/html; charset=windows-1252');
+      const replay = await s.api('POST', `/v1/scrapers/${scraperId}/replay`, { run_id: run.body.run_id });
+      expect(replay.body.data[url]).to.deep.equal(products);
+      expect(replay.body.changes.counts).to.deep.include({ unchanged: 2, changed: 0 });
     });
 
     it('prunes pages past snapshots.retentionDays, then the documents no page refers to (and their files)', async () => {

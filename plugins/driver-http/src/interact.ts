@@ -262,7 +262,8 @@ export class Interactions {
     return this.#host.call('reading the page', async () => {
       // Unchanged (or never parsed), the page is the response as it came: nothing to serialize.
       const { doc, snap } = this.#host.current('reading the page');
-      return doc?.changed ? { ...snap, html: doc.html() } : snap;
+      // A changed document is no longer the bytes the server sent.
+      return doc?.changed ? { ...snap, html: doc.html(), body: undefined } : snap;
     });
   }
 }

@@ -233,6 +233,7 @@ export class HttpSession extends Interactions implements DriverSession {
       contentType: media.type,
       charset,
       html: decodeBody(bytes, charset),
+      body: bytes,
       redirects,
       driver: s.driverName,
       cookies: s.jar.list(),

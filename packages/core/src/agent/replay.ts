@@ -43,7 +43,7 @@ export interface ReplayResult {
   /** Every extract's records, merged (duplicates dropped). */
   records: ExtractedRecord[];
   /** The pages extracted from, in order (with what was read of them, for the snapshot archive). */
-  pages: Array<{ url: string; records: number; html?: string; driver?: string }>;
+  pages: Array<{ url: string; records: number; html?: string; driver?: string; body?: Uint8Array; charset?: string }>;
   driver: string;
   /** Set when the layout changed: `layout changed: <step>: <what>`, and the page it happened on. */
   drift: { step: number; message: string; page: ReplayPage } | null;
@@ -246,7 +246,7 @@ export class ScriptReplay {
     const attributes = this.#input.attributes;
     const run = runRecipe(recipe, page.html, { url: page.finalUrl, attributes: attributes.length ? attributes : undefined });
     this.#perPage.push(run.records);
-    this.pages.push({ url: page.finalUrl, records: run.records.length, html: page.html, driver: page.driver });
+    this.pages.push({ url: page.finalUrl, records: run.records.length, html: page.html, driver: page.driver, body: page.body, charset: page.charset });
     return run.records.length;
   }
 

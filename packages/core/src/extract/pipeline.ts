@@ -97,7 +97,7 @@ export async function runExtraction(
   target: ExtractTarget,
   options: ExtractOptions,
   signal?: AbortSignal,
-  onPage?: (page: { url: string; driver: string; html: string }) => void,
+  onPage?: (page: { url: string; driver: string; html: string; body?: Uint8Array; charset?: string }) => void,
   guard?: PageGuard | null,
 ): Promise<ExtractionResult> {
   const state: ExtractionState = { usage: emptyUsage(), modelPages: 0, recipePages: 0, trust: new TrustLog(options.grounding ?? 'keep') };
@@ -139,7 +139,7 @@ export async function runExtraction(
         }
         perPage.push(records);
         pages.push({ url: page.finalUrl, driver: page.driver, records: records.length });
-        onPage?.({ url: page.finalUrl, driver: page.driver, html: page.html });
+        onPage?.({ url: page.finalUrl, driver: page.driver, html: page.html, body: page.body, charset: page.charset });
         if (pages.length >= limit) break;
         const links = linkPage(page.html, page.finalUrl);
         let candidate = findNextPageUrl(links);

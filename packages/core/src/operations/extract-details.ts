@@ -15,6 +15,9 @@ export interface ReadPage {
   url: string;
   driver: string;
   html: string;
+  /** The bytes `html` was decoded from, and their encoding, when the driver has them (for the snapshot archive). */
+  body?: Uint8Array;
+  charset?: string;
 }
 
 export interface PageDetails {

@@ -27,7 +27,9 @@ export async function extractMarkdown(
     const page = await browser.goto(url!);
     const markdown = htmlToMarkdown(page.html, { url: page.finalUrl, onlyMainContent: onlyMainContent === true });
     const kept = keep
-      ? await archiveSourcePages(archiveStore(ctx), owner.id, 'extract_markdown', null, [{ url: page.finalUrl, driver: page.driver, html: page.html }])
+      ? await archiveSourcePages(archiveStore(ctx), owner.id, 'extract_markdown', null, [
+          { url: page.finalUrl, driver: page.driver, html: page.html, body: page.body, charset: page.charset },
+        ])
       : null;
     await recordUsage(ctx.db, { ownerId: owner.id, operation: 'extract_markdown', subject: url, pages: 1, usage: emptyUsage(), credits: 0 });
     return kept ? { data: markdown, snapshots: kept } : { data: markdown };

@@ -92,6 +92,13 @@ export interface PageSnapshot {
   charset?: string;
   /** The document: HTML for HTML pages, the text itself for text/plain, JSON, XML. */
   html: string;
+  /**
+   * The bytes `html` was decoded from, as the server sent them (Content-Encoding undone), when the
+   * driver has them and `html` is exactly their decoding (`charset`); absent for a rendered or changed
+   * DOM. Optional: the snapshot archive keeps these bytes (byte-identical for pages not in UTF-8),
+   * else `html` in UTF-8.
+   */
+  body?: Uint8Array;
   /** Every URL that answered with a redirect, in order (empty when there was none). */
   redirects: string[];
   /** The driver's name. */

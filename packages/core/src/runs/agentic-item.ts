@@ -119,6 +119,8 @@ export async function executeAgenticItem(
     { version, healed, modelCalls, healCredits },
   );
   // The pages the script's extract steps read, for the snapshot archive (the run's `snapshots`).
-  const documents = result.pages.flatMap((p) => (p.html === undefined ? [] : [{ url: p.url, driver: p.driver ?? result.driver, html: p.html }]));
+  const documents = result.pages.flatMap((p) =>
+    p.html === undefined ? [] : [{ url: p.url, driver: p.driver ?? result.driver, html: p.html, body: p.body, charset: p.charset }],
+  );
   return { ...outcome, documents };
 }

@@ -46,7 +46,7 @@ export type ItemOutcome = {
   credits?: number;
   healCredits?: number;
   /** The pages read, for the snapshot archive (not recorded on the item). */
-  documents?: Array<{ url: string; driver: string; html: string }>;
+  documents?: Array<{ url: string; driver: string; html: string; body?: Uint8Array; charset?: string }>;
   /** Said beside the records (e.g. a pagination fallback); kept on the item. */
   message?: string | null;
   /** Time this URL waited for its turn at the host, and the 429/503 answers it backed off from. */

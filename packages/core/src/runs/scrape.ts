@@ -30,6 +30,9 @@ export interface ScrapedPage {
   html: string;
   url: string;
   driver: string;
+  /** The bytes as sent and their encoding, when the driver has them (the snapshot archive keeps them). */
+  body?: Uint8Array;
+  charset?: string;
 }
 
 export interface ScrapeResult {
@@ -89,7 +92,7 @@ export async function scrapeWithRecipe(ctx: OperationContext, input: ScrapeInput
       seen.add(page.finalUrl);
       last = { html: page.html, url: page.finalUrl, driver: page.driver };
       first ??= last;
-      documents.push(last);
+      documents.push({ ...last, body: page.body, charset: page.charset });
       perPage.push(run.records);
       pages.push({ url: page.finalUrl, driver: page.driver, records: run.records.length });
       if (pages.length >= limit) break;

@@ -2,8 +2,9 @@
  * The snapshot archive (a Gleaner extension): the documents runs, extractions and tasks fetched, each
  * stored once by its SHA-256 (gzip-compressed, in Postgres or in a directory) however many of them
  * fetched the same bytes, and which page of which run item, extraction or task fetched which
- * document. A document is the page as the recipe or model read it, UTF-8 encoded: for a page served
- * as UTF-8 that is the bytes the site sent.
+ * document. A document is the bytes the site sent when the driver has them (the HTTP driver, for a
+ * page it has not changed), with their encoding; otherwise the page as the recipe or model read it
+ * (a browser's rendered DOM), UTF-8 encoded.
  *
  * The index is always in Postgres: `snapshots` (one row per document: sizes, and where its
  * compressed bytes are), `run_item_pages` (run items) and `snapshot_pages` (extractions and tasks).
@@ -20,6 +21,21 @@ export interface ArchivedPage {
   url: string;
   driver: string;
   html: string;
+  /** The bytes `html` was decoded from, as sent (PageSnapshot.body), and their encoding. */
+  body?: Uint8Array;
+  charset?: string;
+}
+
+/** What the archive stores of a page: its bytes as sent when known, else its text in UTF-8; the encoding when not UTF-8. */
+function documentOf(p: ArchivedPage): { bytes: Buffer; charset: string | null } {
+  if (!p.body) return { bytes: Buffer.from(p.html, 'utf8'), charset: null };
+  const charset = p.charset && p.charset.toLowerCase() !== 'utf-8' ? p.charset : null;
+  return { bytes: Buffer.from(p.body.buffer, p.body.byteOffset, p.body.byteLength), charset };
+}
+
+/** A document's text, decoded as the driver decoded it (for a replay). */
+function documentText(bytes: Buffer, charset: string | null): string {
+  return charset ? new TextDecoder(charset).decode(bytes) : bytes.toString('utf8');
 }
 
 /** Where new documents go (snapshots.storage), and the directory of those stored there (snapshots.directory). */
@@ -67,8 +83,8 @@ async function writeDocumentFile(directory: string, hash: string, stored: Buffer
  */
 async function storeDocuments(store: ArchiveStore, pages: ArchivedPage[]): Promise<string[]> {
   const docs = pages.map((p) => {
-    const bytes = Buffer.from(p.html, 'utf8');
-    return { bytes, hash: documentHash(bytes) };
+    const doc = documentOf(p);
+    return { ...doc, hash: documentHash(doc.bytes) };
   });
   const hashes = [...new Set(docs.map((d) => d.hash))];
   const { rows } = await store.db.query<{ hash: string }>('SELECT hash FROM snapshots WHERE hash = ANY($1::text[])', [hashes]);
@@ -80,13 +96,13 @@ async function storeDocuments(store: ArchiveStore, pages: ArchivedPage[]): Promi
       // The file first: an index row always has its document.
       await writeDocumentFile(store.directory!, d.hash, stored);
       await store.db.query(
-        `INSERT INTO snapshots (hash, bytes, stored_bytes, content, storage) VALUES ($1, $2, $3, NULL, 'directory') ON CONFLICT (hash) DO NOTHING`,
-        [d.hash, d.bytes.length, stored.length],
+        `INSERT INTO snapshots (hash, bytes, stored_bytes, content, storage, charset) VALUES ($1, $2, $3, NULL, 'directory', $4) ON CONFLICT (hash) DO NOTHING`,
+        [d.hash, d.bytes.length, stored.length, d.charset],
       );
     } else {
       await store.db.query(
-        `INSERT INTO snapshots (hash, bytes, stored_bytes, content, storage) VALUES ($1, $2, $3, $4, 'postgres') ON CONFLICT (hash) DO NOTHING`,
-        [d.hash, d.bytes.length, stored.length, stored],
+        `INSERT INTO snapshots (hash, bytes, stored_bytes, content, storage, charset) VALUES ($1, $2, $3, $4, 'postgres', $5) ON CONFLICT (hash) DO NOTHING`,
+        [d.hash, d.bytes.length, stored.length, stored, d.charset],
       );
     }
   }
@@ -178,9 +194,32 @@ export interface Snapshot {
   /** Pages the item or task read (this is one of them); 1 for a document read by its hash. */
   pages: number;
   content: Buffer;
+  /** The encoding of `content` (WHATWG name): `utf-8` unless the page was kept as sent in another. */
+  charset: string;
 }
 
-type PageRow = { url: string; driver: string | null; hash: string; fetched_at: Date; pages: number; storage: string; content: Buffer | null };
+type PageRow = {
+  url: string;
+  driver: string | null;
+  hash: string;
+  fetched_at: Date;
+  pages: number;
+  storage: string;
+  content: Buffer | null;
+  charset: string | null;
+};
+
+async function snapshotOf(store: ArchiveStore, r: PageRow): Promise<Snapshot> {
+  return {
+    url: r.url,
+    driver: r.driver,
+    hash: r.hash,
+    fetchedAt: r.fetched_at,
+    pages: r.pages,
+    content: await loadDocument(store, r),
+    charset: r.charset ?? 'utf-8',
+  };
+}
 
 /** One archived page of an owner's run item (item = the URL's 0-based index, page from 1); NOT_FOUND with the reason. */
 export async function readSnapshot(store: ArchiveStore, ownerId: string, runId: string, item: number, page = 1): Promise<Snapshot> {
@@ -189,7 +228,7 @@ export async function readSnapshot(store: ArchiveStore, ownerId: string, runId: 
   if (item >= runs[0].total) throw new GleanerError('NOT_FOUND', `Run ${runId} has ${runs[0].total} item(s): items are numbered 0 to ${runs[0].total - 1}`);
   const { rows } = await store.db.query<PageRow>(
     `SELECT p.url, p.driver, p.hash, p.fetched_at, (SELECT count(*)::int FROM run_item_pages c WHERE c.run_id = p.run_id AND c.position = p.position) AS pages,
-            s.storage, s.content
+            s.storage, s.content, s.charset
        FROM run_item_pages p JOIN snapshots s ON s.hash = p.hash
       WHERE p.run_id = $1 AND p.position = $2 AND p.page = $3`,
     [runId, item, page],
@@ -201,7 +240,7 @@ export async function readSnapshot(store: ArchiveStore, ownerId: string, runId: 
       `No snapshot of page ${page} of item ${item} of run ${runId}: the run kept none (start it with "snapshots": true, or from a schedule), the page failed or was not read, or the archive's retention (snapshots.retentionDays) removed it`,
     );
   }
-  return { url: r.url, driver: r.driver, hash: r.hash, fetchedAt: r.fetched_at, pages: r.pages, content: await loadDocument(store, r) };
+  return snapshotOf(store, r);
 }
 
 /** One archived page of an owner's task (extract_async or agent; page from 1); NOT_FOUND with the reason. */
@@ -209,7 +248,8 @@ export async function readTaskSnapshot(store: ArchiveStore, ownerId: string, tas
   const { rows: tasks } = await store.db.query<{ kind: string }>('SELECT kind FROM tasks WHERE id = $1 AND owner_id = $2', [taskId, ownerId]);
   if (!tasks[0]) throw new GleanerError('NOT_FOUND', `Task ${taskId} not found`);
   const { rows } = await store.db.query<PageRow>(
-    `SELECT p.url, p.driver, p.hash, p.fetched_at, (SELECT count(*)::int FROM snapshot_pages c WHERE c.task_id = p.task_id) AS pages, s.storage, s.content
+    `SELECT p.url, p.driver, p.hash, p.fetched_at, (SELECT count(*)::int FROM snapshot_pages c WHERE c.task_id = p.task_id) AS pages,
+            s.storage, s.content, s.charset
        FROM snapshot_pages p JOIN snapshots s ON s.hash = p.hash
       WHERE p.task_id = $1 AND p.page = $2`,
     [taskId, page],
@@ -224,7 +264,7 @@ export async function readTaskSnapshot(store: ArchiveStore, ownerId: string, tas
         : `No snapshot of task ${taskId}: it kept none (submit it with "snapshots": true, or set PUT /v1/snapshots/settings {"tasks": true}), it has not finished or read no page, or the archive's retention (snapshots.retentionDays) removed it`,
     );
   }
-  return { url: r.url, driver: r.driver, hash: r.hash, fetchedAt: r.fetched_at, pages: r.pages, content: await loadDocument(store, r) };
+  return snapshotOf(store, r);
 }
 
 /**
@@ -240,7 +280,7 @@ export async function readDocument(store: ArchiveStore, ownerId: string, hashInp
        UNION ALL
        SELECT url, driver, fetched_at FROM snapshot_pages WHERE hash = $2 AND owner_id = $1
      )
-     SELECT seen.url, seen.driver, s.hash, seen.fetched_at, 1 AS pages, s.storage, s.content
+     SELECT seen.url, seen.driver, s.hash, seen.fetched_at, 1 AS pages, s.storage, s.content, s.charset
        FROM seen JOIN snapshots s ON s.hash = $2 ORDER BY seen.fetched_at DESC LIMIT 1`,
     [ownerId, hash],
   );
@@ -251,20 +291,20 @@ export async function readDocument(store: ArchiveStore, ownerId: string, hashInp
       `No document ${hash} in your part of the archive: none of your runs, extractions or tasks kept it, or the archive's retention (snapshots.retentionDays) removed it`,
     );
   }
-  return { url: r.url, driver: r.driver, hash: r.hash, fetchedAt: r.fetched_at, pages: 1, content: await loadDocument(store, r) };
+  return snapshotOf(store, r);
 }
 
 /** Every archived page of a run, item by item (for a replay): position -> pages in order. */
 export async function runDocuments(store: ArchiveStore, runId: string): Promise<Map<number, Array<{ url: string; html: string }>>> {
-  const { rows } = await store.db.query<{ position: number; url: string; hash: string; storage: string; content: Buffer | null }>(
-    `SELECT p.position, p.url, s.hash, s.storage, s.content FROM run_item_pages p JOIN snapshots s ON s.hash = p.hash
+  const { rows } = await store.db.query<{ position: number; url: string; hash: string; storage: string; content: Buffer | null; charset: string | null }>(
+    `SELECT p.position, p.url, s.hash, s.storage, s.content, s.charset FROM run_item_pages p JOIN snapshots s ON s.hash = p.hash
       WHERE p.run_id = $1 ORDER BY p.position, p.page`,
     [runId],
   );
   const out = new Map<number, Array<{ url: string; html: string }>>();
   for (const r of rows) {
     const list = out.get(r.position) ?? [];
-    list.push({ url: r.url, html: (await loadDocument(store, r)).toString('utf8') });
+    list.push({ url: r.url, html: documentText(await loadDocument(store, r), r.charset) });
     out.set(r.position, list);
   }
   return out;

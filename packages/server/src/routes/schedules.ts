@@ -36,7 +36,7 @@ function snapshotAnswer(s: Snapshot) {
       'X-Gleaner-Fetched-At': s.fetchedAt.toISOString(),
       'X-Gleaner-Snapshot-Pages': String(s.pages),
     },
-    bytes: { contentType: 'text/html; charset=utf-8', data: s.content },
+    bytes: { contentType: `text/html; charset=${s.charset}`, data: s.content },
   };
 }
 

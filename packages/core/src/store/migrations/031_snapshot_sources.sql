@@ -29,3 +29,7 @@ ALTER TABLE snapshot_settings ADD COLUMN tasks boolean NOT NULL DEFAULT false;
 ALTER TABLE snapshots ADD COLUMN storage text NOT NULL DEFAULT 'postgres' CHECK (storage IN ('postgres', 'directory'));
 ALTER TABLE snapshots ALTER COLUMN content DROP NOT NULL;
 ALTER TABLE snapshots ADD CONSTRAINT snapshots_content_where CHECK ((storage = 'postgres') = (content IS NOT NULL));
+
+-- The encoding of a document kept as the server sent it (WHATWG name), for a page not in UTF-8;
+-- null: UTF-8 (the page as read, or bytes sent in UTF-8).
+ALTER TABLE snapshots ADD COLUMN charset text;
