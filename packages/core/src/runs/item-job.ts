@@ -234,7 +234,8 @@ export function runItemJob(ctx: () => OperationContext) {
         outcome.politeWaitMs = polite.stats.waitedMs;
         outcome.backoffs = polite.stats.backoffs;
         // Archived before the item is recorded: a finished run's snapshots are all there.
-        if (item.options.snapshots && outcome.status === 'completed' && outcome.documents?.length) await archivePages(archiveStore(c), runId, position, outcome.documents);
+        if (item.options.snapshots && outcome.status === 'completed' && outcome.documents?.length)
+          await archivePages(archiveStore(c), runId, position, outcome.documents);
         const recorded = await items.record(runId, { position, outcome, hasCallback: item.hasCallback });
         job.logger.debug({ runId, position, records: outcome.status === 'completed' ? outcome.records.length : 0, recorded }, 'run item done');
       } finally {

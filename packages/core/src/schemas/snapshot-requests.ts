@@ -15,7 +15,11 @@ export const DOCUMENT_PARAMS = {
   type: 'object',
   required: ['hash'],
   properties: {
-    hash: { type: 'string', pattern: '^(sha256:)?[0-9a-fA-F]{64}$', description: "The document's SHA-256: 64 hex digits, or `sha256:<hex>` as provenance writes it." },
+    hash: {
+      type: 'string',
+      pattern: '^(sha256:)?[0-9a-fA-F]{64}$',
+      description: "The document's SHA-256: 64 hex digits, or `sha256:<hex>` as provenance writes it.",
+    },
   },
 } as const;
 
