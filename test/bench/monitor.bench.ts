@@ -5,6 +5,9 @@
 // to its run with a worker's cron pass every second).
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import {
   archivePages,
   archiveStore,
@@ -18,6 +21,7 @@ import {
   silentLogger,
   type OperationContext,
 } from '@gleaner/core/internal';
+import type { ConfigOptions } from '@gleaner/core';
 import { fire } from '../../packages/core/src/schedules/operations.ts';
 import { loadScheduleById } from '../../packages/core/src/schedules/store.ts';
 import { pluginWiring } from '../../packages/server/src/wiring.ts';
@@ -62,7 +66,12 @@ function diffFigures(): void {
   console.log(`  median of 9: ${median(times).toFixed(1)} ms (key_attributes ["sku"]: ${median(keyed).toFixed(1)} ms); counts ${JSON.stringify(counts)}`);
 }
 
-async function withEngine(name: string, cronSeconds: number, fn: (engine: ReturnType<typeof createEngine>) => Promise<void>): Promise<void> {
+async function withEngine(
+  name: string,
+  cronSeconds: number,
+  fn: (engine: ReturnType<typeof createEngine>) => Promise<void>,
+  extra: ConfigOptions = {},
+): Promise<void> {
   const schema = `bench_${name}_${Date.now().toString(36)}`;
   const config = loadConfig({
     env: {},
@@ -73,6 +82,7 @@ async function withEngine(name: string, cronSeconds: number, fn: (engine: Return
       network: { allowNetworks: ['127.0.0.0/8'] },
       schedules: { cronSeconds },
       limits: { requestsPerMinute: 0, concurrentJobs: 0 },
+      ...extra,
     },
   });
   const logger = silentLogger();
@@ -132,35 +142,45 @@ function productPage(n: number, version: number): string {
   return shopHtml(`Shop page ${n}`, products).replace('<main>', `<main><nav>${'<a href="/c">Category</a> '.repeat(60)}</nav>`);
 }
 
-async function archiveFigures(): Promise<void> {
-  await withEngine('archive', 30, async (engine) => {
-    const db = engine.db;
-    const store = archiveStore(engine.context);
-    const owner = await ensureOwner(db, 'bench');
-    const version = new Array(100).fill(0);
-    const times: number[] = [];
-    for (let r = 0; r < 100; r++) {
-      // 5% of the pages change before each run after the first.
-      if (r > 0) for (let k = 0; k < 5; k++) version[(r * 5 + k) % 100]++;
-      const runId = `run-${r}`;
-      await db.query(`INSERT INTO runs (id, owner_id, scraper_id, status, url_form, total, options) VALUES ($1, $2, 'x', 'completed', 'list', 100, '{}')`, [
-        runId,
-        owner.id,
-      ]);
-      for (let p = 0; p < 100; p++) {
-        const t0 = performance.now();
-        await archivePages(store, runId, p, [{ url: `https://shop.example/list/${p}`, driver: 'http', html: productPage(p, version[p]) }]);
-        times.push(performance.now() - t0);
+/** The archive's figures with the documents in Postgres, or in a directory (snapshots.storage). */
+async function archiveFigures(storage: 'postgres' | 'directory'): Promise<void> {
+  const directory = storage === 'directory' ? mkdtempSync(path.join(tmpdir(), 'gleaner-bench-snapshots-')) : '';
+  await withEngine(
+    'archive',
+    30,
+    async (engine) => {
+      const db = engine.db;
+      const store = archiveStore(engine.context);
+      const owner = await ensureOwner(db, 'bench');
+      const version = new Array(100).fill(0);
+      const times: number[] = [];
+      for (let r = 0; r < 100; r++) {
+        // 5% of the pages change before each run after the first.
+        if (r > 0) for (let k = 0; k < 5; k++) version[(r * 5 + k) % 100]++;
+        const runId = `run-${r}`;
+        await db.query(`INSERT INTO runs (id, owner_id, scraper_id, status, url_form, total, options) VALUES ($1, $2, 'x', 'completed', 'list', 100, '{}')`, [
+          runId,
+          owner.id,
+        ]);
+        for (let p = 0; p < 100; p++) {
+          const t0 = performance.now();
+          await archivePages(store, runId, p, [{ url: `https://shop.example/list/${p}`, driver: 'http', html: productPage(p, version[p]) }]);
+          times.push(performance.now() - t0);
+        }
       }
-    }
-    const u = await archiveUsage(store, owner.id, 30);
-    const table = await db.query<{ bytes: string }>(`SELECT pg_total_relation_size('snapshots') + pg_total_relation_size('run_item_pages') AS bytes`);
-    console.log(
-      `archive, 100 runs x 100 pages (~${(u.document_bytes / u.documents / 1024).toFixed(1)} KB each), 5% changing per run: ${u.pages} pages, ${u.documents} documents; ` +
-        `${mb(u.page_bytes)} as fetched -> ${mb(u.stored_bytes)} stored (dedup ${(u.pages / u.documents).toFixed(1)}x, with gzip ${u.ratio}x); ` +
-        `tables on disk ${mb(Number(table.rows[0].bytes))}; archiving a page: median ${median(times).toFixed(2)} ms`,
-    );
-  });
+      const u = await archiveUsage(store, owner.id, 30);
+      const table = await db.query<{ bytes: string }>(`SELECT pg_total_relation_size('snapshots') + pg_total_relation_size('run_item_pages') AS bytes`);
+      const files = directory ? readdirSync(directory, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.gz')) : [];
+      const fileBytes = files.reduce((n, f) => n + statSync(path.join(directory, f)).size, 0);
+      console.log(
+        `archive (${storage}), 100 runs x 100 pages (~${(u.document_bytes / u.documents / 1024).toFixed(1)} KB each), 5% changing per run: ${u.pages} pages, ${u.documents} documents; ` +
+          `${mb(u.page_bytes)} as fetched -> ${mb(u.stored_bytes)} stored (dedup ${(u.pages / u.documents).toFixed(1)}x, with gzip ${u.ratio}x); ` +
+          `tables on disk ${mb(Number(table.rows[0].bytes))}${directory ? `, ${files.length} files of ${mb(fileBytes)}` : ''}; archiving a page: median ${median(times).toFixed(2)} ms`,
+      );
+    },
+    { snapshots: { storage, directory } },
+  );
+  if (directory) rmSync(directory, { recursive: true, force: true });
 }
 
 async function schedulerFigures(): Promise<void> {
@@ -222,6 +242,7 @@ async function schedulerFigures(): Promise<void> {
 export async function run(): Promise<void> {
   diffFigures();
   await finishJobFigures();
-  await archiveFigures();
+  await archiveFigures('postgres');
+  await archiveFigures('directory');
   await schedulerFigures();
 }
