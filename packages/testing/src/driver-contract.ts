@@ -8,7 +8,7 @@ import { expect } from 'chai';
 import { GleanerError, normalizeCookies } from '@gleaner/core/plugin';
 import type { Driver, DriverCapabilities, DriverSessionOptions, PageSnapshot, ResolvedAddress, Resolver } from '@gleaner/core/plugin';
 import { isInteractive } from '@gleaner/core/plugin';
-import { startFixtureSite } from './fixture-site.ts';
+import { LATIN1_TEXT, startFixtureSite } from './fixture-site.ts';
 import type { FixtureSite } from './fixture-site.ts';
 import { startForwardProxy } from './forward-proxy.ts';
 import type { ForwardProxy } from './forward-proxy.ts';
@@ -139,6 +139,16 @@ export function driverContract(name: string, make: (opts: ContractDriverOptions)
         if (page.charset !== undefined) expect(page.charset).to.equal('utf-8');
         const served = site.requests.filter((r) => r.path === '/page');
         expect(served.at(-1)?.headers['user-agent']).to.equal('GleanerTest/1.0');
+      });
+
+      it('gives the bytes html was decoded from as the server sent them (body, optional): decoded with charset they are html', async function () {
+        const page = await fetchPage('/latin1');
+        if (page.body === undefined) return this.skip(); // optional: a browser renders a DOM
+        const sent = Buffer.from(await (await fetch(`${site.url}/latin1`)).arrayBuffer());
+        expect(Buffer.from(page.body).equals(sent)).to.equal(true);
+        expect(page.charset).to.equal('windows-1252');
+        expect(new TextDecoder(page.charset).decode(page.body)).to.equal(page.html);
+        expect(page.html).to.contain(LATIN1_TEXT);
       });
 
       it('reports headers with lower-case names, repeated ones joined (Set-Cookie with a newline)', async () => {
