@@ -2,11 +2,7 @@ import { expect } from 'chai';
 import { GleanerError, listProxyCountries, normalizeCookies, resolveProxy } from '@gleaner/core/internal';
 import type { Driver, DriverSessionOptions, PageSnapshot } from '@gleaner/core/internal';
 import { createHttpDriver } from '@gleaner/driver-http';
-import { FIXTURE_CA, LATIN1_TEXT, startFixtureSite } from './support/fixture-site.ts';
-import type { FixtureSite } from './support/fixture-site.ts';
-import { startForwardProxy } from './support/forward-proxy.ts';
-import type { ForwardProxy } from './support/forward-proxy.ts';
-import { rejection } from './support/assert.ts';
+import { FIXTURE_CA, LATIN1_TEXT, startFixtureSite, type FixtureSite, startForwardProxy, type ForwardProxy, rejection } from '@gleaner/testing';
 
 const LOOPBACK = ['127.0.0.0/8'];
 

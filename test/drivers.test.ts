@@ -1,13 +1,10 @@
-// The three drivers against one contract (test/support/driver-contract.ts), and against the
-// interaction contract (test/support/interaction-contract.ts): the browsers all of it, http (linkedom,
+// The three drivers against one contract (driverContract in @gleaner/testing), and against the
+// interaction contract (interactionContract in @gleaner/testing): the browsers all of it, http (linkedom,
 // no JavaScript) the cases that need no page script.
 import { createHttpDriver } from '@gleaner/driver-http';
 import { createPlaywrightDriver } from '@gleaner/driver-playwright';
 import { createSeleniumDriver } from '@gleaner/driver-selenium';
-import { FIXTURE_CA } from './support/fixture-site.ts';
-import { driverContract } from './support/driver-contract.ts';
-import type { ContractDriverOptions } from './support/driver-contract.ts';
-import { interactionContract } from './support/interaction-contract.ts';
+import { FIXTURE_CA, driverContract, type ContractDriverOptions, interactionContract } from '@gleaner/testing';
 
 const BROWSER = { javascript: true, interaction: true, proxy: true, cookies: true };
 

@@ -8,7 +8,7 @@ import type { GleanerConfig } from '@gleaner/core/internal';
 import { createOpenAiProvider } from '@gleaner/llm-openai';
 import { createOllamaProvider } from '@gleaner/llm-ollama';
 import { chooseProvider, createLlmFromConfig, listLlmSpecs } from '../packages/server/src/llm-provider.ts';
-import { describeProviderContract, PRODUCT, PRODUCT_SCHEMA } from './support/llm-contract.ts';
+import { describeProviderContract, PRODUCT, PRODUCT_SCHEMA } from '@gleaner/testing';
 import { startModelServer } from './support/model-server.ts';
 import type { ModelServer } from './support/model-server.ts';
 

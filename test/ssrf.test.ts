@@ -2,9 +2,7 @@ import { expect } from 'chai';
 import { createSsrfGuard, GleanerError } from '@gleaner/core/internal';
 import type { Driver, Resolver } from '@gleaner/core/internal';
 import { createHttpDriver } from '@gleaner/driver-http';
-import { startFixtureSite } from './support/fixture-site.ts';
-import type { FixtureSite } from './support/fixture-site.ts';
-import { rejection } from './support/assert.ts';
+import { startFixtureSite, type FixtureSite, rejection } from '@gleaner/testing';
 
 function expectThrows(fn: () => unknown): GleanerError {
   try {

@@ -8,11 +8,7 @@ import type { DriverSession, PageSnapshot } from '@gleaner/core/plugin';
 import { CHROMIUM_FLAGS, createSeleniumDriver } from '../src/index.ts';
 import type { SeleniumDriver } from '../src/index.ts';
 import { processGroupMembers } from '../src/launcher.ts';
-import { startFixtureSite } from '../../../test/support/fixture-site.ts';
-import type { FixtureSite } from '../../../test/support/fixture-site.ts';
-import { startForwardProxy } from '../../../test/support/forward-proxy.ts';
-import { rejection } from '../../../test/support/assert.ts';
-import { visit } from '../../../test/support/driver-contract.ts';
+import { startFixtureSite, type FixtureSite, startForwardProxy, rejection, visit } from '@gleaner/testing';
 
 const cmdline = (pid: number): string[] => {
   try {
