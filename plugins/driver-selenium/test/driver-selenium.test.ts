@@ -1,4 +1,4 @@
-// Selenium-specific behaviour (the shared contract in test/drivers.test.ts covers the rest): the local
+// Selenium-specific behaviour (the shared contract in test/contract.test.ts covers the rest): the local
 // chromedriver launch and its flags, a fresh browser context per job on one pooled Chromium, jobs
 // side by side, a proxy per job, service workers refused, self-signed TLS, and abort.
 import { readFileSync } from 'node:fs';

@@ -7,7 +7,7 @@ import { FIXTURE_CA, LATIN1_TEXT, startFixtureSite, type FixtureSite, startForwa
 const LOOPBACK = ['127.0.0.0/8'];
 
 // The cases every driver shares (snapshot fields, redirects, cookies, proxy, limits, SSRF) run in
-// test/drivers.test.ts; these are the http driver's own: decoding, compression, CONNECT, CA, messages.
+// its test/contract.test.ts; these are the http driver's own: decoding, compression, CONNECT, CA, messages.
 describe('driver-http', () => {
   let site: FixtureSite;
   let driver: Driver;

@@ -8,7 +8,7 @@ import { createHttpDriver } from '@gleaner/driver-http';
 import { createPlaywrightDriver } from '@gleaner/driver-playwright';
 import { startFixtureSite, type FixtureSite, rejection } from '@gleaner/testing';
 
-import { PAGES, doc, esc } from './support/http-interaction-pages.ts';
+import { PAGES, doc, esc } from './http-interaction-pages.ts';
 
 describe('driver-http interaction (linkedom, no JavaScript)', () => {
   let site: FixtureSite;

@@ -113,7 +113,7 @@ describe('ssrf guard: addresses and URLs', () => {
 });
 
 // The refusal table every driver shares (literal forms, metadata, resolved names, redirect hops,
-// proxies) runs in test/drivers.test.ts; this is the http driver's own connect-time check.
+// proxies) runs in each driver plugin's test/contract.test.ts; this is the http driver's own connect-time check.
 describe('ssrf guard: the http driver connects to the address it checked', () => {
   let drivers: Driver[] = [];
   const driver = (opts: Parameters<typeof createHttpDriver>[0]) => {
