@@ -30,6 +30,7 @@ import { checkRequest } from '../schemas/validate.ts';
 import { AGENT_EXTRACT_BODY, type AgentTaskRequest } from '../schemas/run-requests.ts';
 import { checkBudgets, tokenAllowance } from '../cost/budgets.ts';
 import { estimateAgentTask, type DryRunBody } from '../cost/estimate.ts';
+import type { TaskStatus } from '../schemas/statuses.ts';
 
 export const AGENT_TASK_JOB = 'agent.task';
 
@@ -49,7 +50,7 @@ export interface AgentStepSummary {
 
 export interface AgentTaskStatusBody {
   task_id: string;
-  status: 'pending' | 'running' | 'completed' | 'failed' | 'stopped';
+  status: TaskStatus;
   data?: unknown;
   message?: string;
   error?: string;
