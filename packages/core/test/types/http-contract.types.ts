@@ -2,17 +2,7 @@
 // with the response schemas the OpenAPI document publishes. Each body type must be assignable to the
 // type json-schema-to-ts derives from its schema, and each enumeration is the schema's own.
 import type { FromSchema } from 'json-schema-to-ts';
-import type {
-  ArchiveUsage,
-  CrawlStatusBody,
-  MapResult,
-  ReplayResult,
-  RunListItem,
-  RunStatus,
-  RunStatusBody,
-  ScheduleView,
-  TaskListItem,
-} from '@gleaner/core';
+import type { ArchiveUsage, CrawlStatusBody, MapResult, ReplayResult, RunListItem, RunStatus, RunStatusBody, ScheduleView, TaskListItem } from '@gleaner/core';
 import {
   ARCHIVE_USAGE_RESPONSE,
   CRAWL_STATUS_RESPONSE,
@@ -25,16 +15,13 @@ import {
 } from '@gleaner/core';
 
 /** The schema's type without the `[x: string]: unknown` that open objects (no additionalProperties: false) get. */
-type Closed<T> = T extends readonly (infer E)[]
-  ? Closed<E>[]
-  : T extends object
-    ? { [K in keyof T as string extends K ? never : K]: Closed<T[K]> }
-    : T;
+type Closed<T> = T extends readonly (infer E)[] ? Closed<E>[] : T extends object ? { [K in keyof T as string extends K ? never : K]: Closed<T[K]> } : T;
 /**
  * Compiles only when every value of T is a value of the schema's type S, and T has no top-level
  * property S does not document (the argument names those).
  */
-const conforms = <T extends Closed<S>, S>(undocumented: [Exclude<keyof T, keyof Closed<S>>] extends [never] ? true : Exclude<keyof T, keyof Closed<S>>) => undocumented;
+const conforms = <T extends Closed<S>, S>(undocumented: [Exclude<keyof T, keyof Closed<S>>] extends [never] ? true : Exclude<keyof T, keyof Closed<S>>) =>
+  undocumented;
 /** Compiles only when A and B are the same type. */
 type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
 const same = <A, B>(ok: Same<A, B>): Same<A, B> => ok;
