@@ -60,6 +60,8 @@ export const AGENTIC_RESPONSE = {
       },
       description: 'Present only when the scraper takes custom parameters; one without a default is required.',
     },
+    prompt: { type: 'string', description: 'Gleaner extension: the prompt of the last build.' },
+    attributes: { type: 'array', items: { type: 'object' }, description: 'Gleaner extension: the attributes of the last build, in list form.' },
     credits_charged: { type: 'number' },
     created_at: { type: 'string' },
   },
