@@ -7,7 +7,7 @@ import type { Driver, DriverCapabilities, DriverOptions, DriverSession, DriverSe
 import { HttpSession } from './session.ts';
 
 /** The plugin API this plugin was written against (createEngine refuses another major). */
-const PLUGIN_API = '1.1';
+const PLUGIN_API = '1.2';
 
 export const HTTP_DRIVER_NAME = 'http';
 

@@ -7,8 +7,9 @@ import { GleanerError } from '../errors.ts';
  *
  * - 1.1: `WaitForOptions.quietMs` and `afterChange` (wait for the page to change and be quiet),
  *   `GotoOptions.content` (navigate without reading the document).
+ * - 1.2: `PageSnapshot.body` (the bytes the page was decoded from, as sent; the snapshot archive keeps them).
  */
-export const PLUGIN_API_VERSION = '1.1';
+export const PLUGIN_API_VERSION = '1.2';
 
 function parse(v: string): [number, number] | null {
   const m = /^(\d+)\.(\d+)$/.exec(v);

@@ -5,6 +5,7 @@
 import type { FromSchema } from 'json-schema-to-ts';
 import { ATTRIBUTES_REQUEST_SCHEMA } from '../records/attributes.ts';
 import { SNAPSHOTS_FIELD } from './snapshot-requests.ts';
+import { TASK_STATUSES } from './statuses.ts';
 
 export const COOKIES_SCHEMA = {
   description:
@@ -130,7 +131,7 @@ export const TASK_RESPONSE = {
   required: ['task_id', 'status'],
   properties: {
     task_id: { type: 'string' },
-    status: { enum: ['pending', 'running', 'completed', 'failed', 'stopped'] },
+    status: { enum: TASK_STATUSES },
     data: { type: 'array', items: { type: 'object' } },
     message: { type: 'string' },
     error: { type: 'string' },

@@ -31,6 +31,7 @@ import { AGENT_EXTRACT_BODY, type AgentTaskRequest } from '../schemas/run-reques
 import { checkBudgets, tokenAllowance } from '../cost/budgets.ts';
 import { estimateAgentTask, type DryRunBody } from '../cost/estimate.ts';
 import { archiveSourcePages, archiveStore, keepsSnapshots } from '../snapshots/archive.ts';
+import type { TaskStatus } from '../schemas/statuses.ts';
 
 export const AGENT_TASK_JOB = 'agent.task';
 
@@ -50,7 +51,7 @@ export interface AgentStepSummary {
 
 export interface AgentTaskStatusBody {
   task_id: string;
-  status: 'pending' | 'running' | 'completed' | 'failed' | 'stopped';
+  status: TaskStatus;
   data?: unknown;
   message?: string;
   error?: string;

@@ -21,12 +21,13 @@ import { checkBudgets } from '../cost/budgets.ts';
 import { estimateExtraction, type DryRunBody } from '../cost/estimate.ts';
 import { extractionGuard } from '../cost/guard.ts';
 import { archiveSourcePages, archiveStore, keepsSnapshots, type ArchivedPage } from '../snapshots/archive.ts';
+import type { TaskStatus } from '../schemas/statuses.ts';
 
 export const EXTRACT_TASK_JOB = 'extract.task';
 
 export interface TaskStatusBody {
   task_id: string;
-  status: 'pending' | 'running' | 'completed' | 'failed' | 'stopped';
+  status: TaskStatus;
   data?: unknown;
   message?: string;
   error?: string;

@@ -13,14 +13,7 @@ import {
   TASK_SNAPSHOT_QUERY,
   type Snapshot,
 } from '@gleaner/core';
-import {
-  ARCHIVE_USAGE_RESPONSE,
-  SNAPSHOT_SETTINGS_RESPONSE,
-  REPLAY_RESPONSE,
-  SCHEDULE_RESPONSE,
-  SCHEDULES_RESPONSE,
-  TRIGGER_RESPONSE,
-} from './schedule-schemas.ts';
+import { ARCHIVE_USAGE_RESPONSE, SNAPSHOT_SETTINGS_RESPONSE, REPLAY_RESPONSE, SCHEDULE_RESPONSE, SCHEDULES_RESPONSE, TRIGGER_RESPONSE } from '@gleaner/core';
 
 const EXTENSION = 'A Gleaner extension (docs/api.md, "Schedules and change tracking").';
 const ARCHIVE = 'A Gleaner extension (docs/api.md, "Snapshot archive").';
