@@ -10,12 +10,12 @@
  * compressed bytes are), `run_item_pages` (run items) and `snapshot_pages` (extractions and tasks).
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
+import { access, mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import type { GleanerConfig } from '../config/types.ts';
 import { GleanerError } from '../errors.ts';
-import type { Queryable } from '../store/db.ts';
+import type { Database, Queryable } from '../store/db.ts';
 
 export interface ArchivedPage {
   url: string;
@@ -40,13 +40,13 @@ function documentText(bytes: Buffer, charset: string | null): string {
 
 /** Where new documents go (snapshots.storage), and the directory of those stored there (snapshots.directory). */
 export interface ArchiveStore {
-  db: Queryable;
+  db: Database;
   storage: 'postgres' | 'directory';
   /** Absolute; null when snapshots.directory is not set. */
   directory: string | null;
 }
 
-export function archiveStore(ctx: { db: Queryable; config: Pick<GleanerConfig, 'snapshots'> }): ArchiveStore {
+export function archiveStore(ctx: { db: Database; config: Pick<GleanerConfig, 'snapshots'> }): ArchiveStore {
   const { storage, directory } = ctx.config.snapshots;
   return { db: ctx.db, storage, directory: directory ? path.resolve(directory) : null };
 }
@@ -77,9 +77,16 @@ async function writeDocumentFile(directory: string, hash: string, stored: Buffer
   }
 }
 
+/** A document stored in the directory that pruning must not remove while a page is being recorded for it. */
+const PRUNE_GRACE = "interval '1 hour'";
+
 /**
  * Stores the documents of `pages` the archive does not hold yet (compressed, where snapshots.storage
- * says) and returns each page's hash, in order.
+ * says) and returns each page's hash, in order. A document already held is marked used (`used_at`):
+ * pruning leaves a document used within the last hour, so the page about to refer to it finds it.
+ * In the directory, the index row comes first and the file after: a prune deleting the row holds it
+ * until its files are gone, so a writer waiting on the row writes its file after them; a missing
+ * file of a known document (a writer stopped between the two) is written again.
  */
 async function storeDocuments(store: ArchiveStore, pages: ArchivedPage[]): Promise<string[]> {
   const docs = pages.map((p) => {
@@ -87,18 +94,34 @@ async function storeDocuments(store: ArchiveStore, pages: ArchivedPage[]): Promi
     return { ...doc, hash: documentHash(doc.bytes) };
   });
   const hashes = [...new Set(docs.map((d) => d.hash))];
-  const { rows } = await store.db.query<{ hash: string }>('SELECT hash FROM snapshots WHERE hash = ANY($1::text[])', [hashes]);
+  const { rows } = await store.db.query<{ hash: string; storage: string }>(
+    'UPDATE snapshots SET used_at = now() WHERE hash = ANY($1::text[]) RETURNING hash, storage',
+    [hashes],
+  );
   const known = new Set(rows.map((r) => r.hash));
+  for (const r of rows) {
+    if (r.storage !== 'directory' || !store.directory) continue;
+    const file = documentFile(store.directory, r.hash);
+    if (
+      !(await access(file).then(
+        () => true,
+        () => false,
+      ))
+    ) {
+      const d = docs.find((x) => x.hash === r.hash)!;
+      await writeDocumentFile(store.directory, r.hash, gzipSync(d.bytes));
+    }
+  }
   const fresh = docs.filter((d) => !known.has(d.hash) && known.add(d.hash));
   for (const d of fresh) {
     const stored = gzipSync(d.bytes);
     if (store.storage === 'directory') {
-      // The file first: an index row always has its document.
-      await writeDocumentFile(store.directory!, d.hash, stored);
-      await store.db.query(
-        `INSERT INTO snapshots (hash, bytes, stored_bytes, content, storage, charset) VALUES ($1, $2, $3, NULL, 'directory', $4) ON CONFLICT (hash) DO NOTHING`,
+      const { rows: row } = await store.db.query<{ storage: string }>(
+        `INSERT INTO snapshots (hash, bytes, stored_bytes, content, storage, charset) VALUES ($1, $2, $3, NULL, 'directory', $4)
+         ON CONFLICT (hash) DO UPDATE SET used_at = now() RETURNING storage`,
         [d.hash, d.bytes.length, stored.length, d.charset],
       );
+      if (row[0].storage === 'directory') await writeDocumentFile(store.directory!, d.hash, stored);
     } else {
       await store.db.query(
         `INSERT INTO snapshots (hash, bytes, stored_bytes, content, storage, charset) VALUES ($1, $2, $3, $4, 'postgres', $5) ON CONFLICT (hash) DO NOTHING`,
@@ -367,8 +390,9 @@ export async function archiveUsage(store: ArchiveStore, ownerId: string, retenti
 }
 
 /**
- * Drops pages older than the retention, then documents no page refers to (their files too, for
- * those in the directory). Returns what went; `files` counts the files removed.
+ * Drops pages older than the retention, then documents no page refers to and none used within the
+ * last hour (their files too, for those in the directory, before the rows' deletion commits). Returns
+ * what went; `files` counts the files removed.
  */
 export async function pruneArchive(store: ArchiveStore, retentionDays: number): Promise<{ pages: number; documents: number; files: number }> {
   let pages = 0;
@@ -377,22 +401,26 @@ export async function pruneArchive(store: ArchiveStore, retentionDays: number): 
       pages += (await store.db.query(`DELETE FROM ${table} WHERE fetched_at < now() - make_interval(days => $1)`, [retentionDays])).rowCount ?? 0;
     }
   }
-  const { rows } = await store.db.query<{ hash: string; storage: string }>(
-    `DELETE FROM snapshots s
-      WHERE NOT EXISTS (SELECT 1 FROM run_item_pages p WHERE p.hash = s.hash) AND NOT EXISTS (SELECT 1 FROM snapshot_pages p WHERE p.hash = s.hash)
-      RETURNING s.hash, s.storage`,
-  );
-  let files = 0;
-  for (const r of rows) {
-    if (r.storage !== 'directory' || !store.directory) continue;
-    await unlink(documentFile(store.directory, r.hash)).then(
-      () => files++,
-      (err: NodeJS.ErrnoException) => {
-        if (err.code !== 'ENOENT') throw err;
-      },
+  const directory = store.directory;
+  return store.db.tx(async (tx) => {
+    const { rows } = await tx.query<{ hash: string; storage: string }>(
+      `DELETE FROM snapshots s
+        WHERE s.used_at < now() - ${PRUNE_GRACE}
+          AND NOT EXISTS (SELECT 1 FROM run_item_pages p WHERE p.hash = s.hash) AND NOT EXISTS (SELECT 1 FROM snapshot_pages p WHERE p.hash = s.hash)
+        RETURNING s.hash, s.storage`,
     );
-  }
-  return { pages, documents: rows.length, files };
+    let files = 0;
+    for (const r of rows) {
+      if (r.storage !== 'directory' || !directory) continue;
+      await unlink(documentFile(directory, r.hash)).then(
+        () => files++,
+        (err: NodeJS.ErrnoException) => {
+          if (err.code !== 'ENOENT') throw err;
+        },
+      );
+    }
+    return { pages, documents: rows.length, files };
+  });
 }
 
 /** The owner's defaults for what does not say whether to keep its pages (all off unless set). */

@@ -33,3 +33,7 @@ ALTER TABLE snapshots ADD CONSTRAINT snapshots_content_where CHECK ((storage = '
 -- The encoding of a document kept as the server sent it (WHATWG name), for a page not in UTF-8;
 -- null: UTF-8 (the page as read, or bytes sent in UTF-8).
 ALTER TABLE snapshots ADD COLUMN charset text;
+
+-- When a page last referred to the document: pruning leaves documents used within the last hour
+-- (a page being recorded for one that no page referred to any more).
+ALTER TABLE snapshots ADD COLUMN used_at timestamptz NOT NULL DEFAULT now();
