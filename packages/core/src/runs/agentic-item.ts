@@ -96,7 +96,7 @@ export async function executeAgenticItem(
       inputs.cookies = cookies;
       return replay(c, scraper, script, item, job.signal, inputs, deferClose);
     },
-    (r) => r.drift !== null && looksSignedOut(r.drift.page, item.url),
+    (r) => r.drift !== null && looksSignedOut({ finalUrl: r.drift.page.url, html: r.drift.page.html }, item.url),
     job.signal,
   );
   const drift = driftOf(result, scraper, item.url);
