@@ -90,7 +90,8 @@ export async function executeAgenticItem(
   let result = await withProfile(
     c,
     scraper.ownerId,
-    item.options.profile,
+    // A scraper built on a profile runs on it unless the run names another.
+    item.options.profile ?? scraper.request?.profile,
     [],
     (cookies) => {
       inputs.cookies = cookies;
@@ -112,7 +113,13 @@ export async function executeAgenticItem(
     job.logger.info({ scraperId: scraper.id, version, reason: drift }, 'layout drift: the agent records the agentic scraper again');
     let heal: Awaited<ReturnType<typeof healAgenticScraper>>;
     try {
-      heal = await healAgenticScraper(c, scraper, { url: item.url, parameters: inputs.parameters, fromStep: result.drift?.step ?? null }, drift, job.signal);
+      heal = await healAgenticScraper(
+        c,
+        scraper,
+        { url: item.url, parameters: inputs.parameters, fromStep: result.drift?.step ?? null, cookies: inputs.cookies },
+        drift,
+        job.signal,
+      );
     } catch (err) {
       const e = toGleanerError(err);
       if ((e.retryable && !job.lastAttempt) || e.code === 'JOB_ABORTED') throw e;
