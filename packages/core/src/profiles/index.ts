@@ -33,6 +33,8 @@ export interface LoadedProfile extends ProfileState {
   name: string;
   source: ProfileSource;
   scraperId: string | null;
+  /** When it was last saved (a refresh that finds it newer reuses it). */
+  updatedAt: string;
 }
 
 export interface ProfileSummary {
@@ -78,13 +80,20 @@ export async function saveProfile(
 
 /** The owner's profile `name`, decrypted; 404 naming it when there is none. */
 export async function loadProfile(ctx: Pick<OperationContext, 'config' | 'db'>, ownerId: string, name: string): Promise<LoadedProfile> {
-  const { rows } = await ctx.db.query<{ name: string; state: string; source: ProfileSource; scraper_id: string | null }>(
-    'SELECT name, state, source, scraper_id FROM profiles WHERE owner_id = $1 AND name = $2',
+  const { rows } = await ctx.db.query<{ name: string; state: string; source: ProfileSource; scraper_id: string | null; updated_at: string }>(
+    'SELECT name, state, source, scraper_id, updated_at::text FROM profiles WHERE owner_id = $1 AND name = $2',
     [ownerId, name],
   );
   if (!rows[0]) throw new GleanerError('NOT_FOUND', `there is no profile "${name}" (GET /v1/profiles lists yours; POST /v1/profiles imports one)`);
   const state = unseal<ProfileState>(ctx.config, rows[0].state, 'profiles');
-  return { name, cookies: state.cookies ?? [], localStorage: state.localStorage ?? {}, source: rows[0].source, scraperId: rows[0].scraper_id };
+  return {
+    name,
+    cookies: state.cookies ?? [],
+    localStorage: state.localStorage ?? {},
+    source: rows[0].source,
+    scraperId: rows[0].scraper_id,
+    updatedAt: rows[0].updated_at,
+  };
 }
 
 /** Refuses now (404, or 503 without a key) a `profile` a request names, before anything is queued. */

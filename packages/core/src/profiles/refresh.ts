@@ -13,6 +13,7 @@ import type { Cookie } from '../net/cookies.ts';
 import { replayScript } from '../agent/replay.ts';
 import { validateScript } from '../agent/script.ts';
 import { loadScraper } from '../scrapers/store.ts';
+import { withScraperLock } from '../scrapers/lock.ts';
 import { storedSecrets } from '../scrapers/secret-parameters.ts';
 import { loadProfile, saveProfile, type LoadedProfile } from './index.ts';
 
@@ -43,10 +44,24 @@ export function isUnauthorized(err: unknown): boolean {
 /**
  * Replays the sign-in that made profile `name` (an agentic scraper's script) and saves the state
  * it ends with. Returns the fresh profile, or null when it cannot be refreshed (not made by an
- * agentic scraper, the scraper is gone, or its replay drifted).
+ * agentic scraper, the scraper is gone, or its replay drifted). One refresh per scraper at a time
+ * (its build lock): a caller that waited finds the profile saved since `seen` and takes it as is,
+ * so the items of a run that all find it expired sign in once.
  */
-export async function refreshProfile(ctx: OperationContext, ownerId: string, name: string, signal?: AbortSignal): Promise<LoadedProfile | null> {
+export async function refreshProfile(
+  ctx: OperationContext,
+  ownerId: string,
+  name: string,
+  seen: LoadedProfile,
+  signal?: AbortSignal,
+): Promise<LoadedProfile | null> {
+  if (seen.source !== 'agentic_scraper' || !seen.scraperId) return null;
+  return withScraperLock(ctx.db, seen.scraperId, () => signIn(ctx, ownerId, name, seen, signal), { signal });
+}
+
+async function signIn(ctx: OperationContext, ownerId: string, name: string, seen: LoadedProfile, signal?: AbortSignal): Promise<LoadedProfile | null> {
   const profile = await loadProfile(ctx, ownerId, name);
+  if (profile.updatedAt !== seen.updatedAt) return profile; // refreshed meanwhile
   if (profile.source !== 'agentic_scraper' || !profile.scraperId) return null;
   const scraper = await loadScraper(ctx.db, ownerId, profile.scraperId);
   if (!scraper?.script || !scraper.url) return null;
@@ -101,7 +116,7 @@ export async function withProfile<T>(
     first = { ok: false, err };
   }
   if (first.ok && !signedOut(first.value)) return first.value;
-  const fresh = profile.source === 'agentic_scraper' ? await refreshProfile(ctx, ownerId, name, signal) : null;
+  const fresh = profile.source === 'agentic_scraper' ? await refreshProfile(ctx, ownerId, name, profile, signal) : null;
   if (!fresh) {
     if (first.ok) return first.value;
     throw first.err;
