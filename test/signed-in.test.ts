@@ -164,6 +164,13 @@ function suite(label: string, opts: StackOptions): void {
       expect(s.model.requests.length, 'model calls of the runs and the refresh').to.equal(calls);
       const after = (await s.api('GET', '/v1/profiles')).body.profiles.find((p: any) => p.name === 'club').updated_at;
       expect(after > before).to.equal(true);
+
+      // Extract on an expired profile made by the scraper: refreshed the same way (one more sign-in), then read.
+      site.expire();
+      const read = await s.api('POST', '/v1/extract', { url: orders, attributes: ATTRIBUTES, profile: 'club' });
+      expect(read.status, read.text).to.equal(200);
+      expect(names(read.body.data)).to.deep.equal(expectedOrders);
+      expect(site.signIns).to.equal(signIns + 2);
     });
 
     it('the secret values reached no request to the model, no log line and no database column', async () => {
