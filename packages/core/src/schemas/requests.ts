@@ -4,6 +4,7 @@
 // reported with the same 422 body.
 import type { FromSchema } from 'json-schema-to-ts';
 import { ATTRIBUTES_REQUEST_SCHEMA } from '../records/attributes.ts';
+import { TASK_STATUSES } from './statuses.ts';
 
 export const COOKIES_SCHEMA = {
   description:
@@ -134,7 +135,7 @@ export const TASK_RESPONSE = {
   required: ['task_id', 'status'],
   properties: {
     task_id: { type: 'string' },
-    status: { enum: ['pending', 'running', 'completed', 'failed', 'stopped'] },
+    status: { enum: TASK_STATUSES },
     data: { type: 'array', items: { type: 'object' } },
     message: { type: 'string' },
     error: { type: 'string' },

@@ -33,6 +33,7 @@ import { estimateAgentTask, type DryRunBody } from '../cost/estimate.ts';
 import { normalizeSecretsInput, secretsFrom, type SecretInput } from '../secrets/values.ts';
 import { seal, secretsKey, unseal } from '../secrets/vault.ts';
 import { checkProfile, loadProfile, profileField, saveProfile } from '../profiles/index.ts';
+import type { TaskStatus } from '../schemas/statuses.ts';
 
 export const AGENT_TASK_JOB = 'agent.task';
 
@@ -52,7 +53,7 @@ export interface AgentStepSummary {
 
 export interface AgentTaskStatusBody {
   task_id: string;
-  status: 'pending' | 'running' | 'completed' | 'failed' | 'stopped';
+  status: TaskStatus;
   data?: unknown;
   message?: string;
   error?: string;
