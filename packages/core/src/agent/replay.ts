@@ -17,6 +17,7 @@ import { runRecipe, type Recipe } from '../recipes/index.ts';
 import { describeStep, fillPlaceholders, RUN_URL_VARIABLE, type AgentScript, type ScriptStep } from './script.ts';
 import { resolveTarget } from './targets.ts';
 import type { StableTarget } from './types.ts';
+import type { TrustLog } from '../trust/provenance.ts';
 
 export interface ReplayInput {
   script: AgentScript;
@@ -31,6 +32,8 @@ export interface ReplayInput {
    * absent, as many as the recording had (the build's replay).
    */
   maxPages?: number;
+  /** `provenance: true` on a run: each extract step's records are traced here (their recipe rules). */
+  trust?: TrustLog;
 }
 
 export interface ReplayPage {
@@ -244,7 +247,10 @@ export class ScriptReplay {
   async #extract(recipe: Recipe): Promise<number> {
     const page = await this.#session.snapshot();
     const attributes = this.#input.attributes;
-    const run = runRecipe(recipe, page.html, { url: page.finalUrl, attributes: attributes.length ? attributes : undefined });
+    const traced: Array<[ExtractedRecord, Record<string, number>]> = [];
+    const trace = this.#input.trust ? (r: ExtractedRecord, rules: Record<string, number>) => traced.push([r, rules]) : undefined;
+    const run = runRecipe(recipe, page.html, { url: page.finalUrl, attributes: attributes.length ? attributes : undefined, trace });
+    this.#input.trust?.recipePage({ url: page.finalUrl, html: page.html }, recipe, traced, attributes);
     this.#perPage.push(run.records);
     this.pages.push({ url: page.finalUrl, records: run.records.length });
     return run.records.length;

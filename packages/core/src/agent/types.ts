@@ -8,6 +8,7 @@ import type { Attribute, ExtractedRecord } from '../records/attributes.ts';
 import type { Cookie } from '../net/cookies.ts';
 import type { Driver, InteractiveSession, ScrollOptions } from '../plugins/driver.ts';
 import type { ModelUsage } from '../usage.ts';
+import type { ReducedPage } from '../page/index.ts';
 
 /** The tools the model may call (one per turn). */
 export type AgentActionName =
@@ -85,6 +86,8 @@ export interface AgentBudgets {
   /** Input + output tokens of every model call of the run (decisions and extractions). */
   maxTokens: number;
   wallTimeMs: number;
+  /** What set maxTokens, for the message when it runs out (default `agent.maxTokens`). */
+  maxTokensBy?: string;
 }
 
 /** A page the agent extracted from, kept in memory for the caller (a scraper build makes a recipe of it). */
@@ -95,6 +98,8 @@ export interface AgentExtraction {
   html: string;
   driver: string;
   records: ExtractedRecord[];
+  /** The page as the model read it (its text is what provenance spans point into). */
+  reduced?: ReducedPage;
 }
 
 export type AgentOutcome = 'finished' | 'budget' | 'loop';

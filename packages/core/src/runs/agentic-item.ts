@@ -14,7 +14,8 @@ import type { JobContext } from '../jobs/job-kind.ts';
 import { healAgenticScraper } from '../scrapers/agentic-heal.ts';
 import { markDrift, type ScraperRecord } from '../scrapers/index.ts';
 import { detectDrift } from './drift.ts';
-import { completedOutcome, type ClaimedItem, type ItemOutcome } from './items.ts';
+import { completedOutcome, trustFor, type ClaimedItem, type ItemOutcome } from './items.ts';
+import { withProvenance, type TrustLog } from '../trust/provenance.ts';
 
 function replay(
   c: OperationContext,
@@ -23,6 +24,7 @@ function replay(
   item: ClaimedItem,
   signal: AbortSignal,
   deferClose?: (closing: Promise<void>) => void,
+  trust?: TrustLog,
 ): Promise<ReplayResult> {
   return replayScript(
     c,
@@ -33,6 +35,7 @@ function replay(
       attributes: scraper.attributes,
       signal,
       maxPages: item.options.maxPages,
+      trust,
     },
     deferClose,
   );
@@ -64,7 +67,8 @@ export async function executeAgenticItem(
 ): Promise<ItemOutcome> {
   let script = validateScript(scraper.script);
   let version = scraper.recipeVersion;
-  let result = await replay(c, scraper, script, item, job.signal, deferClose);
+  let trust = trustFor(item);
+  let result = await replay(c, scraper, script, item, job.signal, deferClose, trust);
   const drift = driftOf(result, scraper, item.url);
   let healed = false;
   let modelCalls = 0;
@@ -101,7 +105,8 @@ export async function executeAgenticItem(
     }
     ({ script, version, modelCalls, credits: healCredits } = heal);
     healed = true;
-    result = await replay(c, scraper, script, item, job.signal, deferClose);
+    trust = trustFor(item);
+    result = await replay(c, scraper, script, item, job.signal, deferClose, trust);
     if (result.drift) {
       await markDrift(c.db, scraper.id, result.drift.message);
       throw layoutChanged(`${result.drift.message} (even with the re-recorded version ${version})`, {
@@ -115,7 +120,7 @@ export async function executeAgenticItem(
   }
   return completedOutcome(
     c.config,
-    { records: result.records, driver: result.driver, pages: Math.max(1, result.pages.length) },
+    { records: trust ? withProvenance(result.records, trust) : result.records, driver: result.driver, pages: Math.max(1, result.pages.length) },
     { version, healed, modelCalls, healCredits },
   );
 }

@@ -48,6 +48,7 @@ export const RUN_BODY = {
     },
     dry_run: COST_FIELDS.dry_run,
     max_credits: COST_FIELDS.max_credits,
+    provenance: TRUST_FIELDS.provenance,
     politeness: POLITENESS_REQUEST_SCHEMA,
   },
 } as const;

@@ -1,7 +1,7 @@
 // Response schemas of the run endpoints (spec 4.3 items 2-4, 2.7); their request schemas live in
 // core (RUN_BODY), which checks direct calls with them.
 import { POLITENESS } from './crawl-schemas.ts';
-const RECORDS = { type: 'array', items: { type: 'object' } };
+const RECORDS = { type: 'array', items: { type: 'object' }, description: 'With provenance: true (a Gleaner extension) each record carries `_provenance`.' };
 const DATA_MAP = { type: 'object', additionalProperties: RECORDS, description: "URL -> records; a failed URL's entry is []." };
 const ERRORS_MAP = { type: 'object', additionalProperties: { type: 'string' }, description: 'URL -> why it failed.' };
 import { CHANGES_SCHEMA } from './schedule-schemas.ts';
