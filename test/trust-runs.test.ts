@@ -26,6 +26,10 @@ const PRODUCT_RECIPE = {
     price: { selector: '.price', read: 'text' as const, transforms: [{ op: 'number' as const }] },
   },
 };
+const PRODUCT_ATTRS = [
+  { name: 'name', type: 'string' as const, description: 'product name' },
+  { name: 'price', type: 'number' as const, description: '' },
+];
 const productRecord = (p: { name: string; price: number }) => ({ name: `Product: ${p.name}`, price: p.price });
 
 describe('provenance on runs and agent tasks, over HTTP', function () {
@@ -90,7 +94,8 @@ describe('provenance on runs and agent tasks, over HTTP', function () {
       for (const [n, url] of urls.entries()) {
         expect(strip(done.data[url])).to.deep.equal(shelf(n + 4));
         const hash = sha(await served(url));
-        for (const r of done.data[url]) for (const f of Object.values<any>(r._provenance)) expect(f).to.include({ url, content_hash: hash, method: 'selector' });
+        for (const r of done.data[url])
+          for (const f of Object.values<any>(r._provenance)) expect(f).to.include({ url, content_hash: hash, method: 'selector' });
       }
     });
 
@@ -101,7 +106,7 @@ describe('provenance on runs and agent tasks, over HTTP', function () {
           kind: 'extractor',
           url: `${s.site.url}/list?page=1`,
           status: 'ready',
-          attributes: ATTRIBUTES,
+          attributes: PRODUCT_ATTRS,
           recipe: PRODUCT_RECIPE,
           sampleData: PRODUCTS.slice(0, 3).map(productRecord),
           sampleDriver: 'http',
@@ -146,7 +151,7 @@ describe('provenance on runs and agent tasks, over HTTP', function () {
           kind: 'agentic',
           url: `${s.site.url}/list?page=1`,
           status: 'ready',
-          attributes: ATTRIBUTES,
+          attributes: PRODUCT_ATTRS,
           script: {
             format: 1,
             driver: 'http',

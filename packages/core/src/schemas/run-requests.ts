@@ -67,7 +67,7 @@ export const GENERATE_BODY = {
     proxy_country: PROXY_COUNTRY_SCHEMA,
     cookies: COOKIES_SCHEMA,
     name: { type: ['string', 'null'], maxLength: 200, description: "Gleaner extension: the scraper's name (default: the sample URL's host and path)." },
-    dry_run: COST_FIELDS.dry_run,
+    ...COST_FIELDS,
   },
 } as const;
 
@@ -92,7 +92,7 @@ export const AGENT_GENERATE_BODY = {
     attributes: { ...ATTRIBUTES_REQUEST_SCHEMA, description: 'The fields of each record (spec 2.1); optional, the prompt can say what to return.' },
     name: { type: ['string', 'null'], maxLength: 200, description: "Gleaner extension: the scraper's name (default: the URL's host and path)." },
     allowed_domains: ALLOWED_DOMAINS_SCHEMA,
-    dry_run: COST_FIELDS.dry_run,
+    ...COST_FIELDS,
   },
 } as const;
 

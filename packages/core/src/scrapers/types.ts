@@ -24,6 +24,9 @@ export interface ScraperBuildRequest {
   cookies: unknown[];
   /** Agentic builds: the hosts the agent may browse (agent/domains.ts); absent: no policy. */
   allowedDomains?: string[];
+  /** The build's `max_credits` / `max_tokens` (Gleaner extensions); absent: no request budget. */
+  maxCredits?: number;
+  maxTokens?: number;
 }
 
 /**

@@ -295,7 +295,15 @@ export function agentTaskJob(ctx: () => OperationContext) {
             );
           }
           const unsupported = trust?.unsupported(result.records) ?? 0;
-          await recordUsage(tx, { ownerId: row.owner_id, operation: 'agent_extract', subject: `task:${taskId}`, pages, usage: result.usage, credits, unsupported });
+          await recordUsage(tx, {
+            ownerId: row.owner_id,
+            operation: 'agent_extract',
+            subject: `task:${taskId}`,
+            pages,
+            usage: result.usage,
+            credits,
+            unsupported,
+          });
         });
         job.logger.info(
           { taskId, outcome: result.outcome, records: result.records.length, steps: result.stepsUsed, driver: result.driver },
