@@ -11,6 +11,7 @@ import { BOOK_ATTRS, buildBookScraper, openBookshop, shelf } from './support/boo
 import { addAgentPages, PRODUCTS } from './support/agent-site.ts';
 import { agentScript, call, refOf } from './support/agent-script.ts';
 import { ATTRIBUTES, runTask } from './support/agentic-api.ts';
+import { request } from './support/http.ts';
 
 const sha = (s: string) => `sha256:${createHash('sha256').update(s).digest('hex')}`;
 const served = async (url: string) => (await fetch(url)).text();
@@ -285,6 +286,15 @@ describe('provenance on runs and agent tasks, over HTTP', function () {
       expect(Number(rows[0].tokens)).to.be.greaterThan(5000);
       expect(Number(rows[0].credits)).to.be.greaterThan(0);
     });
+  });
+
+  it('serves the fields in the OpenAPI document', async () => {
+    const doc = (await request(s.url, 'GET', '/openapi.json')).body;
+    const body = (path: string) => doc.paths[path].post.requestBody.content['application/json'].schema.properties;
+    for (const path of ['/v1/scrapers/run', '/v1/scrapers/run_async', '/v1/agent/extract']) expect(body(path), path).to.have.property('provenance');
+    for (const path of ['/v1/extractor/generate', '/v1/agent/generate']) expect(body(path), path).to.include.keys('dry_run', 'max_credits', 'max_tokens');
+    for (const path of ['/v1/extractor/extract_async/{task_id}', '/v1/agent/extract/{task_id}'])
+      expect(doc.paths[path].get.responses['200'].content['application/json'].schema.properties, path).to.have.property('warnings');
   });
 
   describe('extract_async', () => {
