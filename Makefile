@@ -9,7 +9,7 @@ endif
 # Run the packages' TypeScript sources (package.json `exports` condition), not their built dist/.
 export NODE_OPTIONS := --conditions=gleaner-source
 
-.PHONY: setup build pack start test lint format bench migrate chaos eval
+.PHONY: setup build pack start test lint format api-report bench migrate chaos eval
 
 setup:
 	./scripts/setup-system.sh
@@ -34,7 +34,13 @@ migrate:
 lint:
 	npx tsc -p tsconfig.json
 	node scripts/check-imports.ts
+	node scripts/api-report.ts --check
 	npx prettier --check --log-level warn "**/*.ts"
+
+# Rewrites packages/core/api/*.api.md, the checked-in report of @gleaner/core's and
+# @gleaner/core/plugin's exports (`make lint` fails with a diff while they are out of date).
+api-report:
+	node scripts/api-report.ts
 
 # Rewrites the TypeScript files to the formatter's style (.prettierrc.json; .prettierignore lists those not yet done).
 format:

@@ -12,7 +12,7 @@ import { SCENARIOS } from './support/agent-scenarios.ts';
 import { startWebhookReceiver } from './support/webhook-receiver.ts';
 import { request } from './support/http.ts';
 import { testSchemas } from './support/db.ts';
-import { rejection } from './support/assert.ts';
+import { rejection } from '@gleaner/testing';
 import { ATTRIBUTES, runTask } from './support/agentic-api.ts';
 import { createEngine, silentLogger } from '@gleaner/core/internal';
 import { createOpenAiProvider } from '@gleaner/llm-openai';

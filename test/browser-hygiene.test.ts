@@ -6,8 +6,7 @@ import { expect } from 'chai';
 import type { BrowserPoolStats, Driver } from '@gleaner/core/internal';
 import { createPlaywrightDriver } from '@gleaner/driver-playwright';
 import { createSeleniumDriver } from '@gleaner/driver-selenium';
-import { startFixtureSite } from './support/fixture-site.ts';
-import type { FixtureSite } from './support/fixture-site.ts';
+import { startFixtureSite, type FixtureSite } from '@gleaner/testing';
 import { waitFor } from './support/wait.ts';
 import { descendants, isBrowser, memoryMb, readProc, type Proc } from './support/procs.ts';
 

@@ -3,7 +3,7 @@ import { startStack, waitFor, type Stack } from './support/stack.ts';
 import { request } from './support/http.ts';
 import { BUILT_PRODUCTS, productBuildAnswers, productsPage } from './support/pages.ts';
 import { runCli } from './support/process.ts';
-import { rejection } from './support/assert.ts';
+import { rejection } from '@gleaner/testing';
 import { TEST_DATABASE_URL } from './support/db.ts';
 
 const ATTRIBUTES = [

@@ -13,6 +13,7 @@ import { openBookshop, shelf } from './support/books.ts';
 import { request } from './support/http.ts';
 import { addAgentPages, PRODUCTS } from './support/agent-site.ts';
 import { agentScript, call, refOf } from './support/agent-script.ts';
+import { scriptBuildModel } from './support/agentic-model.ts';
 import { buildConsole, CONSOLE_DIST } from '../packages/server/src/console/build.ts';
 
 const SHOTS = new URL('../docs/console/', import.meta.url).pathname;
@@ -269,5 +270,44 @@ describe('console: the web console in Chromium', function () {
     await page.waitForFunction(() => document.querySelectorAll('tbody tr').length === 21);
     expect(await rows.last().textContent()).to.contain('4/4 URLs (100%)'); // the first run, from the earlier test
     expect(await page.getByRole('button', { name: 'Load more runs' }).count()).to.equal(0);
+  });
+  it('rebuilds a scraper from its last build, deletes it after a confirmation, and builds an agentic one', async () => {
+    const alice = await s.engine.ensureOwner('alice');
+    const [{ id }] = await s.engine.scrapers.list(alice);
+    await page.goto(`${s.url}/#/scrapers/${id}`);
+    await page.getByRole('table', { name: '2 versions, newest first' }).waitFor();
+    s.model.reset();
+    openBookshop(s); // the model scripted to read the shelves again
+    await page.getByRole('group', { name: 'Scraper actions' }).getByRole('button', { name: 'Rebuild' }).click();
+    // The rebuild is a new version of the same scraper, from the same sample URL, attributes and prompt.
+    const versions = page.getByRole('table', { name: '3 versions, newest first' });
+    await versions.waitFor({ timeout: 60_000 });
+    expect(await versions.locator('tbody tr td:nth-child(3)').first().textContent()).to.equal('generated');
+    expect(s.model.chatRequests().length).to.be.greaterThan(0);
+    const sent = JSON.stringify(s.model.chatRequests()[0].body);
+    expect(sent).to.contain('pages');
+    // Delete asks first; Cancel keeps it.
+    const actions = page.getByRole('group', { name: 'Scraper actions' });
+    await actions.getByRole('button', { name: 'Delete' }).click();
+    await actions.getByRole('button', { name: 'Cancel' }).click();
+    expect((await s.api('GET', `/v1/extractor/${id}`)).status).to.equal(200);
+    await actions.getByRole('button', { name: 'Delete' }).click();
+    await actions.getByRole('button', { name: 'Yes, delete' }).click();
+    await page.getByRole('heading', { name: 'Scrapers' }).waitFor();
+    expect((await s.api('GET', `/v1/extractor/${id}`)).status).to.equal(404);
+    expect(await page.locator(`a[href="#/scrapers/${id}"]`).count()).to.equal(0);
+
+    // An agentic scraper from the same form: the agent's recorded extraction, replayed without the model.
+    addAgentPages(s.site);
+    scriptBuildModel(s, [() => [call.extract()], () => [call.finish('all products on the page')]], []);
+    await page.getByLabel('Kind').selectOption('agentic');
+    await page.getByLabel('Sample URL').fill(`${s.site.url}/list?page=1`);
+    await page.getByLabel(/^Prompt/).fill('Return every product on the page');
+    await page.getByRole('button', { name: 'Build scraper' }).click();
+    await page.locator('h2 .badge', { hasText: 'ready' }).waitFor({ timeout: 90_000 });
+    expect(await page.locator('p.muted').first().textContent()).to.contain('agentic scraper');
+    const built = (await s.engine.scrapers.list(alice)).find((x) => x.type === 'agentic');
+    expect(built, 'the agentic scraper is listed').to.not.equal(undefined);
+    expect(await page.getByRole('table').first().locator('tbody tr').count()).to.be.greaterThan(0);
   });
 });

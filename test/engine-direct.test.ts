@@ -3,7 +3,7 @@
 import { expect } from 'chai';
 import { GleanerError, type ExtractRequest, type Owner } from '@gleaner/core';
 import { startStack, type Stack } from './support/stack.ts';
-import { rejection } from './support/assert.ts';
+import { rejection } from '@gleaner/testing';
 
 describe('engine operations called directly: validated like the HTTP API', () => {
   let s: Stack;

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { countTokens } from '@gleaner/core/internal';
 import { startStack, sentSchema, userContent, type Stack } from './support/stack.ts';
-import { startForwardProxy, type ForwardProxy } from './support/forward-proxy.ts';
+import { startForwardProxy, type ForwardProxy } from '@gleaner/testing';
 import { PRODUCT_ATTRIBUTES, answerItems, listPage, productAnswer, productsPage } from './support/pages.ts';
 import { recipeField as f, recipeTransform as t } from './support/recipe-answers.ts';
 

@@ -3,7 +3,7 @@
 import net from 'node:net';
 import { expect } from 'chai';
 import { createSsrfGuard, startFilterProxy } from '@gleaner/core/internal';
-import { startFixtureSite, type FixtureSite } from './support/fixture-site.ts';
+import { startFixtureSite, type FixtureSite } from '@gleaner/testing';
 
 function raw(port: number, host: string, text: string): Promise<string> {
   return new Promise((resolve, reject) => {

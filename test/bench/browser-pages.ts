@@ -1,6 +1,6 @@
 // The page set and the timing loop of the browser benchmarks (playwright, selenium): ten documents of
 // 60 paragraphs, a stylesheet, an image and an inline script, served by the fixture site on loopback.
-import type { FixtureSite } from '../support/fixture-site.ts';
+import type { FixtureSite } from '@gleaner/testing';
 
 /** Serves the bench pages on `site` and returns their URLs, addressed through `host` (default the site's own). */
 export function browserBenchPages(site: FixtureSite, host?: string): string[] {

@@ -10,7 +10,7 @@ import type { Driver } from '@gleaner/core/internal';
 import { createHttpDriver } from '@gleaner/driver-http';
 import { createPlaywrightDriver } from '@gleaner/driver-playwright';
 import { createSeleniumDriver } from '@gleaner/driver-selenium';
-import { startFixtureSite } from '../support/fixture-site.ts';
+import { startFixtureSite } from '@gleaner/testing';
 
 const PAGE = (n: number) =>
   `<!doctype html><html><head><title>Page ${n}</title></head><body><h1>Page ${n}</h1><ul>${Array.from(

@@ -11,7 +11,7 @@ import type { Browser } from 'playwright-core';
 import { createPlaywrightDriver, CHROMIUM_ARGS } from '@gleaner/driver-playwright';
 import type { PlaywrightDriverOptions } from '@gleaner/driver-playwright';
 import { CONFIG_FIELDS } from '@gleaner/core';
-import { startFixtureSite } from '../support/fixture-site.ts';
+import { startFixtureSite } from '@gleaner/testing';
 import { browserBenchPages, timedPages } from './browser-pages.ts';
 
 // Short rounds, many of them, in rotating order: on a shared, busy machine the load changes by the

@@ -9,7 +9,7 @@ import { Options, ServiceBuilder } from 'selenium-webdriver/chrome.js';
 import { CONFIG_FIELDS } from '@gleaner/core';
 import { CHROMIUM_FLAGS, createSeleniumDriver } from '@gleaner/driver-selenium';
 import type { SeleniumDriverOptions } from '@gleaner/driver-selenium';
-import { startFixtureSite } from '../support/fixture-site.ts';
+import { startFixtureSite } from '@gleaner/testing';
 import { browserBenchPages, timedPages } from './browser-pages.ts';
 
 const PAGES = 20;

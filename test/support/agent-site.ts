@@ -2,7 +2,7 @@
 // behind something the agent must do (search, load more, a tab, an accordion, pagination by
 // clicking, a cookie banner in the way). Products are rendered as "Product: <name> — $<price>"
 // so the scripted model can read them back from the reduced page text (see agent-script.ts).
-import type { FixtureSite } from './fixture-site.ts';
+import type { FixtureSite } from '@gleaner/testing';
 
 export interface Product {
   name: string;

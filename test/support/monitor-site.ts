@@ -3,7 +3,7 @@
 // with the snapshot archive). With a classic scraper row that reads it (name, price), no model needed.
 import { insertScraper, type Owner } from '@gleaner/core/internal';
 import type { Engine } from '@gleaner/core';
-import type { FixtureSite } from './fixture-site.ts';
+import type { FixtureSite } from '@gleaner/testing';
 
 export type Product = { name: string; price: number };
 

@@ -10,7 +10,7 @@ import { pluginWiring } from '../../packages/server/src/wiring.ts';
 import { startAgents, type Listener } from '../../packages/server/src/server.ts';
 import { testSchemas, type TestSchemas } from './db.ts';
 import { startModelServer, type ModelServer, type ScriptedModel } from './model-server.ts';
-import { startFixtureSite, type FixtureSite } from './fixture-site.ts';
+import { startFixtureSite, type FixtureSite } from '@gleaner/testing';
 import { request, type JsonResponse } from './http.ts';
 
 export interface Stack {

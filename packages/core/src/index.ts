@@ -105,6 +105,57 @@ export type { ChangeCounts, ChangeState, ChangesSummary, RecordChange, ScheduleO
 export type { ReplayResult, SnapshotOperations } from './snapshots/operations.ts';
 export type { ArchiveUsage, Snapshot } from './snapshots/archive.ts';
 
+// The HTTP contract's response schemas (the server serves them in its OpenAPI document) and its
+// enumerations, each written once (schemas/statuses.ts); the body types are derived from them.
+export {
+  CHANGED_RECORD_STATES,
+  CRAWL_STATUSES,
+  FINISHED_RUN_STATUSES,
+  FINISHED_TASK_STATUSES,
+  NOTIFY_MODES,
+  RUN_ITEM_STATUSES,
+  RUN_STATUSES,
+  SCHEDULE_HEALTHS,
+  SCHEDULE_STATUSES,
+  SCRAPER_STATUSES,
+  SCRAPER_TYPES,
+  TASK_KINDS,
+  TASK_STATUSES,
+} from './schemas/statuses.ts';
+export type { FinishedRunStatus, NotifyMode, RunItemStatus, ScheduleHealth, ScraperType, TaskStatus } from './schemas/statuses.ts';
+export { RUN_ACCEPTED_RESPONSE, RUN_RESULT_RESPONSE, RUN_STATUS_RESPONSE } from './schemas/run-responses.ts';
+export {
+  DETAILS_QUERY,
+  DRY_RUN_RESPONSE,
+  RECORDS_WITH_DETAILS_RESPONSE,
+  RUNS_QUERY,
+  RUNS_RESPONSE,
+  TASKS_QUERY,
+  TASKS_RESPONSE,
+  VERSIONS_QUERY,
+  VERSIONS_RESPONSE,
+} from './schemas/history-responses.ts';
+export {
+  ARCHIVE_USAGE_RESPONSE,
+  CHANGES_SCHEMA,
+  COUNTS_SCHEMA,
+  RECORD_CHANGE_SCHEMA,
+  REPLAY_RESPONSE,
+  SCHEDULE_RESPONSE,
+  SCHEDULES_RESPONSE,
+  SNAPSHOT_SETTINGS_RESPONSE,
+  TRIGGER_RESPONSE,
+} from './schemas/schedule-responses.ts';
+export {
+  AGENTIC_RESPONSE,
+  DELETED_RESPONSE,
+  EXTRACTOR_RESPONSE,
+  GENERATING_RESPONSE,
+  SCRAPER_LIST_RESPONSE,
+  TEMPLATE_ID_RESPONSE,
+} from './schemas/scraper-responses.ts';
+export { CRAWL_RESULTS_QUERY, CRAWL_STATUS_RESPONSE, MAP_RESPONSE, POLITENESS } from './schemas/crawl-responses.ts';
+
 // The plugin seams an embedder hands to createEngine (implementing one: '@gleaner/core/plugin').
 export { PLUGIN_API_VERSION } from './plugins/version.ts';
 export type { Driver, DriverCapabilities } from './plugins/driver.ts';

@@ -14,7 +14,7 @@ import {
   type Database,
 } from '@gleaner/core/internal';
 import { TEST_DATABASE_URL, dropSchemas } from '../../../test/support/db.ts';
-import { rejection } from '../../../test/support/assert.ts';
+import { rejection } from '@gleaner/testing';
 
 describe('auth: API keys, access tokens, signing secrets', () => {
   const schema = `t_auth_${Math.random().toString(36).slice(2, 8)}`;

@@ -5,7 +5,7 @@ import { createBrowserPool } from '../src/browser/pool.ts';
 import type { BrowserPool, BrowserPoolOptions, LaunchedBrowser, PageLease } from '../src/browser/pool.ts';
 import { GleanerError } from '../src/errors.ts';
 import { waitFor } from '../../../test/support/wait.ts';
-import { rejection } from '../../../test/support/assert.ts';
+import { rejection } from '@gleaner/testing';
 
 // The pool is generic over the browser, so most tests launch plain objects; the process-group kill
 // is proven against real processes. The drivers' own tests run the pool with real Chromium.

@@ -4,8 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import { documentCall, outlinePage, PAGE_SCRIPTS, refSelector, scriptCall, splitFrameSelector, isRef } from '../src/browser/page-scripts.ts';
 import type { PageDocument, ScrollResult } from '../src/browser/page-scripts.ts';
 import type { PageOutline } from '../src/plugins/driver.ts';
-import { startFixtureSite } from '../../../test/support/fixture-site.ts';
-import type { FixtureSite } from '../../../test/support/fixture-site.ts';
+import { startFixtureSite, type FixtureSite } from '@gleaner/testing';
 
 // The scripts run in real Chromium, the way the drivers run them: as source text (`scriptCall`,
 // Playwright's page.evaluate), and wrapped like Selenium's executeScript.

@@ -6,9 +6,7 @@ import { GleanerError } from '@gleaner/core/plugin';
 import type { DriverSession } from '@gleaner/core/plugin';
 import { CHROMIUM_ARGS, createPlaywrightDriver } from '../src/index.ts';
 import type { PlaywrightDriver, PlaywrightDriverOptions } from '../src/index.ts';
-import { startFixtureSite } from '../../../test/support/fixture-site.ts';
-import type { FixtureSite } from '../../../test/support/fixture-site.ts';
-import { rejection } from '../../../test/support/assert.ts';
+import { startFixtureSite, type FixtureSite, rejection } from '@gleaner/testing';
 import { waitFor } from '../../../test/support/wait.ts';
 
 /** 'gone', 'zombie' or 'running' for a pid (a zombie would mean nobody reaped the browser). */

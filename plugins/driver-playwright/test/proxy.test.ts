@@ -11,10 +11,7 @@ import type { LiteralAddressScope } from '@gleaner/core/plugin';
 import { installBrowserRequestCheck, installRouteCheck } from '../src/route-check.ts';
 import { CHROMIUM_ARGS } from '../src/launcher.ts';
 import type { PlaywrightDriver, PlaywrightDriverOptions } from '../src/index.ts';
-import { startFixtureSite } from '../../../test/support/fixture-site.ts';
-import type { FixtureSite } from '../../../test/support/fixture-site.ts';
-import { startForwardProxy } from '../../../test/support/forward-proxy.ts';
-import { rejection } from '../../../test/support/assert.ts';
+import { startFixtureSite, type FixtureSite, startForwardProxy, rejection } from '@gleaner/testing';
 
 // localhost goes to the system resolver (loopback either way); `.test` names are the fixture.
 const resolver: Resolver = async (host) =>

@@ -6,10 +6,8 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { expect } from 'chai';
 import { CHROMIUM_ARGS, createPlaywrightDriver } from '../src/index.ts';
-import { startFixtureSite } from '../../../test/support/fixture-site.ts';
-import type { FixtureSite } from '../../../test/support/fixture-site.ts';
+import { startFixtureSite, type FixtureSite, rejection } from '@gleaner/testing';
 import { freePort } from '../../../test/support/process.ts';
-import { rejection } from '../../../test/support/assert.ts';
 import { waitFor } from '../../../test/support/wait.ts';
 
 // The package's own CLI (its `bin`), next to its package.json (cli.js is not in its exports).

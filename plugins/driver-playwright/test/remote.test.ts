@@ -5,10 +5,8 @@ import { expect } from 'chai';
 import { chromium } from 'playwright-core';
 import { CHROMIUM_ARGS, createPlaywrightDriver } from '../src/index.ts';
 import type { PlaywrightDriver } from '../src/index.ts';
-import { startFixtureSite } from '../../../test/support/fixture-site.ts';
-import type { FixtureSite } from '../../../test/support/fixture-site.ts';
+import { startFixtureSite, type FixtureSite, rejection } from '@gleaner/testing';
 import { freePort } from '../../../test/support/process.ts';
-import { rejection } from '../../../test/support/assert.ts';
 
 describe('driver-playwright: remote browser (wsEndpoint)', function () {
   let site: FixtureSite;

@@ -9,10 +9,8 @@ import { killProcessGroup, normalizeCookies } from '@gleaner/core/plugin';
 import { createSeleniumDriver } from '../src/index.ts';
 import type { SeleniumDriver } from '../src/index.ts';
 import { processGroupMembers } from '../src/launcher.ts';
-import { startFixtureSite } from '../../../test/support/fixture-site.ts';
-import type { FixtureSite } from '../../../test/support/fixture-site.ts';
+import { startFixtureSite, type FixtureSite, visit } from '@gleaner/testing';
 import { waitFor } from '../../../test/support/wait.ts';
-import { visit } from '../../../test/support/driver-contract.ts';
 
 const cmdline = (pid: number): string[] => {
   try {

@@ -1,4 +1,4 @@
-// Selenium-specific behaviour (the shared contract in test/drivers.test.ts covers the rest): the local
+// Selenium-specific behaviour (the shared contract in test/contract.test.ts covers the rest): the local
 // chromedriver launch and its flags, a fresh browser context per job on one pooled Chromium, jobs
 // side by side, a proxy per job, service workers refused, self-signed TLS, and abort.
 import { readFileSync } from 'node:fs';
@@ -8,11 +8,7 @@ import type { DriverSession, PageSnapshot } from '@gleaner/core/plugin';
 import { CHROMIUM_FLAGS, createSeleniumDriver } from '../src/index.ts';
 import type { SeleniumDriver } from '../src/index.ts';
 import { processGroupMembers } from '../src/launcher.ts';
-import { startFixtureSite } from '../../../test/support/fixture-site.ts';
-import type { FixtureSite } from '../../../test/support/fixture-site.ts';
-import { startForwardProxy } from '../../../test/support/forward-proxy.ts';
-import { rejection } from '../../../test/support/assert.ts';
-import { visit } from '../../../test/support/driver-contract.ts';
+import { startFixtureSite, type FixtureSite, startForwardProxy, rejection, visit } from '@gleaner/testing';
 
 const cmdline = (pid: number): string[] => {
   try {

@@ -22,6 +22,7 @@ import { loadScraper } from '../scrapers/index.ts';
 import { checkCallbackUrl } from '../tasks/extract-task.ts';
 import type { Queryable } from '../store/db.ts';
 import { MAP_BODY, MAX_MAP_LIMIT, mapSite } from './map.ts';
+import type { CrawlStatus, RunStatus } from '../schemas/statuses.ts';
 
 export const CRAWL_JOB = 'crawl.run';
 /** Runs of one crawl in flight at once (each up to 100 URLs; every URL still waits its turn at the host). */
@@ -46,7 +47,7 @@ export const CRAWL_BODY = {
 
 export type CrawlRequest = FromSchema<typeof CRAWL_BODY, { keepDefaultedPropertiesOptional: true }>;
 
-export type CrawlStatus = 'discovering' | 'running' | 'stopped' | 'completed' | 'failed';
+export type { CrawlStatus };
 
 interface CrawlOptions {
   limit: number;
@@ -84,7 +85,7 @@ export interface CrawlStatusBody {
   skipped: number;
   /** URLs given to a run so far. */
   started: number;
-  runs: Array<{ run_id: string; status: string; completed: number; total: number }>;
+  runs: Array<{ run_id: string; status: RunStatus; completed: number; total: number }>;
   politeness: { concurrency: number; delay_ms: number; robots: 'respected' | 'ignored'; waited_ms: number; backoffs: number };
   map: Record<string, unknown> | null;
   error: string | null;
@@ -104,7 +105,7 @@ async function loadCrawl(db: Queryable, ownerId: string | null, id: string): Pro
 async function statusBody(db: Queryable, crawl: CrawlRow): Promise<CrawlStatusBody> {
   const { rows: runs } = await db.query<{
     id: string;
-    status: string;
+    status: RunStatus;
     completed: number;
     total: number;
     failed: number;

@@ -4,6 +4,8 @@
  */
 import type { Queryable } from '../store/db.ts';
 import type { RunStatus } from '../runs/status.ts';
+import type { ChangeCounts } from '../schedules/changes.ts';
+import type { ScraperType } from '../schemas/statuses.ts';
 import { afterCondition, CURSOR_AT_SQL, keysetPage, type PageQuery } from './cursor.ts';
 
 export interface RunListItem {
@@ -11,7 +13,7 @@ export interface RunListItem {
   scraper_id: string;
   /** Null once the scraper was deleted (its runs stay readable). */
   scraper_name: string | null;
-  scraper_type: 'extractor' | 'agentic' | null;
+  scraper_type: ScraperType | null;
   status: RunStatus;
   /** URLs recorded (completed or failed), of `total`. */
   completed: number;
@@ -23,7 +25,7 @@ export interface RunListItem {
   finished_at: string | null;
   /** Gleaner: the schedule that started the run, and its change counts once compared. */
   schedule_id: string | null;
-  changes: Record<string, number> | null;
+  changes: ChangeCounts | null;
 }
 
 export interface RunListQuery extends PageQuery {
@@ -47,7 +49,7 @@ interface Row {
   created_at: Date;
   finished_at: Date | null;
   schedule_id: string | null;
-  changes: Record<string, number> | null;
+  changes: ChangeCounts | null;
 }
 
 export async function listRuns(db: Queryable, ownerId: string, query: RunListQuery): Promise<{ runs: RunListItem[]; next_cursor: string | null }> {

@@ -4,9 +4,10 @@
  */
 import type { Queryable } from '../store/db.ts';
 import { afterCondition, CURSOR_AT_SQL, keysetPage, type PageQuery } from './cursor.ts';
+import type { TaskKind, TaskStatus } from '../schemas/statuses.ts';
 
-export type TaskKind = 'agent' | 'extract';
-export type TaskListStatus = 'pending' | 'running' | 'completed' | 'failed' | 'stopped';
+export type { TaskKind };
+export type TaskListStatus = TaskStatus;
 
 export interface TaskListItem {
   task_id: string;

@@ -3,8 +3,10 @@
  * the callback body) and the result of POST /v1/scrapers/run.
  */
 import type { ExtractedRecord } from '../records/attributes.ts';
+import type { ChangeCounts, ReportedChange } from '../schedules/changes.ts';
+import { FINISHED_RUN_STATUSES, type RunItemStatus, type RunStatus } from '../schemas/statuses.ts';
 
-export type RunStatus = 'queued' | 'running' | 'completed' | 'completed_partial' | 'failed';
+export type { RunStatus };
 
 export interface RunRow {
   id: string;
@@ -31,11 +33,18 @@ export interface RunRow {
 
 export interface RunItemRow {
   url: string;
-  status: 'queued' | 'running' | 'completed' | 'failed' | 'skipped';
+  status: RunItemStatus;
   records: ExtractedRecord[] | null;
   error: string | null;
   /** Said beside the records (e.g. a pagination fallback). */
   message?: string | null;
+}
+
+/** A scheduled run's change report: counts against the baseline run, and (?changes=true) the records that are not unchanged. */
+export interface RunChanges {
+  baseline_run_id: string | null;
+  counts: ChangeCounts;
+  records?: ReportedChange[];
 }
 
 export interface RunStatusBody {
@@ -51,7 +60,7 @@ export interface RunStatusBody {
   /** Gleaner extension: the schedule that started the run. */
   schedule_id?: string;
   /** Gleaner extension: a scheduled run's changes (null until it is finished and compared). */
-  changes?: unknown;
+  changes?: RunChanges | null;
   /** A failed run only: why its first URL (in the run's order) failed — for clients that read one reason. */
   error?: string;
   /** URL -> what its item says beside its records (only URLs that say something; absent when none does). */
@@ -63,7 +72,7 @@ export interface RunStatusBody {
 }
 
 export function isFinished(status: RunStatus): boolean {
-  return status === 'completed' || status === 'completed_partial' || status === 'failed';
+  return (FINISHED_RUN_STATUSES as readonly RunStatus[]).includes(status);
 }
 
 export function progressBody(run: RunRow): RunStatusBody {

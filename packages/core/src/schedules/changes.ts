@@ -10,8 +10,9 @@
  */
 import { createHash } from 'node:crypto';
 import type { ExtractedRecord } from '../records/attributes.ts';
+import type { CHANGED_RECORD_STATES } from '../schemas/statuses.ts';
 
-export type ChangeState = 'new' | 'unchanged' | 'changed' | 'removed' | 'unknown';
+export type ChangeState = (typeof CHANGED_RECORD_STATES)[number] | 'unchanged';
 
 export interface FieldChange {
   field: string;
@@ -27,6 +28,16 @@ export interface RecordChange {
   record: ExtractedRecord;
   /** What changed (state 'changed'). */
   fields?: FieldChange[];
+}
+
+/** A record a change report lists: every state but 'unchanged'. */
+export interface ReportedChange extends RecordChange {
+  state: (typeof CHANGED_RECORD_STATES)[number];
+}
+
+/** The records of a comparison that a change report lists (the unchanged ones left out). */
+export function reportedChanges(records: readonly RecordChange[]): ReportedChange[] {
+  return records.filter((r): r is ReportedChange => r.state !== 'unchanged');
 }
 
 export interface ChangeCounts {

@@ -11,7 +11,7 @@ import type { ExtractedRecord } from '../records/attributes.ts';
 import { finishedBody, type RunRow } from '../runs/status.ts';
 import { loadItems } from '../runs/store.ts';
 import type { Queryable } from '../store/db.ts';
-import { compareRuns, hasChanges, type ChangeCounts, type RecordChange } from './changes.ts';
+import { compareRuns, hasChanges, reportedChanges, type ChangeCounts, type RecordChange } from './changes.ts';
 import { fire } from './operations.ts';
 import { loadScheduleById, SCHEDULE_FINISH_JOB, SCHEDULE_FIRE_JOB, type ScheduleRow } from './store.ts';
 
@@ -116,7 +116,7 @@ export function scheduleFinishJob(ctx: () => OperationContext) {
           run.schedule_id,
           summary.baseline_run_id,
           JSON.stringify(summary),
-          JSON.stringify(compared.records.filter((r) => r.state !== 'unchanged')),
+          JSON.stringify(reportedChanges(compared.records)),
         ]);
         job.logger.info({ runId, scheduleId: run.schedule_id, ...compared.counts }, 'scheduled run compared');
         if (!s) return; // the schedule was deleted meanwhile: its runs keep their changes
@@ -141,7 +141,7 @@ export function scheduleFinishJob(ctx: () => OperationContext) {
             event: 'run.finished',
             schedule_id: s.id,
             ...finishedBody(run, await loadItems(tx, runId)),
-            changes: { ...summary, records: compared.records.filter((r) => r.state !== 'unchanged') satisfies RecordChange[] },
+            changes: { ...summary, records: reportedChanges(compared.records) },
           };
           await enqueueCallback(tx, c.jobs, { ownerId: run.owner_id, url: s.callback_url, subject: `run:${runId}`, body });
         }

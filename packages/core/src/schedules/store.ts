@@ -1,11 +1,12 @@
 /** The schedules table: rows, their API view, and the reads the operations and jobs share. */
 import type { Queryable } from '../store/db.ts';
 import type { ChangeCounts } from './changes.ts';
+import type { RunStatus, ScheduleHealth, ScheduleStatus } from '../schemas/statuses.ts';
 
 export const SCHEDULE_FIRE_JOB = 'schedule.fire';
 export const SCHEDULE_FINISH_JOB = 'schedule.finish';
 
-export type ScheduleStatus = 'active' | 'paused' | 'stopped';
+export type { ScheduleStatus };
 export type Notify = 'always' | 'changes' | 'failures';
 
 /** What each firing runs (POST /v1/scrapers/run_async's fields). */
@@ -29,7 +30,7 @@ export interface ScheduleRow {
   snapshots: boolean;
   status: ScheduleStatus;
   status_reason: string | null;
-  health: 'ok' | 'degraded';
+  health: ScheduleHealth;
   health_reason: string | null;
   health_changed_at: Date | null;
   consecutive_failures: number;
@@ -40,7 +41,7 @@ export interface ScheduleRow {
 
 interface LastRun {
   last_run_id: string | null;
-  last_run_status: string | null;
+  last_run_status: RunStatus | null;
   last_run_at: Date | null;
   last_changes: ChangeCounts | null;
 }
@@ -98,7 +99,7 @@ export function scheduleView(s: ScheduleRow & Partial<LastRun>, nextRunAt: Date 
     consecutive_failures: s.consecutive_failures,
     next_run_at: nextRunAt?.toISOString() ?? null,
     last_run: s.last_run_id
-      ? { run_id: s.last_run_id, status: s.last_run_status, created_at: s.last_run_at!.toISOString(), changes: s.last_changes ?? null }
+      ? { run_id: s.last_run_id, status: s.last_run_status!, created_at: s.last_run_at!.toISOString(), changes: s.last_changes ?? null }
       : null,
     created_at: s.created_at.toISOString(),
     updated_at: s.updated_at.toISOString(),

@@ -5,6 +5,7 @@
 import { WARNINGS_SCHEMA } from '../trust/schemas.ts';
 import type { FromSchema } from 'json-schema-to-ts';
 import { ATTRIBUTES_REQUEST_SCHEMA } from '../records/attributes.ts';
+import { TASK_STATUSES } from './statuses.ts';
 
 export const COOKIES_SCHEMA = {
   description:
@@ -128,7 +129,7 @@ export const TASK_RESPONSE = {
   required: ['task_id', 'status'],
   properties: {
     task_id: { type: 'string' },
-    status: { enum: ['pending', 'running', 'completed', 'failed', 'stopped'] },
+    status: { enum: TASK_STATUSES },
     data: { type: 'array', items: { type: 'object' }, description: 'With provenance: true (a Gleaner extension) each record carries `_provenance`.' },
     message: { type: 'string' },
     error: { type: 'string' },

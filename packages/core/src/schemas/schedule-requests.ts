@@ -3,6 +3,7 @@
 // the HTTP adapter (validation, OpenAPI). The cron expression, time zone and the run part (URLs,
 // parameters, max_pages, callback URL) are checked by the operations with the run rules.
 import type { FromSchema } from 'json-schema-to-ts';
+import { NOTIFY_MODES } from './statuses.ts';
 
 const URLS_SCHEMA = {
   type: ['string', 'array', 'null'],
@@ -28,7 +29,7 @@ const SCHEDULE_FIELDS = {
     description: 'Where notifications are POSTed, signed (Standard Webhooks) and retried like every callback; see `notify`.',
   },
   notify: {
-    enum: ['always', 'changes', 'failures', null],
+    enum: [...NOTIFY_MODES, null],
     description: 'When a finished run is POSTed to callback_url: every run, runs where a record is new, changed or removed (default), or failed runs.',
   },
   name: { type: ['string', 'null'], maxLength: 200 },

@@ -74,6 +74,9 @@ export function agenticBody(s: ScraperRecord): Record<string, unknown> {
   if (s.status === 'failed') body.error = s.error ?? 'the build failed';
   body.sample_data = s.sampleData;
   if (s.parametersSchema?.length) body.parameters_schema = s.parametersSchema;
+  // Gleaner extension: what the last build was asked, so a client (the console) can rebuild it.
+  body.prompt = s.prompt;
+  body.attributes = s.attributes;
   body.credits_charged = s.creditsCharged;
   body.created_at = s.createdAt;
   return body;

@@ -1,8 +1,10 @@
 import type { Attribute, ExtractedRecord } from '../records/attributes.ts';
 import type { Recipe } from '../recipes/index.ts';
+import type { ScraperStatus, ScraperType } from '../schemas/statuses.ts';
 
-export type ScraperKind = 'extractor' | 'agentic';
-export type ScraperStatus = 'generating' | 'ready' | 'failed' | null;
+/** A scraper's type (its `type` in bodies). */
+export type ScraperKind = ScraperType;
+export type { ScraperStatus };
 
 /** One custom parameter of an agentic scraper (spec 2.4); without `default` it is required. */
 export interface ParameterSpec {

@@ -8,7 +8,7 @@ import { GleanerError } from '../errors.ts';
 import { defineJob } from '../jobs/job-kind.ts';
 import { mergeRecords, type ExtractedRecord } from '../records/attributes.ts';
 import { runRecipe } from '../recipes/index.ts';
-import { compareRuns, type ChangeCounts, type RecordChange } from '../schedules/changes.ts';
+import { compareRuns, reportedChanges, type ChangeCounts, type ReportedChange } from '../schedules/changes.ts';
 import { checkRequest } from '../schemas/validate.ts';
 import { REPLAY_BODY, SNAPSHOT_SETTINGS_BODY, type ReplayRequest, type SnapshotSettingsRequest } from '../schemas/schedule-requests.ts';
 import { loadRecipeVersion, loadScraper } from '../scrapers/index.ts';
@@ -26,7 +26,7 @@ export interface ReplayResult {
   errors: Record<string, string>;
   pages: number;
   /** Against the run's own records: counts, and every record that is not unchanged. */
-  changes: { counts: ChangeCounts; records: RecordChange[] };
+  changes: { counts: ChangeCounts; records: ReportedChange[] };
 }
 
 export interface SnapshotOperations {
@@ -102,7 +102,7 @@ export function snapshotOperations(ctx: OperationContext): SnapshotOperations {
         data,
         errors,
         pages,
-        changes: { counts: diff.counts, records: diff.records.filter((r) => r.state !== 'unchanged') },
+        changes: { counts: diff.counts, records: reportedChanges(diff.records) },
       };
     },
   };

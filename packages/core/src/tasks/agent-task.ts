@@ -34,6 +34,7 @@ import { getOwnerSettings } from '../cost/settings.ts';
 import { TrustLog, withProvenance, type GroundingPolicy, type GroundingWarning } from '../trust/provenance.ts';
 import { isEmptyRecord } from '../records/attributes.ts';
 import type { AgentBudgets, AgentRunResult } from '../agent/types.ts';
+import type { TaskStatus } from '../schemas/statuses.ts';
 
 export const AGENT_TASK_JOB = 'agent.task';
 
@@ -53,7 +54,7 @@ export interface AgentStepSummary {
 
 export interface AgentTaskStatusBody {
   task_id: string;
-  status: 'pending' | 'running' | 'completed' | 'failed' | 'stopped';
+  status: TaskStatus;
   data?: unknown;
   message?: string;
   error?: string;

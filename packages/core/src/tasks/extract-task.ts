@@ -20,12 +20,13 @@ import { getOwnerSettings } from '../cost/settings.ts';
 import { checkBudgets } from '../cost/budgets.ts';
 import { estimateExtraction, type DryRunBody } from '../cost/estimate.ts';
 import { extractionGuard } from '../cost/guard.ts';
+import type { TaskStatus } from '../schemas/statuses.ts';
 
 export const EXTRACT_TASK_JOB = 'extract.task';
 
 export interface TaskStatusBody {
   task_id: string;
-  status: 'pending' | 'running' | 'completed' | 'failed' | 'stopped';
+  status: TaskStatus;
   data?: unknown;
   message?: string;
   error?: string;

@@ -7,7 +7,7 @@ import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { InvalidArgumentError, type Command } from 'commander';
-import { GleanerError, loadConfig } from '@gleaner/core';
+import { FINISHED_RUN_STATUSES, GleanerError, loadConfig } from '@gleaner/core';
 import { createApiClient, type ApiClient } from './api-client.ts';
 import { createProgress } from './progress.ts';
 
@@ -116,7 +116,7 @@ interface RunStatus {
   errors?: Record<string, string>;
 }
 
-const FINISHED = new Set(['completed', 'completed_partial', 'failed']);
+const FINISHED = new Set<string>(FINISHED_RUN_STATUSES);
 
 /**
  * Submits the URLs as run_async batches, follows them to the end and writes one JSON line per URL

@@ -9,6 +9,8 @@ import {
   type Engine,
   EXTRACT_BODY,
   type ExtractRequest,
+  FINISHED_RUN_STATUSES,
+  FINISHED_TASK_STATUSES,
   GENERATE_BODY,
   GleanerError,
   ID_PARAMS,
@@ -46,8 +48,8 @@ export interface ToolDef {
 /** What a tool returns: JSON for the model to read (also as structured content), or plain text. */
 export type ToolOutput = { json: Record<string, unknown> } | { text: string; json?: Record<string, unknown> };
 
-const RUN_FINISHED = new Set(['completed', 'completed_partial', 'failed']);
-const TASK_FINISHED = new Set(['completed', 'failed', 'stopped']);
+const RUN_FINISHED = new Set<string>(FINISHED_RUN_STATUSES);
+const TASK_FINISHED = new Set<string>(FINISHED_TASK_STATUSES);
 
 /** A run followed to its end: progress in URLs done. */
 function followRun(ctx: ToolCall, runId: string, waitSeconds: number): Promise<Record<string, unknown>> {

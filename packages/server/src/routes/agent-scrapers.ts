@@ -2,9 +2,9 @@
 // background), read, delete (stopping a build). Runs go through POST /v1/scrapers/run_async.
 import { defineRoutes } from '../http/route.ts';
 import { AGENT_GENERATE_BODY } from '@gleaner/core';
-import { GENERATING_RESPONSE } from './scraper-schemas.ts';
+import { GENERATING_RESPONSE } from '@gleaner/core';
 import { kindRoutes } from './scrapers.ts';
-import { DRY_RUN_RESPONSE } from './history-schemas.ts';
+import { DRY_RUN_RESPONSE } from '@gleaner/core';
 
 export function agentScraperRoutes() {
   return defineRoutes([

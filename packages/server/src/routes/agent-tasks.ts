@@ -1,7 +1,7 @@
 import { AGENT_EXTRACT_BODY, ID_PARAMS, TASK_RESPONSE } from '@gleaner/core';
 import { defineRoutes } from '../http/route.ts';
 import { FORMAT_QUERY, statusOrFile } from './result-files.ts';
-import { DRY_RUN_RESPONSE } from './history-schemas.ts';
+import { DRY_RUN_RESPONSE } from '@gleaner/core';
 
 const STEP_SCHEMA = {
   type: 'object',

@@ -1,7 +1,8 @@
 import { clientSignal } from '../http/client-signal.ts';
 import { defineRoutes } from '../http/route.ts';
 import { CRAWL_BODY, ID_PARAMS, MAP_BODY } from '@gleaner/core';
-import { CRAWL_RESULTS_QUERY, CRAWL_STATUS_RESPONSE, MAP_RESPONSE, resultsAsCsv } from './crawl-schemas.ts';
+import { CRAWL_RESULTS_QUERY, CRAWL_STATUS_RESPONSE, MAP_RESPONSE } from '@gleaner/core';
+import { resultsAsCsv } from './crawl-csv.ts';
 
 const EXTENSION = 'A Gleaner extension (not in the interface other clients know).';
 

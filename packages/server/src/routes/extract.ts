@@ -1,7 +1,7 @@
 import { clientSignal } from '../http/client-signal.ts';
 import { defineRoutes } from '../http/route.ts';
 import { EXTRACT_ASYNC_BODY, EXTRACT_BODY, ID_PARAMS, MARKDOWN_BODY, PARSE_BODY, TASK_RESPONSE } from '@gleaner/core';
-import { DETAILS_QUERY, DRY_RUN_RESPONSE, RECORDS_WITH_DETAILS_RESPONSE } from './history-schemas.ts';
+import { DETAILS_QUERY, DRY_RUN_RESPONSE, RECORDS_WITH_DETAILS_RESPONSE } from '@gleaner/core';
 import { FORMAT_QUERY, statusOrFile } from './result-files.ts';
 
 const DETAILS =

@@ -1,6 +1,6 @@
 import { defineRoutes } from '../http/route.ts';
 import { ID_PARAMS } from '@gleaner/core';
-import { RUNS_QUERY, RUNS_RESPONSE, TASKS_QUERY, TASKS_RESPONSE, VERSIONS_QUERY, VERSIONS_RESPONSE } from './history-schemas.ts';
+import { RUNS_QUERY, RUNS_RESPONSE, TASKS_QUERY, TASKS_RESPONSE, VERSIONS_QUERY, VERSIONS_RESPONSE } from '@gleaner/core';
 
 const EXTENSION = 'A Gleaner extension (not in the interface other clients know).';
 

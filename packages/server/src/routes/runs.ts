@@ -1,9 +1,9 @@
 import { clientSignal } from '../http/client-signal.ts';
 import { defineRoutes } from '../http/route.ts';
 import { ID_PARAMS, RUN_ASYNC_BODY, RUN_BODY, RUN_STATUS_QUERY } from '@gleaner/core';
-import { RUN_ACCEPTED_RESPONSE, RUN_RESULT_RESPONSE, RUN_STATUS_RESPONSE } from './run-schemas.ts';
+import { RUN_ACCEPTED_RESPONSE, RUN_RESULT_RESPONSE, RUN_STATUS_RESPONSE } from '@gleaner/core';
 import { FORMAT_QUERY, statusOrFile } from './result-files.ts';
-import { DRY_RUN_RESPONSE } from './history-schemas.ts';
+import { DRY_RUN_RESPONSE } from '@gleaner/core';
 
 const COST =
   " Gleaner extensions: `dry_run: true` answers 200 with an `estimate` from the scraper's history and queues nothing; `max_credits` (and the owner's budgets) refuse the run with 402 BUDGET_EXCEEDED when not even one URL fits, and fail the URLs past the budget (the run ends completed_partial with the records so far). `provenance: true` adds `_provenance` to each record (the recipe or script rule that read each value, the page URL and content hash).";

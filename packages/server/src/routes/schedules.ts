@@ -9,14 +9,7 @@ import {
   SNAPSHOT_QUERY,
   SNAPSHOT_SETTINGS_BODY,
 } from '@gleaner/core';
-import {
-  ARCHIVE_USAGE_RESPONSE,
-  SNAPSHOT_SETTINGS_RESPONSE,
-  REPLAY_RESPONSE,
-  SCHEDULE_RESPONSE,
-  SCHEDULES_RESPONSE,
-  TRIGGER_RESPONSE,
-} from './schedule-schemas.ts';
+import { ARCHIVE_USAGE_RESPONSE, SNAPSHOT_SETTINGS_RESPONSE, REPLAY_RESPONSE, SCHEDULE_RESPONSE, SCHEDULES_RESPONSE, TRIGGER_RESPONSE } from '@gleaner/core';
 
 const EXTENSION = 'A Gleaner extension (docs/api.md, "Schedules and change tracking").';
 const ID = ID_PARAMS('schedule_id');

@@ -1,7 +1,7 @@
 import { GENERATE_BODY, ID_PARAMS } from '@gleaner/core';
 import { defineRoutes, type RouteDef } from '../http/route.ts';
-import { AGENTIC_RESPONSE, DELETED_RESPONSE, EXTRACTOR_RESPONSE, GENERATING_RESPONSE, SCRAPER_LIST_RESPONSE, TEMPLATE_ID_RESPONSE } from './scraper-schemas.ts';
-import { DRY_RUN_RESPONSE } from './history-schemas.ts';
+import { AGENTIC_RESPONSE, DELETED_RESPONSE, EXTRACTOR_RESPONSE, GENERATING_RESPONSE, SCRAPER_LIST_RESPONSE, TEMPLATE_ID_RESPONSE } from '@gleaner/core';
+import { DRY_RUN_RESPONSE } from '@gleaner/core';
 
 type Kind = 'extractor' | 'agentic';
 

@@ -6,9 +6,10 @@ import { navigate } from './router.ts';
 import { usePagedList } from './paged.ts';
 import { download, runCsvRows, toCsv } from './download.ts';
 import { ErrorBox, StatusBadge } from './widgets.ts';
-import type { RunListItem } from '@gleaner/core';
+import type { FinishedRunStatus, RunListItem } from '@gleaner/core';
 
-const FINISHED = ['completed', 'completed_partial', 'failed'];
+// FINISHED_RUN_STATUSES, written out: the console's bundle takes only types from core.
+const FINISHED: readonly string[] = ['completed', 'completed_partial', 'failed'] satisfies readonly FinishedRunStatus[];
 
 /** A run's progress bar and its "n/N URLs (p%)" text. */
 function Progress({ completed, total, label }: { completed: number; total: number; label: string }) {

@@ -9,9 +9,10 @@ import { useAction } from './action.ts';
 import { usePagedList } from './paged.ts';
 import { usePoll } from './poll.ts';
 import { ErrorBox, StatusBadge } from './widgets.ts';
-import type { ChangeCounts, RecordChange, RunListItem, ScheduleView, ScraperListItem } from '@gleaner/core';
+import type { ChangeCounts, FinishedRunStatus, RecordChange, RunListItem, ScheduleView, ScraperListItem } from '@gleaner/core';
 
-const FINISHED = ['completed', 'completed_partial', 'failed'];
+// FINISHED_RUN_STATUSES, written out: the console's bundle takes only types from core.
+const FINISHED: readonly string[] = ['completed', 'completed_partial', 'failed'] satisfies readonly FinishedRunStatus[];
 const STATES = ['new', 'changed', 'removed', 'unknown', 'unchanged'] as const;
 
 /** "2 new · 1 changed" (states with a count), or a dash before the run is compared. */

@@ -15,6 +15,7 @@ export function ScrapersList() {
   const [url, setUrl] = useState('');
   const [attrs, setAttrs] = useState<Attr[]>([blankAttr()]);
   const [prompt, setPrompt] = useState('');
+  const [kind, setKind] = useState<'extractor' | 'agentic'>('extractor');
   const { busy, error: buildError, run } = useAction();
   useEffect(() => {
     api<ScraperListItem[]>('GET', '/v1/scrapers').then(setItems, (e: Error) => setError(e.message));
@@ -22,7 +23,11 @@ export function ScrapersList() {
   const build = (e: Event) => {
     e.preventDefault();
     void run(async () => {
-      const r = await api<{ template_id: string }>('POST', '/v1/extractor/generate', { url, attributes: toAttributes(attrs), prompt });
+      const attributes = toAttributes(attrs);
+      const r =
+        kind === 'agentic'
+          ? await api<{ template_id: string }>('POST', '/v1/agent/generate', { url, prompt, ...(attributes.length ? { attributes } : {}) })
+          : await api<{ template_id: string }>('POST', '/v1/extractor/generate', { url, attributes, prompt });
       navigate(`/scrapers/${r.template_id}`);
     });
   };
@@ -70,10 +75,20 @@ export function ScrapersList() {
     <form class="stack card" onSubmit=${build} aria-labelledby="build-title">
       <h3 id="build-title">Build a scraper</h3>
       <label
+        >Kind
+        <select value=${kind} onChange=${(e: any) => setKind(e.currentTarget.value)}>
+          <option value="extractor">Classic: a recipe of selectors, written once from the sample page</option>
+          <option value="agentic">Agentic: the browsing agent records clicks and forms, replayed without a model</option>
+        </select></label
+      >
+      <label
         >Sample URL <input type="url" required value=${url} onInput=${(e: any) => setUrl(e.currentTarget.value)} placeholder="https://example.com/list?page=1"
       /></label>
       <${AttributeBuilder} attrs=${attrs} onChange=${setAttrs} />
-      <label>Prompt <textarea rows="2" value=${prompt} onInput=${(e: any) => setPrompt(e.currentTarget.value)}></textarea></label>
+      <label
+        >${kind === 'agentic' ? 'Prompt (required: what the agent should do and return)' : 'Prompt'}
+        <textarea rows="2" required=${kind === 'agentic'} value=${prompt} onInput=${(e: any) => setPrompt(e.currentTarget.value)}></textarea>
+      </label>
       <button type="submit" disabled=${busy}>${busy ? 'Starting…' : 'Build scraper'}</button>
     </form>
   </section>`;
@@ -142,8 +157,10 @@ function ParameterFields({ schema, values, onChange }: { schema: any[]; values: 
 
 /** One scraper: status (followed while it builds), sample data, recipe, drift, a run form, versions and heals. */
 export function ScraperDetail({ id }: { id: string }) {
+  // Bumped after a rebuild starts, so the scraper is followed again until the new build settles.
+  const [generation, setGeneration] = useState(0);
   const loaded = usePoll<any>(
-    id,
+    `${id}:${generation}`,
     () =>
       api('GET', `/v1/extractor/${encodeURIComponent(id)}`).catch((e) =>
         e.status === 404 ? api('GET', `/v1/agent/${encodeURIComponent(id)}`) : Promise.reject(e),
@@ -171,6 +188,22 @@ export function ScraperDetail({ id }: { id: string }) {
     });
   };
   const order: string[] = (s?.attributes ?? []).map((a: { name: string }) => a.name);
+  const [confirming, setConfirming] = useState(false);
+  const base = s?.type === 'agentic' ? '/v1/agent' : '/v1/extractor';
+  // Rebuild: the same sample URL, attributes and prompt as the last build; the scraper keeps its id and
+  // its runs keep the current version until the new build is accepted.
+  const rebuild = () =>
+    void act(async () => {
+      const body: Record<string, unknown> = { template_id: id, url: s.url, prompt: s.prompt ?? '' };
+      if (s.attributes?.length || s.type === 'extractor') body.attributes = s.attributes ?? [];
+      await api('POST', `${base}/generate`, body);
+      setGeneration((g) => g + 1);
+    });
+  const remove = () =>
+    void act(async () => {
+      await api('DELETE', `${base}/${encodeURIComponent(id)}`);
+      navigate('/scrapers');
+    });
   if (!s)
     return html`<section>
       <h2>Scraper</h2>
@@ -183,6 +216,22 @@ export function ScraperDetail({ id }: { id: string }) {
     ${s.error ? html`<p class="error" role="alert">Build failed: ${s.error}</p>` : null}
     ${s.drift ? html`<p class="warning" role="status">Layout drift detected ${new Date(s.drift.detected_at).toLocaleString()}: ${s.drift.reason}</p>` : null}
     <${ErrorBox} error=${error} />
+    <div class="actions" role="group" aria-label="Scraper actions">
+      ${
+        s.status === 'generating' || !s.url
+          ? null
+          : html`<button type="button" disabled=${busy} onClick=${rebuild} title="Build it again from its sample URL, attributes and prompt">Rebuild</button>`
+      }
+      ${
+        confirming
+          ? html`<span role="alert"
+              >Delete this scraper${s.status === 'generating' ? ' and stop its build' : ''}? Its runs stay listed.
+              <button type="button" class="danger" disabled=${busy} onClick=${remove}>Yes, delete</button>
+              <button type="button" class="secondary" onClick=${() => setConfirming(false)}>Cancel</button></span
+            >`
+          : html`<button type="button" class="danger" onClick=${() => setConfirming(true)}>Delete</button>`
+      }
+    </div>
     <h3>Sample data</h3>
     <${RecordsTable} records=${Array.isArray(s.sample_data) ? s.sample_data : []} caption="Records from the sample page" order=${order} />
     ${

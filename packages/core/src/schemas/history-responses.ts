@@ -1,19 +1,30 @@
 // Schemas of the Gleaner-extension endpoints that are not in the interface: the run and task lists,
 // a scraper's versions and heal history, and the opt-in extraction details (docs/api.md).
-import { COUNTS_SCHEMA } from './schedule-schemas.ts';
-import { DEFAULT_PAGE, ESTIMATE_SCHEMA, EXTRACTION_DETAILS_SCHEMA, MAX_PAGE, RECORDS_RESPONSE, WARNINGS_SCHEMA } from '@gleaner/core';
+import { COUNTS_SCHEMA } from './schedule-responses.ts';
+import { RECORDS_RESPONSE } from './requests.ts';
+import { RUN_STATUSES, SCRAPER_TYPES, TASK_KINDS, TASK_STATUSES } from './statuses.ts';
+import { ESTIMATE_SCHEMA } from '../cost/estimate.ts';
+import { DEFAULT_PAGE, MAX_PAGE } from '../history/index.ts';
+import { EXTRACTION_DETAILS_SCHEMA } from '../operations/extract-details.ts';
+import { WARNINGS_SCHEMA } from '../trust/schemas.ts';
 
-const LIMIT = { type: 'integer', minimum: 1, maximum: MAX_PAGE, default: DEFAULT_PAGE, description: `Items per page (1-${MAX_PAGE}, default ${DEFAULT_PAGE})` };
-const CURSOR = { type: 'string', minLength: 1, maxLength: 400, description: 'next_cursor of the previous page' };
-const ID = { type: 'string', minLength: 1, maxLength: 200 };
-const NEXT_CURSOR = { type: ['string', 'null'], description: 'Pass as ?cursor= for the next page; null on the last page' };
-const TIME = { type: 'string', format: 'date-time' };
-const NULLABLE_TIME = { type: ['string', 'null'], format: 'date-time' };
+const LIMIT = {
+  type: 'integer',
+  minimum: 1,
+  maximum: MAX_PAGE,
+  default: DEFAULT_PAGE,
+  description: `Items per page (1-${MAX_PAGE}, default ${DEFAULT_PAGE})`,
+} as const;
+const CURSOR = { type: 'string', minLength: 1, maxLength: 400, description: 'next_cursor of the previous page' } as const;
+const ID = { type: 'string', minLength: 1, maxLength: 200 } as const;
+const NEXT_CURSOR = { type: ['string', 'null'], description: 'Pass as ?cursor= for the next page; null on the last page' } as const;
+const TIME = { type: 'string', format: 'date-time' } as const;
+const NULLABLE_TIME = { type: ['string', 'null'], format: 'date-time' } as const;
 
 export const DETAILS_QUERY = {
   type: 'object',
   properties: { details: { type: 'boolean', default: false, description: 'Add a `details` object (a Gleaner extension)' } },
-};
+} as const;
 
 export const RECORDS_WITH_DETAILS_RESPONSE = {
   ...RECORDS_RESPONSE,
@@ -25,22 +36,19 @@ export const RECORDS_WITH_DETAILS_RESPONSE = {
     dry_run: { const: true },
     estimate: ESTIMATE_SCHEMA,
   },
-};
+} as const;
 
 /** The answer of a request made with dry_run: true. */
 export const DRY_RUN_RESPONSE = {
   type: 'object',
   required: ['dry_run', 'estimate', 'message'],
   properties: { dry_run: { const: true }, estimate: ESTIMATE_SCHEMA, message: { type: 'string' } },
-};
-
-export const RUN_STATUSES = ['queued', 'running', 'completed', 'completed_partial', 'failed'];
-export const TASK_STATUSES = ['pending', 'running', 'completed', 'failed', 'stopped'];
+} as const;
 
 export const RUNS_QUERY = {
   type: 'object',
   properties: { limit: LIMIT, cursor: CURSOR, scraper_id: ID, status: { enum: RUN_STATUSES }, schedule_id: { ...ID, description: 'Runs of one schedule' } },
-};
+} as const;
 
 export const RUNS_RESPONSE = {
   type: 'object',
@@ -55,7 +63,7 @@ export const RUNS_RESPONSE = {
           run_id: { type: 'string' },
           scraper_id: { type: 'string' },
           scraper_name: { type: ['string', 'null'], description: 'null once the scraper was deleted' },
-          scraper_type: { enum: ['extractor', 'agentic', null] },
+          scraper_type: { enum: [...SCRAPER_TYPES, null] },
           status: { enum: RUN_STATUSES },
           completed: { type: 'integer', description: 'URLs recorded (completed or failed)' },
           failed: { type: 'integer' },
@@ -71,12 +79,12 @@ export const RUNS_RESPONSE = {
     },
     next_cursor: NEXT_CURSOR,
   },
-};
+} as const;
 
 export const TASKS_QUERY = {
   type: 'object',
-  properties: { limit: LIMIT, cursor: CURSOR, kind: { enum: ['agent', 'extract'] }, status: { enum: TASK_STATUSES } },
-};
+  properties: { limit: LIMIT, cursor: CURSOR, kind: { enum: TASK_KINDS }, status: { enum: TASK_STATUSES } },
+} as const;
 
 export const TASKS_RESPONSE = {
   type: 'object',
@@ -89,7 +97,7 @@ export const TASKS_RESPONSE = {
         required: ['task_id', 'kind', 'status', 'created_at'],
         properties: {
           task_id: { type: 'string' },
-          kind: { enum: ['agent', 'extract'] },
+          kind: { enum: TASK_KINDS },
           status: { enum: TASK_STATUSES },
           url: { type: ['string', 'null'] },
           prompt: { type: 'string' },
@@ -104,16 +112,16 @@ export const TASKS_RESPONSE = {
     },
     next_cursor: NEXT_CURSOR,
   },
-};
+} as const;
 
-export const VERSIONS_QUERY = { type: 'object', properties: { limit: LIMIT } };
+export const VERSIONS_QUERY = { type: 'object', properties: { limit: LIMIT } } as const;
 
 export const VERSIONS_RESPONSE = {
   type: 'object',
   required: ['scraper_id', 'type', 'current_version', 'versions', 'heals'],
   properties: {
     scraper_id: { type: 'string' },
-    type: { enum: ['extractor', 'agentic'] },
+    type: { enum: SCRAPER_TYPES },
     current_version: { type: ['integer', 'null'] },
     versions: {
       type: 'array',
@@ -155,4 +163,4 @@ export const VERSIONS_RESPONSE = {
       },
     },
   },
-};
+} as const;

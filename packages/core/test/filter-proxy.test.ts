@@ -6,10 +6,7 @@ import type { Duplex } from 'node:stream';
 import { expect } from 'chai';
 import { createSsrfGuard, startFilterProxy } from '@gleaner/core/internal';
 import type { FilterProxy, Resolver } from '@gleaner/core/internal';
-import { FIXTURE_CA, startFixtureSite } from './support/fixture-site.ts';
-import type { FixtureSite } from './support/fixture-site.ts';
-import { startForwardProxy } from './support/forward-proxy.ts';
-import type { ForwardProxy } from './support/forward-proxy.ts';
+import { FIXTURE_CA, startFixtureSite, type FixtureSite, startForwardProxy, type ForwardProxy } from '@gleaner/testing';
 
 const LOOPBACK = ['127.0.0.0/8'];
 // Names the test resolver answers; everything else is unknown.

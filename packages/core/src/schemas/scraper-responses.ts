@@ -1,21 +1,22 @@
 // Response schemas of the scraper endpoints (spec 2.3-2.5, 4.1 items 6-9, 4.2 items 4, 6, 7, 4.3
-// item 1); their request schemas live in core (GENERATE_BODY, AGENT_GENERATE_BODY), which checks
-// direct calls with them.
-export const TEMPLATE_ID_RESPONSE = { type: 'object', required: ['template_id'], properties: { template_id: { type: 'string' } } };
+// item 1); their request schemas are GENERATE_BODY and AGENT_GENERATE_BODY (run-requests.ts).
+import { SCRAPER_STATUSES, SCRAPER_TYPES } from './statuses.ts';
+
+export const TEMPLATE_ID_RESPONSE = { type: 'object', required: ['template_id'], properties: { template_id: { type: 'string' } } } as const;
 
 export const GENERATING_RESPONSE = {
   type: 'object',
   required: ['template_id', 'status'],
   properties: { template_id: { type: 'string' }, status: { const: 'generating' } },
-};
+} as const;
 
 const DRIFT = {
   type: ['object', 'null'],
   properties: { detected_at: { type: 'string' }, reason: { type: ['string', 'null'] } },
   description: 'Layout drift a run found and no heal or regeneration has fixed yet.',
-};
+} as const;
 
-const STATUS = { enum: ['generating', 'ready', 'failed', null], description: 'null: created and never generated.' };
+const STATUS = { enum: [...SCRAPER_STATUSES, null], description: 'null: created and never generated.' } as const;
 
 export const EXTRACTOR_RESPONSE = {
   type: 'object',
@@ -37,7 +38,7 @@ export const EXTRACTOR_RESPONSE = {
     drift: DRIFT,
     created_at: { type: 'string' },
   },
-};
+} as const;
 
 export const AGENTIC_RESPONSE = {
   type: 'object',
@@ -59,12 +60,14 @@ export const AGENTIC_RESPONSE = {
       },
       description: 'Present only when the scraper takes custom parameters; one without a default is required.',
     },
+    prompt: { type: 'string', description: 'Gleaner extension: the prompt of the last build.' },
+    attributes: { type: 'array', items: { type: 'object' }, description: 'Gleaner extension: the attributes of the last build, in list form.' },
     credits_charged: { type: 'number' },
     created_at: { type: 'string' },
   },
-};
+} as const;
 
-export const DELETED_RESPONSE = { type: 'object', required: ['message'], properties: { message: { type: 'string' } } };
+export const DELETED_RESPONSE = { type: 'object', required: ['message'], properties: { message: { type: 'string' } } } as const;
 
 export const SCRAPER_LIST_RESPONSE = {
   type: 'array',
@@ -74,11 +77,11 @@ export const SCRAPER_LIST_RESPONSE = {
     properties: {
       id: { type: 'string' },
       name: { type: 'string' },
-      type: { enum: ['extractor', 'agentic'] },
+      type: { enum: SCRAPER_TYPES },
       status: STATUS,
       url: { type: ['string', 'null'] },
       created_at: { type: ['string', 'null'] },
       drift: DRIFT,
     },
   },
-};
+} as const;

@@ -1,8 +1,10 @@
 // Response schemas of the monitoring endpoints (Gleaner extensions): schedules, change tracking,
-// the snapshot archive and replays. Their request schemas live in core (SCHEDULE_BODY, ...).
-const TIME = { type: 'string', format: 'date-time' };
-const NULLABLE_TIME = { type: ['string', 'null'], format: 'date-time' };
-const RECORDS = { type: 'array', items: { type: 'object' } };
+// the snapshot archive and replays. Their request schemas are SCHEDULE_BODY, ... (schedule-requests.ts).
+import { CHANGED_RECORD_STATES, NOTIFY_MODES, RUN_STATUSES, SCHEDULE_HEALTHS, SCHEDULE_STATUSES } from './statuses.ts';
+
+const TIME = { type: 'string', format: 'date-time' } as const;
+const NULLABLE_TIME = { type: ['string', 'null'], format: 'date-time' } as const;
+const RECORDS = { type: 'array', items: { type: 'object' } } as const;
 
 export const COUNTS_SCHEMA = {
   type: 'object',
@@ -14,7 +16,7 @@ export const COUNTS_SCHEMA = {
     removed: { type: 'integer' },
     unknown: { type: 'integer', description: 'Records of pages that failed in this run (not removals)' },
   },
-};
+} as const;
 
 export const RECORD_CHANGE_SCHEMA = {
   type: 'object',
@@ -22,7 +24,7 @@ export const RECORD_CHANGE_SCHEMA = {
   properties: {
     url: { type: 'string' },
     key: { type: 'string', description: 'The key_attributes values (JSON), or the stable hash of the identifying fields' },
-    state: { enum: ['new', 'changed', 'removed', 'unknown'] },
+    state: { enum: CHANGED_RECORD_STATES },
     record: { type: 'object', description: 'As it is now (new, changed) or as last seen (removed, unknown)' },
     fields: {
       type: 'array',
@@ -30,7 +32,7 @@ export const RECORD_CHANGE_SCHEMA = {
       items: { type: 'object', required: ['field', 'old', 'new'], properties: { field: { type: 'string' }, old: {}, new: {} } },
     },
   },
-};
+} as const;
 
 export const CHANGES_SCHEMA = {
   type: 'object',
@@ -40,7 +42,7 @@ export const CHANGES_SCHEMA = {
     counts: COUNTS_SCHEMA,
     records: { type: 'array', items: RECORD_CHANGE_SCHEMA, description: 'With ?changes=true: every record that is not unchanged' },
   },
-};
+} as const;
 
 export const SCHEDULE_RESPONSE = {
   type: 'object',
@@ -55,32 +57,32 @@ export const SCHEDULE_RESPONSE = {
     parameters: { type: ['object', 'null'] },
     max_pages: { type: ['integer', 'null'] },
     callback_url: { type: ['string', 'null'] },
-    notify: { enum: ['always', 'changes', 'failures'] },
+    notify: { enum: NOTIFY_MODES },
     key_attributes: { type: ['array', 'null'], items: { type: 'string' } },
     snapshots: { type: 'boolean' },
-    status: { enum: ['active', 'paused', 'stopped'], description: "'stopped': its scraper was deleted (status_reason says so); it fires no more" },
+    status: { enum: SCHEDULE_STATUSES, description: "'stopped': its scraper was deleted (status_reason says so); it fires no more" },
     status_reason: { type: ['string', 'null'] },
-    health: { enum: ['ok', 'degraded'] },
+    health: { enum: SCHEDULE_HEALTHS },
     health_reason: { type: ['string', 'null'], description: 'Why the schedule is degraded' },
     health_changed_at: NULLABLE_TIME,
     consecutive_failures: { type: 'integer' },
     next_run_at: { ...NULLABLE_TIME, description: 'The next firing (null unless active)' },
     last_run: {
       type: ['object', 'null'],
-      properties: { run_id: { type: 'string' }, status: { type: 'string' }, created_at: TIME, changes: { ...COUNTS_SCHEMA, type: ['object', 'null'] } },
+      properties: { run_id: { type: 'string' }, status: { enum: RUN_STATUSES }, created_at: TIME, changes: { ...COUNTS_SCHEMA, type: ['object', 'null'] } },
     },
     created_at: TIME,
     updated_at: TIME,
   },
-};
+} as const;
 
-export const SCHEDULES_RESPONSE = { type: 'object', required: ['schedules'], properties: { schedules: { type: 'array', items: SCHEDULE_RESPONSE } } };
+export const SCHEDULES_RESPONSE = { type: 'object', required: ['schedules'], properties: { schedules: { type: 'array', items: SCHEDULE_RESPONSE } } } as const;
 
 export const TRIGGER_RESPONSE = {
   type: 'object',
   required: ['schedule_id', 'run_id', 'status'],
   properties: { schedule_id: { type: 'string' }, run_id: { type: 'string' }, status: { enum: ['queued'] } },
-};
+} as const;
 
 export const REPLAY_RESPONSE = {
   type: 'object',
@@ -98,7 +100,7 @@ export const REPLAY_RESPONSE = {
       properties: { counts: COUNTS_SCHEMA, records: { type: 'array', items: RECORD_CHANGE_SCHEMA } },
     },
   },
-};
+} as const;
 
 export const ARCHIVE_USAGE_RESPONSE = {
   type: 'object',
@@ -113,6 +115,6 @@ export const ARCHIVE_USAGE_RESPONSE = {
     oldest: NULLABLE_TIME,
     retention_days: { type: 'integer', description: 'snapshots.retentionDays (0: kept until deleted)' },
   },
-};
+} as const;
 
-export const SNAPSHOT_SETTINGS_RESPONSE = { type: 'object', required: ['runs'], properties: { runs: { type: 'boolean' } } };
+export const SNAPSHOT_SETTINGS_RESPONSE = { type: 'object', required: ['runs'], properties: { runs: { type: 'boolean' } } } as const;

@@ -2,16 +2,12 @@ import { expect } from 'chai';
 import { GleanerError, listProxyCountries, normalizeCookies, resolveProxy } from '@gleaner/core/internal';
 import type { Driver, DriverSessionOptions, PageSnapshot } from '@gleaner/core/internal';
 import { createHttpDriver } from '@gleaner/driver-http';
-import { FIXTURE_CA, LATIN1_TEXT, startFixtureSite } from './support/fixture-site.ts';
-import type { FixtureSite } from './support/fixture-site.ts';
-import { startForwardProxy } from './support/forward-proxy.ts';
-import type { ForwardProxy } from './support/forward-proxy.ts';
-import { rejection } from './support/assert.ts';
+import { FIXTURE_CA, LATIN1_TEXT, startFixtureSite, type FixtureSite, startForwardProxy, type ForwardProxy, rejection } from '@gleaner/testing';
 
 const LOOPBACK = ['127.0.0.0/8'];
 
 // The cases every driver shares (snapshot fields, redirects, cookies, proxy, limits, SSRF) run in
-// test/drivers.test.ts; these are the http driver's own: decoding, compression, CONNECT, CA, messages.
+// its test/contract.test.ts; these are the http driver's own: decoding, compression, CONNECT, CA, messages.
 describe('driver-http', () => {
   let site: FixtureSite;
   let driver: Driver;

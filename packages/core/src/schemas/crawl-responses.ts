@@ -1,5 +1,7 @@
-// Response schemas and formats of the map and crawl endpoints (Gleaner extensions); their request
-// schemas live in core (MAP_BODY, CRAWL_BODY).
+// Response schemas of the map and crawl endpoints (Gleaner extensions); their request schemas are
+// MAP_BODY and CRAWL_BODY.
+import { CRAWL_STATUSES, RUN_STATUSES } from './statuses.ts';
+
 export const POLITENESS = {
   type: 'object',
   description: 'The pace per host, whether robots.txt was respected (an owner setting), and what waiting for hosts cost.',
@@ -10,7 +12,7 @@ export const POLITENESS = {
     waited_ms: { type: 'integer' },
     backoffs: { type: 'integer' },
   },
-};
+} as const;
 
 export const MAP_RESPONSE = {
   type: 'object',
@@ -37,14 +39,14 @@ export const MAP_RESPONSE = {
     partial: { type: 'boolean', description: 'True when the map ran out of time (server.requestTimeoutMs less 15 s) before limit: the URLs found by then.' },
     politeness: POLITENESS,
   },
-};
+} as const;
 
 export const CRAWL_STATUS_RESPONSE = {
   type: 'object',
   required: ['crawl_id', 'status'],
   properties: {
     crawl_id: { type: 'string' },
-    status: { enum: ['discovering', 'running', 'stopped', 'completed', 'failed'] },
+    status: { enum: CRAWL_STATUSES },
     url: { type: 'string' },
     template_id: { type: 'string' },
     discovered: { type: 'integer', description: 'URLs discovery kept (after include/exclude and robots.txt).' },
@@ -56,7 +58,7 @@ export const CRAWL_STATUS_RESPONSE = {
       type: 'array',
       items: {
         type: 'object',
-        properties: { run_id: { type: 'string' }, status: { type: 'string' }, completed: { type: 'integer' }, total: { type: 'integer' } },
+        properties: { run_id: { type: 'string' }, status: { enum: RUN_STATUSES }, completed: { type: 'integer' }, total: { type: 'integer' } },
       },
       description: 'Its runs (each at GET /v1/scrapers/run_async/{run_id}).',
     },
@@ -66,26 +68,9 @@ export const CRAWL_STATUS_RESPONSE = {
     created_at: { type: 'string' },
     finished_at: { type: ['string', 'null'] },
   },
-};
+} as const;
 
 export const CRAWL_RESULTS_QUERY = {
   type: 'object',
   properties: { format: { enum: ['jsonl', 'csv'], default: 'jsonl' } },
-};
-
-function cell(v: unknown): string {
-  const s = v === null || v === undefined ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v);
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
-
-/** One row per record (url, status, error, then the records' fields); a URL without records gets one row. */
-export function resultsAsCsv(rows: Array<{ url: string; status: string; records: unknown[] | null; error: string | null }>): string {
-  const fields: string[] = [];
-  for (const r of rows) for (const rec of r.records ?? []) for (const k of Object.keys(rec as object)) if (!fields.includes(k)) fields.push(k);
-  const lines = [['url', 'status', 'error', ...fields].map(cell).join(',')];
-  for (const r of rows) {
-    const records = (r.records?.length ? r.records : [null]) as Array<Record<string, unknown> | null>;
-    for (const rec of records) lines.push([r.url, r.status, r.error, ...fields.map((f) => rec?.[f])].map(cell).join(','));
-  }
-  return `${lines.join('\r\n')}\r\n`;
-}
+} as const;

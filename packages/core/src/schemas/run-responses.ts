@@ -1,18 +1,24 @@
-// Response schemas of the run endpoints (spec 4.3 items 2-4, 2.7); their request schemas live in
-// core (RUN_BODY), which checks direct calls with them.
-import { POLITENESS } from './crawl-schemas.ts';
-const RECORDS = { type: 'array', items: { type: 'object' }, description: 'With provenance: true (a Gleaner extension) each record carries `_provenance`.' };
-const DATA_MAP = { type: 'object', additionalProperties: RECORDS, description: "URL -> records; a failed URL's entry is []." };
-const ERRORS_MAP = { type: 'object', additionalProperties: { type: 'string' }, description: 'URL -> why it failed.' };
-import { CHANGES_SCHEMA } from './schedule-schemas.ts';
+// Response schemas of the run endpoints (spec 4.3 items 2-4, 2.7); their request schema is RUN_BODY
+// (run-requests.ts), which checks direct calls too.
+import { POLITENESS } from './crawl-responses.ts';
+import { CHANGES_SCHEMA } from './schedule-responses.ts';
+import { RUN_STATUSES } from './statuses.ts';
 
-const STATUS = { enum: ['queued', 'running', 'completed', 'completed_partial', 'failed'] };
+const RECORDS = {
+  type: 'array',
+  items: { type: 'object' },
+  description: 'With provenance: true (a Gleaner extension) each record carries `_provenance`.',
+} as const;
+const DATA_MAP = { type: 'object', additionalProperties: RECORDS, description: "URL -> records; a failed URL's entry is []." } as const;
+const ERRORS_MAP = { type: 'object', additionalProperties: { type: 'string' }, description: 'URL -> why it failed.' } as const;
+
+const STATUS = { enum: RUN_STATUSES } as const;
 const MESSAGES = {
   type: 'object',
   additionalProperties: { type: 'string' },
   description: "URL -> what its item says beside its records, e.g. that pagination fell back to the page's own next link (Gleaner extension).",
-};
-const ERROR = { type: 'string', description: 'A failed run only: why its first URL failed (its entry in `errors`); a Gleaner extension.' };
+} as const;
+const ERROR = { type: 'string', description: 'A failed run only: why its first URL failed (its entry in `errors`); a Gleaner extension.' } as const;
 
 export const RUN_RESULT_RESPONSE = {
   type: 'object',
@@ -26,13 +32,13 @@ export const RUN_RESULT_RESPONSE = {
     error: ERROR,
     messages: MESSAGES,
   },
-};
+} as const;
 
 export const RUN_ACCEPTED_RESPONSE = {
   type: 'object',
   required: ['run_id', 'status'],
   properties: { run_id: { type: 'string' }, status: { enum: ['queued', 'running'] } },
-};
+} as const;
 
 export const RUN_STATUS_RESPONSE = {
   type: 'object',
@@ -60,4 +66,4 @@ export const RUN_STATUS_RESPONSE = {
       properties: { ...POLITENESS.properties, skipped: { type: 'integer' } },
     },
   },
-};
+} as const;

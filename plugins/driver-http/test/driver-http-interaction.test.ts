@@ -6,11 +6,9 @@ import { GleanerError, isInteractive } from '@gleaner/core/internal';
 import type { Driver, InteractiveSession, OutlineElement } from '@gleaner/core/internal';
 import { createHttpDriver } from '@gleaner/driver-http';
 import { createPlaywrightDriver } from '@gleaner/driver-playwright';
-import { startFixtureSite } from './support/fixture-site.ts';
-import type { FixtureSite } from './support/fixture-site.ts';
-import { rejection } from './support/assert.ts';
+import { startFixtureSite, type FixtureSite, rejection } from '@gleaner/testing';
 
-import { PAGES, doc, esc } from './support/http-interaction-pages.ts';
+import { PAGES, doc, esc } from './http-interaction-pages.ts';
 
 describe('driver-http interaction (linkedom, no JavaScript)', () => {
   let site: FixtureSite;

@@ -2,15 +2,15 @@ import { expect } from 'chai';
 import { OpenAI } from 'openai';
 import { Ollama } from 'ollama';
 import { createModelClient, GleanerError, parseModelJson, retryAfterFromHeaders, silentLogger } from '@gleaner/core/internal';
-import { createLimiter } from '../packages/core/src/llm/limiter.ts';
-import { backoffDelay } from '../packages/core/src/llm/retry.ts';
+import { createLimiter } from '../src/llm/limiter.ts';
+import { backoffDelay } from '../src/llm/retry.ts';
 import type { GleanerConfig } from '@gleaner/core/internal';
 import { createOpenAiProvider } from '@gleaner/llm-openai';
 import { createOllamaProvider } from '@gleaner/llm-ollama';
-import { chooseProvider, createLlmFromConfig, listLlmSpecs } from '../packages/server/src/llm-provider.ts';
-import { describeProviderContract, PRODUCT, PRODUCT_SCHEMA } from './support/llm-contract.ts';
-import { startModelServer } from './support/model-server.ts';
-import type { ModelServer } from './support/model-server.ts';
+import { chooseProvider, createLlmFromConfig, listLlmSpecs } from '../../server/src/llm-provider.ts';
+import { describeProviderContract, PRODUCT, PRODUCT_SCHEMA } from '@gleaner/testing';
+import { startModelServer } from '@gleaner/testing';
+import type { ModelServer } from '@gleaner/testing';
 
 const ask = { messages: [{ role: 'user' as const, content: 'Page text' }] };
 

@@ -2,9 +2,7 @@ import { expect } from 'chai';
 import { createSsrfGuard, GleanerError } from '@gleaner/core/internal';
 import type { Driver, Resolver } from '@gleaner/core/internal';
 import { createHttpDriver } from '@gleaner/driver-http';
-import { startFixtureSite } from './support/fixture-site.ts';
-import type { FixtureSite } from './support/fixture-site.ts';
-import { rejection } from './support/assert.ts';
+import { startFixtureSite, type FixtureSite, rejection } from '@gleaner/testing';
 
 function expectThrows(fn: () => unknown): GleanerError {
   try {
@@ -115,7 +113,7 @@ describe('ssrf guard: addresses and URLs', () => {
 });
 
 // The refusal table every driver shares (literal forms, metadata, resolved names, redirect hops,
-// proxies) runs in test/drivers.test.ts; this is the http driver's own connect-time check.
+// proxies) runs in each driver plugin's test/contract.test.ts; this is the http driver's own connect-time check.
 describe('ssrf guard: the http driver connects to the address it checked', () => {
   let drivers: Driver[] = [];
   const driver = (opts: Parameters<typeof createHttpDriver>[0]) => {

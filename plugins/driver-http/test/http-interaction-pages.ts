@@ -1,4 +1,4 @@
-// The fixture pages of test/driver-http-interaction.test.ts: plain-HTML pages (links, GET/POST forms,
+// The fixture pages of driver-http-interaction.test.ts: plain-HTML pages (links, GET/POST forms,
 // fields, <details>, <noscript>, scripted controls) that the http driver browses without JavaScript.
 
 export const doc = (title: string, body: string, head = '') => `<!doctype html><html><head><title>${title}</title>${head}</head><body>${body}</body></html>`;
