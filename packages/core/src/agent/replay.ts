@@ -18,6 +18,7 @@ import { describeStep, fillPlaceholders, RUN_URL_VARIABLE, type AgentScript, typ
 import { resolveTarget } from './targets.ts';
 import type { StableTarget } from './types.ts';
 import type { Cookie } from '../net/cookies.ts';
+import type { TrustLog } from '../trust/provenance.ts';
 
 export interface ReplayInput {
   script: AgentScript;
@@ -36,6 +37,8 @@ export interface ReplayInput {
   cookies?: Cookie[];
   /** Also return the session's cookies at the end (`ReplayResult.cookies`, to save a profile). */
   keepState?: boolean;
+  /** `provenance: true` on a run: each extract step's records are traced here (their recipe rules). */
+  trust?: TrustLog;
 }
 
 export interface ReplayPage {
@@ -255,7 +258,10 @@ export class ScriptReplay {
   async #extract(recipe: Recipe): Promise<number> {
     const page = await this.#session.snapshot();
     const attributes = this.#input.attributes;
-    const run = runRecipe(recipe, page.html, { url: page.finalUrl, attributes: attributes.length ? attributes : undefined });
+    const traced: Array<[ExtractedRecord, Record<string, number>]> = [];
+    const trace = this.#input.trust ? (r: ExtractedRecord, rules: Record<string, number>) => traced.push([r, rules]) : undefined;
+    const run = runRecipe(recipe, page.html, { url: page.finalUrl, attributes: attributes.length ? attributes : undefined, trace });
+    this.#input.trust?.recipePage({ url: page.finalUrl, html: page.html }, recipe, traced, attributes);
     this.#perPage.push(run.records);
     this.pages.push({ url: page.finalUrl, records: run.records.length });
     return run.records.length;

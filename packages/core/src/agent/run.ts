@@ -63,6 +63,7 @@ export function agentBudgets(ctx: OperationContext, override?: Partial<AgentBudg
     maxSteps: override?.maxSteps ?? ctx.config.agent.maxSteps,
     maxTokens: override?.maxTokens ?? ctx.config.agent.maxTokens,
     wallTimeMs: override?.wallTimeMs ?? ctx.config.agent.timeoutMs,
+    ...(override?.maxTokensBy ? { maxTokensBy: override.maxTokensBy } : {}),
   };
 }
 
@@ -137,7 +138,7 @@ export async function runAgent(ctx: OperationContext, input: AgentRunInput): Pro
       .finally(() => (modelMs += Date.now() - started));
     addUsage(usage, res.usage);
     perPage.push(res.records);
-    extractions.push({ step: steps.length, url: o.url, html, driver: page.driver, records: res.records });
+    extractions.push({ step: steps.length, url: o.url, html, driver: page.driver, records: res.records, reduced: res.page });
     return res.records;
   }
 
@@ -275,7 +276,7 @@ export async function runAgent(ctx: OperationContext, input: AgentRunInput): Pro
       }
       if (tokens() >= budgets.maxTokens) {
         outcome = 'budget';
-        message = `The agent used ${tokens()} model tokens, its budget is ${budgets.maxTokens} (agent.maxTokens).`;
+        message = `The agent used ${tokens()} model tokens, its budget is ${budgets.maxTokens} (${budgets.maxTokensBy ?? 'agent.maxTokens'}).`;
         break;
       }
       const current: Observation = obs!;

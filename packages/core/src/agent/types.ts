@@ -9,6 +9,7 @@ import type { Cookie } from '../net/cookies.ts';
 import type { Driver, InteractiveSession, ScrollOptions } from '../plugins/driver.ts';
 import type { ModelUsage } from '../usage.ts';
 import type { Secrets } from '../secrets/values.ts';
+import type { ReducedPage } from '../page/index.ts';
 
 /** The tools the model may call (one per turn). */
 export type AgentActionName =
@@ -86,6 +87,8 @@ export interface AgentBudgets {
   /** Input + output tokens of every model call of the run (decisions and extractions). */
   maxTokens: number;
   wallTimeMs: number;
+  /** What set maxTokens, for the message when it runs out (default `agent.maxTokens`). */
+  maxTokensBy?: string;
 }
 
 /** A page the agent extracted from, kept in memory for the caller (a scraper build makes a recipe of it). */
@@ -96,6 +99,8 @@ export interface AgentExtraction {
   html: string;
   driver: string;
   records: ExtractedRecord[];
+  /** The page as the model read it (its text is what provenance spans point into). */
+  reduced?: ReducedPage;
 }
 
 export type AgentOutcome = 'finished' | 'budget' | 'loop';

@@ -14,7 +14,7 @@ import type { JobContext } from '../jobs/job-kind.ts';
 import { healAgenticScraper } from '../scrapers/agentic-heal.ts';
 import { markDrift, type ScraperRecord } from '../scrapers/index.ts';
 import { detectDrift } from './drift.ts';
-import { completedOutcome, type ClaimedItem, type ItemOutcome } from './items.ts';
+import { completedOutcome, trustFor, type ClaimedItem, type ItemOutcome } from './items.ts';
 import type { Cookie } from '../net/cookies.ts';
 import { storedSecrets } from '../scrapers/secret-parameters.ts';
 import { secretsFrom, type SecretInput } from '../secrets/values.ts';
@@ -26,6 +26,7 @@ interface ItemInputs {
   parameters: Record<string, unknown> | null;
   cookies: Cookie[];
 }
+import { withProvenance, type TrustLog } from '../trust/provenance.ts';
 
 function replay(
   c: OperationContext,
@@ -35,6 +36,7 @@ function replay(
   signal: AbortSignal,
   inputs: ItemInputs,
   deferClose?: (closing: Promise<void>) => void,
+  trust?: TrustLog,
 ): Promise<ReplayResult> {
   return replayScript(
     c,
@@ -46,6 +48,7 @@ function replay(
       signal,
       maxPages: item.options.maxPages,
       cookies: inputs.cookies,
+      trust,
     },
     deferClose,
   );
@@ -85,6 +88,7 @@ export async function executeAgenticItem(
 ): Promise<ItemOutcome> {
   let script = validateScript(scraper.script);
   let version = scraper.recipeVersion;
+  let trust = trustFor(item);
   const inputs: ItemInputs = { parameters: itemParameters(c, scraper, item), cookies: [] };
   // With a profile: its cookies; a replay that finds the site signed out refreshes it (its sign-in replayed) once.
   let result = await withProfile(
@@ -95,7 +99,8 @@ export async function executeAgenticItem(
     [],
     (cookies) => {
       inputs.cookies = cookies;
-      return replay(c, scraper, script, item, job.signal, inputs, deferClose);
+      trust = trustFor(item);
+      return replay(c, scraper, script, item, job.signal, inputs, deferClose, trust);
     },
     (r) => r.drift !== null && looksSignedOut({ finalUrl: r.drift.page.url, html: r.drift.page.html }, item.url),
     job.signal,
@@ -136,7 +141,8 @@ export async function executeAgenticItem(
     }
     ({ script, version, modelCalls, credits: healCredits } = heal);
     healed = true;
-    result = await replay(c, scraper, script, item, job.signal, inputs, deferClose);
+    trust = trustFor(item);
+    result = await replay(c, scraper, script, item, job.signal, inputs, deferClose, trust);
     if (result.drift) {
       await markDrift(c.db, scraper.id, result.drift.message);
       throw layoutChanged(`${result.drift.message} (even with the re-recorded version ${version})`, {
@@ -150,7 +156,7 @@ export async function executeAgenticItem(
   }
   return completedOutcome(
     c.config,
-    { records: result.records, driver: result.driver, pages: Math.max(1, result.pages.length) },
+    { records: trust ? withProvenance(result.records, trust) : result.records, driver: result.driver, pages: Math.max(1, result.pages.length) },
     { version, healed, modelCalls, healCredits },
   );
 }

@@ -36,6 +36,8 @@ export interface RunOptions {
   snapshots?: boolean;
   /** `max_credits` (a Gleaner extension): items stop being read once the run would cost more. */
   maxCredits?: number | null;
+  /** `provenance: true` (a Gleaner extension): each record carries `_provenance` (its recipe rule, page URL and hash). */
+  provenance?: boolean;
   /** The pace and robots.txt rule of the run (absent on runs created before they were recorded). */
   politeness?: PolitenessPolicy;
   /** A run's own values of the scraper's secret parameters, sealed (scrapers/secret-parameters.ts). */
@@ -185,6 +187,12 @@ export async function normalizeRunRequest(ctx: OperationContext, owner: Owner, b
   const proxyCountry = agentic ? null : normalizeProxyCountry(body.proxy_country, ctx.config, issues);
   const cookies = agentic ? [] : normalizeCookieInput(body.cookies, null, issues);
   const callbackUrl = checkCallbackUrl(body.callback_url, issues);
+  if (body.provenance === true && scraper.attributes.some((a) => a.name === '_provenance'))
+    issues.push({
+      loc: ['body', 'provenance'],
+      msg: 'this scraper has an attribute named "_provenance", which provenance: true cannot be used with (the key carries the provenance)',
+      type: 'value_error',
+    });
   if (issues.length) throw validationFailed(issues);
   // A literal private address fails now rather than after a day of retries.
   if (callbackUrl) createSsrfGuard({ allowNetworks: ctx.config.network.allowNetworks }).checkUrl(callbackUrl);
@@ -228,6 +236,7 @@ export async function normalizeRunRequest(ctx: OperationContext, owner: Owner, b
       source: typeof body.source === 'string' && body.source ? body.source : 'api',
       snapshots: typeof body.snapshots === 'boolean' ? body.snapshots : await ownerKeepsSnapshots(ctx.db, owner.id),
       maxCredits: typeof body.max_credits === 'number' ? body.max_credits : null,
+      ...(body.provenance === true ? { provenance: true } : {}),
       politeness: await resolvePolicy(ctx, owner.id, body.politeness),
       ...(secrets ? { secrets } : {}),
       ...(profile ? { profile } : {}),

@@ -2,6 +2,7 @@
 // HTTP adapter (validation, OpenAPI). Unknown fields are ignored; the cross-field rules (url or
 // content, attributes or prompt, proxy country, cookie shapes) are checked by the operations and
 // reported with the same 422 body.
+import { WARNINGS_SCHEMA } from '../trust/schemas.ts';
 import type { FromSchema } from 'json-schema-to-ts';
 import { ATTRIBUTES_REQUEST_SCHEMA } from '../records/attributes.ts';
 import { TASK_STATUSES } from './statuses.ts';
@@ -136,9 +137,10 @@ export const TASK_RESPONSE = {
   properties: {
     task_id: { type: 'string' },
     status: { enum: TASK_STATUSES },
-    data: { type: 'array', items: { type: 'object' } },
+    data: { type: 'array', items: { type: 'object' }, description: 'With provenance: true (a Gleaner extension) each record carries `_provenance`.' },
     message: { type: 'string' },
     error: { type: 'string' },
+    warnings: WARNINGS_SCHEMA,
   },
 };
 

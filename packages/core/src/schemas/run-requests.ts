@@ -49,6 +49,7 @@ export const RUN_BODY = {
     },
     dry_run: COST_FIELDS.dry_run,
     max_credits: COST_FIELDS.max_credits,
+    provenance: TRUST_FIELDS.provenance,
     politeness: POLITENESS_REQUEST_SCHEMA,
     profile: PROFILE_FIELD,
   },
@@ -68,7 +69,7 @@ export const GENERATE_BODY = {
     proxy_country: PROXY_COUNTRY_SCHEMA,
     cookies: COOKIES_SCHEMA,
     name: { type: ['string', 'null'], maxLength: 200, description: "Gleaner extension: the scraper's name (default: the sample URL's host and path)." },
-    dry_run: COST_FIELDS.dry_run,
+    ...COST_FIELDS,
   },
 } as const;
 
@@ -96,7 +97,7 @@ export const AGENT_GENERATE_BODY = {
     secrets: SECRETS_SCHEMA,
     profile: PROFILE_FIELD,
     save_profile: SAVE_PROFILE_FIELD,
-    dry_run: COST_FIELDS.dry_run,
+    ...COST_FIELDS,
   },
 } as const;
 

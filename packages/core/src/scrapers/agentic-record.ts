@@ -33,6 +33,8 @@ export interface RecordInput {
   cookies?: Cookie[];
   /** Return the replay's cookies at its end (to save a profile). */
   keepState?: boolean;
+  /** A build's budget: the agent's model tokens at most, and what set them (its message names it). */
+  tokenBudget?: { maxTokens: number; by: string };
 }
 
 /** What the agent is told when it goes on from a heal's kept steps. */
@@ -85,7 +87,8 @@ export type RecordResult =
       steps: number;
       usage: ModelUsage;
     }
-  | { accepted: false; reason: string; usage: ModelUsage };
+  /** `budget`: the agent stopped at the build's token budget (the build stops there too). */
+  | { accepted: false; reason: string; usage: ModelUsage; budget?: true };
 
 /** Agent -> script -> replay -> compare. Throws model, driver and abort errors; returns a rejection. */
 export async function recordScript(ctx: OperationContext, input: RecordInput): Promise<RecordResult> {
@@ -105,11 +108,21 @@ export async function recordScript(ctx: OperationContext, input: RecordInput): P
       allowedDomains: input.allowedDomains,
       secrets,
       cookies: input.cookies,
+      ...(input.tokenBudget ? { budgets: { maxTokens: input.tokenBudget.maxTokens, maxTokensBy: input.tokenBudget.by } } : {}),
     });
   } finally {
     await kept?.replay.close();
   }
   addUsage(usage, run.usage);
+  if (input.tokenBudget && run.outcome === 'budget' && run.usage.inputTokens + run.usage.outputTokens >= input.tokenBudget.maxTokens) {
+    const found = run.records.length;
+    return {
+      accepted: false,
+      budget: true,
+      reason: `${run.message ?? 'the agent ran out of model tokens'} The agent had found ${found} record${found === 1 ? '' : 's'}; no script was saved.`,
+      usage,
+    };
+  }
   if (!run.records.length) {
     return {
       accepted: false,

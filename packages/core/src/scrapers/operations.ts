@@ -11,7 +11,7 @@ import { requireModel, type OperationContext } from '../context.ts';
 import { refuseBlockedUrls } from '../net/ssrf.ts';
 import { checkHttpUrl, normalizeExtractOptions } from '../schemas/normalize.ts';
 import type { Cookie } from '../net/cookies.ts';
-import { estimateAgentTask, estimateBuild, type DryRunBody } from '../cost/estimate.ts';
+import { estimateAgentTask, estimateBuild, type DryRunBody, type Estimate } from '../cost/estimate.ts';
 import { checkBudgets } from '../cost/budgets.ts';
 import { checkRequest } from '../schemas/validate.ts';
 import { AGENT_GENERATE_BODY, GENERATE_BODY, type GenerateAgenticScraperRequest, type GenerateScraperRequest } from '../schemas/run-requests.ts';
@@ -94,6 +94,38 @@ interface GenerateInput {
   prompt: string;
 }
 
+/** `max_credits` / `max_tokens` of a generate body, kept with the build's request (absent when not given). */
+function buildBudget(body: { max_credits?: number | null; max_tokens?: number | null }): Pick<ScraperBuildRequest, 'maxCredits' | 'maxTokens'> {
+  return {
+    ...(typeof body.max_credits === 'number' ? { maxCredits: body.max_credits } : {}),
+    ...(typeof body.max_tokens === 'number' ? { maxTokens: body.max_tokens } : {}),
+  };
+}
+
+/** What a build would cost at least (`figures`) and at most (`max`): the dry run's answer, and a budgeted build's check. */
+async function estimateInput(ctx: OperationContext, input: GenerateInput, kind: ScraperKind, signal?: AbortSignal): Promise<Estimate> {
+  const options = {
+    attributes: input.attributes,
+    prompt: input.prompt,
+    mode: 'standard' as const,
+    enablePagination: false,
+    maxPages: 1,
+    proxyCountry: input.request.proxyCountry,
+    cookies: input.request.cookies as Cookie[],
+    source: 'api',
+  };
+  if (kind !== 'agentic')
+    return estimateBuild(ctx, input.request.content ? { content: input.request.content, url: input.url ?? undefined } : { url: input.url! }, options, signal);
+  const maxTokens = Math.min(ctx.config.agent.maxTokens, input.request.maxTokens ?? Infinity);
+  const estimate = await estimateAgentTask(ctx, { url: input.url!, prompt: input.prompt, attributes: input.attributes, maxTokens }, signal);
+  // The recording is an agent run; the build adds its price and the replay costs no model call.
+  const build = ctx.config.credits.scraperBuild;
+  estimate.credits = Math.round((estimate.credits + build) * 10_000) / 10_000;
+  if (estimate.max) estimate.max.credits = Math.round((estimate.max.credits + build) * 10_000) / 10_000;
+  estimate.basis = `an agent recording (${estimate.basis}), plus the build price`;
+  return estimate;
+}
+
 /** The body of POST /v1/agent/generate in normal form (url and prompt required), or 422. */
 function normalizeAgentGenerate(ctx: OperationContext, body: GenerateAgenticScraperRequest): GenerateInput {
   const issues: ValidationIssue[] = [];
@@ -129,6 +161,7 @@ function normalizeAgentGenerate(ctx: OperationContext, body: GenerateAgenticScra
       ...(secrets.length ? { secrets: seal(ctx.config, secrets, 'secret parameters') } : {}),
       ...(profile ? { profile } : {}),
       ...(saveProfile ? { saveProfile } : {}),
+      ...buildBudget(body),
     },
     attributes: options.attributes,
     prompt: options.prompt,
@@ -155,7 +188,7 @@ function normalizeGenerate(ctx: OperationContext, body: GenerateScraperRequest):
     templateId,
     name: typeof body.name === 'string' && body.name.trim() ? body.name.trim().slice(0, 200) : null,
     url,
-    request: { url, content, proxyCountry: options.proxyCountry, cookies: options.cookies },
+    request: { url, content, proxyCountry: options.proxyCountry, cookies: options.cookies, ...buildBudget(body) },
     attributes: options.attributes,
     prompt: options.prompt,
   };
@@ -169,27 +202,7 @@ export function scraperOperations(ctx: OperationContext): ScraperOperations {
           ? normalizeAgentGenerate(ctx, checkRequest<GenerateAgenticScraperRequest>(AGENT_GENERATE_BODY, body))
           : normalizeGenerate(ctx, checkRequest<GenerateScraperRequest>(GENERATE_BODY, body));
       requireModel(ctx);
-      const options = {
-        attributes: input.attributes,
-        prompt: input.prompt,
-        mode: 'standard' as const,
-        enablePagination: false,
-        maxPages: 1,
-        proxyCountry: input.request.proxyCountry,
-        cookies: input.request.cookies as Cookie[],
-        source: 'api',
-      };
-      const estimate =
-        kind === 'agentic'
-          ? await estimateAgentTask(ctx, { url: input.url!, prompt: input.prompt, attributes: input.attributes, maxTokens: ctx.config.agent.maxTokens })
-          : await estimateBuild(ctx, input.request.content ? { content: input.request.content, url: input.url ?? undefined } : { url: input.url! }, options);
-      if (kind === 'agentic') {
-        // The recording is an agent run; the build adds its price and the replay costs no model call.
-        const build = ctx.config.credits.scraperBuild;
-        estimate.credits = Math.round((estimate.credits + build) * 10_000) / 10_000;
-        if (estimate.max) estimate.max.credits = Math.round((estimate.max.credits + build) * 10_000) / 10_000;
-        estimate.basis = `an agent recording (${estimate.basis}), plus the build price`;
-      }
+      const estimate = await estimateInput(ctx, input, kind);
       return { dry_run: true, estimate, message: 'Dry run: nothing was created, queued or charged.' };
     },
 
@@ -210,8 +223,15 @@ export function scraperOperations(ctx: OperationContext): ScraperOperations {
       // An unknown profile (or no key to read it) is refused now.
       await checkProfile(ctx, owner.id, input.request.profile);
       if (input.request.saveProfile) secretsKey(ctx.config, 'profiles');
-      // An owner budget already used up refuses the build before anything is created.
-      await checkBudgets(ctx, owner.id, {}, { credits: 0, tokens: 0 }, 'a scraper build');
+      // An owner budget already used up refuses the build before anything is created; with a
+      // request budget, the build's least cost (the dry run's figures) must fit it and the owner's.
+      const budget = { maxCredits: input.request.maxCredits, maxTokens: input.request.maxTokens };
+      let need = { credits: 0, tokens: 0 };
+      if (budget.maxCredits !== undefined || budget.maxTokens !== undefined) {
+        const least = await estimateInput(ctx, input, kind);
+        need = { credits: least.credits, tokens: least.input_tokens + least.output_tokens };
+      }
+      await checkBudgets(ctx, owner.id, budget, need, kind === 'agentic' ? 'this agentic scraper build' : 'this scraper build');
       const buildId = randomUUID();
       const id = await ctx.db.tx(async (tx) => {
         let scraperId: string;

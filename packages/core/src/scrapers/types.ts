@@ -34,6 +34,9 @@ export interface ScraperBuildRequest {
   profile?: string;
   /** Agentic builds and runs: the profile the browser state is saved to when the script has run. */
   saveProfile?: string;
+  /** The build's `max_credits` / `max_tokens` (Gleaner extensions); absent: no request budget. */
+  maxCredits?: number;
+  maxTokens?: number;
 }
 
 /**

@@ -33,6 +33,10 @@ import { estimateAgentTask, type DryRunBody } from '../cost/estimate.ts';
 import { normalizeSecretsInput, secretsFrom, type SecretInput } from '../secrets/values.ts';
 import { seal, secretsKey, unseal } from '../secrets/vault.ts';
 import { checkProfile, loadProfile, profileField, saveProfile } from '../profiles/index.ts';
+import { getOwnerSettings } from '../cost/settings.ts';
+import { TrustLog, withProvenance, type GroundingPolicy, type GroundingWarning } from '../trust/provenance.ts';
+import { isEmptyRecord } from '../records/attributes.ts';
+import type { AgentBudgets, AgentRunResult } from '../agent/types.ts';
 import type { TaskStatus } from '../schemas/statuses.ts';
 
 export const AGENT_TASK_JOB = 'agent.task';
@@ -58,6 +62,8 @@ export interface AgentTaskStatusBody {
   message?: string;
   error?: string;
   steps?: AgentStepSummary[];
+  /** Grounding policy flag or drop: the values the pages the model read do not support. */
+  warnings?: GroundingWarning[];
 }
 
 interface AgentTaskRow {
@@ -76,12 +82,16 @@ interface AgentTaskRow {
     secrets?: string;
     profile?: string;
     saveProfile?: string;
+    /** `provenance: true`: each record carries `_provenance` (text spans into what the model read). */
+    provenance?: boolean;
+    grounding?: GroundingPolicy | null;
   };
   data: unknown;
   message: string | null;
   error: string | null;
   callback_url: string | null;
   steps: RecordedAction[] | null;
+  warnings?: GroundingWarning[] | null;
 }
 
 function summarize(s: RecordedAction): AgentStepSummary {
@@ -100,12 +110,13 @@ function summarize(s: RecordedAction): AgentStepSummary {
   return out;
 }
 
-export function agentStatusBody(row: Pick<AgentTaskRow, 'id' | 'status' | 'data' | 'message' | 'error' | 'steps'>): AgentTaskStatusBody {
+export function agentStatusBody(row: Pick<AgentTaskRow, 'id' | 'status' | 'data' | 'message' | 'error' | 'steps' | 'warnings'>): AgentTaskStatusBody {
   const body: AgentTaskStatusBody = { task_id: row.id, status: row.status };
   if (row.status === 'completed') body.data = row.data ?? [];
   if (row.message) body.message = row.message;
   if (row.status === 'failed') body.error = row.error ?? 'the task failed';
   if (row.steps?.length) body.steps = row.steps.map(summarize);
+  if (row.status === 'completed' && row.warnings) body.warnings = row.warnings;
   return body;
 }
 
@@ -123,6 +134,12 @@ export async function submitAgentTask(ctx: OperationContext, owner: Owner, input
   const secrets = normalizeSecretsInput(body.secrets, ['body', 'secrets'], issues);
   const profile = profileField(body.profile, ['body', 'profile'], issues);
   const saveProfile = profileField(body.save_profile, ['body', 'save_profile'], issues);
+  if (body.provenance === true && attributes.some((a) => a.name === '_provenance'))
+    issues.push({
+      loc: ['body', 'attributes'],
+      msg: 'an attribute named "_provenance" cannot be used with provenance: true (the key carries the provenance)',
+      type: 'value_error',
+    });
   if (issues.length) throw validationFailed(issues);
   await checkProfile(ctx, owner.id, profile);
   if (saveProfile) secretsKey(ctx.config, 'profiles');
@@ -153,6 +170,8 @@ export async function submitAgentTask(ctx: OperationContext, owner: Owner, input
     ...(secrets.length ? { secrets: seal(ctx.config, secrets, 'secret parameters') } : {}),
     ...(profile ? { profile } : {}),
     ...(saveProfile ? { saveProfile } : {}),
+    ...(body.provenance === true ? { provenance: true } : {}),
+    ...(body.grounding ? { grounding: body.grounding } : {}),
   };
   await ctx.db.tx(async (tx) => {
     await tx.query(`INSERT INTO tasks (id, owner_id, kind, status, request, callback_url) VALUES ($1, $2, 'agent', 'pending', $3, $4)`, [
@@ -169,7 +188,7 @@ export async function submitAgentTask(ctx: OperationContext, owner: Owner, input
 
 export async function getAgentTask(ctx: OperationContext, owner: Owner, id: string): Promise<AgentTaskStatusBody> {
   const { rows } = await ctx.db.query<AgentTaskRow>(
-    `SELECT id, status, data, message, error, steps FROM tasks WHERE id = $1 AND owner_id = $2 AND kind = 'agent'`,
+    `SELECT id, status, data, message, error, steps, warnings FROM tasks WHERE id = $1 AND owner_id = $2 AND kind = 'agent'`,
     [id, owner.id],
   );
   if (!rows[0]) throw new GleanerError('NOT_FOUND', `agent task ${id} not found`);
@@ -197,13 +216,35 @@ export async function stopAgentTask(ctx: OperationContext, owner: Owner, id: str
 
 async function finish(ctx: OperationContext, tx: Queryable, row: AgentTaskRow, update: string, values: unknown[]): Promise<boolean> {
   const { rows } = await tx.query<AgentTaskRow>(
-    `UPDATE tasks SET ${update}, finished_at = now() WHERE id = $1 AND status IN ('pending', 'running') RETURNING id, status, data, message, error, steps`,
+    `UPDATE tasks SET ${update}, finished_at = now() WHERE id = $1 AND status IN ('pending', 'running') RETURNING id, status, data, message, error, steps, warnings`,
     [row.id, ...values],
   );
   if (!rows[0]) return false;
   if (row.callback_url)
     await enqueueCallback(tx, ctx.jobs, { ownerId: row.owner_id, url: row.callback_url, subject: `task:${row.id}`, body: agentStatusBody(rows[0]) });
   return true;
+}
+
+/** The agent's token budget: agent.maxTokens, cut to what the request and the owner's budgets allow (named in the message when it runs out). */
+function tokenBudget(configured: number, allowance: number | null, requested: number | null | undefined): Partial<AgentBudgets> | undefined {
+  if (allowance === null || allowance >= configured) return undefined;
+  const by = allowance === requested ? "the request's max_tokens" : "what the request's max_tokens and max_credits and your budgets leave; GET /v1/settings";
+  return { maxTokens: allowance, maxTokensBy: by };
+}
+
+/**
+ * Provenance and the grounding policy of a finished agent run: each extraction's records checked
+ * against the page text its model read (the request's `grounding`, else the owner's setting). Null
+ * when neither provenance nor a flag/drop policy asks for it. `drop` empties unsupported values in place.
+ */
+async function checkAgentRecords(c: OperationContext, row: AgentTaskRow, result: AgentRunResult): Promise<TrustLog | null> {
+  const policy = row.request.grounding ?? (await getOwnerSettings(c.db, row.owner_id)).grounding_policy ?? 'keep';
+  if (!row.request.provenance && policy === 'keep') return null;
+  const trust = new TrustLog(policy);
+  for (const x of result.extractions) if (x.reduced) trust.modelPage({ url: x.url, html: x.html }, x.reduced, x.records, row.request.attributes ?? []);
+  // A record `drop` emptied entirely is no record.
+  if (policy === 'drop') result.records = result.records.filter((r) => !isEmptyRecord(r));
+  return trust;
 }
 
 export function agentTaskJob(ctx: () => OperationContext) {
@@ -235,7 +276,7 @@ export function agentTaskJob(ctx: () => OperationContext) {
           // The browser page closes while the result is recorded; the job ends after both.
           deferClose: (p) => (closing = p),
           url: row.request.url,
-          budgets: allowance === null ? undefined : { maxTokens: Math.min(c.config.agent.maxTokens, allowance) },
+          budgets: tokenBudget(c.config.agent.maxTokens, allowance, row.request.max_tokens),
           goal: { prompt: row.request.prompt, attributes: row.request.attributes ?? [] },
           allowedDomains: row.request.allowedDomains ?? null,
           signal: watch.signal,
@@ -245,6 +286,7 @@ export function agentTaskJob(ctx: () => OperationContext) {
           },
         });
         const credits = creditsFor(c.config, { modelPages: result.extractions.length, usage: result.usage });
+        const trust = await checkAgentRecords(c, row, result);
         const usage = { ...result.usage, steps: result.stepsUsed, outcome: result.outcome, driver: result.driver, model_ms: result.modelMs };
         const pages = new Set(result.steps.map((s) => s.urlAfter)).size;
         await c.db.tx(async (tx) => {
@@ -260,16 +302,32 @@ export function agentTaskJob(ctx: () => OperationContext) {
               result.driver,
             ]);
           } else {
-            await finish(c, tx, row, `status = 'completed', data = $2, message = $3, steps = $4, usage = $5, driver = $6, credits_charged = $7`, [
-              JSON.stringify(result.records),
-              result.message ?? null,
-              JSON.stringify(result.steps),
-              usage,
-              result.driver,
-              credits,
-            ]);
+            await finish(
+              c,
+              tx,
+              row,
+              `status = 'completed', data = $2, message = $3, steps = $4, usage = $5, driver = $6, credits_charged = $7, warnings = $8`,
+              [
+                JSON.stringify(trust && row.request.provenance ? withProvenance(result.records, trust) : result.records),
+                result.message ?? null,
+                JSON.stringify(result.steps),
+                usage,
+                result.driver,
+                credits,
+                trust && trust.policy !== 'keep' ? JSON.stringify(trust.warnings(result.records)) : null,
+              ],
+            );
           }
-          await recordUsage(tx, { ownerId: row.owner_id, operation: 'agent_extract', subject: `task:${taskId}`, pages, usage: result.usage, credits });
+          const unsupported = trust?.unsupported(result.records) ?? 0;
+          await recordUsage(tx, {
+            ownerId: row.owner_id,
+            operation: 'agent_extract',
+            subject: `task:${taskId}`,
+            pages,
+            usage: result.usage,
+            credits,
+            unsupported,
+          });
         });
         job.logger.info(
           { taskId, outcome: result.outcome, records: result.records.length, steps: result.stepsUsed, driver: result.driver },

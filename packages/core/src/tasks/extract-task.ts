@@ -17,7 +17,7 @@ import { enqueueCallback } from '../callbacks/index.ts';
 import type { Queryable } from '../store/db.ts';
 import { createSsrfGuard, refuseBlockedUrls } from '../net/ssrf.ts';
 import { proxyRoute } from '../net/proxies.ts';
-import { withProvenance } from '../trust/provenance.ts';
+import { withProvenance, type GroundingWarning } from '../trust/provenance.ts';
 import { getOwnerSettings } from '../cost/settings.ts';
 import { checkBudgets } from '../cost/budgets.ts';
 import { estimateExtraction, type DryRunBody } from '../cost/estimate.ts';
@@ -32,6 +32,8 @@ export interface TaskStatusBody {
   data?: unknown;
   message?: string;
   error?: string;
+  /** Grounding policy flag or drop: the values the pages do not support (as in the /v1/extract body). */
+  warnings?: GroundingWarning[];
 }
 
 interface TaskRow {
@@ -43,12 +45,14 @@ interface TaskRow {
   message: string | null;
   error: string | null;
   callback_url: string | null;
+  warnings?: GroundingWarning[] | null;
 }
 
-export function statusBody(row: Pick<TaskRow, 'id' | 'status' | 'data' | 'message' | 'error'>): TaskStatusBody {
+export function statusBody(row: Pick<TaskRow, 'id' | 'status' | 'data' | 'message' | 'error' | 'warnings'>): TaskStatusBody {
   const body: TaskStatusBody = { task_id: row.id, status: row.status };
   if (row.status === 'completed') body.data = row.data ?? [];
   if (row.message) body.message = row.message;
+  if (row.status === 'completed' && row.warnings) body.warnings = row.warnings;
   if (row.status === 'failed') body.error = row.error ?? 'the task failed';
   return body;
 }
@@ -96,7 +100,7 @@ export async function submitExtractTask(ctx: OperationContext, owner: Owner, bod
 }
 
 export async function getTask(ctx: OperationContext, owner: Owner, id: string, kind: string): Promise<TaskStatusBody> {
-  const { rows } = await ctx.db.query<TaskRow>('SELECT id, status, data, message, error FROM tasks WHERE id = $1 AND owner_id = $2 AND kind = $3', [
+  const { rows } = await ctx.db.query<TaskRow>('SELECT id, status, data, message, error, warnings FROM tasks WHERE id = $1 AND owner_id = $2 AND kind = $3', [
     id,
     owner.id,
     kind,
@@ -107,7 +111,7 @@ export async function getTask(ctx: OperationContext, owner: Owner, id: string, k
 
 async function finish(ctx: OperationContext, tx: Queryable, row: TaskRow, update: string, values: unknown[]): Promise<void> {
   const { rows } = await tx.query<TaskRow>(
-    `UPDATE tasks SET ${update}, finished_at = now() WHERE id = $1 AND status IN ('pending', 'running') RETURNING id, status, data, message, error`,
+    `UPDATE tasks SET ${update}, finished_at = now() WHERE id = $1 AND status IN ('pending', 'running') RETURNING id, status, data, message, error, warnings`,
     [row.id, ...values],
   );
   if (!rows[0] || !row.callback_url) return;
@@ -144,11 +148,12 @@ export function extractTaskJob(ctx: () => OperationContext) {
       );
       const unsupported = result.trust.unsupported(result.records);
       await c.db.tx(async (tx) => {
-        await finish(c, tx, row, `status = 'completed', data = $2, message = $3, driver = $4, credits_charged = $5`, [
+        await finish(c, tx, row, `status = 'completed', data = $2, message = $3, driver = $4, credits_charged = $5, warnings = $6`, [
           JSON.stringify(options.provenance ? withProvenance(result.records, result.trust) : result.records),
           result.message ?? null,
           result.driver,
           result.credits,
+          result.trust.policy === 'keep' ? null : JSON.stringify(result.trust.warnings(result.records)),
         ]);
         await recordUsage(tx, {
           ownerId: row.owner_id,

@@ -16,7 +16,8 @@ export function agentScraperRoutes() {
       description:
         'Creates the scraper when template_id is omitted, else rebuilds it (runs keep using its last script until the new one is accepted). ' +
         'The prompt may declare inputs, which become parameters_schema. Poll GET /v1/agent/{scraper_id} until status is ready or failed; ' +
-        'then run it with POST /v1/scrapers/run_async.',
+        'then run it with POST /v1/scrapers/run_async.' +
+        ' Gleaner extensions: `dry_run: true` answers 200 with an `estimate`; `max_credits` / `max_tokens` refuse the build (402 BUDGET_EXCEEDED) when its least cost passes them, and stop it mid-way (status failed, error saying so) when it reaches them.',
       tags: ['agent'],
       auth: 'apiKey',
       startsJob: true,

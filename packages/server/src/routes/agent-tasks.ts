@@ -31,7 +31,7 @@ export function agentTaskRoutes() {
       path: '/v1/agent/extract',
       summary: 'Start a browsing agent that navigates from a URL and extracts records',
       description:
-        "Gleaner extensions: `dry_run: true` answers 200 with an `estimate` (a range: `max` is the most within the agent budgets) and queues nothing; `max_tokens` / `max_credits` and the owner's budgets cut the agent's token budget (402 BUDGET_EXCEEDED when already used up).",
+        "Gleaner extensions: `dry_run: true` answers 200 with an `estimate` (a range: `max` is the most within the agent budgets) and queues nothing; `max_tokens` / `max_credits` and the owner's budgets cut the agent's token budget (402 BUDGET_EXCEEDED when already used up; a task that reaches it ends with the records so far and a message). `provenance: true` adds `_provenance` to each record (text spans into what the model read); `grounding` flag or drop adds `warnings` to the status body.",
       tags: ['agent'],
       auth: 'apiKey',
       startsJob: true,

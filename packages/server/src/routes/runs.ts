@@ -6,7 +6,7 @@ import { FORMAT_QUERY, statusOrFile } from './result-files.ts';
 import { DRY_RUN_RESPONSE } from '@gleaner/core';
 
 const COST =
-  " Gleaner extensions: `dry_run: true` answers 200 with an `estimate` from the scraper's history and queues nothing; `max_credits` (and the owner's budgets) refuse the run with 402 BUDGET_EXCEEDED when not even one URL fits, and fail the URLs past the budget (the run ends completed_partial with the records so far).";
+  " Gleaner extensions: `dry_run: true` answers 200 with an `estimate` from the scraper's history and queues nothing; `max_credits` (and the owner's budgets) refuse the run with 402 BUDGET_EXCEEDED when not even one URL fits, and fail the URLs past the budget (the run ends completed_partial with the records so far). `provenance: true` adds `_provenance` to each record (the recipe or script rule that read each value, the page URL and content hash).";
 
 /** Spec 4.3 items 2-4: running scrapers, synchronously or in the background. */
 export function runsRoutes() {

@@ -56,7 +56,8 @@ export function scrapersRoutes() {
       startsJob: true,
       summary: 'Build a classic scraper (a recipe) from a sample URL or content, in the background',
       description:
-        'Creates the scraper when template_id is omitted, else regenerates it (runs keep using its last recipe until the new one is accepted). Poll GET /v1/extractor/{scraper_id} until status is ready or failed.',
+        'Creates the scraper when template_id is omitted, else regenerates it (runs keep using its last recipe until the new one is accepted). Poll GET /v1/extractor/{scraper_id} until status is ready or failed.' +
+        ' Gleaner extensions: `dry_run: true` answers 200 with an `estimate`; `max_credits` / `max_tokens` refuse the build (402 BUDGET_EXCEEDED) when its least cost passes them, and stop it mid-way (status failed, error saying so) when it reaches them.',
       tags: ['extractor'],
       auth: 'apiKey',
       body: GENERATE_BODY,
