@@ -259,7 +259,6 @@ async function evalWcxb(): Promise<void> {
 
 const FIELDS = ['price', 'sku', 'brand', 'gtin', 'mpn', 'availability'];
 
-
 function evalProducts(): void {
   const pages: ProductPage[] = loadProducts(CORPORA, { limit: LIMIT });
   const count = Object.fromEntries(FIELDS.map((f) => [f, { values: 0, html: 0, std: 0, code: 0 }]));
@@ -315,7 +314,9 @@ function evalProducts(): void {
   console.log(`Fewer tokens than the raw HTML (mean over pages): standard ${pct(mean(red.std))}, code ${pct(mean(red.code))}.`);
   goal(mean(red.std) >= 0.95, `product pages: model input ≥ 95% fewer tokens than the raw HTML: ${pct(mean(red.std))}`);
   if (inCodeOnly.length)
-    console.log(`\nNot counted as in the HTML: values found only in CSS, script code, comments or class/id/style/event attributes:\n${inCodeOnly.map((m) => `- ${m}`).join('\n')}`);
+    console.log(
+      `\nNot counted as in the HTML: values found only in CSS, script code, comments or class/id/style/event attributes:\n${inCodeOnly.map((m) => `- ${m}`).join('\n')}`,
+    );
   if (missing.length) console.log(`\nValues in the HTML that do not reach the model:\n${missing.map((m) => `- ${m}`).join('\n')}`);
 }
 
