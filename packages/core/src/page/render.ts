@@ -18,6 +18,9 @@ export type RenderOptions = {
   /** Render only what starts inside these sorted, disjoint ranges, minus `drop` (the page's main
    * content); structured data, meta and the title are still read from the whole page. */
   only?: { ranges: Range[]; drop: Range[] };
+  /** Link and image URLs on this origin (scheme://host[:port]) are written from the site's root
+   * (`/path?query`): the same URL, resolved against the page, in fewer tokens. */
+  siteOrigin?: string;
 };
 export type Rendered = {
   title: string;
@@ -239,6 +242,12 @@ class Renderer {
     this.render(tag, a, e);
   }
 
+  /** A resolved URL as written: from the site's root when it is on the page's origin. */
+  private written(u: string | null): string | null {
+    const o = this.o.siteOrigin;
+    return u && o && u.length > o.length && u.startsWith(o) && u[o.length] === '/' && u[o.length + 1] !== '/' ? u.slice(o.length) : u;
+  }
+
   /** Whether the current event lies in the part of the page being rendered. */
   private shown(): boolean {
     if (!this.inRanges) return true;
@@ -267,7 +276,7 @@ class Renderer {
       case 'a':
         if (w.sinks.length >= MAX_SINKS) break; // links nested in links nested in ...: plain text
         e.f |= F_LINK;
-        e.data = { href: this.resolve(a.href ?? ''), label: a['aria-label'] ?? a.title ?? '' };
+        e.data = { href: this.written(this.resolve(a.href ?? '')), label: a['aria-label'] ?? a.title ?? '' };
         w.push(true);
         break;
       case 'img': {
@@ -276,7 +285,7 @@ class Renderer {
         if (!abs || isTrackingPixel(a, abs) || (this.noscript > 0 && this.emittedImages.has(abs))) break;
         this.emittedImages.add(abs);
         w.images++;
-        w.emit(`${attrs}![${collapse(a.alt ?? a.title ?? '').replace(/[[\]]/g, '')}](${abs})`);
+        w.emit(`${attrs}![${collapse(a.alt ?? a.title ?? '').replace(/[[\]]/g, '')}](${this.written(abs)})`);
         return;
       }
       case 'br':
