@@ -203,6 +203,20 @@ describe('page: reduction', () => {
     });
   });
 
+  it("reads content that is hidden only until scripts run: streamed parts, a page-level reveal wrapper, a newsletter's own text", () => {
+    const html = `<html><body><div id="__next"><div style="visibility:hidden;min-height:100vh"><main><h1>Gradient descent</h1>
+      <p>Gradient descent takes steps against the gradient of the loss, each one scaled by the learning rate, until the loss stops falling or the budget of steps runs out.</p>
+      <p style="visibility:hidden">A tooltip that is really hidden.</p></main></div></div>
+      <template id="B:1"></template><div hidden id="S:1"><p>Stochastic variants sample a batch at every step.</p></div>
+      <div hidden id="drawer"><p>A closed drawer's text.</p></div>
+      <section class="newsletter-wrapper"><article class="newsletter-content"><p>This week: the learning rate schedule.</p></article></section>
+      <div class="newsletter-signup"><p>Sign up for our weekly emails</p></div></body></html>`;
+    const { text } = reducePage(html, { url: 'https://e.com/ml', mode: 'standard' });
+    for (const fact of ['Gradient descent takes steps', 'Stochastic variants sample a batch', 'This week: the learning rate schedule.'])
+      expect(text).to.include(fact);
+    for (const hidden of ['A tooltip that is really hidden', "A closed drawer's text", 'Sign up for our weekly emails']) expect(text).not.to.include(hidden);
+  });
+
   it('reduces a 2 MB page in well under a second, linearly', () => {
     const card = (i: number) =>
       `<div class="card" data-x="${i}"><a href="/p/${i}"><span>Item ${i}</span></a><span class="p">$${i}</span><svg><path d="M0 0L1 1"/></svg></div>`;

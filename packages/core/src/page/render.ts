@@ -124,8 +124,26 @@ type Entry = { f: number; micro: MicroFrame | null; data: unknown };
  * means what it says. */
 const ARIA_CONTAINERS = new Set(['div', 'section', 'main', 'article', 'form', 'table', 'ul', 'ol', 'dl', 'header', 'footer', 'aside', 'body']);
 
-function hiddenFromReader(tag: string, a: Attrs): boolean {
+/** React's streamed server rendering sends each finished part as `<div hidden id="S:…">`, moved into
+ * place by a script: it is the page's content, not hidden. */
+const STREAMED = /^S:[\w-]+$/;
+const PAGE_LEVEL = 4;
+const VISIBILITY_HIDDEN = /visibility\s*:\s*hidden/i;
+
+function hiddenFromReader(tag: string, a: Attrs, depth: number): boolean {
   if (!isHidden(tag, a)) return false;
+  if (a.hidden !== undefined && a.id !== undefined && STREAMED.test(a.id) && a['aria-hidden'] !== 'true') return false;
+  // A page-level wrapper (html > body > an app root > it) made invisible until its scripts have run
+  // (visibility:hidden, revealed on load): the page itself.
+  if (
+    depth <= PAGE_LEVEL &&
+    a.hidden === undefined &&
+    a['aria-hidden'] !== 'true' &&
+    a.style &&
+    VISIBILITY_HIDDEN.test(a.style) &&
+    !/display\s*:\s*none/i.test(a.style)
+  )
+    return false;
   if (a['aria-hidden'] !== 'true' || !ARIA_CONTAINERS.has(tag)) return true;
   return a.hidden !== undefined || (a.style !== undefined && isHidden(tag, { style: a.style }));
 }
@@ -229,7 +247,7 @@ class Renderer {
       return;
     }
     if (this.soft > 0 || !this.shown()) return;
-    if (!this.o.precision && (hiddenFromReader(tag, a) || (this.o.dropChrome && isBoilerplate(tag, a, this.content > 0)))) {
+    if (!this.o.precision && (hiddenFromReader(tag, a, this.stack.length) || (this.o.dropChrome && isBoilerplate(tag, a, this.content > 0)))) {
       e.f = F_SOFT;
       this.soft++;
       return;
