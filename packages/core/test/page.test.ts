@@ -210,11 +210,22 @@ describe('page: reduction', () => {
       <template id="B:1"></template><div hidden id="S:1"><p>Stochastic variants sample a batch at every step.</p></div>
       <div hidden id="drawer"><p>A closed drawer's text.</p></div>
       <section class="newsletter-wrapper"><article class="newsletter-content"><p>This week: the learning rate schedule.</p></article></section>
-      <div class="newsletter-signup"><p>Sign up for our weekly emails</p></div></body></html>`;
+      <div class="newsletter-signup"><p>Sign up for our weekly emails</p></div>
+      <div class="card sticky-action"><p>A podcast about engines, every week.</p></div><div class="cky-consent-bar"><p>We use cookies</p></div>
+      <ul>${[1, 2, 3].map((i) => `<li><img src="/star.svg" alt="Rated"> <a href="/b/${i}">Book ${i}</a>: a story of ${i} engines told over many long chapters. <img src="/b/${i}.jpg" alt="Cover ${i}"></li>`).join('')}</ul></body></html>`;
     const { text } = reducePage(html, { url: 'https://e.com/ml', mode: 'standard' });
-    for (const fact of ['Gradient descent takes steps', 'Stochastic variants sample a batch', 'This week: the learning rate schedule.'])
+    for (const fact of [
+      'Gradient descent takes steps',
+      'Stochastic variants sample a batch',
+      'This week: the learning rate schedule.',
+      'A podcast about engines',
+    ])
       expect(text).to.include(fact);
-    for (const hidden of ['A tooltip that is really hidden', "A closed drawer's text", 'Sign up for our weekly emails']) expect(text).not.to.include(hidden);
+    for (const hidden of ['A tooltip that is really hidden', "A closed drawer's text", 'Sign up for our weekly emails', 'We use cookies'])
+      expect(text).not.to.include(hidden);
+    // An image repeated on the page (an icon) is written with its URL once, then by its alt text.
+    expect(text).to.include('![Rated](/star.svg) [Book 1](/b/1)').and.include('Rated [Book 2](/b/2)').and.include('![Cover 3](/b/3.jpg)');
+    expect(text.split('/star.svg').length).to.equal(2);
   });
 
   it('reduces a 2 MB page in well under a second, linearly', () => {

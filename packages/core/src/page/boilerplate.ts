@@ -5,7 +5,7 @@
 type Attrs = Record<string, string>;
 
 /** Consent / marketing overlays: matched anywhere in class or id. */
-const CONSENT = /cookie|consent|gdpr|ccpa|onetrust|cookiebot|didomi|cc-window|cc-banner|cky-|email-capture|signup-modal|subscribe-modal/;
+const CONSENT = /cookie|consent|gdpr|ccpa|onetrust|cookiebot|didomi|cc-window|cc-banner|(?:^|\s)cky-|email-capture|signup-modal|subscribe-modal/;
 /** Newsletter sign-up boxes, matched per class token / id: a newsletter's own text ("newsletter-content"
  * on a newsletter archive page) is content. */
 const NEWSLETTER =

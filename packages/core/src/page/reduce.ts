@@ -65,7 +65,7 @@ export function reducePage(html: string, opts: ReduceOptions): ReducedPage {
     const extra = dropLinkLists(rest.body);
     if (extra) body = body ? `${body}\n\n${extra}` : extra;
   }
-  if (!precision) body = dedupeBlocks(body);
+  if (!precision) body = dropRepeatedImages(dedupeBlocks(body));
   if (!precision && body.length < MIN_BODY) {
     // A page whose content lives inside something that looks like chrome: keep the chrome.
     const all = renderPage(html, { url: opts.url, precision: false, dropChrome: false, siteOrigin });
@@ -156,6 +156,27 @@ export function absoluteLinks<T>(value: T, text: string, pageUrl: string): T {
     return v;
   };
   return fix(value) as T;
+}
+
+/** An image shown at least this many times (an icon, a rating star, a placeholder) is written with
+ * its URL once; its other occurrences keep only their alt text. */
+const REPEATED_IMAGE = 3;
+const IMAGE_MD = /!\[([^\]]*)\]\(([^)\s]+)\)/g;
+
+function dropRepeatedImages(body: string): string {
+  const count = new Map<string, number>();
+  for (const m of body.matchAll(IMAGE_MD)) count.set(m[2], (count.get(m[2]) ?? 0) + 1);
+  let repeated = false;
+  for (const n of count.values()) if (n >= REPEATED_IMAGE) repeated = true;
+  if (!repeated) return body;
+  const seen = new Set<string>();
+  return body.replace(IMAGE_MD, (all, alt: string, src: string) => {
+    if ((count.get(src) ?? 0) < REPEATED_IMAGE || !seen.has(src)) {
+      seen.add(src);
+      return all;
+    }
+    return alt;
+  });
 }
 
 /** Drops repeats of long blocks (blank-line separated); short ones ("In stock", "Add to cart") stay. */
