@@ -294,6 +294,19 @@ describe('recipes: skeleton and comparison', () => {
     expect(pageSkeleton(big, { maxChars: 1500 }).length).to.be.at.most(1500);
   });
 
+  it('never counts the main content away as a repeat of its like-classed siblings', () => {
+    const promo = (i: number) =>
+      `<section class="row"><h2 class="promo-title">Offer ${i}</h2><a class="promo-link" href="/offers/${i}">See offer ${i}</a></section>`;
+    const product =
+      '<section class="row"><h1>Trail Kettle</h1><div class="buy"><span class="price" itemprop="price">$48.50</span><span class="sku">SKU TK-9</span></div>' +
+      Array.from({ length: 40 }, (_, j) => `<p class="text">The kettle boils a litre of water in four minutes on a small stove, paragraph ${j}.</p>`).join('') +
+      '</section>';
+    const html = `<html><body><main>${promo(1)}${product}${[2, 3, 4, 5, 6].map(promo).join('')}</main></body></html>`;
+    const skeleton = pageSkeleton(html, { maxChars: 1500 });
+    expect(skeleton.length).to.be.at.most(1500);
+    expect(skeleton).to.contain('span.price[itemprop="price"] "$48.50"').and.contain('span.sku "SKU TK-9"');
+  });
+
   it('compares with normalised whitespace, case, number formats and URLs', () => {
     const actual = [
       { name: 'blue  KETTLE', price: '$1,299.00', url: '/p/blue-kettle?color=blue' },
