@@ -62,11 +62,20 @@ export type { Attribute, AttributeType, ExtractedRecord } from './records/attrib
 export type { ExtractResponse } from './operations/extract.ts';
 export type { TaskStatusBody } from './tasks/extract-task.ts';
 export type { ScraperOperations } from './scrapers/operations.ts';
-export type { ParameterSpec, ScraperBuildRequest, ScraperKind, ScraperRecord, ScraperStatus } from './scrapers/types.ts';
+export type {
+  AgenticBody,
+  ExtractorBody,
+  ParameterSpec,
+  ScraperBuildRequest,
+  ScraperDrift,
+  ScraperKind,
+  ScraperRecord,
+  ScraperStatus,
+} from './scrapers/types.ts';
 export type { ScraperListItem } from './scrapers/store.ts';
 export type { RunOperations, RunOutcome } from './runs/operations.ts';
 export type { RunOptions } from './runs/request.ts';
-export type { RunStatus, RunStatusBody } from './runs/status.ts';
+export type { RunResultBody, RunStatus, RunStatusBody } from './runs/status.ts';
 export type { CatalogOperations } from './catalog/index.ts';
 export type { Recipe } from './recipes/schema.ts';
 export { RANDOM_PROXY_COUNTRY, canonicalProxyCountry } from './net/proxies.ts';

@@ -121,7 +121,7 @@ export const RECORDS_RESPONSE = {
   type: 'object',
   required: ['data'],
   properties: { data: { type: 'array', items: { type: 'object' } }, message: { type: 'string' } },
-};
+} as const;
 
 export const TASK_RESPONSE = {
   type: 'object',
@@ -133,6 +133,9 @@ export const TASK_RESPONSE = {
     message: { type: 'string' },
     error: { type: 'string' },
   },
-};
+} as const;
 
-export const ID_PARAMS = (name: string) => ({ type: 'object', required: [name], properties: { [name]: { type: 'string', minLength: 1, maxLength: 200 } } });
+const ID = { type: 'string', minLength: 1, maxLength: 200 } as const;
+/** The path parameter `name`, an id. */
+export const ID_PARAMS = <const N extends string>(name: N) =>
+  ({ type: 'object', required: [name], properties: { [name]: ID } as Record<N, typeof ID> }) as const;
