@@ -170,7 +170,7 @@ export { PLUGIN_API_VERSION } from './plugins/version.ts';
 export type { Driver, DriverCapabilities } from './plugins/driver.ts';
 export type { LlmProvider, ModelSpec } from './plugins/llm.ts';
 // The known plugin packages createEngine builds from configuration when it is handed none.
-export { KNOWN_PLUGINS, chooseProvider, loadConfiguredPlugins } from './plugins/registry.ts';
+export { KNOWN_PLUGINS, PROVIDER_PICKED_BY, chooseProvider, loadConfiguredPlugins, providerChosen, settingValue } from './plugins/registry.ts';
 export type { ConfiguredPlugins, PluginContext, PluginFromConfig } from './plugins/registry.ts';
 
 // The browsing agent: one-shot tasks (engine.agent), and the loop itself for embedders that run it
