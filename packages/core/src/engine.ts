@@ -32,6 +32,7 @@ import { historyOperations, type HistoryOperations } from './history/index.ts';
 import { extractMarkdown } from './operations/markdown.ts';
 import { extractTaskJob, getTask, submitExtractTask, type TaskStatusBody } from './tasks/extract-task.ts';
 import { scraperJobKinds, scraperOperations, type ScraperOperations } from './scrapers/index.ts';
+import { profileOperations, type ProfileOperations } from './profiles/index.ts';
 import { runJobKinds, runOperations, type RunOperations } from './runs/index.ts';
 import { catalogOperations, type CatalogOperations } from './catalog/index.ts';
 import { createMetrics, observeEngine, type Metrics } from './metrics/index.ts';
@@ -132,6 +133,8 @@ export interface Engine {
   readonly scrapers: ScraperOperations;
   /** Scraper runs: synchronous, asynchronous, status. */
   readonly runs: RunOperations;
+  /** Browser profiles: import, list (names and domains only), delete (Gleaner extension). */
+  readonly profiles: ProfileOperations;
   /** The public catalog and the legacy agents' names. */
   readonly catalog: CatalogOperations;
   /** One-shot agent tasks: submit, status, stop. */
@@ -317,6 +320,7 @@ export function createEngine(opts: EngineOptions): Engine {
     getExtractTask: (owner, taskId) => getTask(context, owner, taskId, 'extract'),
     scrapers,
     runs,
+    profiles: profileOperations(context),
     catalog: catalogOperations(context, { scrapers, runs }),
     agent: {
       submit: (owner, body) => submitAgentTask(context, owner, body),

@@ -196,3 +196,5 @@ export type { ExportFormat, ResultFile } from './exports/index.ts';
 // Prometheus metrics (prom-client): the registry an engine records into, for a host app's /metrics.
 export { createMetrics, observeEngine } from './metrics/index.ts';
 export type { Metrics, ObserveOptions } from './metrics/index.ts';
+export { PROFILE_CREATE_BODY, PROFILE_LIST_RESPONSE, PROFILE_SUMMARY, SECRETS_SCHEMA } from './schemas/secrets.ts';
+export type { ProfileOperations, ProfileSummary } from './profiles/index.ts';

@@ -17,6 +17,7 @@ import { runRecipe, type Recipe } from '../recipes/index.ts';
 import { describeStep, fillPlaceholders, RUN_URL_VARIABLE, type AgentScript, type ScriptStep } from './script.ts';
 import { resolveTarget } from './targets.ts';
 import type { StableTarget } from './types.ts';
+import type { Cookie } from '../net/cookies.ts';
 
 export interface ReplayInput {
   script: AgentScript;
@@ -31,6 +32,10 @@ export interface ReplayInput {
    * absent, as many as the recording had (the build's replay).
    */
   maxPages?: number;
+  /** The cookies the session starts with (a profile's). */
+  cookies?: Cookie[];
+  /** Also return the session's cookies at the end (`ReplayResult.cookies`, to save a profile). */
+  keepState?: boolean;
 }
 
 export interface ReplayPage {
@@ -47,6 +52,8 @@ export interface ReplayResult {
   driver: string;
   /** Set when the layout changed: `layout changed: <step>: <what>`, and the page it happened on. */
   drift: { step: number; message: string; page: ReplayPage } | null;
+  /** keepState: the session's cookies when the script ended. */
+  cookies?: Cookie[];
 }
 
 /** The driver a script replays on: plain HTTP with interaction when the script allows, else a browser. */
@@ -174,7 +181,7 @@ export class ScriptReplay {
   static async open(ctx: OperationContext, input: ReplayInput): Promise<ScriptReplay> {
     const driver = replayDriver(ctx.drivers, input.script);
     const proxy = resolveProxy(ctx.config.network.defaultProxyCountry, ctx.config, { logger: ctx.logger });
-    const session = await driver.openSession({ proxy, signal: input.signal, logger: ctx.logger });
+    const session = await driver.openSession({ proxy, signal: input.signal, logger: ctx.logger, cookies: input.cookies });
     if (!isInteractive(session)) {
       await session.close();
       throw new GleanerError('DRIVER_UNAVAILABLE', `the ${driver.name} driver cannot interact with pages, which this agentic scraper needs`);
@@ -208,7 +215,11 @@ export class ScriptReplay {
 
   /** What the replay produced; `drift` with the page it happened on. */
   async result(drift: ReplayDrift | null): Promise<ReplayResult> {
-    const base = { records: this.records, pages: this.pages, driver: this.driver.name };
+    const base: Omit<ReplayResult, 'drift'> = { records: this.records, pages: this.pages, driver: this.driver.name };
+    if (!drift && this.#input.keepState) {
+      const cookies = (await this.#session.snapshot().catch(() => null))?.cookies;
+      if (cookies) base.cookies = cookies;
+    }
     if (!drift) return { ...base, drift: null };
     const snap = await this.#session.snapshot().catch(() => null);
     const page = { url: snap?.finalUrl ?? this.#input.url, html: snap?.html ?? '', driver: this.driver.name };

@@ -8,6 +8,7 @@ import type { Attribute, ExtractedRecord } from '../records/attributes.ts';
 import type { Cookie } from '../net/cookies.ts';
 import type { Driver, InteractiveSession, ScrollOptions } from '../plugins/driver.ts';
 import type { ModelUsage } from '../usage.ts';
+import type { Secrets } from '../secrets/values.ts';
 
 /** The tools the model may call (one per turn). */
 export type AgentActionName =
@@ -117,6 +118,8 @@ export interface AgentRunResult {
   modelMs: number;
   /** Steps used, malformed answers included. */
   stepsUsed: number;
+  /** The browser state's cookies at the end (a `save_profile` stores them). */
+  cookies: Cookie[];
 }
 
 export interface AgentRunInput {
@@ -150,6 +153,11 @@ export interface AgentRunInput {
   deferClose?: (closing: Promise<void>) => void;
   /** The task's allowed_domains (see domains.ts); null or omitted: no policy beyond the SSRF guard. */
   allowedDomains?: string[] | null;
+  /**
+   * Secret parameters the model may type as `{{name}}` (secrets/values.ts): told by name only,
+   * typed as their value, and redacted from every text the model sees.
+   */
+  secrets?: Secrets | null;
 }
 
 export type SettleMode = 'quiet' | 'reads';

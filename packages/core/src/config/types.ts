@@ -28,7 +28,7 @@ export interface GleanerConfig {
     requestTimeoutMs: number;
   };
   log: { level: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'; format: 'auto' | 'json' | 'pretty' };
-  auth: { tokenTtlSeconds: number };
+  auth: { tokenTtlSeconds: number; secretsKey: string };
   metrics: { mode: 'disabled' | 'open' | 'bearer'; token: string; workerPort: number };
   client: { server: string; apiKey: string };
   limits: { requestsPerMinute: number; concurrentJobs: number; queuedJobs: number };

@@ -5,6 +5,8 @@ import { requireModel, type OperationContext } from '../context.ts';
 import { checkHttpUrl, normalizeExtractOptions } from '../schemas/normalize.ts';
 import { validationFailed, type ValidationIssue } from '../errors.ts';
 import { runExtraction } from '../extract/pipeline.ts';
+import { checkProfile, profileField } from '../profiles/index.ts';
+import { extractSignedIn } from '../profiles/refresh.ts';
 import { refuseBlockedUrls } from '../net/ssrf.ts';
 import { recordUsage } from '../usage.ts';
 import type { ExtractedRecord } from '../records/attributes.ts';
@@ -79,14 +81,16 @@ export const extract: ExtractOperation = async (ctx, owner, body, signal, call =
   const issues: ValidationIssue[] = [];
   const url = checkHttpUrl(body.url, ['body', 'url'], issues);
   const options = normalizeExtractOptions(body, ctx.config, url, issues);
+  const profile = profileField(body.profile, ['body', 'profile'], issues);
   if (issues.length) throw validationFailed(issues);
   await refuseBlockedUrls(ctx.config.network.allowNetworks, [url!]);
+  await checkProfile(ctx, owner.id, profile);
   const target = { url: url! };
   const prep = await prepare(ctx, owner, options, target, body.dry_run === true, signal);
   if (prep.dry) return prep.dry;
   requireModel(ctx); // every extraction reads its first page with the model: refuse before fetching
   const pages = pageLog(call);
-  const result = await runExtraction(ctx, target, options, signal, pages.onPage, prep.guard);
+  const result = await extractSignedIn(ctx, owner.id, profile, url!, options, (o) => runExtraction(ctx, target, o, signal, pages.onPage, prep.guard), signal);
   await recordUsage(ctx.db, {
     ownerId: owner.id,
     operation: 'extract',

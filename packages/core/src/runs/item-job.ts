@@ -8,6 +8,7 @@ import type { OperationContext } from '../context.ts';
 import { defineJob, type JobContext } from '../jobs/job-kind.ts';
 import { healScraper, loadScraper, markDrift, type ScraperRecord } from '../scrapers/index.ts';
 import { executeAgenticItem } from './agentic-item.ts';
+import { looksSignedOut, withProfile } from '../profiles/refresh.ts';
 import { detectDrift } from './drift.ts';
 import { scrapeWithRecipe, type ScrapeResult } from './scrape.ts';
 import { completedOutcome, itemStatements, type ClaimedItem, type ItemOutcome } from './items.ts';
@@ -89,7 +90,19 @@ export async function executeItem(
   polite?: PoliteScope,
 ): Promise<ItemOutcome> {
   const recipe = scraper.recipe!;
-  let result = await scrape(c, scraper, recipe, item, job.signal, polite);
+  // With a profile: its cookies beside the run's; a first page that looks signed out refreshes it (its sign-in replayed) once.
+  let result = await withProfile(
+    c,
+    scraper.ownerId,
+    item.options.profile,
+    item.options.cookies,
+    (cookies) => {
+      item = { ...item, options: { ...item.options, cookies } };
+      return scrape(c, scraper, recipe, item, job.signal, polite);
+    },
+    (r) => looksSignedOut({ finalUrl: r.firstPage.url, html: r.firstRecords.length ? '' : r.firstPage.html }, item.url),
+    job.signal,
+  );
   let version = scraper.recipeVersion;
   const drift = detectDrift(result.firstRecords, scraper.sampleData, scraper.attributes, result.firstPage.url);
   let healed = false;

@@ -15,6 +15,8 @@ import { checkCallbackUrl } from '../tasks/extract-task.ts';
 import type { RunScraperRequest } from '../schemas/run-requests.ts';
 import { ownerKeepsSnapshots } from '../snapshots/archive.ts';
 import { own } from '../own.ts';
+import { sealRunSecrets, secretSpecs } from '../scrapers/secret-parameters.ts';
+import { checkProfile, profileField } from '../profiles/index.ts';
 import { resolvePolicy, type PolitenessPolicy } from '../politeness/policy.ts';
 
 /** URLs per run (spec 8). */
@@ -36,6 +38,10 @@ export interface RunOptions {
   maxCredits?: number | null;
   /** The pace and robots.txt rule of the run (absent on runs created before they were recorded). */
   politeness?: PolitenessPolicy;
+  /** A run's own values of the scraper's secret parameters, sealed (scrapers/secret-parameters.ts). */
+  secrets?: string;
+  /** The browser profile whose cookies the run's pages are fetched with. */
+  profile?: string;
 }
 
 export interface RunRequest {
@@ -187,7 +193,22 @@ export async function normalizeRunRequest(ctx: OperationContext, owner: Owner, b
 
   // Only a url the caller gave moves into the URL-typed parameter (the scraper's own is its default).
   const given = body.url !== undefined && body.url !== null && body.url !== '';
-  const parameters = agentic ? applyParameterRules(scraper.parametersSchema, body, given ? (urls[0] ?? null) : null) : null;
+  // Secret parameters: a run's own values are sealed (runs store their options); stored ones may be left out.
+  const secretList = agentic ? secretSpecs(scraper.parametersSchema) : [];
+  let secrets: string | null = null;
+  let ruled: Record<string, any> = body;
+  if (secretList.length) {
+    const given = body.parameters && typeof body.parameters === 'object' && !Array.isArray(body.parameters) ? { ...body.parameters } : {};
+    const missing = secretList.filter((p) => !p.stored && (given[p.name] === undefined || given[p.name] === null || given[p.name] === '')).map((p) => p.name);
+    if (missing.length) throw new GleanerError('BAD_REQUEST', `Missing required parameters: ${missing.join(', ')}`);
+    secrets = sealRunSecrets(ctx, scraper.parametersSchema, given);
+    ruled = { ...body, parameters: Object.keys(given).length || body.parameters ? given : body.parameters };
+  }
+  const plainSchema = secretList.length ? (scraper.parametersSchema ?? []).filter((p) => !secretList.includes(p)) : scraper.parametersSchema;
+  const parameters = agentic ? applyParameterRules(plainSchema, ruled, given ? (urls[0] ?? null) : null) : null;
+  const profile = profileField(body.profile, ['body', 'profile'], issues);
+  if (issues.length) throw validationFailed(issues);
+  await checkProfile(ctx, owner.id, profile);
   // The run's URL (the key of `data`) is where the replay starts: the URL-typed parameter's value.
   const startParam = agentic ? urlParameter(scraper.parametersSchema) : undefined;
   const runUrls = startParam && typeof parameters?.[startParam.name] === 'string' ? [parameters[startParam.name] as string] : urls;
@@ -208,6 +229,8 @@ export async function normalizeRunRequest(ctx: OperationContext, owner: Owner, b
       snapshots: typeof body.snapshots === 'boolean' ? body.snapshots : await ownerKeepsSnapshots(ctx.db, owner.id),
       maxCredits: typeof body.max_credits === 'number' ? body.max_credits : null,
       politeness: await resolvePolicy(ctx, owner.id, body.politeness),
+      ...(secrets ? { secrets } : {}),
+      ...(profile ? { profile } : {}),
     },
     callbackUrl,
   };

@@ -67,10 +67,17 @@ const commonExtract = {
   ...COST_FIELDS,
 } as const;
 
+/** `profile` (a Gleaner extension, docs/api.md "Profiles"): a browser profile's cookies for the pages. */
+export const PROFILE_FIELD = {
+  type: ['string', 'null'],
+  description:
+    'Gleaner extension: the name of one of your browser profiles (GET /v1/profiles): its cookies are sent with every page (404 when there is no such profile).',
+} as const;
+
 export const EXTRACT_BODY = {
   type: 'object',
   required: ['url'],
-  properties: { url: URL_SCHEMA, ...commonExtract, proxy_country: PROXY_COUNTRY_SCHEMA, cookies: COOKIES_SCHEMA },
+  properties: { url: URL_SCHEMA, ...commonExtract, proxy_country: PROXY_COUNTRY_SCHEMA, cookies: COOKIES_SCHEMA, profile: PROFILE_FIELD },
 } as const;
 
 export const EXTRACT_ASYNC_BODY = {

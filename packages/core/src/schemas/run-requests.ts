@@ -8,6 +8,7 @@ import type { FromSchema } from 'json-schema-to-ts';
 import { ATTRIBUTES_REQUEST_SCHEMA } from '../records/attributes.ts';
 import { COOKIES_SCHEMA, COST_FIELDS, PROXY_COUNTRY_SCHEMA, TRUST_FIELDS, URL_SCHEMA } from './requests.ts';
 import { POLITENESS_REQUEST_SCHEMA } from '../politeness/policy.ts';
+import { PROFILE_FIELD, SAVE_PROFILE_FIELD, SECRETS_SCHEMA } from './secrets.ts';
 
 const CALLBACK_URL_SCHEMA = { type: ['string', 'null'], description: "The finished run's status body is POSTed here, signed (Standard Webhooks)." } as const;
 const SOURCE_SCHEMA = { type: ['string', 'null'], default: 'api' } as const;
@@ -49,6 +50,7 @@ export const RUN_BODY = {
     dry_run: COST_FIELDS.dry_run,
     max_credits: COST_FIELDS.max_credits,
     politeness: POLITENESS_REQUEST_SCHEMA,
+    profile: PROFILE_FIELD,
   },
 } as const;
 
@@ -91,6 +93,9 @@ export const AGENT_GENERATE_BODY = {
     attributes: { ...ATTRIBUTES_REQUEST_SCHEMA, description: 'The fields of each record (spec 2.1); optional, the prompt can say what to return.' },
     name: { type: ['string', 'null'], maxLength: 200, description: "Gleaner extension: the scraper's name (default: the URL's host and path)." },
     allowed_domains: ALLOWED_DOMAINS_SCHEMA,
+    secrets: SECRETS_SCHEMA,
+    profile: PROFILE_FIELD,
+    save_profile: SAVE_PROFILE_FIELD,
     dry_run: COST_FIELDS.dry_run,
   },
 } as const;
@@ -105,6 +110,9 @@ export const AGENT_EXTRACT_BODY = {
     callback_url: { type: ['string', 'null'], description: "The finished task's status body is POSTed here, signed (Standard Webhooks)." },
     source: SOURCE_SCHEMA,
     allowed_domains: ALLOWED_DOMAINS_SCHEMA,
+    secrets: SECRETS_SCHEMA,
+    profile: PROFILE_FIELD,
+    save_profile: SAVE_PROFILE_FIELD,
     ...COST_FIELDS,
     ...TRUST_FIELDS,
   },

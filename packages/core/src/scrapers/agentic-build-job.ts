@@ -16,6 +16,8 @@ import { recordScript, type RecordResult } from './agentic-record.ts';
 import { watchBuild } from './build-watch.ts';
 import { BUILD_PAYLOAD_SCHEMA, failBuild, type GeneratePayload } from './generate-job.ts';
 import { loadScraperById, saveScriptVersion } from './store.ts';
+import { loadProfile, saveProfile } from '../profiles/index.ts';
+import { storedSecrets, withSecretParameters } from './secret-parameters.ts';
 
 export const AGENTIC_BUILD_JOB = 'scraper.agent-build';
 
@@ -45,6 +47,10 @@ export function agenticBuildJob(ctx: () => OperationContext) {
       try {
         parameters = await identifyParameters(c, { prompt: scraper.prompt, url, signal: watch.signal });
         addUsage(usage, parameters.usage);
+        // Secret parameters: given with the build (sealed in its request), typed through placeholders only.
+        const secrets = storedSecrets(c, scraper.request);
+        parameters = withSecretParameters(parameters, secrets);
+        const profile = scraper.request?.profile ? await loadProfile(c, scraper.ownerId, scraper.request.profile) : null;
         recorded = await recordScript(c, {
           url,
           prompt: scraper.prompt,
@@ -52,6 +58,8 @@ export function agenticBuildJob(ctx: () => OperationContext) {
           values: parameters.values,
           signal: watch.signal,
           allowedDomains: scraper.request?.allowedDomains,
+          cookies: profile?.cookies,
+          keepState: Boolean(scraper.request?.saveProfile),
         });
         addUsage(usage, recorded.usage);
       } catch (err) {
@@ -95,6 +103,19 @@ export function agenticBuildJob(ctx: () => OperationContext) {
           credits,
           markReady: true,
         });
+        // The replay's browser state becomes the profile; a run that finds it expired replays this scraper.
+        if (scraper.request?.saveProfile && recorded.cookies)
+          await saveProfile(
+            c,
+            tx,
+            scraper.ownerId,
+            scraper.request.saveProfile,
+            { cookies: recorded.cookies, localStorage: {} },
+            {
+              source: 'agentic_scraper',
+              scraperId: scraper.id,
+            },
+          );
         outcome = 'ready';
       });
       job.logger.info(

@@ -16,6 +16,9 @@ import { checkBudgets } from '../cost/budgets.ts';
 import { checkRequest } from '../schemas/validate.ts';
 import { AGENT_GENERATE_BODY, GENERATE_BODY, type GenerateAgenticScraperRequest, type GenerateScraperRequest } from '../schemas/run-requests.ts';
 import { stopSchedules } from '../schedules/operations.ts';
+import { normalizeSecretsInput } from '../secrets/values.ts';
+import { seal, secretsKey } from '../secrets/vault.ts';
+import { checkProfile, profileField } from '../profiles/index.ts';
 import { AGENTIC_BUILD_JOB } from './agentic-build-job.ts';
 import { cancelBuild } from './build-watch.ts';
 import { SCRAPER_GENERATE_JOB } from './generate-job.ts';
@@ -117,12 +120,25 @@ function normalizeAgentGenerate(ctx: OperationContext, body: GenerateAgenticScra
   const options = normalizeExtractOptions({ attributes: body.attributes, prompt: body.prompt }, ctx.config, url, issues);
   const allowedDomains = normalizeAllowedDomains(body.allowed_domains, ['body', 'allowed_domains'], issues);
   checkStartDomain(url, allowedDomains, issues);
+  const secrets = normalizeSecretsInput(body.secrets, ['body', 'secrets'], issues);
+  const profile = profileField(body.profile, ['body', 'profile'], issues);
+  const saveProfile = profileField(body.save_profile, ['body', 'save_profile'], issues);
   if (issues.length) throw validationFailed(issues);
   return {
     templateId: typeof body.template_id === 'string' && body.template_id.trim() ? body.template_id.trim() : null,
     name: typeof body.name === 'string' && body.name.trim() ? body.name.trim().slice(0, 200) : null,
     url,
-    request: { url, content: null, proxyCountry: null, cookies: [], ...(allowedDomains ? { allowedDomains } : {}) },
+    request: {
+      url,
+      content: null,
+      proxyCountry: null,
+      cookies: [],
+      ...(allowedDomains ? { allowedDomains } : {}),
+      // Encrypted before anything is stored: the value never reaches a column in plain text.
+      ...(secrets.length ? { secrets: seal(ctx.config, secrets, 'secret parameters') } : {}),
+      ...(profile ? { profile } : {}),
+      ...(saveProfile ? { saveProfile } : {}),
+    },
     attributes: options.attributes,
     prompt: options.prompt,
   };
@@ -200,6 +216,9 @@ export function scraperOperations(ctx: OperationContext): ScraperOperations {
       // A blocked URL or no model: answered now rather than failed in the background.
       if (input.url && input.request.content === null) await refuseBlockedUrls(ctx.config.network.allowNetworks, [input.url]);
       requireModel(ctx);
+      // An unknown profile (or no key to read it) is refused now.
+      await checkProfile(ctx, owner.id, input.request.profile);
+      if (input.request.saveProfile) secretsKey(ctx.config, 'profiles');
       // An owner budget already used up refuses the build before anything is created.
       await checkBudgets(ctx, owner.id, {}, { credits: 0, tokens: 0 }, 'a scraper build');
       const buildId = randomUUID();
@@ -207,8 +226,10 @@ export function scraperOperations(ctx: OperationContext): ScraperOperations {
         let scraperId: string;
         if (input.templateId) {
           // Regeneration: status goes back to generating; runs keep using the last accepted recipe (script) meanwhile.
+          // A rebuild without `secrets` keeps the stored ones.
           const { rows } = await tx.query<{ id: string }>(
-            `UPDATE scrapers SET status = 'generating', error = NULL, error_code = NULL, attributes = $4, prompt = $5, request = $6,
+            `UPDATE scrapers SET status = 'generating', error = NULL, error_code = NULL, attributes = $4, prompt = $5,
+               request = CASE WHEN $6::jsonb ? 'secrets' OR request->'secrets' IS NULL THEN $6::jsonb ELSE $6::jsonb || jsonb_build_object('secrets', request->'secrets') END,
                build_id = $7, url = coalesce($8, url), name = coalesce($9, CASE WHEN name = $10 AND $8::text IS NOT NULL THEN $11 ELSE name END),
                updated_at = now()
              WHERE id = $1 AND owner_id = $2 AND kind = $3 RETURNING id`,

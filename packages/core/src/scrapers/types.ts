@@ -12,6 +12,8 @@ export interface ParameterSpec {
   type: string;
   description?: string;
   default?: unknown;
+  /** A `secret` or `totp` parameter whose value is stored (encrypted) with the scraper: a run may leave it out. */
+  stored?: boolean;
 }
 
 /** What a build was asked to start from (stored with the scraper, read by the build job). */
@@ -26,6 +28,12 @@ export interface ScraperBuildRequest {
   cookies: unknown[];
   /** Agentic builds: the hosts the agent may browse (agent/domains.ts); absent: no policy. */
   allowedDomains?: string[];
+  /** Agentic builds: the secret parameters, sealed (secrets/vault.ts): a list of SecretInput. */
+  secrets?: string;
+  /** Agentic builds and runs: the browser profile to start from (its cookies). */
+  profile?: string;
+  /** Agentic builds and runs: the profile the browser state is saved to when the script has run. */
+  saveProfile?: string;
 }
 
 /**

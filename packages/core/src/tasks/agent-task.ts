@@ -30,6 +30,9 @@ import { checkRequest } from '../schemas/validate.ts';
 import { AGENT_EXTRACT_BODY, type AgentTaskRequest } from '../schemas/run-requests.ts';
 import { checkBudgets, tokenAllowance } from '../cost/budgets.ts';
 import { estimateAgentTask, type DryRunBody } from '../cost/estimate.ts';
+import { normalizeSecretsInput, secretsFrom, type SecretInput } from '../secrets/values.ts';
+import { seal, secretsKey, unseal } from '../secrets/vault.ts';
+import { checkProfile, loadProfile, profileField, saveProfile } from '../profiles/index.ts';
 import type { TaskStatus } from '../schemas/statuses.ts';
 
 export const AGENT_TASK_JOB = 'agent.task';
@@ -70,6 +73,10 @@ interface AgentTaskRow {
     allowedDomains?: string[];
     max_tokens?: number | null;
     max_credits?: number | null;
+    /** Secret inputs, sealed (secrets/vault.ts): a list of SecretInput. */
+    secrets?: string;
+    profile?: string;
+    saveProfile?: string;
   };
   data: ExtractedRecord[] | null;
   message: string | null;
@@ -114,7 +121,12 @@ export async function submitAgentTask(ctx: OperationContext, owner: Owner, input
   const callbackUrl = checkCallbackUrl(body.callback_url, issues);
   const allowedDomains = normalizeAllowedDomains(body.allowed_domains, ['body', 'allowed_domains'], issues);
   checkStartDomain(url, allowedDomains, issues);
+  const secrets = normalizeSecretsInput(body.secrets, ['body', 'secrets'], issues);
+  const profile = profileField(body.profile, ['body', 'profile'], issues);
+  const saveProfile = profileField(body.save_profile, ['body', 'save_profile'], issues);
   if (issues.length) throw validationFailed(issues);
+  await checkProfile(ctx, owner.id, profile);
+  if (saveProfile) secretsKey(ctx.config, 'profiles');
   if (callbackUrl) createSsrfGuard({ allowNetworks: ctx.config.network.allowNetworks }).checkUrl(callbackUrl);
   // Refused now rather than after a queue wait: a blocked start URL, or nothing could run the task.
   await refuseBlockedUrls(ctx.config.network.allowNetworks, [url!]);
@@ -138,6 +150,10 @@ export async function submitAgentTask(ctx: OperationContext, owner: Owner, input
     ...(allowedDomains ? { allowedDomains } : {}),
     max_tokens: budget.maxTokens,
     max_credits: budget.maxCredits,
+    // Sealed before the row is written: a secret never reaches a column in plain text.
+    ...(secrets.length ? { secrets: seal(ctx.config, secrets, 'secret parameters') } : {}),
+    ...(profile ? { profile } : {}),
+    ...(saveProfile ? { saveProfile } : {}),
   };
   await ctx.db.tx(async (tx) => {
     await tx.query(`INSERT INTO tasks (id, owner_id, kind, status, request, callback_url) VALUES ($1, $2, 'agent', 'pending', $3, $4)`, [
@@ -212,7 +228,11 @@ export function agentTaskJob(ctx: () => OperationContext) {
       let closing: Promise<void> | undefined;
       try {
         const allowance = await tokenAllowance(c, row.owner_id, { maxTokens: row.request.max_tokens, maxCredits: row.request.max_credits });
+        const secrets = row.request.secrets ? secretsFrom(unseal<SecretInput[]>(c.config, row.request.secrets, 'secret parameters')) : null;
+        const profile = row.request.profile ? await loadProfile(c, row.owner_id, row.request.profile) : null;
         const result = await runAgent(c, {
+          secrets,
+          cookies: profile?.cookies,
           // The browser page closes while the result is recorded; the job ends after both.
           deferClose: (p) => (closing = p),
           url: row.request.url,
@@ -229,6 +249,9 @@ export function agentTaskJob(ctx: () => OperationContext) {
         const usage = { ...result.usage, steps: result.stepsUsed, outcome: result.outcome, driver: result.driver, model_ms: result.modelMs };
         const pages = new Set(result.steps.map((s) => s.urlAfter)).size;
         await c.db.tx(async (tx) => {
+          // save_profile: the browser state the agent ended with (signed in), whatever records it found.
+          if (row.request.saveProfile && result.cookies.length && result.outcome === 'finished')
+            await saveProfile(c, tx, row.owner_id, row.request.saveProfile, { cookies: result.cookies, localStorage: {} }, { source: 'agent_task' });
           if (result.records.length === 0 && result.outcome !== 'finished') {
             await finish(c, tx, row, `status = 'failed', error = $2, error_code = $3, steps = $4, usage = $5, driver = $6`, [
               result.message ?? 'the agent stopped before finding any record',

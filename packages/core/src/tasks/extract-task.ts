@@ -11,6 +11,8 @@ import { defineJob } from '../jobs/job-kind.ts';
 import { requireModel, type OperationContext } from '../context.ts';
 import { checkHttpUrl, normalizeExtractOptions } from '../schemas/normalize.ts';
 import { runExtraction } from '../extract/pipeline.ts';
+import { checkProfile, profileField } from '../profiles/index.ts';
+import { extractSignedIn } from '../profiles/refresh.ts';
 import { recordUsage } from '../usage.ts';
 import { enqueueCallback } from '../callbacks/index.ts';
 import type { Queryable } from '../store/db.ts';
@@ -64,7 +66,9 @@ export async function submitExtractTask(ctx: OperationContext, owner: Owner, bod
   const url = checkHttpUrl(body.url, ['body', 'url'], issues);
   const options = normalizeExtractOptions(body, ctx.config, url, issues);
   const callbackUrl = checkCallbackUrl(body.callback_url, issues);
+  const profile = profileField(body.profile, ['body', 'profile'], issues);
   if (issues.length) throw validationFailed(issues);
+  await checkProfile(ctx, owner.id, profile);
   const proxy = proxyRoute(options.proxyCountry, ctx.config);
   // Refused now rather than after a queue wait: a blocked URL, or no model to read the page.
   await refuseBlockedUrls(ctx.config.network.allowNetworks, [url!]);
@@ -131,7 +135,15 @@ export function extractTaskJob(ctx: () => OperationContext) {
       const settings = await getOwnerSettings(c.db, row.owner_id);
       options.grounding ??= settings.grounding_policy ?? 'keep';
       const guard = await extractionGuard(c, row.owner_id, options, settings);
-      const result = await runExtraction(c, { url: row.request.url }, options, job.signal, undefined, guard);
+      const result = await extractSignedIn(
+        c,
+        row.owner_id,
+        row.request.profile,
+        row.request.url,
+        options,
+        (o) => runExtraction(c, { url: row.request.url }, o, job.signal, undefined, guard),
+        job.signal,
+      );
       const unsupported = result.trust.unsupported(result.records);
       await c.db.tx(async (tx) => {
         await finish(c, tx, row, `status = 'completed', data = $2, message = $3, driver = $4, credits_charged = $5`, [
