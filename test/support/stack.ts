@@ -9,7 +9,7 @@ import { apiRoutes } from '../../packages/server/src/routes/index.ts';
 import { pluginWiring } from '../../packages/server/src/wiring.ts';
 import { startAgents, type Listener } from '../../packages/server/src/server.ts';
 import { testSchemas, type TestSchemas } from './db.ts';
-import { startModelServer, type ModelServer, type ScriptedModel } from './model-server.ts';
+import { startModelServer, type ModelServer, type ScriptedModel } from '@gleaner/testing';
 import { startFixtureSite, type FixtureSite } from '@gleaner/testing';
 import { request, type JsonResponse } from './http.ts';
 

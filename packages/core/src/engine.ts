@@ -76,7 +76,7 @@ export interface EngineOptions {
   /** Extra job kinds (tests, embedders). */
   jobKinds?: JobKind<any>[];
   /** Model specs for GET /v1/llm-specs (never throws); defaults to the provider's specs. */
-  llmSpecs?: () => Promise<unknown[]>;
+  llmSpecs?: () => Promise<ModelSpec[]>;
   /** Prometheus instruments to record into; by default the engine makes its own registry. */
   metrics?: Metrics;
 }
@@ -117,7 +117,7 @@ export interface Engine {
   /** Finds or creates the owner: for a host app that authenticates its own users (see createApiRouter). */
   ensureOwner(ownerName: string): Promise<Owner>;
   proxyCountries(): Record<string, string>;
-  llmSpecs(): Promise<unknown[]>;
+  llmSpecs(): Promise<ModelSpec[]>;
 
   // The extraction operations take the HTTP API's request bodies, typed from the same JSON Schemas,
   // and check them as the API does: a bad body throws VALIDATION_FAILED with the same 422 issues.

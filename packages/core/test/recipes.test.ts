@@ -14,8 +14,8 @@ import {
   validateRecipe,
 } from '../src/recipes/index.ts';
 import type { Recipe } from '../src/recipes/index.ts';
-import { startModelServer } from '../../../test/support/model-server.ts';
-import type { ModelServer } from '../../../test/support/model-server.ts';
+import { startModelServer } from '@gleaner/testing';
+import type { ModelServer } from '@gleaner/testing';
 
 const fixture = (name: string): string => readFileSync(new URL(`./fixtures/recipes/${name}`, import.meta.url), 'utf8');
 const LISTING = fixture('listing.html');

@@ -42,7 +42,9 @@ export interface GleanerConfig {
     /** Model name -> US dollars per million input / output tokens. */
     pricing: Record<string, { input: number; output: number }>;
   };
+  /** Declared by @gleaner/llm-openai (its settings.json); present when that package is installed. */
   openai: { apiKey: string; baseUrl: string };
+  /** Declared by @gleaner/llm-ollama (its settings.json); present when that package is installed. */
   ollama: { host: string; keepAlive: string };
   network: {
     allowNetworks: string[];
@@ -60,6 +62,7 @@ export interface GleanerConfig {
     chromiumPath: string;
     chromedriverPath: string;
     wsEndpoint: string;
+    /** Declared by @gleaner/driver-selenium (its settings.json); present when that package is installed. */
     seleniumUrl: string;
     maxPages: number;
     retireAfterPages: number;

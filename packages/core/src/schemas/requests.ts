@@ -129,7 +129,7 @@ export const RECORDS_RESPONSE = {
   type: 'object',
   required: ['data'],
   properties: { data: { type: 'array', items: { type: 'object' } }, message: { type: 'string' } },
-};
+} as const;
 
 export const TASK_RESPONSE = {
   type: 'object',
@@ -142,6 +142,9 @@ export const TASK_RESPONSE = {
     error: { type: 'string' },
     warnings: WARNINGS_SCHEMA,
   },
-};
+} as const;
 
-export const ID_PARAMS = (name: string) => ({ type: 'object', required: [name], properties: { [name]: { type: 'string', minLength: 1, maxLength: 200 } } });
+const ID = { type: 'string', minLength: 1, maxLength: 200 } as const;
+/** The path parameter `name`, an id. */
+export const ID_PARAMS = <const N extends string>(name: N) =>
+  ({ type: 'object', required: [name], properties: { [name]: ID } as Record<N, typeof ID> }) as const;

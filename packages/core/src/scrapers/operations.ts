@@ -23,7 +23,7 @@ import { AGENTIC_BUILD_JOB } from './agentic-build-job.ts';
 import { cancelBuild } from './build-watch.ts';
 import { SCRAPER_GENERATE_JOB } from './generate-job.ts';
 import { UNTITLED, defaultName, deleteScraper, insertScraper, listScrapers, loadScraper, type ScraperListItem } from './store.ts';
-import type { ScraperBuildRequest, ScraperKind, ScraperRecord } from './types.ts';
+import type { AgenticBody, ExtractorBody, ScraperBuildRequest, ScraperKind, ScraperRecord } from './types.ts';
 
 export interface ScraperOperations {
   /** POST /v1/extractor/new, /v1/agent/new: an empty scraper (status null). */
@@ -37,7 +37,7 @@ export interface ScraperOperations {
   /** `dry_run: true` on generate (a Gleaner extension): what the build would cost; nothing is created or queued. */
   estimateGenerate(owner: Owner, body: GenerateScraperRequest | GenerateAgenticScraperRequest, kind?: ScraperKind): Promise<DryRunBody>;
   /** Spec 2.3 / 2.4 (+ error when failed); 404 for the wrong kind. */
-  get(owner: Owner, id: string, kind: ScraperKind): Promise<Record<string, unknown>>;
+  get(owner: Owner, id: string, kind: ScraperKind): Promise<ExtractorBody | AgenticBody>;
   /** {"message": "Scraper <id> deleted"}, after stopping a build in progress; 404 for the wrong kind. */
   remove(owner: Owner, id: string, kind: ScraperKind): Promise<{ message: string }>;
   /** Spec 2.5 items of both kinds, newest first. */
@@ -55,10 +55,15 @@ async function loadKind(ctx: OperationContext, owner: Owner, id: string, kind: S
 }
 
 /** Spec 2.3 (classic) with the extra fields of docs/api.md ("Scrapers"). */
-export function extractorBody(s: ScraperRecord): Record<string, unknown> {
-  const body: Record<string, unknown> = { template_id: s.id, type: 'extractor', name: s.name, mode: s.mode, url: s.url, status: s.status };
-  if (s.status === 'failed') body.error = s.error ?? 'the build failed';
-  Object.assign(body, {
+export function extractorBody(s: ScraperRecord): ExtractorBody {
+  return {
+    template_id: s.id,
+    type: 'extractor',
+    name: s.name,
+    mode: s.mode,
+    url: s.url,
+    status: s.status,
+    ...(s.status === 'failed' ? { error: s.error ?? 'the build failed' } : {}),
     attributes: s.attributes,
     prompt: s.prompt,
     recipe_version: s.recipeVersion,
@@ -67,22 +72,26 @@ export function extractorBody(s: ScraperRecord): Record<string, unknown> {
     credits_charged: s.creditsCharged,
     drift: s.driftDetectedAt ? { detected_at: s.driftDetectedAt, reason: s.driftReason } : null,
     created_at: s.createdAt,
-  });
-  return body;
+  };
 }
 
 /** Spec 2.4 (agentic): parameters_schema only when the scraper has one. */
-export function agenticBody(s: ScraperRecord): Record<string, unknown> {
-  const body: Record<string, unknown> = { template_id: s.id, type: 'agentic', status: s.status, name: s.name, url: s.url };
-  if (s.status === 'failed') body.error = s.error ?? 'the build failed';
-  body.sample_data = s.sampleData;
-  if (s.parametersSchema?.length) body.parameters_schema = s.parametersSchema;
-  // Gleaner extension: what the last build was asked, so a client (the console) can rebuild it.
-  body.prompt = s.prompt;
-  body.attributes = s.attributes;
-  body.credits_charged = s.creditsCharged;
-  body.created_at = s.createdAt;
-  return body;
+export function agenticBody(s: ScraperRecord): AgenticBody {
+  return {
+    template_id: s.id,
+    type: 'agentic',
+    status: s.status,
+    name: s.name,
+    url: s.url,
+    ...(s.status === 'failed' ? { error: s.error ?? 'the build failed' } : {}),
+    sample_data: s.sampleData,
+    ...(s.parametersSchema?.length ? { parameters_schema: s.parametersSchema } : {}),
+    // Gleaner extension: what the last build was asked, so a client (the console) can rebuild it.
+    prompt: s.prompt,
+    attributes: s.attributes,
+    credits_charged: s.creditsCharged,
+    created_at: s.createdAt,
+  };
 }
 
 interface GenerateInput {

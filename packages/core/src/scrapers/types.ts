@@ -72,3 +72,43 @@ export interface ScraperRecord {
   buildId: string | null;
   request: ScraperBuildRequest | null;
 }
+
+/** Layout drift a run found and no heal or regeneration has fixed yet. */
+export type ScraperDrift = { detected_at: string; reason: string | null } | null;
+
+/** GET /v1/extractor/{id}: spec 2.3 with the extra fields of docs/api.md (EXTRACTOR_RESPONSE). */
+export interface ExtractorBody {
+  template_id: string;
+  type: 'extractor';
+  name: string;
+  mode: string;
+  url: string | null;
+  status: ScraperStatus;
+  /** Why the last build failed (status failed only). */
+  error?: string;
+  attributes: Attribute[];
+  prompt: string;
+  recipe_version: number | null;
+  recipe: Recipe | null;
+  sample_data: ExtractedRecord[] | null;
+  credits_charged: number;
+  drift: ScraperDrift;
+  created_at: string;
+}
+
+/** GET /v1/agent/{id}: spec 2.4, with the last build's prompt and attributes (AGENTIC_RESPONSE). */
+export interface AgenticBody {
+  template_id: string;
+  type: 'agentic';
+  status: ScraperStatus;
+  name: string;
+  url: string | null;
+  error?: string;
+  sample_data: ExtractedRecord[] | null;
+  /** Only when the scraper takes custom parameters. */
+  parameters_schema?: ParameterSpec[];
+  prompt: string;
+  attributes: Attribute[];
+  credits_charged: number;
+  created_at: string;
+}

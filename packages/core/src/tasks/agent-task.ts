@@ -17,7 +17,7 @@ import { defineJob } from '../jobs/job-kind.ts';
 import { notifyCancel } from '../jobs/cancel.ts';
 import { requireModel, type OperationContext } from '../context.ts';
 import { checkHttpUrl, normalizeAttributeInput } from '../schemas/normalize.ts';
-import type { Attribute } from '../records/attributes.ts';
+import type { Attribute, ExtractedRecord } from '../records/attributes.ts';
 import { creditsFor, recordUsage } from '../usage.ts';
 import { enqueueCallback } from '../callbacks/index.ts';
 import type { Queryable } from '../store/db.ts';
@@ -58,7 +58,8 @@ export interface AgentStepSummary {
 export interface AgentTaskStatusBody {
   task_id: string;
   status: TaskStatus;
-  data?: unknown;
+  /** Once completed: the records. */
+  data?: ExtractedRecord[];
   message?: string;
   error?: string;
   steps?: AgentStepSummary[];
@@ -86,7 +87,7 @@ interface AgentTaskRow {
     provenance?: boolean;
     grounding?: GroundingPolicy | null;
   };
-  data: unknown;
+  data: ExtractedRecord[] | null;
   message: string | null;
   error: string | null;
   callback_url: string | null;

@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { GleanerError, validationFailed, type ValidationIssue } from '../errors.ts';
 import type { Owner } from '../auth/owners.ts';
+import type { ExtractedRecord } from '../records/attributes.ts';
 import { defineJob } from '../jobs/job-kind.ts';
 import { requireModel, type OperationContext } from '../context.ts';
 import { checkHttpUrl, normalizeExtractOptions } from '../schemas/normalize.ts';
@@ -29,7 +30,8 @@ export const EXTRACT_TASK_JOB = 'extract.task';
 export interface TaskStatusBody {
   task_id: string;
   status: TaskStatus;
-  data?: unknown;
+  /** Once completed: the records. */
+  data?: ExtractedRecord[];
   message?: string;
   error?: string;
   /** Grounding policy flag or drop: the values the pages do not support (as in the /v1/extract body). */
@@ -41,7 +43,7 @@ interface TaskRow {
   owner_id: string;
   status: TaskStatusBody['status'];
   request: Record<string, any>;
-  data: unknown;
+  data: ExtractedRecord[] | null;
   message: string | null;
   error: string | null;
   callback_url: string | null;

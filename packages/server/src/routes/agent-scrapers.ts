@@ -1,6 +1,6 @@
 // Agentic scrapers (spec 4.2 items 4-7): new, generate (the agent records a script in the
 // background), read, delete (stopping a build). Runs go through POST /v1/scrapers/run_async.
-import { defineRoutes } from '../http/route.ts';
+import { defineRoutes, route } from '../http/route.ts';
 import { AGENT_GENERATE_BODY } from '@gleaner/core';
 import { GENERATING_RESPONSE } from '@gleaner/core';
 import { kindRoutes } from './scrapers.ts';
@@ -9,7 +9,7 @@ import { DRY_RUN_RESPONSE } from '@gleaner/core';
 export function agentScraperRoutes() {
   return defineRoutes([
     ...kindRoutes('agentic', '/v1/agent', 'agent'),
-    {
+    route({
       method: 'post',
       path: '/v1/agent/generate',
       summary: 'Build an agentic scraper: the agent browses the sample URL once and its actions become a replayable script',
@@ -31,6 +31,6 @@ export function agentScraperRoutes() {
         body.dry_run === true
           ? { body: await ctx.engine.scrapers.estimateGenerate(ctx.owner!, body, 'agentic') }
           : { status: 202, body: await ctx.engine.scrapers.generate(ctx.owner!, body, 'agentic') },
-    },
+    }),
   ]);
 }

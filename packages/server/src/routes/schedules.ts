@@ -1,4 +1,4 @@
-import { defineRoutes, type RouteDef } from '../http/route.ts';
+import { defineRoutes, route, type RouteDef } from '../http/route.ts';
 import {
   ID_PARAMS,
   REPLAY_BODY,
@@ -16,19 +16,20 @@ const ID = ID_PARAMS('schedule_id');
 
 /** Schedules, their change tracking, the snapshot archive and replays (Gleaner extensions). */
 export function scheduleRoutes() {
-  const action = (verb: 'pause' | 'resume', summary: string): RouteDef => ({
-    method: 'post',
-    path: `/v1/schedules/:schedule_id/${verb}`,
-    summary,
-    description: `${EXTENSION} 409 for a stopped schedule.`,
-    tags: ['gleaner'],
-    auth: 'apiKey',
-    params: ID,
-    responses: { 200: { description: 'The schedule', schema: SCHEDULE_RESPONSE } },
-    handler: async (ctx, { params }) => ({ body: await ctx.engine.schedules[verb](ctx.owner!, params.schedule_id) }),
-  });
+  const action = (verb: 'pause' | 'resume', summary: string): RouteDef =>
+    route({
+      method: 'post',
+      path: `/v1/schedules/:schedule_id/${verb}`,
+      summary,
+      description: `${EXTENSION} 409 for a stopped schedule.`,
+      tags: ['gleaner'],
+      auth: 'apiKey',
+      params: ID,
+      responses: { 200: { description: 'The schedule', schema: SCHEDULE_RESPONSE } },
+      handler: async (ctx, { params }) => ({ body: await ctx.engine.schedules[verb](ctx.owner!, params.schedule_id) }),
+    });
   return defineRoutes([
-    {
+    route({
       method: 'post',
       path: '/v1/schedules',
       summary: 'Schedule a scraper: each firing starts an ordinary run, compared with the last one',
@@ -38,8 +39,8 @@ export function scheduleRoutes() {
       body: SCHEDULE_BODY,
       responses: { 201: { description: 'The schedule', schema: SCHEDULE_RESPONSE } },
       handler: async (ctx, { body }) => ({ status: 201, body: await ctx.engine.schedules.create(ctx.owner!, body) }),
-    },
-    {
+    }),
+    route({
       method: 'get',
       path: '/v1/schedules',
       summary: "The caller's schedules, newest first, with their health and last run",
@@ -49,8 +50,8 @@ export function scheduleRoutes() {
       query: SCHEDULES_QUERY,
       responses: { 200: { description: 'Schedules', schema: SCHEDULES_RESPONSE } },
       handler: async (ctx, { query }) => ({ body: await ctx.engine.schedules.list(ctx.owner!, query) }),
-    },
-    {
+    }),
+    route({
       method: 'get',
       path: '/v1/schedules/:schedule_id',
       summary: 'A schedule',
@@ -60,8 +61,8 @@ export function scheduleRoutes() {
       params: ID,
       responses: { 200: { description: 'The schedule', schema: SCHEDULE_RESPONSE } },
       handler: async (ctx, { params }) => ({ body: await ctx.engine.schedules.get(ctx.owner!, params.schedule_id) }),
-    },
-    {
+    }),
+    route({
       method: 'patch',
       path: '/v1/schedules/:schedule_id',
       summary: "Change a schedule's settings (the fields given)",
@@ -72,8 +73,8 @@ export function scheduleRoutes() {
       body: SCHEDULE_PATCH_BODY,
       responses: { 200: { description: 'The schedule', schema: SCHEDULE_RESPONSE } },
       handler: async (ctx, { params, body }) => ({ body: await ctx.engine.schedules.update(ctx.owner!, params.schedule_id, body) }),
-    },
-    {
+    }),
+    route({
       method: 'delete',
       path: '/v1/schedules/:schedule_id',
       summary: 'Delete a schedule (its runs stay)',
@@ -83,10 +84,10 @@ export function scheduleRoutes() {
       params: ID,
       responses: { 200: { description: 'Deleted' } },
       handler: async (ctx, { params }) => ({ body: await ctx.engine.schedules.remove(ctx.owner!, params.schedule_id) }),
-    },
+    }),
     action('pause', 'Pause a schedule (no firing until resumed)'),
     action('resume', 'Resume a paused schedule'),
-    {
+    route({
       method: 'post',
       path: '/v1/schedules/:schedule_id/trigger',
       startsJob: true,
@@ -97,8 +98,8 @@ export function scheduleRoutes() {
       params: ID,
       responses: { 202: { description: 'The run', schema: TRIGGER_RESPONSE } },
       handler: async (ctx, { params }) => ({ status: 202, body: await ctx.engine.schedules.trigger(ctx.owner!, params.schedule_id) }),
-    },
-    {
+    }),
+    route({
       method: 'get',
       path: '/v1/runs/:run_id/items/:n/snapshot',
       summary: 'The page a run item fetched, as archived',
@@ -120,8 +121,8 @@ export function scheduleRoutes() {
           bytes: { contentType: 'text/html; charset=utf-8', data: s.content },
         };
       },
-    },
-    {
+    }),
+    route({
       method: 'get',
       path: '/v1/snapshots/usage',
       summary: "The size of the caller's part of the snapshot archive",
@@ -130,8 +131,8 @@ export function scheduleRoutes() {
       auth: 'apiKey',
       responses: { 200: { description: 'Archive size', schema: ARCHIVE_USAGE_RESPONSE } },
       handler: async (ctx) => ({ body: await ctx.engine.snapshots.usage(ctx.owner!) }),
-    },
-    {
+    }),
+    route({
       method: 'get',
       path: '/v1/snapshots/settings',
       summary: "The caller's default for runs that do not say whether to keep their pages",
@@ -140,8 +141,8 @@ export function scheduleRoutes() {
       auth: 'apiKey',
       responses: { 200: { description: 'Settings', schema: SNAPSHOT_SETTINGS_RESPONSE } },
       handler: async (ctx) => ({ body: await ctx.engine.snapshots.settings(ctx.owner!) }),
-    },
-    {
+    }),
+    route({
       method: 'put',
       path: '/v1/snapshots/settings',
       summary: 'Keep the pages of every run by default, or not',
@@ -151,8 +152,8 @@ export function scheduleRoutes() {
       body: SNAPSHOT_SETTINGS_BODY,
       responses: { 200: { description: 'Settings', schema: SNAPSHOT_SETTINGS_RESPONSE } },
       handler: async (ctx, { body }) => ({ body: await ctx.engine.snapshots.updateSettings(ctx.owner!, body) }),
-    },
-    {
+    }),
+    route({
       method: 'post',
       path: '/v1/scrapers/:scraper_id/replay',
       summary: "Run a scraper version on a run's archived pages, fetching nothing",
@@ -163,6 +164,6 @@ export function scheduleRoutes() {
       body: REPLAY_BODY,
       responses: { 200: { description: 'The replay', schema: REPLAY_RESPONSE } },
       handler: async (ctx, { params, body }) => ({ body: await ctx.engine.snapshots.replay(ctx.owner!, params.scraper_id, body) }),
-    },
+    }),
   ]);
 }
