@@ -216,15 +216,13 @@ describe('recipes: executor', () => {
     });
   });
 
-  it('runs a 50-card listing in a few milliseconds', () => {
+  // Its speed is measured by `node test/bench/run.ts trust` (a run item's recipe execution), not asserted here.
+  it('runs a 50-card listing: one record a card, the ad slot left out', () => {
     const card = LISTING.slice(LISTING.indexOf('<li class="product-card" data-sku="K-100">'), LISTING.indexOf('<li class="ad-slot">'));
     const big = LISTING.replace('<ul class="product-grid">', `<ul class="product-grid">${card.repeat(47)}`);
-    executeRecipe(LISTING_RECIPE, big, { url: LISTING_URL, attributes: ATTRS }); // warm up
-    const started = performance.now();
     const records = executeRecipe(LISTING_RECIPE, big, { url: LISTING_URL, attributes: ATTRS });
-    const ms = performance.now() - started;
     expect(records).to.have.length(50);
-    expect(ms).to.be.below(50);
+    expect(records.filter((r) => r.name === records[0].name)).to.have.length(48);
   });
 
   it('accepts model-style answers (null for unused keys) and bare transform names', () => {
