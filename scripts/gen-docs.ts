@@ -1,4 +1,4 @@
-// Regenerates the reference tables of docs/configuration.md (from packages/core/src/config/schema.json) and
+// Regenerates the reference tables of docs/configuration.md (from packages/core/src/config/schema.json and the settings.json the known plugin packages declare) and
 // docs/errors.md (from the error codes and the HTTP adapter's status map), between their
 // BEGIN/END markers; the prose around them is hand-written. Run: `node scripts/gen-docs.ts`.
 // test/docs.test.ts fails when a table is stale.

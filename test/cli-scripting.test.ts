@@ -117,6 +117,14 @@ describe('cli: scripting commands against a running server', function () {
     ]);
   });
 
+  it('run --provenance: each record carries the recipe rule of its values', async () => {
+    const r = await gleaner(['run', '--scraper', scraperId, '--urls', '-', '--provenance', '--poll-ms', '100', '--server', s.url], env, `${shelfUrl(11)}\n`);
+    expect(r.code, r.stderr).to.equal(0);
+    const [line] = lines(r.stdout);
+    expect(line.data.map(({ _provenance, ...rec }: any) => rec)).to.deep.equal(shelf(11));
+    for (const rec of line.data) expect(rec._provenance.title).to.include({ method: 'selector', url: shelfUrl(11) });
+  });
+
   it('run draws a progress bar on a terminal', async () => {
     // `script` gives the command a pseudo-terminal, as an interactive shell would.
     const cmd = [process.execPath, CLI, 'run', '--scraper', scraperId, '--poll-ms', '100', '--server', s.url].map((a) => `'${a}'`).join(' ');

@@ -38,7 +38,8 @@ for (const provider of ['openai', 'ollama'] as const) {
       const [call] = s.model.chatRequests();
       expect(call.api).to.equal(provider);
       const input = userContent(call);
-      for (const fact of ['Alpha Book', '$1,299.00', `${s.site.url}/img/alpha.jpg`, `${s.site.url}/p/beta`, 'Gamma Pro']) expect(input).to.contain(fact);
+      // Links and images on the page's own site are written from the site's root (fewer tokens).
+      for (const fact of ['Alpha Book', '$1,299.00', '](/img/alpha.jpg)', '](/p/beta)', 'Gamma Pro']) expect(input).to.contain(fact);
       for (const junk of ['SECRET_SCRIPT_TOKEN', 'SECRET_STYLE', 'HIDDEN_TEXT_TOKEN', 'SVG_PATH_TOKEN', 'COOKIE_BANNER_TEXT', 'utm_source'])
         expect(input).to.not.contain(junk);
       const schema = sentSchema(call);
@@ -94,6 +95,21 @@ for (const provider of ['openai', 'ollama'] as const) {
       expect(res.status, res.text).to.equal(200);
       expect(res.body.data[0]).to.include({ name: 'Alpha Book', price: 1299, image: 'https://shop.test/img/alpha.jpg' });
       expect(s.site.requests.length).to.equal(before);
+      // A link the model copies as it read it (from the site's root) comes back absolute, and grounded.
+      s.model.script([{ json: { records: [{ name: 'Beta Pad', price: '$899.50', image: '/img/beta.jpg', in_stock: 'Out of stock', url: '/p/beta' }] } }]);
+      const rel = await s.api('POST', '/v1/parse?details=true', {
+        content: productsPage(),
+        url: 'https://shop.test/laptops',
+        attributes: PRODUCT_ATTRIBUTES,
+        provenance: true,
+      });
+      expect(rel.status, rel.text).to.equal(200);
+      const { _provenance: prov, ...beta } = rel.body.data[0];
+      expect(beta).to.include({ url: 'https://shop.test/p/beta', image: 'https://shop.test/img/beta.jpg' });
+      const text: string = rel.body.details.pages[0].model_input.text;
+      expect(prov.url).to.include({ grounding: 'normalised', quote: '/p/beta' });
+      expect(prov.url.transform).to.deep.equal(['url']);
+      expect(text.slice(prov.url.span[0], prov.url.span[1])).to.equal('/p/beta');
     });
   });
 }

@@ -6,7 +6,7 @@ import { pino } from 'pino';
 import { insertScraper, loadConfig, type GleanerConfig, type Logger } from '@gleaner/core/internal';
 import { decideModel, createLlmFromConfig, modelGuessed, ollamaAnswers } from '../packages/server/src/llm-provider.ts';
 import { startStack, type Stack } from './support/stack.ts';
-import { startModelServer } from './support/model-server.ts';
+import { startModelServer } from '@gleaner/testing';
 
 /** A logger whose lines are collected (JSON objects), to check what start-up says. */
 function recordingLogger(): { logger: Logger; lines: any[] } {

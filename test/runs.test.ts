@@ -3,7 +3,7 @@ import { insertScraper, listDeliveries, verifyWebhook, type Owner } from '@glean
 import { startStack, sentSchema, userContent, waitFor, type Stack } from './support/stack.ts';
 import { startWebhookReceiver } from './support/webhook-receiver.ts';
 import { buildScraper as buildScraperFrom } from './support/scrapers.ts';
-import type { RecordedRequest } from './support/model-server.ts';
+import type { ModelRequest as RecordedRequest } from '@gleaner/testing';
 import { recipeField as f, recipeTransform as t } from './support/recipe-answers.ts';
 
 const ATTRS = [

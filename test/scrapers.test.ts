@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { healScraper, loadScraper, markDrift, type Owner } from '@gleaner/core/internal';
 import { startStack, sentSchema, userContent, waitFor, type Stack } from './support/stack.ts';
 import { PRODUCT_ATTRIBUTES, productAnswer, productsPage } from './support/pages.ts';
-import type { RecordedRequest, Step } from './support/model-server.ts';
+import type { ModelRequest as RecordedRequest, Step } from '@gleaner/testing';
 import { recipeField as f, recipeTransform as t } from './support/recipe-answers.ts';
 
 function productRecipe(opts: { container?: string; price?: string } = {}) {

@@ -3,7 +3,7 @@
 // throughput, and markdown throughput next to turndown's (scripts/styles removed) measured in this run.
 import TurndownService from 'turndown';
 import { htmlToMarkdown as mdreamRaw } from 'mdream';
-import { countTokens, htmlToMarkdown, reducePage } from '@gleaner/core/internal';
+import { countTokens, htmlToMarkdown, reducePage, siteRelativeUrl } from '@gleaner/core/internal';
 import { buildCorpus, type CorpusPage } from '../support/corpus.ts';
 
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
@@ -55,7 +55,8 @@ export async function run(): Promise<void> {
     precisionTokens += countTokens(pr);
     precisionKept += p.facts.filter((f) => pr.includes(f)).length;
     for (const f of p.facts) {
-      if (r.text.includes(f)) k.kept++;
+      if (r.text.includes(siteRelativeUrl(f, p.url)))
+        k.kept++; // a URL on the page's site is written from its root
       else if (missing.length < 5) missing.push(`${p.name}: ${f}`);
     }
     kinds.set(p.kind, k);

@@ -34,3 +34,38 @@ export function htmlToText(html: string): string {
     .replace(/\s*\n\s*/g, '\n')
     .trim();
 }
+
+/** Attributes whose values are names for code (CSS, scripts), not something the page says. */
+const CODE_ATTR = /^(?:class|id|style|on[a-z]+)$/;
+
+/** What a product value is looked for in, "in the HTML": the text (scripts and styles aside), the
+ * bodies of data scripts (JSON-LD, JSON) and attribute values (content, value, data-*, href, ...),
+ * one per line. CSS, script code, comments and class/id/style/event attributes are left out: an
+ * `#outOfStock` rule or id says nothing about this product. */
+export function htmlFacts(html: string): string {
+  const out: string[] = [];
+  let skip = 0;
+  let data = 0;
+  const parser = new Parser(
+    {
+      onopentag(name, attrs) {
+        for (const [k, v] of Object.entries(attrs)) if (v && !CODE_ATTR.test(k)) out.push('\n', v);
+        if (name === 'script' && /json/i.test(attrs.type ?? '')) data++;
+        else if (name === 'script' || name === 'style') skip++;
+        out.push('\n');
+      },
+      onclosetag(name) {
+        if (name === 'script' && data) data--;
+        else if ((name === 'script' || name === 'style') && skip) skip--;
+        out.push('\n');
+      },
+      ontext(t) {
+        if (!skip) out.push(t);
+      },
+    },
+    { decodeEntities: true },
+  );
+  parser.write(html);
+  parser.end();
+  return out.join('');
+}

@@ -91,8 +91,10 @@ const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 export function valuePresent(field: string, value: string, textNorm: string): boolean {
   if (field === 'availability') {
     const v = value.toLowerCase();
-    if (v.includes('outofstock') || v.includes('out of stock')) return /out ?of ?stock/.test(textNorm);
-    if (v.includes('instock') || v.includes('in stock')) return /(?<![a-z])in ?stock/.test(textNorm);
+    // As words: "Out of stock", schema.org/OutOfStock, "outofstock"; not inside an identifier such
+    // as exports_desktop_outOfStockBuyBox (a widget's name says nothing about this product).
+    if (v.includes('outofstock') || v.includes('out of stock')) return /(?<![\p{L}\p{N}_])out ?of ?stock(?![\p{L}\p{N}_])/u.test(textNorm);
+    if (v.includes('instock') || v.includes('in stock')) return /(?<![\p{L}\p{N}_])in ?stock(?![\p{L}\p{N}_])/u.test(textNorm);
     return textNorm.includes(normalize(value));
   }
   if (field === 'price') {

@@ -11,7 +11,7 @@ import { parseArgs } from 'node:util';
 import { countTokens, htmlToMarkdown, pageSkeleton, reducePage } from '@gleaner/core/internal';
 import { defuddle, readability } from './anchors.ts';
 import { loadProducts, loadWcxb, type ProductPage, type WcxbPage } from './corpora.ts';
-import { htmlToText } from './html-text.ts';
+import { htmlFacts, htmlToText } from './html-text.ts';
 import { hasSnippet, markdownToText, normalize, valuePresent, wordF1, type F1 } from './metrics.ts';
 
 const { values: args } = parseArgs({
@@ -119,9 +119,18 @@ async function evalWcxb(): Promise<void> {
     const inputNorm = normalize(markdownToText(reduced.text));
     const visNorm = normalize(visible);
     const ceil = page.with.filter((s) => hasSnippet(visNorm, s));
+    const tokens = countTokens(reduced.text);
+    if (args.dump)
+      row.model = {
+        tokens,
+        raw: rawTokens(page.html),
+        ms: +tRed.toFixed(1),
+        missed: ceil.filter((s) => !hasSnippet(inputNorm, s)),
+        leaked: page.without.filter((s) => hasSnippet(inputNorm, s)),
+      };
     model.push({
       page,
-      tokens: countTokens(reduced.text),
+      tokens,
       raw: rawTokens(page.html),
       withIn: page.with.filter((s) => hasSnippet(inputNorm, s)).length,
       withCeil: ceil.length,
@@ -255,9 +264,11 @@ function evalProducts(): void {
   const count = Object.fromEntries(FIELDS.map((f) => [f, { values: 0, html: 0, std: 0, code: 0 }]));
   const missing: string[] = [];
   const red = { std: [] as number[], code: [] as number[] };
+  const inCodeOnly: string[] = [];
   for (const page of pages) {
     const raw = rawTokens(page.html);
-    const htmlNorm = normalize(page.html);
+    const htmlNorm = normalize(htmlFacts(page.html));
+    const codeOnlyNorm = normalize(page.html);
     const reduced = reducePage(page.html, { url: page.url, mode: 'standard' });
     const skeleton = pageSkeleton(page.html);
     const stdNorm = normalize(markdownToText(reduced.text) + '\n' + reduced.text);
@@ -270,7 +281,10 @@ function evalProducts(): void {
       const c = count[f];
       c.values++;
       // A field counts once per page: present when any accepted value is.
-      if (!vals.some((v) => valuePresent(f, v, htmlNorm))) continue;
+      if (!vals.some((v) => valuePresent(f, v, htmlNorm))) {
+        if (vals.some((v) => valuePresent(f, v, codeOnlyNorm))) inCodeOnly.push(`${page.id.slice(0, 12)} ${f}=${JSON.stringify(vals)}`);
+        continue;
+      }
       c.html++;
       const inStd = vals.some((v) => valuePresent(f, v, stdNorm));
       const inCode = vals.some((v) => valuePresent(f, v, codeNorm));
@@ -299,6 +313,10 @@ function evalProducts(): void {
   console.log('');
   console.log(`Fewer tokens than the raw HTML (mean over pages): standard ${pct(mean(red.std))}, code ${pct(mean(red.code))}.`);
   goal(mean(red.std) >= 0.95, `product pages: model input ≥ 95% fewer tokens than the raw HTML: ${pct(mean(red.std))}`);
+  if (inCodeOnly.length)
+    console.log(
+      `\nNot counted as in the HTML: values found only in CSS, script code, comments or class/id/style/event attributes:\n${inCodeOnly.map((m) => `- ${m}`).join('\n')}`,
+    );
   if (missing.length) console.log(`\nValues in the HTML that do not reach the model:\n${missing.map((m) => `- ${m}`).join('\n')}`);
 }
 

@@ -1,7 +1,7 @@
 // Scripting the agent's model on the scripted model server: decisions (chat requests that offer
 // tools) come from a plan of steps that read the observation to find refs, as a real model would;
 // extraction requests (structured output) are answered from the page text the request carries.
-import type { RecordedRequest, ScriptedToolCall, Step } from './model-server.ts';
+import type { ModelRequest as RecordedRequest, ScriptedToolCall, Step } from '@gleaner/testing';
 
 /** The last user message of a chat request (the agent's current observation, or the page to extract). */
 export function lastUser(req: RecordedRequest): string {

@@ -2,7 +2,7 @@
 // (structured output with a `parameters` list), the recipe calls (the recipe for the agent fixture's
 // product lines) and the agent itself (agent-script.ts: decisions along a plan, extractions read back).
 import { agentScript, type AgentScript, type PlanStep } from './agent-script.ts';
-import type { RecordedRequest, Step } from './model-server.ts';
+import type { ModelRequest as RecordedRequest, Step } from '@gleaner/testing';
 import { recipeField, recipeTransform } from './recipe-answers.ts';
 import { sentSchema, type Stack } from './stack.ts';
 

@@ -3,13 +3,13 @@
 // a worker, on fresh schemas; and a fixture web site. Everything is stopped by close().
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createEngine, silentLogger, type ConfigOptions, type Driver, type Engine } from '@gleaner/core';
+import { createEngine, silentLogger, type ConfigOptions, type Driver, type Engine, type Logger } from '@gleaner/core';
 import { createApp } from '../../packages/server/src/http/app.ts';
 import { apiRoutes } from '../../packages/server/src/routes/index.ts';
 import { pluginWiring } from '../../packages/server/src/wiring.ts';
 import { startAgents, type Listener } from '../../packages/server/src/server.ts';
 import { testSchemas, type TestSchemas } from './db.ts';
-import { startModelServer, type ModelServer, type ScriptedModel } from './model-server.ts';
+import { startModelServer, type ModelServer, type ScriptedModel } from '@gleaner/testing';
 import { startFixtureSite, type FixtureSite } from '@gleaner/testing';
 import { request, type JsonResponse } from './http.ts';
 
@@ -43,6 +43,8 @@ export interface StackOptions {
   noModel?: boolean;
   /** Replaces the configured drivers (e.g. wraps them) before the engine gets them. */
   drivers?: (drivers: Driver[]) => Driver[];
+  /** The logger of the engine, the plugins and the app (default: silent). */
+  logger?: Logger;
 }
 
 function merge(a: ConfigOptions, b: ConfigOptions): ConfigOptions {
@@ -64,7 +66,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     jobs: { concurrency: 2, batchSize: 4 },
   };
   const schemas = testSchemas(merge(base, opts.config ?? {}));
-  const logger = silentLogger();
+  const logger = opts.logger ?? silentLogger();
   const plugins = pluginWiring(schemas.config, logger);
   const drivers = opts.drivers ? opts.drivers(plugins.drivers ?? []) : plugins.drivers;
   const llm = opts.noModel ? { llm: null } : { llm: plugins.llm, llmSpecs: plugins.llmSpecs };

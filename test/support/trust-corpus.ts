@@ -7,7 +7,7 @@
 import { countTokens } from '@gleaner/core/internal';
 import { buildCorpus, type CorpusPage } from './corpus.ts';
 import { sentSchema, userContent } from './stack.ts';
-import type { RecordedRequest } from './model-server.ts';
+import type { ModelRequest as RecordedRequest } from '@gleaner/testing';
 
 export interface TrustPage {
   page: CorpusPage;

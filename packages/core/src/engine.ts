@@ -32,6 +32,7 @@ import { historyOperations, type HistoryOperations } from './history/index.ts';
 import { extractMarkdown } from './operations/markdown.ts';
 import { extractTaskJob, getTask, submitExtractTask, type TaskStatusBody } from './tasks/extract-task.ts';
 import { scraperJobKinds, scraperOperations, type ScraperOperations } from './scrapers/index.ts';
+import { profileOperations, type ProfileOperations } from './profiles/index.ts';
 import { runJobKinds, runOperations, type RunOperations } from './runs/index.ts';
 import { catalogOperations, type CatalogOperations } from './catalog/index.ts';
 import { createMetrics, observeEngine, type Metrics } from './metrics/index.ts';
@@ -76,7 +77,7 @@ export interface EngineOptions {
   /** Extra job kinds (tests, embedders). */
   jobKinds?: JobKind<any>[];
   /** Model specs for GET /v1/llm-specs (never throws); defaults to the provider's specs. */
-  llmSpecs?: () => Promise<unknown[]>;
+  llmSpecs?: () => Promise<ModelSpec[]>;
   /** Prometheus instruments to record into; by default the engine makes its own registry. */
   metrics?: Metrics;
 }
@@ -117,7 +118,7 @@ export interface Engine {
   /** Finds or creates the owner: for a host app that authenticates its own users (see createApiRouter). */
   ensureOwner(ownerName: string): Promise<Owner>;
   proxyCountries(): Record<string, string>;
-  llmSpecs(): Promise<unknown[]>;
+  llmSpecs(): Promise<ModelSpec[]>;
 
   // The extraction operations take the HTTP API's request bodies, typed from the same JSON Schemas,
   // and check them as the API does: a bad body throws VALIDATION_FAILED with the same 422 issues.
@@ -133,6 +134,8 @@ export interface Engine {
   readonly scrapers: ScraperOperations;
   /** Scraper runs: synchronous, asynchronous, status. */
   readonly runs: RunOperations;
+  /** Browser profiles: import, list (names and domains only), delete (Gleaner extension). */
+  readonly profiles: ProfileOperations;
   /** The public catalog and the legacy agents' names. */
   readonly catalog: CatalogOperations;
   /** One-shot agent tasks: submit, status, stop. */
@@ -318,6 +321,7 @@ export function createEngine(opts: EngineOptions): Engine {
     getExtractTask: (owner, taskId) => getTask(context, owner, taskId, 'extract'),
     scrapers,
     runs,
+    profiles: profileOperations(context),
     catalog: catalogOperations(context, { scrapers, runs }),
     agent: {
       submit: (owner, body) => submitAgentTask(context, owner, body),

@@ -92,6 +92,10 @@ export const ERROR_CODES = {
     description:
       "The site's robots.txt disallows the URL for robots.userAgent; a run item is then skipped with this reason (an owner setting can turn robots.txt off).",
   },
+  SECRETS_KEY_MISSING: {
+    retryable: false,
+    description: 'A profile or a secret parameter was used but auth.secretsKey (GLEANER_SECRETS_KEY) is not set, or a stored one cannot be decrypted with it.',
+  },
   INTERNAL: { retryable: false, description: 'An unexpected error; the logs carry the details under the request id.' },
 } as const satisfies Record<string, { retryable: boolean; description: string }>;
 

@@ -62,11 +62,20 @@ export type { Attribute, AttributeType, ExtractedRecord } from './records/attrib
 export type { ExtractResponse } from './operations/extract.ts';
 export type { TaskStatusBody } from './tasks/extract-task.ts';
 export type { ScraperOperations } from './scrapers/operations.ts';
-export type { ParameterSpec, ScraperBuildRequest, ScraperKind, ScraperRecord, ScraperStatus } from './scrapers/types.ts';
+export type {
+  AgenticBody,
+  ExtractorBody,
+  ParameterSpec,
+  ScraperBuildRequest,
+  ScraperDrift,
+  ScraperKind,
+  ScraperRecord,
+  ScraperStatus,
+} from './scrapers/types.ts';
 export type { ScraperListItem } from './scrapers/store.ts';
 export type { RunOperations, RunOutcome } from './runs/operations.ts';
 export type { RunOptions } from './runs/request.ts';
-export type { RunStatus, RunStatusBody } from './runs/status.ts';
+export type { RunResultBody, RunStatus, RunStatusBody } from './runs/status.ts';
 export type { CatalogOperations } from './catalog/index.ts';
 export type { Recipe } from './recipes/schema.ts';
 export { RANDOM_PROXY_COUNTRY, canonicalProxyCountry } from './net/proxies.ts';
@@ -162,7 +171,7 @@ export { PLUGIN_API_VERSION } from './plugins/version.ts';
 export type { Driver, DriverCapabilities } from './plugins/driver.ts';
 export type { LlmProvider, ModelSpec } from './plugins/llm.ts';
 // The known plugin packages createEngine builds from configuration when it is handed none.
-export { KNOWN_PLUGINS, chooseProvider, loadConfiguredPlugins } from './plugins/registry.ts';
+export { KNOWN_PLUGINS, PROVIDER_PICKED_BY, chooseProvider, loadConfiguredPlugins, providerChosen, settingValue } from './plugins/registry.ts';
 export type { ConfiguredPlugins, PluginContext, PluginFromConfig } from './plugins/registry.ts';
 
 // The browsing agent: one-shot tasks (engine.agent), and the loop itself for embedders that run it
@@ -188,3 +197,5 @@ export type { ExportFormat, ResultFile } from './exports/index.ts';
 // Prometheus metrics (prom-client): the registry an engine records into, for a host app's /metrics.
 export { createMetrics, observeEngine } from './metrics/index.ts';
 export type { Metrics, ObserveOptions } from './metrics/index.ts';
+export { PROFILE_CREATE_BODY, PROFILE_LIST_RESPONSE, PROFILE_SUMMARY, SECRETS_SCHEMA } from './schemas/secrets.ts';
+export type { ProfileOperations, ProfileSummary } from './profiles/index.ts';

@@ -46,3 +46,6 @@ export * from './trust/page-text.ts';
 export * from './trust/grounding.ts';
 export * from './cost/budgets.ts';
 export * from './cost/estimate.ts';
+export * from './secrets/totp.ts';
+export * from './secrets/vault.ts';
+export * from './secrets/values.ts';

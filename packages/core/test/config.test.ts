@@ -1,8 +1,9 @@
 import { expect } from 'chai';
-import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CONFIG_FIELDS, GleanerError, loadConfig } from '@gleaner/core';
+import { createRequire } from 'node:module';
+import { CONFIG_FIELDS, GleanerError, loadConfig, redactConfig, type FieldSpec } from '@gleaner/core';
 
 describe('config: loading and precedence', () => {
   let dir: string;
@@ -90,5 +91,56 @@ describe('config: loading and precedence', () => {
     const envs = Object.values(CONFIG_FIELDS).map((f) => f.env);
     expect(envs.every((e) => /^[A-Z][A-Z0-9_]+$/.test(e))).to.equal(true);
     expect(new Set(envs).size).to.equal(envs.length);
+  });
+});
+
+describe('config: settings declared by plugin packages', () => {
+  const require = createRequire(import.meta.url);
+  const declared = (pkg: string) => (JSON.parse(readFileSync(require.resolve(`${pkg}/settings.json`), 'utf8')) as { fields: Record<string, FieldSpec> }).fields;
+  const coreSchema = JSON.parse(readFileSync(new URL('../src/config/schema.json', import.meta.url), 'utf8')) as { fields: Record<string, FieldSpec> };
+
+  it("reads the known plugins' settings from their packages, not from core's schema", () => {
+    const byPackage = {
+      '@gleaner/llm-openai': ['openai.apiKey', 'openai.baseUrl'],
+      '@gleaner/llm-ollama': ['ollama.host', 'ollama.keepAlive'],
+      '@gleaner/driver-selenium': ['browser.seleniumUrl'],
+    };
+    for (const [pkg, paths] of Object.entries(byPackage)) {
+      const fields = declared(pkg);
+      expect(Object.keys(fields), pkg).to.deep.equal(paths);
+      for (const path of paths) {
+        expect(coreSchema.fields, path).to.not.have.property(path);
+        expect(CONFIG_FIELDS[path], path).to.deep.equal(fields[path]);
+      }
+    }
+    const c = loadConfig({ env: { OPENAI_BASE_URL: 'http://127.0.0.1:9/v1', GLEANER_SELENIUM_URL: 'http://grid:4444' } });
+    expect(c.openai).to.deep.equal({ apiKey: '', baseUrl: 'http://127.0.0.1:9/v1' });
+    expect(c.ollama).to.deep.equal({ host: 'http://127.0.0.1:11434', keepAlive: '5m' });
+    expect(c.browser.seleniumUrl).to.equal('http://grid:4444');
+    expect(redactConfig(loadConfig({ env: { OPENAI_API_KEY: 'sk-secret' } })).openai).to.deep.equal({ apiKey: '***', baseUrl: '' });
+  });
+
+  it("reads a third-party plugin's declared settings like core's: environment, options, checks and defaults", () => {
+    const settings: Record<string, FieldSpec> = {
+      'acme.token': { type: 'string', env: 'ACME_TOKEN', default: '', secret: true, description: 'Token for the acme service.' },
+      'acme.pages': { type: 'integer', env: 'ACME_PAGES', default: 3, minimum: 1, description: 'Pages per call.' },
+    };
+    const c = loadConfig({ env: { ACME_TOKEN: 'tok' }, settings }) as unknown as { acme: { token: string; pages: number } };
+    expect(c.acme).to.deep.equal({ token: 'tok', pages: 3 });
+    expect(redactConfig(c as never, settings).acme).to.deep.equal({ token: '***', pages: 3 });
+    const fromOptions = loadConfig({ env: { ACME_PAGES: '5' }, options: { acme: { pages: 9 } } as never, settings }) as unknown as { acme: { pages: number } };
+    expect(fromOptions.acme.pages).to.equal(9);
+    expect(() => loadConfig({ env: { ACME_PAGES: '0' }, settings }))
+      .to.throw(GleanerError, /ACME_PAGES="0"/)
+      .with.property('code', 'CONFIG_INVALID');
+    // Without the declaration the key is unknown, as any undeclared key is.
+    expect(() => loadConfig({ env: {}, options: { acme: { pages: 9 } } as never })).to.throw(GleanerError, /unknown key "acme\.pages"/);
+  });
+
+  it('refuses a setting that is already declared', () => {
+    const settings = { 'openai.apiKey': { type: 'string' as const, env: 'OTHER_KEY', default: '', description: 'again' } };
+    expect(() => loadConfig({ env: {}, settings }))
+      .to.throw(GleanerError, /openai\.apiKey.*already declared/)
+      .with.property('code', 'CONFIG_INVALID');
   });
 });

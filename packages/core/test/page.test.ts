@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { chunkText, countTokens, htmlToMarkdown, reducePage } from '../src/page/index.ts';
+import { absoluteLinks, chunkText, countTokens, htmlToMarkdown, reducePage, siteRelativeUrl } from '../src/page/index.ts';
 import { buildCorpus } from '../../../test/support/corpus.ts';
 
 const URL_ = 'https://shop.example.com/catalog/item.html';
@@ -43,11 +43,11 @@ describe('page: reduction', () => {
       '"price":"129.00"',
       'InStock',
       'Lightweight trail shoe',
-      '![Side view](https://shop.example.com/img/trail-1.jpg)',
-      '![Top view](https://shop.example.com/img/trail-2.jpg)',
-      '![Sole](https://shop.example.com/img/trail-3-400.jpg)',
+      '![Side view](/img/trail-1.jpg)',
+      '![Top view](/img/trail-2.jpg)',
+      '![Sole](/img/trail-3-400.jpg)',
       '[Acme Outdoor](https://partners.example.org/acme?ref=42)',
-      '[size guide](https://shop.example.com/catalog/sizes.html)',
+      '[size guide](/catalog/sizes.html)',
     ])
       expect(r.text, fact).to.include(fact);
     expect(r.text).to.match(/\| Spec \| Value \|\n\|---\|---\|/);
@@ -95,9 +95,9 @@ describe('page: reduction', () => {
     const html = `<html><body><nav class="main-nav"><a href="/x">Nav link</a></nav><main><aside class="filters">Filter by size</aside><ul class="grid">${items}</ul></main><footer>Footer</footer></body></html>`;
     const { text } = reducePage(html, { url: 'https://s.example.com/c/shoes', mode: 'standard' });
     for (let i = 0; i < 60; i++) {
-      expect(text).to.include(`[Product number ${i}](https://s.example.com/p/${i})`);
+      expect(text).to.include(`[Product number ${i}](/p/${i})`);
       expect(text).to.include(`$${i}.99`);
-      expect(text).to.include(`![Item ${i}](https://s.example.com/c/${i}.webp)`);
+      expect(text).to.include(`![Item ${i}](/c/${i}.webp)`);
     }
     expect(text).not.to.include('Nav link');
   });
@@ -111,7 +111,8 @@ describe('page: reduction', () => {
     for (const page of buildCorpus()) {
       const r = reducePage(page.html, { url: page.url, mode: 'standard' });
       facts += page.facts.length;
-      const missing = page.facts.filter((f) => !r.text.includes(f));
+      // A URL on the page's own site is written from the site's root (absoluteLinks() restores it).
+      const missing = page.facts.filter((f) => !r.text.includes(siteRelativeUrl(f, page.url)));
       expect(missing, page.name).to.deep.equal([]);
       kept += page.facts.length - missing.length;
       raw += countTokens(page.html);
@@ -177,6 +178,56 @@ describe('page: reduction', () => {
     expect(text).to.include('![i](https://cdn.example.net/assets/i.png)');
   });
 
+  it("writes links and images on the page's own site from the root, and answers get them absolute again", () => {
+    const html = `<html><body><main><h1>Kettles</h1><p><a href="/p/blue?size=2">Blue kettle</a> <a href="red.html">Red kettle</a>
+      <a href="https://other.example.org/p/9">Partner kettle</a> <a href="//shop.example.com/p/green">Green kettle</a>
+      <img src="/img/blue.jpg" alt="Blue"> <a href="http://shop.example.com/p/old">Old kettle</a></p></main></body></html>`;
+    const pageUrl = 'https://shop.example.com/c/kettles';
+    const { text } = reducePage(html, { url: pageUrl, mode: 'standard' });
+    expect(text).to.include('[Blue kettle](/p/blue?size=2)').and.include('[Red kettle](/c/red.html)').and.include('[Green kettle](/p/green)');
+    expect(text).to.include('![Blue](/img/blue.jpg)');
+    // Another origin (another host, or http on an https page) stays absolute.
+    expect(text).to.include('[Partner kettle](https://other.example.org/p/9)').and.include('[Old kettle](http://shop.example.com/p/old)');
+    expect(siteRelativeUrl('https://shop.example.com/p/green', pageUrl)).to.equal('/p/green');
+    expect(siteRelativeUrl('https://other.example.org/p/9', pageUrl)).to.equal('https://other.example.org/p/9');
+    // Precision mode, and standard mode when asked, keep every URL absolute.
+    expect(reducePage(html, { url: pageUrl, mode: 'precision' }).text).to.include('https://shop.example.com/p/blue?size=2');
+    expect(reducePage(html, { url: pageUrl, mode: 'standard', siteRelative: false }).text).to.include('[Blue kettle](https://shop.example.com/p/blue?size=2)');
+    const answer = { url: '/p/blue?size=2', image: '/img/blue.jpg', all: ['/c/red.html', '/nowhere'], name: '/ not a link', n: 3 };
+    expect(absoluteLinks(answer, text, pageUrl)).to.deep.equal({
+      url: 'https://shop.example.com/p/blue?size=2',
+      image: 'https://shop.example.com/img/blue.jpg',
+      all: ['https://shop.example.com/c/red.html', '/nowhere'],
+      name: '/ not a link',
+      n: 3,
+    });
+  });
+
+  it("reads content that is hidden only until scripts run: streamed parts, a page-level reveal wrapper, a newsletter's own text", () => {
+    const html = `<html><body><div id="__next"><div style="visibility:hidden;min-height:100vh"><main><h1>Gradient descent</h1>
+      <p>Gradient descent takes steps against the gradient of the loss, each one scaled by the learning rate, until the loss stops falling or the budget of steps runs out.</p>
+      <p style="visibility:hidden">A tooltip that is really hidden.</p></main></div></div>
+      <template id="B:1"></template><div hidden id="S:1"><p>Stochastic variants sample a batch at every step.</p></div>
+      <div hidden id="drawer"><p>A closed drawer's text.</p></div>
+      <section class="newsletter-wrapper"><article class="newsletter-content"><p>This week: the learning rate schedule.</p></article></section>
+      <div class="newsletter-signup"><p>Sign up for our weekly emails</p></div>
+      <div class="card sticky-action"><p>A podcast about engines, every week.</p></div><div class="cky-consent-bar"><p>We use cookies</p></div>
+      <ul>${[1, 2, 3].map((i) => `<li><img src="/star.svg" alt="Rated"> <a href="/b/${i}">Book ${i}</a>: a story of ${i} engines told over many long chapters. <img src="/b/${i}.jpg" alt="Cover ${i}"></li>`).join('')}</ul></body></html>`;
+    const { text } = reducePage(html, { url: 'https://e.com/ml', mode: 'standard' });
+    for (const fact of [
+      'Gradient descent takes steps',
+      'Stochastic variants sample a batch',
+      'This week: the learning rate schedule.',
+      'A podcast about engines',
+    ])
+      expect(text).to.include(fact);
+    for (const hidden of ['A tooltip that is really hidden', "A closed drawer's text", 'Sign up for our weekly emails', 'We use cookies'])
+      expect(text).not.to.include(hidden);
+    // An image repeated on the page (an icon) is written with its URL once, then by its alt text.
+    expect(text).to.include('![Rated](/star.svg) [Book 1](/b/1)').and.include('Rated [Book 2](/b/2)').and.include('![Cover 3](/b/3.jpg)');
+    expect(text.split('/star.svg').length).to.equal(2);
+  });
+
   it('reduces a 2 MB page in well under a second, linearly', () => {
     const card = (i: number) =>
       `<div class="card" data-x="${i}"><a href="/p/${i}"><span>Item ${i}</span></a><span class="p">$${i}</span><svg><path d="M0 0L1 1"/></svg></div>`;
@@ -191,7 +242,7 @@ describe('page: reduction', () => {
     t = performance.now();
     const r = reducePage(big, { url: 'https://e.com/', mode: 'standard' });
     const tBig = performance.now() - t;
-    expect(r.text).to.include('[Item 15999](https://e.com/p/15999)');
+    expect(r.text).to.include('[Item 15999](/p/15999)');
     expect(tBig).to.be.below(1000);
     expect(tBig / Math.max(tSmall, 1)).to.be.below(8 * 3);
   });

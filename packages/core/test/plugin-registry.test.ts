@@ -2,7 +2,18 @@
 // built by its package's `fromConfig` (the real workspace packages), and what happens when one is not
 // installed. And createEngine using it for what it was not handed: built at start(), closed at stop().
 import { expect } from 'chai';
-import { chooseProvider, createEngine, GleanerError, KNOWN_PLUGINS, loadConfig, loadConfiguredPlugins, silentLogger, type ConfigOptions } from '@gleaner/core';
+import {
+  chooseProvider,
+  createEngine,
+  GleanerError,
+  KNOWN_PLUGINS,
+  loadConfig,
+  loadConfiguredPlugins,
+  PROVIDER_PICKED_BY,
+  providerChosen,
+  silentLogger,
+  type ConfigOptions,
+} from '@gleaner/core';
 import { testSchemas, type TestSchemas } from '../../../test/support/db.ts';
 
 const logger = silentLogger();
@@ -31,6 +42,17 @@ describe('plugins: the table of known plugins, built from configuration', () => 
     expect(chooseProvider(configOf({ openai: { apiKey: 'sk-x' } }))).to.equal('openai');
     expect(chooseProvider(configOf({ openai: { baseUrl: 'http://vllm:8000/v1' } }))).to.equal('openai');
     expect(chooseProvider(configOf({ llm: { provider: 'ollama' }, openai: { apiKey: 'sk-x' } }))).to.equal('ollama');
+  });
+
+  it("reads the plugins' settings that pick a provider by path, and copes when their package (and so the setting) is absent", () => {
+    expect(PROVIDER_PICKED_BY.openai).to.deep.equal(['openai.apiKey', 'openai.baseUrl']);
+    expect(providerChosen(configOf({}))).to.equal(false);
+    expect(providerChosen(configOf({ openai: { baseUrl: 'http://vllm:8000/v1' } }))).to.equal(true);
+    expect(providerChosen(configOf({ llm: { provider: 'ollama' } }))).to.equal(true);
+    // A configuration without @gleaner/llm-openai's settings (the package not installed).
+    const { openai: _absent, ...withoutOpenAi } = configOf({});
+    expect(chooseProvider(withoutOpenAi)).to.equal('ollama');
+    expect(providerChosen(withoutOpenAi)).to.equal(false);
   });
 
   it('builds the HTTP driver, the configured browser driver unless escalation is off, and the configured model', async () => {

@@ -6,6 +6,7 @@ import {
   CONFIG_FIELDS,
   MODEL_SETTINGS_HINT,
   chooseProvider,
+  providerChosen,
   type GleanerConfig,
   type KNOWN_PLUGINS,
   type LlmProvider,
@@ -72,7 +73,7 @@ export function createLlmFromConfig(config: LlmConfig, logger: Logger): LlmSetup
  * at its default. The Ollama provider built then is only a guess that an Ollama runs locally.
  */
 export function modelGuessed(config: LlmConfig): boolean {
-  return !config.llm.provider && !config.openai.apiKey && !config.openai.baseUrl && config.ollama.host === CONFIG_FIELDS['ollama.host'].default;
+  return !providerChosen(config) && config.ollama.host === CONFIG_FIELDS['ollama.host'].default;
 }
 
 /** Whether an Ollama server answers at `host` (GET /api/tags) within `timeoutMs`. */

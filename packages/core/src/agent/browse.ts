@@ -110,6 +110,11 @@ export class AgentPage {
     return this.#browser !== null && this.#driver !== this.#browser && this.#ctx.config.browser.escalation !== 'never';
   }
 
+  /** The session's cookies as last seen (a profile saves them). */
+  get cookies(): Cookie[] {
+    return this.#cookies;
+  }
+
   get onBrowser(): boolean {
     return this.#driver?.capabilities.javascript === true;
   }

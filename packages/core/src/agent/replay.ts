@@ -17,6 +17,8 @@ import { runRecipe, type Recipe } from '../recipes/index.ts';
 import { describeStep, fillPlaceholders, RUN_URL_VARIABLE, type AgentScript, type ScriptStep } from './script.ts';
 import { resolveTarget } from './targets.ts';
 import type { StableTarget } from './types.ts';
+import type { Cookie } from '../net/cookies.ts';
+import type { TrustLog } from '../trust/provenance.ts';
 
 export interface ReplayInput {
   script: AgentScript;
@@ -31,6 +33,12 @@ export interface ReplayInput {
    * absent, as many as the recording had (the build's replay).
    */
   maxPages?: number;
+  /** The cookies the session starts with (a profile's). */
+  cookies?: Cookie[];
+  /** Also return the session's cookies at the end (`ReplayResult.cookies`, to save a profile). */
+  keepState?: boolean;
+  /** `provenance: true` on a run: each extract step's records are traced here (their recipe rules). */
+  trust?: TrustLog;
 }
 
 export interface ReplayPage {
@@ -47,6 +55,8 @@ export interface ReplayResult {
   driver: string;
   /** Set when the layout changed: `layout changed: <step>: <what>`, and the page it happened on. */
   drift: { step: number; message: string; page: ReplayPage } | null;
+  /** keepState: the session's cookies when the script ended. */
+  cookies?: Cookie[];
 }
 
 /** The driver a script replays on: plain HTTP with interaction when the script allows, else a browser. */
@@ -174,7 +184,7 @@ export class ScriptReplay {
   static async open(ctx: OperationContext, input: ReplayInput): Promise<ScriptReplay> {
     const driver = replayDriver(ctx.drivers, input.script);
     const proxy = resolveProxy(ctx.config.network.defaultProxyCountry, ctx.config, { logger: ctx.logger });
-    const session = await driver.openSession({ proxy, signal: input.signal, logger: ctx.logger });
+    const session = await driver.openSession({ proxy, signal: input.signal, logger: ctx.logger, cookies: input.cookies });
     if (!isInteractive(session)) {
       await session.close();
       throw new GleanerError('DRIVER_UNAVAILABLE', `the ${driver.name} driver cannot interact with pages, which this agentic scraper needs`);
@@ -208,7 +218,11 @@ export class ScriptReplay {
 
   /** What the replay produced; `drift` with the page it happened on. */
   async result(drift: ReplayDrift | null): Promise<ReplayResult> {
-    const base = { records: this.records, pages: this.pages, driver: this.driver.name };
+    const base: Omit<ReplayResult, 'drift'> = { records: this.records, pages: this.pages, driver: this.driver.name };
+    if (!drift && this.#input.keepState) {
+      const cookies = (await this.#session.snapshot().catch(() => null))?.cookies;
+      if (cookies) base.cookies = cookies;
+    }
     if (!drift) return { ...base, drift: null };
     const snap = await this.#session.snapshot().catch(() => null);
     const page = { url: snap?.finalUrl ?? this.#input.url, html: snap?.html ?? '', driver: this.driver.name };
@@ -244,7 +258,10 @@ export class ScriptReplay {
   async #extract(recipe: Recipe): Promise<number> {
     const page = await this.#session.snapshot();
     const attributes = this.#input.attributes;
-    const run = runRecipe(recipe, page.html, { url: page.finalUrl, attributes: attributes.length ? attributes : undefined });
+    const traced: Array<[ExtractedRecord, Record<string, number>]> = [];
+    const trace = this.#input.trust ? (r: ExtractedRecord, rules: Record<string, number>) => traced.push([r, rules]) : undefined;
+    const run = runRecipe(recipe, page.html, { url: page.finalUrl, attributes: attributes.length ? attributes : undefined, trace });
+    this.#input.trust?.recipePage({ url: page.finalUrl, html: page.html }, recipe, traced, attributes);
     this.#perPage.push(run.records);
     this.pages.push({ url: page.finalUrl, records: run.records.length, html: page.html, driver: page.driver, body: page.body, charset: page.charset });
     return run.records.length;

@@ -27,6 +27,8 @@ import { stableTarget, resolveTarget } from './targets.ts';
 import { AGENT_TOOLS, DECISION_SCHEMA, actionKey, checkCall, describeTools, type AgentAction } from './tools.ts';
 import type { AgentBudgets, AgentExtraction, AgentOutcome, AgentRunInput, AgentRunResult, RecordedAction, StableTarget } from './types.ts';
 import { parseModelJson } from '../llm/json-output.ts';
+import { describeSecrets, redact } from '../secrets/values.ts';
+import { fillSecrets } from './secret-typing.ts';
 
 export const AGENT_SYSTEM = [
   'You are a web browsing agent that gathers data for the user. Each turn you get the current page: its URL, its interactive elements (each with a ref such as [e12]) and its text.',
@@ -40,6 +42,8 @@ function goalText(input: AgentRunInput): string {
   const attrs = input.goal.attributes;
   const lines = [`Task: ${input.goal.prompt || 'Extract the records described below.'}`, `Start URL: ${input.url}`];
   if (attrs.length) lines.push('Each record has these attributes:', ...attrs.map((a) => `- ${a.name} (${a.type})${a.description ? `: ${a.description}` : ''}`));
+  const secrets = describeSecrets(input.secrets);
+  if (secrets) lines.push(secrets);
   return lines.join('\n');
 }
 
@@ -59,6 +63,7 @@ export function agentBudgets(ctx: OperationContext, override?: Partial<AgentBudg
     maxSteps: override?.maxSteps ?? ctx.config.agent.maxSteps,
     maxTokens: override?.maxTokens ?? ctx.config.agent.maxTokens,
     wallTimeMs: override?.wallTimeMs ?? ctx.config.agent.timeoutMs,
+    ...(override?.maxTokensBy ? { maxTokensBy: override.maxTokensBy } : {}),
   };
 }
 
@@ -115,6 +120,8 @@ export async function runAgent(ctx: OperationContext, input: AgentRunInput): Pro
   let obs: Observation | null = null;
 
   const tokens = () => usage.inputTokens + usage.outputTokens;
+  /** Text bound for the model or a record: secret values (and codes typed) back to their placeholders. */
+  const hide = (text: string) => redact(text, input.secrets);
   const record = async (step: RecordedAction) => {
     steps.push(step);
     await input.onStep?.(step, steps.length - 1);
@@ -123,15 +130,15 @@ export async function runAgent(ctx: OperationContext, input: AgentRunInput): Pro
   /** Extracts the current page (the extract tool, and the closing extraction of a run that found nothing). */
   async function extractHere(o: Observation): Promise<ExtractedRecord[]> {
     const started = Date.now();
-    const once = () =>
-      extractWithModel(ctx, { html: o.snapshot.html, url: o.url, attributes: input.goal.attributes, prompt: input.goal.prompt, precision: false, signal });
+    const html = hide(o.snapshot.html);
+    const once = () => extractWithModel(ctx, { html, url: o.url, attributes: input.goal.attributes, prompt: input.goal.prompt, precision: false, signal });
     // An answer that stayed bad through its repair round is asked once more afresh (a small model's slip), then reported.
     const res = await once()
       .catch((err: unknown) => (badOutput(err) ? once() : Promise.reject(err)))
       .finally(() => (modelMs += Date.now() - started));
     addUsage(usage, res.usage);
     perPage.push(res.records);
-    extractions.push({ step: steps.length, url: o.url, html: o.snapshot.html, driver: page.driver, records: res.records });
+    extractions.push({ step: steps.length, url: o.url, html, driver: page.driver, records: res.records, reduced: res.page });
     return res.records;
   }
 
@@ -208,7 +215,8 @@ export async function runAgent(ctx: OperationContext, input: AgentRunInput): Pro
       }
       case 'type':
         return {
-          target: await onElement(o, a.ref, (r) => s().type(r, a.text, { ...t, clear: a.clear, pressEnter: a.pressEnter })),
+          // A secret's placeholder is typed as its value (a TOTP code computed now); the step keeps the placeholder.
+          target: await onElement(o, a.ref, (r) => s().type(r, fillSecrets(a.text, input.secrets), { ...t, clear: a.clear, pressEnter: a.pressEnter })),
           value: a.text,
           pressEnter: a.pressEnter || undefined,
         };
@@ -268,13 +276,13 @@ export async function runAgent(ctx: OperationContext, input: AgentRunInput): Pro
       }
       if (tokens() >= budgets.maxTokens) {
         outcome = 'budget';
-        message = `The agent used ${tokens()} model tokens, its budget is ${budgets.maxTokens} (agent.maxTokens).`;
+        message = `The agent used ${tokens()} model tokens, its budget is ${budgets.maxTokens} (${budgets.maxTokensBy ?? 'agent.maxTokens'}).`;
         break;
       }
       const current: Observation = obs!;
       let decision: Decision;
       try {
-        decision = await decide([...history, { role: 'user', content: `Current page:\n${renderObservation(current)}` }], useTools);
+        decision = await decide([...history, { role: 'user', content: `Current page:\n${hide(renderObservation(current))}` }], useTools);
       } catch (err) {
         if (!badOutput(err)) throw err;
         // JSON mode: an answer no repair made into a decision costs a step, and the model is told.
@@ -305,7 +313,8 @@ export async function runAgent(ctx: OperationContext, input: AgentRunInput): Pro
       for (const [i, call] of calls.entries()) {
         const turnTokens = i === 0 ? decision.usage : { inputTokens: 0, outputTokens: 0 };
         const base = { urlBefore: current.url, driver: page.driver, inputTokens: turnTokens.inputTokens, outputTokens: turnTokens.outputTokens };
-        const reply = (text: string) => {
+        const reply = (said: string) => {
+          const text = hide(said);
           if (decision.mode === 'tools' && call) history.push({ role: 'tool', content: text, toolCallId: call.id, toolName: call.name });
           else replies.push(text);
         };
@@ -376,7 +385,7 @@ export async function runAgent(ctx: OperationContext, input: AgentRunInput): Pro
           ok: error === undefined,
           durationMs: Date.now() - started,
         };
-        if (error !== undefined) step.error = error.slice(0, 500);
+        if (error !== undefined) step.error = hide(error).slice(0, 500);
         if (effect) step.effect = effect;
         await record(step);
         obs = after;
@@ -449,5 +458,6 @@ export async function runAgent(ctx: OperationContext, input: AgentRunInput): Pro
     finalUrl: obs?.url ?? input.url,
     modelMs,
     stepsUsed,
+    cookies: page.cookies,
   };
 }

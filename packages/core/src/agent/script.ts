@@ -8,6 +8,7 @@ import { Ajv } from 'ajv';
 import { GleanerError } from '../errors.ts';
 import { validateRecipe, type Recipe } from '../recipes/index.ts';
 import type { StableTarget } from './types.ts';
+import { SecretValue } from '../secrets/values.ts';
 
 /** The script format version this code writes and reads. */
 export const SCRIPT_FORMAT = 1;
@@ -163,7 +164,8 @@ export function fillPlaceholders(text: string, values: Record<string, unknown>, 
   return text.replace(PLACEHOLDER, (_, name: string) => {
     const v = values[name];
     if (v === undefined || v === null) throw new GleanerError('SCRIPT_INVALID', `the agentic script uses the parameter ${name}, which the run did not give`);
-    return encode(String(v));
+    // A secret is revealed only here, as it is typed (a TOTP code computed now).
+    return encode(v instanceof SecretValue ? v.reveal() : String(v));
   });
 }
 

@@ -8,6 +8,8 @@ import type { Attribute, ExtractedRecord } from '../records/attributes.ts';
 import type { Cookie } from '../net/cookies.ts';
 import type { Driver, InteractiveSession, ScrollOptions } from '../plugins/driver.ts';
 import type { ModelUsage } from '../usage.ts';
+import type { Secrets } from '../secrets/values.ts';
+import type { ReducedPage } from '../page/index.ts';
 
 /** The tools the model may call (one per turn). */
 export type AgentActionName =
@@ -85,6 +87,8 @@ export interface AgentBudgets {
   /** Input + output tokens of every model call of the run (decisions and extractions). */
   maxTokens: number;
   wallTimeMs: number;
+  /** What set maxTokens, for the message when it runs out (default `agent.maxTokens`). */
+  maxTokensBy?: string;
 }
 
 /** A page the agent extracted from, kept in memory for the caller (a scraper build makes a recipe of it). */
@@ -95,6 +99,8 @@ export interface AgentExtraction {
   html: string;
   driver: string;
   records: ExtractedRecord[];
+  /** The page as the model read it (its text is what provenance spans point into). */
+  reduced?: ReducedPage;
 }
 
 export type AgentOutcome = 'finished' | 'budget' | 'loop';
@@ -117,6 +123,8 @@ export interface AgentRunResult {
   modelMs: number;
   /** Steps used, malformed answers included. */
   stepsUsed: number;
+  /** The browser state's cookies at the end (a `save_profile` stores them). */
+  cookies: Cookie[];
 }
 
 export interface AgentRunInput {
@@ -150,6 +158,11 @@ export interface AgentRunInput {
   deferClose?: (closing: Promise<void>) => void;
   /** The task's allowed_domains (see domains.ts); null or omitted: no policy beyond the SSRF guard. */
   allowedDomains?: string[] | null;
+  /**
+   * Secret parameters the model may type as `{{name}}` (secrets/values.ts): told by name only,
+   * typed as their value, and redacted from every text the model sees.
+   */
+  secrets?: Secrets | null;
 }
 
 export type SettleMode = 'quiet' | 'reads';

@@ -4,8 +4,7 @@ import type { OperationContext } from '../context.ts';
 import { entryDetail, listEntries, type CatalogDetail, type CatalogListItem } from './entries.ts';
 import { publishEntry, unpublishEntry, type PublishInput, type PublishResult } from './publish.ts';
 import { cloneEntry, type CloneResult } from './clone.ts';
-import { legacyAgents, type LegacyListResponse, type LegacyRunOps, type LegacyScraperOps } from './legacy.ts';
-import type { RunOutcome } from '../runs/operations.ts';
+import { legacyAgents, type LegacyListResponse, type LegacyRunOps, type LegacyScrapeOutcome, type LegacyScraperOps } from './legacy.ts';
 import type { LegacyGenerateRequest, LegacyRemoveRequest, LegacyScrapeRequest } from '../schemas/legacy-requests.ts';
 
 export type { CatalogDetail, CatalogListItem, CatalogSnapshot, Faq, ArticleLink } from './entries.ts';
@@ -28,7 +27,7 @@ export interface CatalogOperations {
   /** The legacy agents interface on {agents_url}. */
   legacy: {
     generate(owner: Owner, body: LegacyGenerateRequest): Promise<{ name: string; status: 'generating' }>;
-    scrape(owner: Owner, body: LegacyScrapeRequest, signal?: AbortSignal): Promise<RunOutcome>;
+    scrape(owner: Owner, body: LegacyScrapeRequest, signal?: AbortSignal): Promise<LegacyScrapeOutcome>;
     list(owner: Owner): Promise<LegacyListResponse>;
     remove(owner: Owner, body: LegacyRemoveRequest): Promise<{ message: string }>;
   };

@@ -12,6 +12,7 @@ import { checkHttpUrl, normalizeCookieInput, normalizeProxyCountry } from '../sc
 import { creditsFor, emptyUsage, recordUsage } from '../usage.ts';
 import { scrapeWithRecipe } from '../runs/index.ts';
 import type { RunOutcome } from '../runs/operations.ts';
+import type { ExtractedRecord } from '../records/attributes.ts';
 import type { Queryable } from '../store/db.ts';
 import { loadEntry } from './entries.ts';
 import { checkRequest } from '../schemas/validate.ts';
@@ -35,6 +36,9 @@ export interface LegacyScraperOps {
 export interface LegacyRunOps {
   run(owner: Owner, body: RunScraperRequest, opts?: { waitSeconds?: number; signal?: AbortSignal }): Promise<RunOutcome>;
 }
+
+/** POST /v1/scrape's answer: the records, or a run still going (polled on the current interface). */
+export type LegacyScrapeOutcome = { finished: true; body: { data: ExtractedRecord[] } } | { finished: false; body: { run_id: string; status: 'running' } };
 
 export interface LegacyAgentItem {
   id: string;
@@ -121,7 +125,7 @@ export function legacyAgents(ctx: OperationContext, deps: { scrapers: LegacyScra
   }
 
   /** POST /v1/scrape: runs the agent (or a public one) on `url`; `{data: [...]}`. */
-  async function scrape(owner: Owner, input: LegacyScrapeRequest, signal?: AbortSignal): Promise<RunOutcome> {
+  async function scrape(owner: Owner, input: LegacyScrapeRequest, signal?: AbortSignal): Promise<LegacyScrapeOutcome> {
     const body = checkRequest<LegacyScrapeRequest>(LEGACY_SCRAPE_BODY, input);
     const issues: ValidationIssue[] = [];
     const name = agentName(body, issues);
@@ -135,8 +139,11 @@ export function legacyAgents(ctx: OperationContext, deps: { scrapers: LegacyScra
         { signal },
       );
       if (!run.finished) return run; // still running: {run_id, status}, polled on the current interface
-      if (run.body.status === 'failed') throw await runFailure(ctx.db, String(run.body.run_id));
-      return { finished: true, body: { data: run.body.data ?? [] } };
+      const result = run.body;
+      if ('dry_run' in result) throw new GleanerError('INTERNAL', 'a legacy scrape asked for no estimate but got one');
+      if (result.status === 'failed') throw await runFailure(ctx.db, result.run_id);
+      // One URL: its records (a list of URLs, which this interface never sends, would give the map's records).
+      return { finished: true, body: { data: Array.isArray(result.data) ? result.data : Object.values(result.data ?? {}).flat() } };
     }
     const slug = name.slice(PUBLIC_PREFIX.length);
     const entry = slug ? await loadEntry(ctx.db, slug) : null;

@@ -28,7 +28,7 @@ export interface GleanerConfig {
     requestTimeoutMs: number;
   };
   log: { level: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'; format: 'auto' | 'json' | 'pretty' };
-  auth: { tokenTtlSeconds: number };
+  auth: { tokenTtlSeconds: number; secretsKey: string };
   metrics: { mode: 'disabled' | 'open' | 'bearer'; token: string; workerPort: number };
   client: { server: string; apiKey: string };
   limits: { requestsPerMinute: number; concurrentJobs: number; queuedJobs: number };
@@ -42,7 +42,9 @@ export interface GleanerConfig {
     /** Model name -> US dollars per million input / output tokens. */
     pricing: Record<string, { input: number; output: number }>;
   };
+  /** Declared by @gleaner/llm-openai (its settings.json); present when that package is installed. */
   openai: { apiKey: string; baseUrl: string };
+  /** Declared by @gleaner/llm-ollama (its settings.json); present when that package is installed. */
   ollama: { host: string; keepAlive: string };
   network: {
     allowNetworks: string[];
@@ -60,6 +62,7 @@ export interface GleanerConfig {
     chromiumPath: string;
     chromedriverPath: string;
     wsEndpoint: string;
+    /** Declared by @gleaner/driver-selenium (its settings.json); present when that package is installed. */
     seleniumUrl: string;
     maxPages: number;
     retireAfterPages: number;

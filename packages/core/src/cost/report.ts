@@ -119,7 +119,7 @@ const FIGURE_PROPS = {
   credits: { type: 'number' },
   unsupported_values: { type: 'integer', description: 'Values the grounding check did not find on their page' },
   money: { type: ['object', 'null'], description: "US dollars at the configured model's price (llm.pricing, else the provider's); null when unpriced" },
-};
+} as const;
 
 export const USAGE_QUERY = {
   type: 'object',
@@ -128,7 +128,7 @@ export const USAGE_QUERY = {
     to: { type: 'string', minLength: 1, maxLength: 40, description: 'End (exclusive); default now' },
     group_by: { enum: ['day', 'scraper', 'kind'], default: 'day' },
   },
-};
+} as const;
 
 export const USAGE_RESPONSE = {
   type: 'object',
@@ -143,4 +143,4 @@ export const USAGE_RESPONSE = {
     },
     totals: { type: 'object', properties: FIGURE_PROPS },
   },
-};
+} as const;

@@ -51,7 +51,7 @@ export async function putOwnerSettings(db: Queryable, owner: Owner, patch: Parti
   return next;
 }
 
-const NULLABLE_AMOUNT = { type: ['number', 'null'], minimum: 0 };
+const NULLABLE_AMOUNT = { type: ['number', 'null'], minimum: 0 } as const;
 
 /** PUT /v1/settings body; also the answer of GET. */
 export const SETTINGS_SCHEMA = {

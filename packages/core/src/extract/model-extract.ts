@@ -3,7 +3,7 @@
  * and answers records under a JSON Schema built from the attributes; answers are coerced to each
  * attribute's type and merged across chunks.
  */
-import { reducePage, chunkText, countTokens, type ReducedPage } from '../page/index.ts';
+import { absoluteLinks, reducePage, chunkText, countTokens, type ReducedPage } from '../page/index.ts';
 import { RECORDS_ACCEPT_SCHEMA, coerceRecord, mergeRecords, recordsJsonSchema, type Attribute, type ExtractedRecord } from '../records/attributes.ts';
 import { requireModel, type OperationContext } from '../context.ts';
 import { type ModelUsage, emptyUsage, addUsage } from '../usage.ts';
@@ -11,7 +11,7 @@ import { type ModelUsage, emptyUsage, addUsage } from '../usage.ts';
 const SYSTEM = [
   "You extract structured data from one web page, given as compact markdown (links as [text](url), images as ![alt](src), tables as tables) followed by the page's JSON-LD, microdata and meta data.",
   'Answer only with JSON matching the schema: {"records": [...]}, one record per item the user asks for, in the order they appear on the page.',
-  'Copy values from the page; never invent them. Use null for a value the page does not give. Give URLs exactly as they appear (they are absolute).',
+  "Copy values from the page; never invent them. Use null for a value the page does not give. Give URLs exactly as they appear: links and images on the page's own site are written from the site's root (/path), others in full.",
   'If the page holds a list of items (products, articles, rows), return one record per item; if it describes one thing, return one record.',
 ].join('\n');
 
@@ -112,7 +112,8 @@ export async function extractWithModel(
         signal: input.signal,
       });
       addUsage(usage, res.usage);
-      return (res.json.records ?? []).map((r) => coerceRecord(r, input.attributes, input.url));
+      // Site-relative link targets the model copied are made absolute again (reducePage writes them from the root).
+      return (res.json.records ?? []).map((r) => coerceRecord(absoluteLinks(r, reduced.text, input.url), input.attributes, input.url));
     }),
   );
   return { records: mergeRecords(results), usage, chunks: chunks.length, skippedChunks: skipped, page: reduced };

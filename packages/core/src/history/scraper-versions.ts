@@ -5,7 +5,9 @@
  * owner's scraper answers 404 like an unknown id.
  */
 import { GleanerError } from '../errors.ts';
-import type { ScraperKind } from '../scrapers/types.ts';
+import type { AgentScript } from '../agent/script.ts';
+import type { Recipe } from '../recipes/index.ts';
+import type { ParameterSpec, ScraperKind } from '../scrapers/types.ts';
 import type { Queryable } from '../store/db.ts';
 
 export interface ScraperVersion {
@@ -19,10 +21,10 @@ export interface ScraperVersion {
   sample_data: Array<Record<string, unknown>> | null;
   model_calls: number;
   /** Classic scrapers: the recipe. */
-  recipe?: unknown;
+  recipe?: Recipe;
   /** Agentic scrapers: the script and its parameters. */
-  script?: unknown;
-  parameters_schema?: unknown;
+  script?: AgentScript;
+  parameters_schema?: ParameterSpec[] | null;
 }
 
 export interface HealRecord {
@@ -62,8 +64,9 @@ export async function scraperHistory(db: Queryable, ownerId: string, scraperId: 
     sample_url: string | null;
     sample_data: Array<Record<string, unknown>> | null;
     model_calls: number;
+    /** The recipe (classic) or the script (agentic). */
     body: unknown;
-    parameters_schema: unknown;
+    parameters_schema: ParameterSpec[] | null;
   }>(
     kind === 'agentic'
       ? `SELECT version, reason, created_at, sample_url, sample_data, model_calls, script AS body, parameters_schema FROM scraper_scripts WHERE scraper_id = $1 ORDER BY version DESC LIMIT $2`
@@ -87,7 +90,7 @@ export async function scraperHistory(db: Queryable, ownerId: string, scraperId: 
       sample_url: v.sample_url,
       sample_data: v.sample_data,
       model_calls: v.model_calls,
-      ...(kind === 'agentic' ? { script: v.body, parameters_schema: v.parameters_schema } : { recipe: v.body }),
+      ...(kind === 'agentic' ? { script: v.body as AgentScript, parameters_schema: v.parameters_schema } : { recipe: v.body as Recipe }),
     })),
     heals: heals.rows.map((h) => ({
       at: h.created_at.toISOString(),

@@ -8,7 +8,7 @@
 import type { ModelClient } from '../llm/call-model.ts';
 import type { ExtractionResult } from '../extract/pipeline.ts';
 import { countTokens, reducePage } from '../page/index.ts';
-import { pageSkeleton } from '../recipes/index.ts';
+import { pageSkeleton, type Recipe } from '../recipes/index.ts';
 
 /** A page as the pipeline read it (its observer's argument). */
 export interface ReadPage {
@@ -48,7 +48,7 @@ export interface ExtractionDetails {
   usage: { model_calls: number; input_tokens: number; output_tokens: number };
   credits: number;
   /** Code mode: the recipe generated on the first page and run on the next. */
-  recipe?: unknown;
+  recipe?: Recipe;
 }
 
 function modelInput(text: string) {
@@ -82,7 +82,7 @@ const MODEL_INPUT_SCHEMA = {
   type: 'object',
   required: ['text', 'chars', 'tokens'],
   properties: { text: { type: 'string' }, chars: { type: 'integer' }, tokens: { type: 'integer' } },
-};
+} as const;
 
 /** The `details` object's JSON Schema (served in the OpenAPI document). */
 export const EXTRACTION_DETAILS_SCHEMA = {
@@ -120,4 +120,4 @@ export const EXTRACTION_DETAILS_SCHEMA = {
     credits: { type: 'number' },
     recipe: { type: 'object', description: 'Code mode: the recipe generated on the first page' },
   },
-};
+} as const;

@@ -5,6 +5,8 @@ import { requireModel, type OperationContext } from '../context.ts';
 import { checkHttpUrl, normalizeExtractOptions } from '../schemas/normalize.ts';
 import { validationFailed, type ValidationIssue } from '../errors.ts';
 import { runExtraction } from '../extract/pipeline.ts';
+import { checkProfile, profileField } from '../profiles/index.ts';
+import { extractSignedIn } from '../profiles/refresh.ts';
 import { refuseBlockedUrls } from '../net/ssrf.ts';
 import { recordUsage } from '../usage.ts';
 import type { ExtractedRecord } from '../records/attributes.ts';
@@ -101,14 +103,18 @@ export const extract: ExtractOperation = async (ctx, owner, body, signal, call =
   const issues: ValidationIssue[] = [];
   const url = checkHttpUrl(body.url, ['body', 'url'], issues);
   const options = normalizeExtractOptions(body, ctx.config, url, issues);
+  const profile = profileField(body.profile, ['body', 'profile'], issues);
   if (issues.length) throw validationFailed(issues);
   await refuseBlockedUrls(ctx.config.network.allowNetworks, [url!]);
+  await checkProfile(ctx, owner.id, profile);
   const target = { url: url! };
   const prep = await prepare(ctx, owner, options, target, body.dry_run === true, signal);
   if (prep.dry) return prep.dry;
   requireModel(ctx); // every extraction reads its first page with the model: refuse before fetching
   const pages = await pageLog(ctx, owner, body, call);
-  const result = await runExtraction(ctx, target, options, signal, pages.onPage, prep.guard);
+  // A profile refresh reads the pages again: the log keeps the last read's.
+  const read = (o: ExtractOptions) => ((pages.read.length = 0), runExtraction(ctx, target, o, signal, pages.onPage, prep.guard));
+  const result = await extractSignedIn(ctx, owner.id, profile, url!, options, read, signal);
   await keepPages(ctx, owner, 'extract', pages);
   await recordUsage(ctx.db, {
     ownerId: owner.id,

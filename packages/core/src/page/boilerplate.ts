@@ -5,7 +5,11 @@
 type Attrs = Record<string, string>;
 
 /** Consent / marketing overlays: matched anywhere in class or id. */
-const CONSENT = /cookie|consent|gdpr|ccpa|onetrust|cookiebot|didomi|newsletter|cc-window|cc-banner|cky-|email-capture|signup-modal|subscribe-modal/;
+const CONSENT = /cookie|consent|gdpr|ccpa|onetrust|cookiebot|didomi|cc-window|cc-banner|(?:^|\s)cky-|email-capture|signup-modal|subscribe-modal/;
+/** Newsletter sign-up boxes, matched per class token / id: a newsletter's own text ("newsletter-content"
+ * on a newsletter archive page) is content. */
+const NEWSLETTER =
+  /^newsletter$|^newsletter[-_]?(?:signup|sign-up|form|modal|popup|pop-up|subscribe|subscription|box|widget|cta|banner|overlay|bar|block|optin|opt-in|container|footer)|(?:signup|subscribe|modal|popup|footer)[-_]?newsletter/;
 /** Page chrome and clutter: matched against whole class tokens / the id. */
 const CHROME_TOKEN =
   /^(?:(?:site|page|global|main|top|primary|mobile|sticky|mega)[-_]?)?(?:nav|navbar|navigation|menu|megamenu|mega-menu|masthead|topbar|top-bar|sidebar|side-bar|offcanvas)$|^navbar|^(?:social|share|sharing|social-share|social-links|share-buttons?|share-bar|sharebar|advert|advertisement|ad-slot|ad-container|ad-wrapper|adsbygoogle|ad-unit|popup|modal|skip-link|skip-to-content|back-to-top)$/;
@@ -46,6 +50,7 @@ export function isOverlay(tag: string, attrs: Attrs): boolean {
   if (cls === undefined && id === undefined) return false;
   const names = `${cls ?? ''} ${id ?? ''}`.toLowerCase();
   if (CONSENT.test(names)) return true;
+  if (names.includes('newsletter') && names.split(/\s+/).some((t) => NEWSLETTER.test(t))) return true;
   return cls !== undefined && /(?:^|\s)(?:modal|popup)(?:\s|$)/i.test(cls);
 }
 

@@ -12,6 +12,10 @@ export type ReduceOptions = {
   url: string;
   /** standard: drop hidden nodes and page chrome; precision: keep them and show element attributes. */
   mode: ReduceMode;
+  /** Links and images on the page's own origin written from the site's root (`/path`) instead of
+   * absolute (default: true in standard mode). Callers resolve them against the page URL again:
+   * `absoluteLinks()`. */
+  siteRelative?: boolean;
 };
 export type ReducedPage = {
   title: string;
@@ -45,7 +49,8 @@ export function reducePage(html: string, opts: ReduceOptions): ReducedPage {
   // title come from the whole page.
   const main = precision || html.length > MAX_MAIN_DETECT ? null : findMainContent(html);
   const only = main && main.ranges.length ? { ranges: main.ranges, drop: main.drop } : undefined;
-  let r = renderPage(html, { url: opts.url, precision, dropChrome: !precision, only });
+  const siteOrigin = (opts.siteRelative ?? !precision) ? originOf(opts.url) : undefined;
+  let r = renderPage(html, { url: opts.url, precision, dropChrome: !precision, only, siteOrigin });
   let body = r.body;
   if (only) {
     // The rest is everything outside the main content as rendered, the parts it left out too (a
@@ -55,14 +60,15 @@ export function reducePage(html: string, opts: ReduceOptions): ReducedPage {
       precision: false,
       dropChrome: true,
       only: { ranges: complement(subtract(only.ranges, only.drop), html.length), drop: [] },
+      siteOrigin,
     });
     const extra = dropLinkLists(rest.body);
     if (extra) body = body ? `${body}\n\n${extra}` : extra;
   }
-  if (!precision) body = dedupeBlocks(body);
+  if (!precision) body = dropRepeatedImages(dedupeBlocks(body));
   if (!precision && body.length < MIN_BODY) {
     // A page whose content lives inside something that looks like chrome: keep the chrome.
-    const all = renderPage(html, { url: opts.url, precision: false, dropChrome: false });
+    const all = renderPage(html, { url: opts.url, precision: false, dropChrome: false, siteOrigin });
     const allBody = dedupeBlocks(all.body);
     if (allBody.length > body.length) {
       r = all;
@@ -106,6 +112,71 @@ export function reducePage(html: string, opts: ReduceOptions): ReducedPage {
     links: r.links,
     images: r.images,
   };
+}
+
+function originOf(url: string): string | undefined {
+  try {
+    const u = new URL(url);
+    return u.protocol === 'http:' || u.protocol === 'https:' ? u.origin : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** How reducePage writes an absolute URL of a page at `pageUrl` in standard mode: from the site's
+ * root when it is on the page's origin, else as it is. */
+export function siteRelativeUrl(url: string, pageUrl: string): string {
+  const o = originOf(pageUrl);
+  return o && url.length > o.length && url.startsWith(o) && url[o.length] === '/' && url[o.length + 1] !== '/' ? url.slice(o.length) : url;
+}
+
+/** Link and image targets written from the site's root in a reduced page's text (`](/path)`). */
+const ROOT_TARGET = /\]\((\/(?!\/)[^)\s]*)\)/g;
+
+/**
+ * A model's answer with the site-relative URLs of the text it read made absolute again: a string
+ * value (or a list's string item) equal to a `/path` link or image target of `text` is resolved
+ * against `pageUrl`. Anything else is returned as it came.
+ */
+export function absoluteLinks<T>(value: T, text: string, pageUrl: string): T {
+  let targets: Set<string> | null = null;
+  const fix = (v: unknown): unknown => {
+    if (typeof v === 'string') {
+      if (v[0] !== '/' || v[1] === '/') return v;
+      targets ??= new Set([...text.matchAll(ROOT_TARGET)].map((m) => m[1]));
+      if (!targets.has(v.trim())) return v;
+      try {
+        return new URL(v.trim(), pageUrl).href;
+      } catch {
+        return v;
+      }
+    }
+    if (Array.isArray(v)) return v.map(fix);
+    if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, fix(x)]));
+    return v;
+  };
+  return fix(value) as T;
+}
+
+/** An image shown at least this many times (an icon, a rating star, a placeholder) is written with
+ * its URL once; its other occurrences keep only their alt text. */
+const REPEATED_IMAGE = 3;
+const IMAGE_MD = /!\[([^\]]*)\]\(([^)\s]+)\)/g;
+
+function dropRepeatedImages(body: string): string {
+  const count = new Map<string, number>();
+  for (const m of body.matchAll(IMAGE_MD)) count.set(m[2], (count.get(m[2]) ?? 0) + 1);
+  let repeated = false;
+  for (const n of count.values()) if (n >= REPEATED_IMAGE) repeated = true;
+  if (!repeated) return body;
+  const seen = new Set<string>();
+  return body.replace(IMAGE_MD, (all, alt: string, src: string) => {
+    if ((count.get(src) ?? 0) < REPEATED_IMAGE || !seen.has(src)) {
+      seen.add(src);
+      return all;
+    }
+    return alt;
+  });
 }
 
 /** Drops repeats of long blocks (blank-line separated); short ones ("In stock", "Add to cart") stay. */

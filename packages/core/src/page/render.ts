@@ -18,6 +18,9 @@ export type RenderOptions = {
   /** Render only what starts inside these sorted, disjoint ranges, minus `drop` (the page's main
    * content); structured data, meta and the title are still read from the whole page. */
   only?: { ranges: Range[]; drop: Range[] };
+  /** Link and image URLs on this origin (scheme://host[:port]) are written from the site's root
+   * (`/path?query`): the same URL, resolved against the page, in fewer tokens. */
+  siteOrigin?: string;
 };
 export type Rendered = {
   title: string;
@@ -121,8 +124,26 @@ type Entry = { f: number; micro: MicroFrame | null; data: unknown };
  * means what it says. */
 const ARIA_CONTAINERS = new Set(['div', 'section', 'main', 'article', 'form', 'table', 'ul', 'ol', 'dl', 'header', 'footer', 'aside', 'body']);
 
-function hiddenFromReader(tag: string, a: Attrs): boolean {
+/** React's streamed server rendering sends each finished part as `<div hidden id="S:…">`, moved into
+ * place by a script: it is the page's content, not hidden. */
+const STREAMED = /^S:[\w-]+$/;
+const PAGE_LEVEL = 4;
+const VISIBILITY_HIDDEN = /visibility\s*:\s*hidden/i;
+
+function hiddenFromReader(tag: string, a: Attrs, depth: number): boolean {
   if (!isHidden(tag, a)) return false;
+  if (a.hidden !== undefined && a.id !== undefined && STREAMED.test(a.id) && a['aria-hidden'] !== 'true') return false;
+  // A page-level wrapper (html > body > an app root > it) made invisible until its scripts have run
+  // (visibility:hidden, revealed on load): the page itself.
+  if (
+    depth <= PAGE_LEVEL &&
+    a.hidden === undefined &&
+    a['aria-hidden'] !== 'true' &&
+    a.style &&
+    VISIBILITY_HIDDEN.test(a.style) &&
+    !/display\s*:\s*none/i.test(a.style)
+  )
+    return false;
   if (a['aria-hidden'] !== 'true' || !ARIA_CONTAINERS.has(tag)) return true;
   return a.hidden !== undefined || (a.style !== undefined && isHidden(tag, { style: a.style }));
 }
@@ -226,7 +247,7 @@ class Renderer {
       return;
     }
     if (this.soft > 0 || !this.shown()) return;
-    if (!this.o.precision && (hiddenFromReader(tag, a) || (this.o.dropChrome && isBoilerplate(tag, a, this.content > 0)))) {
+    if (!this.o.precision && (hiddenFromReader(tag, a, this.stack.length) || (this.o.dropChrome && isBoilerplate(tag, a, this.content > 0)))) {
       e.f = F_SOFT;
       this.soft++;
       return;
@@ -237,6 +258,12 @@ class Renderer {
     }
     if (tag !== 'dd') this.afterDt = false;
     this.render(tag, a, e);
+  }
+
+  /** A resolved URL as written: from the site's root when it is on the page's origin. */
+  private written(u: string | null): string | null {
+    const o = this.o.siteOrigin;
+    return u && o && u.length > o.length && u.startsWith(o) && u[o.length] === '/' && u[o.length + 1] !== '/' ? u.slice(o.length) : u;
   }
 
   /** Whether the current event lies in the part of the page being rendered. */
@@ -267,7 +294,7 @@ class Renderer {
       case 'a':
         if (w.sinks.length >= MAX_SINKS) break; // links nested in links nested in ...: plain text
         e.f |= F_LINK;
-        e.data = { href: this.resolve(a.href ?? ''), label: a['aria-label'] ?? a.title ?? '' };
+        e.data = { href: this.written(this.resolve(a.href ?? '')), label: a['aria-label'] ?? a.title ?? '' };
         w.push(true);
         break;
       case 'img': {
@@ -276,7 +303,7 @@ class Renderer {
         if (!abs || isTrackingPixel(a, abs) || (this.noscript > 0 && this.emittedImages.has(abs))) break;
         this.emittedImages.add(abs);
         w.images++;
-        w.emit(`${attrs}![${collapse(a.alt ?? a.title ?? '').replace(/[[\]]/g, '')}](${abs})`);
+        w.emit(`${attrs}![${collapse(a.alt ?? a.title ?? '').replace(/[[\]]/g, '')}](${this.written(abs)})`);
         return;
       }
       case 'br':

@@ -29,12 +29,35 @@ export const KNOWN_PLUGINS = {
   llm: { openai: '@gleaner/llm-openai', ollama: '@gleaner/llm-ollama' },
 } as const satisfies Record<string, Record<string, string>>;
 
-type LlmConfig = Pick<GleanerConfig, 'llm' | 'openai' | 'ollama'>;
+/**
+ * Which model provider `llm.provider: ""` means: the first whose settings (declared by its plugin
+ * package, in its settings.json) are set, else the last (ollama, which has a default address).
+ */
+export const PROVIDER_PICKED_BY: Readonly<Record<keyof typeof KNOWN_PLUGINS.llm, readonly string[]>> = {
+  openai: ['openai.apiKey', 'openai.baseUrl'],
+  ollama: [],
+};
+
+/** A setting's value by its dotted path ("openai.apiKey"); undefined when no installed package declares it. */
+export function settingValue(config: object, path: string): unknown {
+  let node: unknown = config;
+  for (const part of path.split('.'))
+    node = node && typeof node === 'object' && Object.hasOwn(node, part) ? (node as Record<string, unknown>)[part] : undefined;
+  return node;
+}
+
+type LlmConfig = Pick<GleanerConfig, 'llm'>;
+
+/** Whether the user picked a model provider: llm.provider, or a setting that picks one (an OpenAI key or base URL). */
+export function providerChosen(config: LlmConfig): boolean {
+  return Boolean(config.llm.provider) || Object.values(PROVIDER_PICKED_BY).some((paths) => paths.some((p) => settingValue(config, p)));
+}
 
 /** 'openai' or 'ollama' as configured; empty means openai when a key or base URL is set, else ollama. */
 export function chooseProvider(config: LlmConfig): keyof typeof KNOWN_PLUGINS.llm {
   if (config.llm.provider) return config.llm.provider;
-  return config.openai.apiKey || config.openai.baseUrl ? 'openai' : 'ollama';
+  const names = Object.keys(PROVIDER_PICKED_BY) as Array<keyof typeof KNOWN_PLUGINS.llm>;
+  return names.find((name) => PROVIDER_PICKED_BY[name].some((p) => settingValue(config, p))) ?? names[names.length - 1];
 }
 
 /** A plugin the configuration names, and whether the user named it (a missing package is then an error). */
@@ -52,8 +75,7 @@ function wanted(config: Readonly<GleanerConfig>, which: { drivers: boolean; llm:
     if (config.browser.escalation !== 'never') out.push({ kind: 'driver', name: config.browser.driver, explicit: config.browser.escalation === 'always' });
   }
   if (which.llm) {
-    const explicit = Boolean(config.llm.provider || config.openai.apiKey || config.openai.baseUrl);
-    out.push({ kind: 'llm', name: chooseProvider(config), explicit });
+    out.push({ kind: 'llm', name: chooseProvider(config), explicit: providerChosen(config) });
   }
   return out;
 }

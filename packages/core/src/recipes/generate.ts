@@ -101,7 +101,7 @@ export async function generateRecipe(input: GenerateRecipeInput): Promise<Genera
         prompt: input.prompt,
         expected,
         reducedText: input.page.reducedText,
-        skeleton: pageSkeleton(doc, { maxChars: input.skeletonChars }),
+        skeleton: pageSkeleton(input.page.html, { maxChars: input.skeletonChars }),
       }),
     },
   ];

@@ -3,14 +3,19 @@
  * classes, the attributes selectors anchor on (itemprop, data-*, aria-label, href, src, ...) and a
  * short text; wrapper chains folded onto one line; repeated siblings (50 product cards) shown a
  * few times then counted; head meta and JSON-LD summarised. Bounded in size: when too long it is
- * rebuilt tighter (fewer repeats, shorter text, navigation folded) and cut as a last resort.
+ * rebuilt tighter (fewer repeats, shorter text, navigation folded) and cut as a last resort. Given
+ * the HTML (not a parsed Document), a page too long for full detail is rebuilt with its main
+ * content (page/main-content.ts) never counted away as "… N more like the above": a product's
+ * block that shares its classes with the page's other sections stays shown.
  */
 import { selectAll, selectOne } from 'css-select';
-import { isTag, isText } from 'domhandler';
+import { DomHandler, isTag, isText } from 'domhandler';
+import { Parser } from 'htmlparser2';
 import { collapse, INVISIBLE_TAGS, jsonLdRoots, parseHtmlDocument } from './dom.ts';
 import type { AnyNode, Document, Element } from './dom.ts';
 // Menus, page header and footer are folded; an overlay's class words ("with-cookie-info") can name a page wrapper.
 import { isBoilerplate, isOverlay } from '../page/boilerplate.ts';
+import { findMainContent, type Range } from '../page/main-content.ts';
 
 export interface SkeletonOptions {
   /** Upper bound of the skeleton's length in characters (default 24,000). */
@@ -54,6 +59,9 @@ const KEY_ATTRS = [
 /** Folded to one line: page chrome (a product's buy box is a <form>: never folded). */
 const CHROME = new Set(['nav', 'footer', 'aside']);
 
+/** Generated ids: dash-joined random groups ("ftp0sy-6ak876-bbnqzm") or long hex/base64 runs. */
+const GENERATED = /^(?=.*\d)[a-z0-9]{4,8}(?:-[a-z0-9]{4,8}){2,}$|^[0-9a-f]{16,}$|^(?=.*\d)(?=.*[A-Z])[A-Za-z0-9+/=_-]{24,}$/;
+
 const cut = (s: string, n: number): string => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 
 /** aria-hidden on these is a snapshot taken with a dialog open (the page behind it), not hidden content. */
@@ -84,7 +92,8 @@ function describe(el: Element, lv: Level): string {
   for (const [k, v] of Object.entries(el.attribs)) {
     if (k.startsWith('data-') && data < 4) {
       data++;
-      attrs.push(v === '' ? `[${k}]` : `[${k}="${cut(v, lv.attr)}"]`);
+      // A generated id (tracking, render ids) is no selector anchor: its presence is shown, not its value.
+      attrs.push(v === '' || GENERATED.test(v) ? `[${k}]` : `[${k}="${cut(v, lv.attr)}"]`);
     }
   }
   for (const k of KEY_ATTRS) {
@@ -121,8 +130,31 @@ function push(r: Render, line: string): void {
   r.chars += line.length + 1;
 }
 
-function renderElement(el: Element, depth: number, r: Render, lv: Level): void {
+interface Plan {
+  level: Level;
+  /** The main content's ranges of the HTML (sorted, disjoint): never counted away as a repeat. */
+  ranges: Range[] | null;
+}
+
+/** Whether the element lies in the main content ('in'), holds part of it ('around') or neither ('out'). */
+function region(el: Element, ranges: Range[]): 'in' | 'around' | 'out' {
+  const s = el.startIndex ?? 0;
+  const e = el.endIndex ?? s;
+  let lo = 0;
+  let hi = ranges.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (ranges[mid][1] <= s) lo = mid + 1;
+    else hi = mid;
+  }
+  if (lo === ranges.length || ranges[lo][0] > e) return 'out';
+  return ranges[lo][0] <= s ? 'in' : 'around';
+}
+
+function renderElement(el: Element, depth: number, r: Render, plan: Plan, inMain = false): void {
   if (r.chars > r.limit) return;
+  const lv = plan.level;
+  const where = inMain || !plan.ranges ? 'in' : region(el, plan.ranges);
   // Fold wrapper chains (one element child, no text of their own) onto one line.
   const chain = [describe(el, lv)];
   let node = el;
@@ -139,7 +171,7 @@ function renderElement(el: Element, depth: number, r: Render, lv: Level): void {
     return;
   }
   push(r, `${indent}${chain.join(' > ')}${text ? ` "${cut(text, lv.text)}"` : ''}`);
-  renderChildren(kids, depth + 1, r, lv);
+  renderChildren(kids, depth + 1, r, plan, lv, where === 'in');
 }
 
 /** Elements of at most this many descendant elements count as data rows. */
@@ -161,7 +193,7 @@ function isSmall(el: Element): boolean {
   return true;
 }
 
-function renderChildren(kids: Element[], depth: number, r: Render, lv: Level): void {
+function renderChildren(kids: Element[], depth: number, r: Render, plan: Plan, lv: Level, inMain = false): void {
   const seen = new Map<string, number>();
   const perTag = new Map<string, number>();
   const skipped = new Map<string, number>();
@@ -175,9 +207,11 @@ function renderChildren(kids: Element[], depth: number, r: Render, lv: Level): v
     // Small siblings are data rows (a spec table's label and value, a definition list): each row
     // holds a different fact, so many more of them are shown than of cards.
     const limit = isSmall(kid) ? lv.repeats * ROW_FACTOR : lv.repeats;
-    if (n > limit) skipped.set(sig, (skipped.get(sig) ?? 0) + 1);
+    // The main content (or what holds it) is never one of the repeats counted away.
+    if (plan.ranges && !inMain && region(kid, plan.ranges) !== 'out') renderElement(kid, depth, r, plan, inMain);
+    else if (n > limit) skipped.set(sig, (skipped.get(sig) ?? 0) + 1);
     else if (t > limit + 3 && !kid.attribs.id) skipped.set(kid.name, (skipped.get(kid.name) ?? 0) + 1);
-    else renderElement(kid, depth, r, lv);
+    else renderElement(kid, depth, r, plan, inMain);
   }
   const indent = '  '.repeat(Math.min(depth, 30));
   for (const [sig, count] of skipped) {
@@ -216,25 +250,47 @@ function headLines(lv: Level, all: (q: string) => Element[], title: Element | nu
   return lines;
 }
 
+/** Main-content detection builds its own tree: above this many characters the skeleton does without it. */
+const MAX_MAIN_DETECT = 1_000_000;
+
+/** The document with source offsets on every element (for the main content's ranges). */
+function parseWithOffsets(html: string): Document {
+  const handler = new DomHandler(undefined, { withStartIndices: true, withEndIndices: true });
+  const parser = new Parser(handler, { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true });
+  parser.end(html);
+  return handler.root;
+}
+
 /** The page skeleton the recipe generator shows the model. */
 export function pageSkeleton(page: string | Document, opts: SkeletonOptions = {}): string {
-  const doc = typeof page === 'string' ? parseHtmlDocument(page) : page;
+  const withMain = typeof page === 'string' && page.length <= MAX_MAIN_DETECT;
+  const doc = typeof page !== 'string' ? page : withMain ? parseWithOffsets(page) : parseHtmlDocument(page);
   const maxChars = opts.maxChars ?? 24_000;
   const all = (q: string): Element[] => selectAll<AnyNode, Element>(q, doc);
   const body = selectOne<AnyNode, Element>('body', doc);
   const title = selectOne<AnyNode, Element>('title', doc);
   let text = '';
-  for (const lv of LEVELS) {
+  let main: Range[] | null | undefined = withMain ? undefined : null;
+  for (let i = 0; ; i++) {
+    // The main content is found only when the page does not fit at full detail.
+    if (i === 1 && main === undefined) {
+      const found = findMainContent(page as string);
+      main = found.ranges.length ? found.ranges : null;
+    }
+    if (i >= LEVELS.length) break;
+    const lv = LEVELS[i];
+    const plan: Plan = { level: lv, ranges: main ?? null };
     const r: Render = { lines: [], chars: 0, limit: maxChars * 1.5 };
     const head = headLines(lv, all, title);
     if (head.length) push(r, `# head\n${head.join('\n')}`);
     push(r, '# body (one element per line; indentation = nesting; "a > b" = wrappers folded; "…" = repeated siblings counted)');
-    if (body) renderChildren(elementChildren(body), 0, r, lv);
+    if (body) renderChildren(elementChildren(body), 0, r, plan, lv);
     else
       renderChildren(
         doc.children.filter((c): c is Element => isTag(c) && !INVISIBLE_TAGS.has(c.name)),
         0,
         r,
+        plan,
         lv,
       );
     text = r.lines.join('\n');

@@ -14,7 +14,19 @@ import type { JobContext } from '../jobs/job-kind.ts';
 import { healAgenticScraper } from '../scrapers/agentic-heal.ts';
 import { markDrift, type ScraperRecord } from '../scrapers/index.ts';
 import { detectDrift } from './drift.ts';
-import { completedOutcome, type ClaimedItem, type ItemOutcome } from './items.ts';
+import { completedOutcome, trustFor, type ClaimedItem, type ItemOutcome } from './items.ts';
+import type { Cookie } from '../net/cookies.ts';
+import { storedSecrets } from '../scrapers/secret-parameters.ts';
+import { secretsFrom, type SecretInput } from '../secrets/values.ts';
+import { unseal } from '../secrets/vault.ts';
+import { looksSignedOut, withProfile } from '../profiles/refresh.ts';
+
+/** What a replay of the item runs with: its parameters (secrets as SecretValues) and the profile's cookies. */
+interface ItemInputs {
+  parameters: Record<string, unknown> | null;
+  cookies: Cookie[];
+}
+import { withProvenance, type TrustLog } from '../trust/provenance.ts';
 
 function replay(
   c: OperationContext,
@@ -22,20 +34,32 @@ function replay(
   script: AgentScript,
   item: ClaimedItem,
   signal: AbortSignal,
+  inputs: ItemInputs,
   deferClose?: (closing: Promise<void>) => void,
+  trust?: TrustLog,
 ): Promise<ReplayResult> {
   return replayScript(
     c,
     {
       script,
       url: new URL(item.url).href,
-      parameters: item.options.parameters,
+      parameters: inputs.parameters,
       attributes: scraper.attributes,
       signal,
       maxPages: item.options.maxPages,
+      cookies: inputs.cookies,
+      trust,
     },
     deferClose,
   );
+}
+
+/** The scraper's stored secrets, then the run's own (sealed in its options), over the run's parameters. */
+function itemParameters(c: OperationContext, scraper: ScraperRecord, item: ClaimedItem): Record<string, unknown> | null {
+  const stored = storedSecrets(c, scraper.request);
+  const own = item.options.secrets ? secretsFrom(unseal<SecretInput[]>(c.config, item.options.secrets, 'secret parameters')) : {};
+  if (!Object.keys(stored).length && !Object.keys(own).length) return item.options.parameters;
+  return { ...item.options.parameters, ...stored, ...own };
 }
 
 /** The replay's drift, or records that miss the sample's fields (an empty result is judged by the replay's extract steps). */
@@ -64,7 +88,23 @@ export async function executeAgenticItem(
 ): Promise<ItemOutcome> {
   let script = validateScript(scraper.script);
   let version = scraper.recipeVersion;
-  let result = await replay(c, scraper, script, item, job.signal, deferClose);
+  let trust = trustFor(item);
+  const inputs: ItemInputs = { parameters: itemParameters(c, scraper, item), cookies: [] };
+  // With a profile: its cookies; a replay that finds the site signed out refreshes it (its sign-in replayed) once.
+  let result = await withProfile(
+    c,
+    scraper.ownerId,
+    // A scraper built on a profile runs on it unless the run names another.
+    item.options.profile ?? scraper.request?.profile,
+    [],
+    (cookies) => {
+      inputs.cookies = cookies;
+      trust = trustFor(item);
+      return replay(c, scraper, script, item, job.signal, inputs, deferClose, trust);
+    },
+    (r) => r.drift !== null && looksSignedOut({ finalUrl: r.drift.page.url, html: r.drift.page.html }, item.url),
+    job.signal,
+  );
   const drift = driftOf(result, scraper, item.url);
   let healed = false;
   let modelCalls = 0;
@@ -81,7 +121,7 @@ export async function executeAgenticItem(
       heal = await healAgenticScraper(
         c,
         scraper,
-        { url: item.url, parameters: item.options.parameters, fromStep: result.drift?.step ?? null },
+        { url: item.url, parameters: inputs.parameters, fromStep: result.drift?.step ?? null, cookies: inputs.cookies },
         drift,
         job.signal,
       );
@@ -101,7 +141,8 @@ export async function executeAgenticItem(
     }
     ({ script, version, modelCalls, credits: healCredits } = heal);
     healed = true;
-    result = await replay(c, scraper, script, item, job.signal, deferClose);
+    trust = trustFor(item);
+    result = await replay(c, scraper, script, item, job.signal, inputs, deferClose, trust);
     if (result.drift) {
       await markDrift(c.db, scraper.id, result.drift.message);
       throw layoutChanged(`${result.drift.message} (even with the re-recorded version ${version})`, {
@@ -115,7 +156,7 @@ export async function executeAgenticItem(
   }
   const outcome = completedOutcome(
     c.config,
-    { records: result.records, driver: result.driver, pages: Math.max(1, result.pages.length) },
+    { records: trust ? withProvenance(result.records, trust) : result.records, driver: result.driver, pages: Math.max(1, result.pages.length) },
     { version, healed, modelCalls, healCredits },
   );
   // The pages the script's extract steps read, for the snapshot archive (the run's `snapshots`).

@@ -8,15 +8,17 @@ import type { OperationContext } from '../context.ts';
 import { defineJob, type JobContext } from '../jobs/job-kind.ts';
 import { healScraper, loadScraper, markDrift, type ScraperRecord } from '../scrapers/index.ts';
 import { executeAgenticItem } from './agentic-item.ts';
+import { looksSignedOut, withProfile } from '../profiles/refresh.ts';
 import { detectDrift } from './drift.ts';
 import { scrapeWithRecipe, type ScrapeResult } from './scrape.ts';
-import { completedOutcome, itemStatements, type ClaimedItem, type ItemOutcome } from './items.ts';
+import { completedOutcome, itemStatements, trustFor, type ClaimedItem, type ItemOutcome } from './items.ts';
 import { RUN_ITEM_JOB } from './store.ts';
 import { archivePages, archiveStore } from '../snapshots/archive.ts';
 import { reserveRunItem } from '../cost/budgets.ts';
 import { getOwnerSettings, type OwnerSettings } from '../cost/settings.ts';
 import { creditsFor } from '../usage.ts';
 import { defaultPolicy, politeScope, type PoliteScope } from '../politeness/policy.ts';
+import { withProvenance, type TrustLog } from '../trust/provenance.ts';
 
 export interface RunItemPayload {
   runId: string;
@@ -53,6 +55,7 @@ function scrape(
   item: ClaimedItem,
   signal: AbortSignal,
   polite?: PoliteScope,
+  trust?: TrustLog,
 ): Promise<ScrapeResult> {
   return scrapeWithRecipe(c, {
     recipe,
@@ -64,6 +67,7 @@ function scrape(
     cookies: item.options.cookies,
     signal,
     polite,
+    trust,
   });
 }
 
@@ -89,7 +93,21 @@ export async function executeItem(
   polite?: PoliteScope,
 ): Promise<ItemOutcome> {
   const recipe = scraper.recipe!;
-  let result = await scrape(c, scraper, recipe, item, job.signal, polite);
+  let trust = trustFor(item);
+  // With a profile: its cookies beside the run's; a first page that looks signed out refreshes it (its sign-in replayed) once.
+  let result = await withProfile(
+    c,
+    scraper.ownerId,
+    item.options.profile,
+    item.options.cookies,
+    (cookies) => {
+      item = { ...item, options: { ...item.options, cookies } };
+      trust = trustFor(item);
+      return scrape(c, scraper, recipe, item, job.signal, polite, trust);
+    },
+    (r) => looksSignedOut({ finalUrl: r.firstPage.url, html: r.firstRecords.length ? '' : r.firstPage.html }, item.url),
+    job.signal,
+  );
   let version = scraper.recipeVersion;
   const drift = detectDrift(result.firstRecords, scraper.sampleData, scraper.attributes, result.firstPage.url);
   let healed = false;
@@ -128,7 +146,8 @@ export async function executeItem(
     healCredits = heal.credits;
     healed = true;
     version = heal.version;
-    result = await scrape(c, scraper, heal.recipe, item, job.signal, polite);
+    trust = trustFor(item);
+    result = await scrape(c, scraper, heal.recipe, item, job.signal, polite, trust);
     // The new version's records on this page are its sample here (a version another URL's heal made
     // may find nothing on this page: then the old sample judges).
     const again = detectDrift(result.firstRecords, heal.records.length ? heal.records : scraper.sampleData, scraper.attributes, result.firstPage.url);
@@ -140,7 +159,7 @@ export async function executeItem(
   return {
     ...completedOutcome(
       c.config,
-      { records: result.records, driver: result.driver, pages: result.pages.length, message: result.message },
+      { records: trust ? withProvenance(result.records, trust) : result.records, driver: result.driver, pages: result.pages.length, message: result.message },
       { version, healed, modelCalls, healCredits },
     ),
     documents: result.documents,

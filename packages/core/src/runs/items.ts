@@ -15,6 +15,7 @@ import { SCHEDULE_FINISH_JOB } from '../schedules/store.ts';
 import type { RunOptions } from './request.ts';
 import { finishedBody, type RunRow } from './status.ts';
 import { loadItems, runChannel } from './store.ts';
+import { TrustLog } from '../trust/provenance.ts';
 
 /**
  * Selected by the item statements: their transaction commits without waiting for the WAL flush
@@ -58,6 +59,11 @@ export type ItemOutcome = {
   // robots.txt disallows the URL: neither completed nor failed, and not charged.
   | { status: 'skipped'; error: string; code: string }
 );
+
+/** A run with `provenance: true` traces its records (a log per read: a heal's second read starts afresh). */
+export function trustFor(item: ClaimedItem): TrustLog | undefined {
+  return item.options.provenance ? new TrustLog('keep') : undefined;
+}
 
 /** A completed item's outcome: its pages are charged as recipe pages, plus any heal it paid for. */
 export function completedOutcome(

@@ -8,7 +8,7 @@ import type { OperationContext } from '../context.ts';
 import { normalizeRunRequest } from './request.ts';
 import { checkRequest } from '../schemas/validate.ts';
 import { RUN_BODY, type RunScraperRequest } from '../schemas/run-requests.ts';
-import { finishedBody, isFinished, progressBody, resultBody, type RunStatusBody } from './status.ts';
+import { finishedBody, isFinished, progressBody, resultBody, type RunResultBody, type RunStatusBody } from './status.ts';
 import { createRun, finishedAmong, loadItems, loadRun, runChannel } from './store.ts';
 import { RunWaiter } from './waiter.ts';
 import { loadChanges } from './changes.ts';
@@ -20,7 +20,8 @@ import { creditsFor } from '../usage.ts';
  * What a synchronous run came to: finished (completed, partly or failed: the result body), or still
  * running when the wait ended ({run_id, status: 'running'}, to poll with `get`).
  */
-export type RunOutcome = { finished: true; body: Record<string, unknown> } | { finished: false; body: { run_id: string; status: 'running' } };
+/** A synchronous run's answer: finished (its records, or with dry_run the estimate), or still running. */
+export type RunOutcome = { finished: true; body: RunResultBody | DryRunBody } | { finished: false; body: { run_id: string; status: 'running' } };
 
 export interface RunOperations {
   /** POST /v1/scrapers/run: waits up to opts.waitSeconds (default config runs.waitSeconds) for the run to finish. */
@@ -62,7 +63,7 @@ export function runOperations(ctx: OperationContext): RunOperations {
     submit: (owner, body) => submit(owner, body),
     async run(owner, body, opts = {}) {
       const submitted = await submit(owner, body, true);
-      if ('dry_run' in submitted) return { finished: true, body: submitted as unknown as Record<string, unknown> };
+      if ('dry_run' in submitted) return { finished: true, body: submitted };
       const runId = submitted.run_id;
       const waitMs = Math.max(0, opts.waitSeconds ?? ctx.config.runs.waitSeconds) * 1000;
       await waiterFor().wait(runId, waitMs, opts.signal);

@@ -15,6 +15,8 @@ import { checkCallbackUrl } from '../tasks/extract-task.ts';
 import type { RunScraperRequest } from '../schemas/run-requests.ts';
 import { ownerKeepsSnapshots } from '../snapshots/archive.ts';
 import { own } from '../own.ts';
+import { sealRunSecrets, secretSpecs } from '../scrapers/secret-parameters.ts';
+import { checkProfile, profileField } from '../profiles/index.ts';
 import { resolvePolicy, type PolitenessPolicy } from '../politeness/policy.ts';
 
 /** URLs per run (spec 8). */
@@ -34,8 +36,14 @@ export interface RunOptions {
   snapshots?: boolean;
   /** `max_credits` (a Gleaner extension): items stop being read once the run would cost more. */
   maxCredits?: number | null;
+  /** `provenance: true` (a Gleaner extension): each record carries `_provenance` (its recipe rule, page URL and hash). */
+  provenance?: boolean;
   /** The pace and robots.txt rule of the run (absent on runs created before they were recorded). */
   politeness?: PolitenessPolicy;
+  /** A run's own values of the scraper's secret parameters, sealed (scrapers/secret-parameters.ts). */
+  secrets?: string;
+  /** The browser profile whose cookies the run's pages are fetched with. */
+  profile?: string;
 }
 
 export interface RunRequest {
@@ -179,6 +187,12 @@ export async function normalizeRunRequest(ctx: OperationContext, owner: Owner, b
   const proxyCountry = agentic ? null : normalizeProxyCountry(body.proxy_country, ctx.config, issues);
   const cookies = agentic ? [] : normalizeCookieInput(body.cookies, null, issues);
   const callbackUrl = checkCallbackUrl(body.callback_url, issues);
+  if (body.provenance === true && scraper.attributes.some((a) => a.name === '_provenance'))
+    issues.push({
+      loc: ['body', 'provenance'],
+      msg: 'this scraper has an attribute named "_provenance", which provenance: true cannot be used with (the key carries the provenance)',
+      type: 'value_error',
+    });
   if (issues.length) throw validationFailed(issues);
   // A literal private address fails now rather than after a day of retries.
   if (callbackUrl) createSsrfGuard({ allowNetworks: ctx.config.network.allowNetworks }).checkUrl(callbackUrl);
@@ -187,7 +201,22 @@ export async function normalizeRunRequest(ctx: OperationContext, owner: Owner, b
 
   // Only a url the caller gave moves into the URL-typed parameter (the scraper's own is its default).
   const given = body.url !== undefined && body.url !== null && body.url !== '';
-  const parameters = agentic ? applyParameterRules(scraper.parametersSchema, body, given ? (urls[0] ?? null) : null) : null;
+  // Secret parameters: a run's own values are sealed (runs store their options); stored ones may be left out.
+  const secretList = agentic ? secretSpecs(scraper.parametersSchema) : [];
+  let secrets: string | null = null;
+  let ruled: Record<string, any> = body;
+  if (secretList.length) {
+    const given = body.parameters && typeof body.parameters === 'object' && !Array.isArray(body.parameters) ? { ...body.parameters } : {};
+    const missing = secretList.filter((p) => !p.stored && (given[p.name] === undefined || given[p.name] === null || given[p.name] === '')).map((p) => p.name);
+    if (missing.length) throw new GleanerError('BAD_REQUEST', `Missing required parameters: ${missing.join(', ')}`);
+    secrets = sealRunSecrets(ctx, scraper.parametersSchema, given);
+    ruled = { ...body, parameters: Object.keys(given).length || body.parameters ? given : body.parameters };
+  }
+  const plainSchema = secretList.length ? (scraper.parametersSchema ?? []).filter((p) => !secretList.includes(p)) : scraper.parametersSchema;
+  const parameters = agentic ? applyParameterRules(plainSchema, ruled, given ? (urls[0] ?? null) : null) : null;
+  const profile = profileField(body.profile, ['body', 'profile'], issues);
+  if (issues.length) throw validationFailed(issues);
+  await checkProfile(ctx, owner.id, profile);
   // The run's URL (the key of `data`) is where the replay starts: the URL-typed parameter's value.
   const startParam = agentic ? urlParameter(scraper.parametersSchema) : undefined;
   const runUrls = startParam && typeof parameters?.[startParam.name] === 'string' ? [parameters[startParam.name] as string] : urls;
@@ -207,7 +236,10 @@ export async function normalizeRunRequest(ctx: OperationContext, owner: Owner, b
       source: typeof body.source === 'string' && body.source ? body.source : 'api',
       snapshots: typeof body.snapshots === 'boolean' ? body.snapshots : await ownerKeepsSnapshots(ctx.db, owner.id),
       maxCredits: typeof body.max_credits === 'number' ? body.max_credits : null,
+      ...(body.provenance === true ? { provenance: true } : {}),
       politeness: await resolvePolicy(ctx, owner.id, body.politeness),
+      ...(secrets ? { secrets } : {}),
+      ...(profile ? { profile } : {}),
     },
     callbackUrl,
   };

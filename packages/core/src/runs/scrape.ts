@@ -8,8 +8,9 @@ import type { OperationContext } from '../context.ts';
 import { findNextPageUrl, linkPage } from '../extract/paginate.ts';
 import type { Cookie } from '../net/cookies.ts';
 import type { PageSnapshot } from '../plugins/driver.ts';
-import { runRecipe, type Recipe } from '../recipes/index.ts';
+import { runRecipe, type Recipe, type RecipeRun } from '../recipes/index.ts';
 import type { PoliteScope } from '../politeness/policy.ts';
+import type { TrustLog } from '../trust/provenance.ts';
 
 export interface ScrapeInput {
   recipe: Recipe;
@@ -24,6 +25,8 @@ export interface ScrapeInput {
   signal?: AbortSignal;
   /** Robots.txt and per-host pacing (runs and crawls). */
   polite?: PoliteScope;
+  /** `provenance: true`: each record's recipe rule is noted here (page URL and content hash). */
+  trust?: TrustLog;
 }
 
 export interface ScrapedPage {
@@ -53,6 +56,19 @@ export interface ScrapeResult {
   message?: string;
 }
 
+/**
+ * The recipe run on a page; with `trust`, each record's rules are traced and `note` files them in the
+ * log (called for the page kept: a plain page given up for the browser's is not noted).
+ */
+function tracedRun(input: ScrapeInput, page: PageSnapshot): RecipeRun & { note?: () => void } {
+  const opts = { url: page.finalUrl, attributes: input.attributes };
+  if (!input.trust) return runRecipe(input.recipe, page.html, opts);
+  const traced: Array<[ExtractedRecord, Record<string, number>]> = [];
+  const run = runRecipe(input.recipe, page.html, { ...opts, trace: (r, rules) => traced.push([r, rules]) });
+  const trust = input.trust;
+  return { ...run, note: () => trust.recipePage({ url: page.finalUrl, html: page.html }, input.recipe, traced, input.attributes) };
+}
+
 /** Fetches one URL (plus pagination) and executes a recipe on it, without any model call. */
 export async function scrapeWithRecipe(ctx: OperationContext, input: ScrapeInput): Promise<ScrapeResult> {
   const limit = Math.max(1, input.maxPages ?? 1);
@@ -76,20 +92,22 @@ export async function scrapeWithRecipe(ctx: OperationContext, input: ScrapeInput
       input.signal?.throwIfAborted();
       seen.add(next);
       let page: PageSnapshot = await browser.goto(next);
-      let run = runRecipe(input.recipe, page.html, { url: page.finalUrl, attributes: input.attributes });
+      const read = (p: PageSnapshot) => tracedRun(input, p);
+      let run = read(page);
       if (!run.records.length && pages.length === 0) {
         // Nothing on the first page, fetched over plain HTTP, may mean it needs JavaScript: one
         // browser try before the caller calls it layout drift (null when already on a browser, or
         // none is configured). The browser's page counts only when the recipe finds records there;
         // otherwise a regeneration starts from the plain page, so the new version needs no browser.
         const again = await browser.escalate(next, 'the scraper recipe found no records on the plain-HTTP page');
-        const rerun = again ? runRecipe(input.recipe, again.html, { url: again.finalUrl, attributes: input.attributes }) : null;
+        const rerun = again ? read(again) : null;
         if (again && rerun?.records.length) {
           page = again;
           run = rerun;
         }
       }
       seen.add(page.finalUrl);
+      run.note?.();
       last = { html: page.html, url: page.finalUrl, driver: page.driver };
       first ??= last;
       documents.push({ ...last, body: page.body, charset: page.charset });

@@ -47,6 +47,21 @@ export interface RunChanges {
   records?: ReportedChange[];
 }
 
+/** POST /v1/scrapers/run's 200 body (RUN_RESULT_RESPONSE). */
+export interface RunResultBody {
+  run_id: string;
+  status: RunStatus;
+  credits_charged?: number;
+  /** The records when `url` was one string or omitted; URL -> records when it was a list. */
+  data?: ExtractedRecord[] | Record<string, ExtractedRecord[]>;
+  /** URL -> why it failed. */
+  errors?: Record<string, string>;
+  /** A failed run only: why its first URL failed. */
+  error?: string;
+  /** URL -> what its item says beside its records. */
+  messages?: Record<string, string>;
+}
+
 export interface RunStatusBody {
   run_id: string;
   status: RunStatus;
@@ -118,10 +133,10 @@ function firstFailure(items: RunItemRow[]): string {
  * POST /v1/scrapers/run's 200 body: `data` is the URL's records when `url` was one string (or
  * omitted), the URL -> records map when it was a list.
  */
-export function resultBody(run: RunRow, items: RunItemRow[]): Record<string, unknown> {
+export function resultBody(run: RunRow, items: RunItemRow[]): RunResultBody {
   const full = finishedBody(run, items);
   const data = run.url_form === 'single' ? (full.data![items[0]?.url] ?? []) : full.data;
-  const body: Record<string, unknown> = { run_id: run.id, status: run.status, credits_charged: full.credits_charged, data, errors: full.errors };
+  const body: RunResultBody = { run_id: run.id, status: run.status, credits_charged: full.credits_charged, data, errors: full.errors };
   if (full.error) body.error = full.error;
   if (full.messages) body.messages = full.messages;
   return body;

@@ -123,6 +123,13 @@ async function checkSettings(ctx: OperationContext, owner: Owner, scraperId: str
     if (err.code === 'VALIDATION_FAILED') issues.push(...((err.details as ValidationIssue[]) ?? []));
     else if (err.code !== 'SCRAPER_NOT_READY') throw err;
   }
+  // A schedule's request is stored as given: a secret parameter's value is kept only with the scraper (encrypted).
+  if (req?.options.secrets)
+    issues.push({
+      loc: ['body', 'parameters'],
+      msg: "a schedule cannot hold a secret parameter's value: give it with the scraper's build (secrets on POST /v1/agent/generate), where it is stored encrypted",
+      type: 'value_error',
+    });
   const attributes = req?.scraper.attributes.map((a) => a.name) ?? [];
   if (attributes.length) {
     s.keyAttributes?.forEach((k, i) => {

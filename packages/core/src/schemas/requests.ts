@@ -2,6 +2,7 @@
 // HTTP adapter (validation, OpenAPI). Unknown fields are ignored; the cross-field rules (url or
 // content, attributes or prompt, proxy country, cookie shapes) are checked by the operations and
 // reported with the same 422 body.
+import { WARNINGS_SCHEMA } from '../trust/schemas.ts';
 import type { FromSchema } from 'json-schema-to-ts';
 import { ATTRIBUTES_REQUEST_SCHEMA } from '../records/attributes.ts';
 import { SNAPSHOTS_FIELD } from './snapshot-requests.ts';
@@ -69,10 +70,17 @@ const commonExtract = {
   ...SNAPSHOTS_FIELD,
 } as const;
 
+/** `profile` (a Gleaner extension, docs/api.md "Profiles"): a browser profile's cookies for the pages. */
+export const PROFILE_FIELD = {
+  type: ['string', 'null'],
+  description:
+    'Gleaner extension: the name of one of your browser profiles (GET /v1/profiles): its cookies are sent with every page (404 when there is no such profile).',
+} as const;
+
 export const EXTRACT_BODY = {
   type: 'object',
   required: ['url'],
-  properties: { url: URL_SCHEMA, ...commonExtract, proxy_country: PROXY_COUNTRY_SCHEMA, cookies: COOKIES_SCHEMA },
+  properties: { url: URL_SCHEMA, ...commonExtract, proxy_country: PROXY_COUNTRY_SCHEMA, cookies: COOKIES_SCHEMA, profile: PROFILE_FIELD },
 } as const;
 
 export const EXTRACT_ASYNC_BODY = {
@@ -124,7 +132,7 @@ export const RECORDS_RESPONSE = {
   type: 'object',
   required: ['data'],
   properties: { data: { type: 'array', items: { type: 'object' } }, message: { type: 'string' } },
-};
+} as const;
 
 export const TASK_RESPONSE = {
   type: 'object',
@@ -132,10 +140,14 @@ export const TASK_RESPONSE = {
   properties: {
     task_id: { type: 'string' },
     status: { enum: TASK_STATUSES },
-    data: { type: 'array', items: { type: 'object' } },
+    data: { type: 'array', items: { type: 'object' }, description: 'With provenance: true (a Gleaner extension) each record carries `_provenance`.' },
     message: { type: 'string' },
     error: { type: 'string' },
+    warnings: WARNINGS_SCHEMA,
   },
-};
+} as const;
 
-export const ID_PARAMS = (name: string) => ({ type: 'object', required: [name], properties: { [name]: { type: 'string', minLength: 1, maxLength: 200 } } });
+const ID = { type: 'string', minLength: 1, maxLength: 200 } as const;
+/** The path parameter `name`, an id. */
+export const ID_PARAMS = <const N extends string>(name: N) =>
+  ({ type: 'object', required: [name], properties: { [name]: ID } as Record<N, typeof ID> }) as const;

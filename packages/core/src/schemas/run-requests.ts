@@ -9,6 +9,7 @@ import { ATTRIBUTES_REQUEST_SCHEMA } from '../records/attributes.ts';
 import { COOKIES_SCHEMA, COST_FIELDS, PROXY_COUNTRY_SCHEMA, TRUST_FIELDS, URL_SCHEMA } from './requests.ts';
 import { POLITENESS_REQUEST_SCHEMA } from '../politeness/policy.ts';
 import { SNAPSHOTS_FIELD } from './snapshot-requests.ts';
+import { PROFILE_FIELD, SAVE_PROFILE_FIELD, SECRETS_SCHEMA } from './secrets.ts';
 
 const CALLBACK_URL_SCHEMA = { type: ['string', 'null'], description: "The finished run's status body is POSTed here, signed (Standard Webhooks)." } as const;
 const SOURCE_SCHEMA = { type: ['string', 'null'], default: 'api' } as const;
@@ -49,7 +50,9 @@ export const RUN_BODY = {
     },
     dry_run: COST_FIELDS.dry_run,
     max_credits: COST_FIELDS.max_credits,
+    provenance: TRUST_FIELDS.provenance,
     politeness: POLITENESS_REQUEST_SCHEMA,
+    profile: PROFILE_FIELD,
   },
 } as const;
 
@@ -67,7 +70,7 @@ export const GENERATE_BODY = {
     proxy_country: PROXY_COUNTRY_SCHEMA,
     cookies: COOKIES_SCHEMA,
     name: { type: ['string', 'null'], maxLength: 200, description: "Gleaner extension: the scraper's name (default: the sample URL's host and path)." },
-    dry_run: COST_FIELDS.dry_run,
+    ...COST_FIELDS,
   },
 } as const;
 
@@ -92,7 +95,10 @@ export const AGENT_GENERATE_BODY = {
     attributes: { ...ATTRIBUTES_REQUEST_SCHEMA, description: 'The fields of each record (spec 2.1); optional, the prompt can say what to return.' },
     name: { type: ['string', 'null'], maxLength: 200, description: "Gleaner extension: the scraper's name (default: the URL's host and path)." },
     allowed_domains: ALLOWED_DOMAINS_SCHEMA,
-    dry_run: COST_FIELDS.dry_run,
+    secrets: SECRETS_SCHEMA,
+    profile: PROFILE_FIELD,
+    save_profile: SAVE_PROFILE_FIELD,
+    ...COST_FIELDS,
   },
 } as const;
 
@@ -106,6 +112,9 @@ export const AGENT_EXTRACT_BODY = {
     callback_url: { type: ['string', 'null'], description: "The finished task's status body is POSTed here, signed (Standard Webhooks)." },
     source: SOURCE_SCHEMA,
     allowed_domains: ALLOWED_DOMAINS_SCHEMA,
+    secrets: SECRETS_SCHEMA,
+    profile: PROFILE_FIELD,
+    save_profile: SAVE_PROFILE_FIELD,
     ...COST_FIELDS,
     ...TRUST_FIELDS,
     ...SNAPSHOTS_FIELD,

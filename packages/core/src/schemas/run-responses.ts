@@ -4,7 +4,11 @@ import { POLITENESS } from './crawl-responses.ts';
 import { CHANGES_SCHEMA } from './schedule-responses.ts';
 import { RUN_STATUSES } from './statuses.ts';
 
-const RECORDS = { type: 'array', items: { type: 'object' } } as const;
+const RECORDS = {
+  type: 'array',
+  items: { type: 'object' },
+  description: 'With provenance: true (a Gleaner extension) each record carries `_provenance`.',
+} as const;
 const DATA_MAP = { type: 'object', additionalProperties: RECORDS, description: "URL -> records; a failed URL's entry is []." } as const;
 const ERRORS_MAP = { type: 'object', additionalProperties: { type: 'string' }, description: 'URL -> why it failed.' } as const;
 

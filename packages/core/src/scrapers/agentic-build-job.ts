@@ -9,19 +9,42 @@
 import { isGleanerError } from '../errors.ts';
 import { identifyParameters } from '../agent/script-parameters.ts';
 import type { OperationContext } from '../context.ts';
-import { addUsage, creditsFor, emptyUsage, recordUsage } from '../usage.ts';
+import { addUsage, creditsFor, emptyUsage, recordUsage, type ModelUsage } from '../usage.ts';
+import type { ScraperBuildRequest } from './types.ts';
 import { defineJob } from '../jobs/job-kind.ts';
 import type { Queryable } from '../store/db.ts';
 import { recordScript, type RecordResult } from './agentic-record.ts';
 import { watchBuild } from './build-watch.ts';
 import { BUILD_PAYLOAD_SCHEMA, failBuild, type GeneratePayload } from './generate-job.ts';
 import { loadScraperById, saveScriptVersion } from './store.ts';
+import { loadProfile, saveProfile } from '../profiles/index.ts';
+import { storedSecrets, withSecretParameters } from './secret-parameters.ts';
 
 export const AGENTIC_BUILD_JOB = 'scraper.agent-build';
 
 async function stillCurrent(tx: Queryable, p: GeneratePayload): Promise<boolean> {
   const s = await loadScraperById(tx, p.scraperId, { forUpdate: true });
   return Boolean(s && s.buildId === p.buildId && s.status === 'generating');
+}
+
+/**
+ * The agent's token budget in a build with `max_tokens` / `max_credits`: what is left of them after
+ * the parameter call (credits count when credits.per1kModelTokens prices tokens, after the build
+ * price), cut to agent.maxTokens; undefined without a request budget.
+ */
+function agentTokens(c: OperationContext, req: ScraperBuildRequest | null, spent: ModelUsage): { maxTokens: number; by: string } | undefined {
+  if (!req || (req.maxTokens === undefined && req.maxCredits === undefined)) return undefined;
+  const used = spent.inputTokens + spent.outputTokens;
+  const bounds: Array<[number, string]> = [[c.config.agent.maxTokens, 'agent.maxTokens']];
+  if (req.maxTokens !== undefined) bounds.push([req.maxTokens - used, `the request's max_tokens, ${req.maxTokens}, less ${used} spent naming the parameters`]);
+  const per1k = c.config.credits.per1kModelTokens;
+  if (req.maxCredits !== undefined && per1k > 0)
+    bounds.push([
+      Math.floor(((req.maxCredits - c.config.credits.scraperBuild) / per1k) * 1000) - used,
+      `what the request's max_credits, ${req.maxCredits}, leaves after the build price`,
+    ]);
+  const [maxTokens, by] = bounds.reduce((a, b) => (b[0] < a[0] ? b : a));
+  return { maxTokens: Math.max(0, maxTokens), by };
 }
 
 export function agenticBuildJob(ctx: () => OperationContext) {
@@ -45,13 +68,21 @@ export function agenticBuildJob(ctx: () => OperationContext) {
       try {
         parameters = await identifyParameters(c, { prompt: scraper.prompt, url, signal: watch.signal });
         addUsage(usage, parameters.usage);
+        // Secret parameters: given with the build (sealed in its request), typed through placeholders only.
+        const secrets = storedSecrets(c, scraper.request);
+        parameters = withSecretParameters(parameters, secrets);
+        const profile = scraper.request?.profile ? await loadProfile(c, scraper.ownerId, scraper.request.profile) : null;
+        const tokenBudget = agentTokens(c, scraper.request, usage);
         recorded = await recordScript(c, {
+          ...(tokenBudget ? { tokenBudget } : {}),
           url,
           prompt: scraper.prompt,
           attributes: scraper.attributes,
           values: parameters.values,
           signal: watch.signal,
           allowedDomains: scraper.request?.allowedDomains,
+          cookies: profile?.cookies,
+          keepState: Boolean(scraper.request?.saveProfile),
         });
         addUsage(usage, recorded.usage);
       } catch (err) {
@@ -78,6 +109,11 @@ export function agenticBuildJob(ctx: () => OperationContext) {
       await c.db.tx(async (tx) => {
         await recordUsage(tx, { ownerId: scraper.ownerId, operation: 'scraper_build', subject: `scraper:${scraper.id}`, pages: 1, usage, credits });
         if (!(await stillCurrent(tx, payload))) return;
+        if (!recorded.accepted && recorded.budget) {
+          await failBuild(tx, payload, `Agentic scraper build stopped at its budget: ${recorded.reason}`, 'BUDGET_EXCEEDED', credits);
+          outcome = 'budget';
+          return;
+        }
         if (!recorded.accepted) {
           await failBuild(tx, payload, `Agentic scraper build failed: ${recorded.reason}`, 'SCRAPER_BUILD_FAILED', credits);
           outcome = 'rejected';
@@ -95,6 +131,19 @@ export function agenticBuildJob(ctx: () => OperationContext) {
           credits,
           markReady: true,
         });
+        // The replay's browser state becomes the profile; a run that finds it expired replays this scraper.
+        if (scraper.request?.saveProfile && recorded.cookies)
+          await saveProfile(
+            c,
+            tx,
+            scraper.ownerId,
+            scraper.request.saveProfile,
+            { cookies: recorded.cookies, localStorage: {} },
+            {
+              source: 'agentic_scraper',
+              scraperId: scraper.id,
+            },
+          );
         outcome = 'ready';
       });
       job.logger.info(

@@ -8,6 +8,7 @@
  * As for classic scrapers: one heal per scraper at a time (concurrent drifts wait and reuse its
  * version), and a failed heal of a version is remembered for a while.
  */
+import type { Cookie } from '../net/cookies.ts';
 import type { AgentScript } from '../agent/script.ts';
 import { validateScript } from '../agent/script.ts';
 import { requireModel, type OperationContext } from '../context.ts';
@@ -31,7 +32,7 @@ export type AgenticHealResult =
 export async function healAgenticScraper(
   ctx: OperationContext,
   scraper: ScraperRecord,
-  run: { url: string; parameters: Record<string, unknown> | null; fromStep: number | null },
+  run: { url: string; parameters: Record<string, unknown> | null; fromStep: number | null; cookies?: Cookie[] },
   reason: string,
   signal?: AbortSignal,
 ): Promise<AgenticHealResult> {
@@ -59,6 +60,8 @@ export async function healAgenticScraper(
         signal,
         from,
         allowedDomains: current.request?.allowedDomains,
+        // A run on a profile heals signed in too.
+        cookies: run.cookies,
       });
       const usage = recorded.usage;
       const credits = creditsFor(ctx.config, { builds: recorded.accepted ? 1 : 0, usage });

@@ -15,6 +15,8 @@ import { runAgent } from '../agent/run.ts';
 import { buildScript, replayDifference } from '../agent/script-build.ts';
 import { describeValues } from '../agent/script-parameters.ts';
 import type { AgentScript } from '../agent/script.ts';
+import type { Cookie } from '../net/cookies.ts';
+import { splitSecrets } from '../secrets/values.ts';
 
 export interface RecordInput {
   url: string;
@@ -27,6 +29,12 @@ export interface RecordInput {
   from?: { script: AgentScript; step: number };
   /** The build's allowed_domains (agent/domains.ts). */
   allowedDomains?: string[] | null;
+  /** The cookies the agent and the replay start with (a profile's). */
+  cookies?: Cookie[];
+  /** Return the replay's cookies at its end (to save a profile). */
+  keepState?: boolean;
+  /** A build's budget: the agent's model tokens at most, and what set them (its message names it). */
+  tokenBudget?: { maxTokens: number; by: string };
 }
 
 /** What the agent is told when it goes on from a heal's kept steps. */
@@ -51,6 +59,7 @@ async function replayKept(ctx: OperationContext, input: RecordInput, from: NonNu
     parameters: input.values,
     attributes: input.attributes,
     signal: input.signal,
+    cookies: input.cookies,
   });
   try {
     const drift = await replay.run();
@@ -72,16 +81,21 @@ export type RecordResult =
       records: ExtractedRecord[];
       /** The driver the replay ran on. */
       driver: string;
+      /** keepState: the replay's cookies at its end. */
+      cookies?: Cookie[];
       agentRecords: number;
       steps: number;
       usage: ModelUsage;
     }
-  | { accepted: false; reason: string; usage: ModelUsage };
+  /** `budget`: the agent stopped at the build's token budget (the build stops there too). */
+  | { accepted: false; reason: string; usage: ModelUsage; budget?: true };
 
 /** Agent -> script -> replay -> compare. Throws model, driver and abort errors; returns a rejection. */
 export async function recordScript(ctx: OperationContext, input: RecordInput): Promise<RecordResult> {
   const usage = emptyUsage();
-  const values = describeValues(input.values);
+  // Secret parameters (secrets/values.ts) reach the agent as placeholders only, and never the script's values.
+  const { plain, secrets } = splitSecrets(input.values);
+  const values = describeValues(plain);
   const kept = input.from ? await replayKept(ctx, input, input.from) : null;
   const keptRecords = kept?.replay.records ?? [];
   let run: Awaited<ReturnType<typeof runAgent>>;
@@ -92,11 +106,23 @@ export async function recordScript(ctx: OperationContext, input: RecordInput): P
       signal: input.signal,
       startOn: kept ? { driver: kept.replay.driver, session: kept.replay.session } : undefined,
       allowedDomains: input.allowedDomains,
+      secrets,
+      cookies: input.cookies,
+      ...(input.tokenBudget ? { budgets: { maxTokens: input.tokenBudget.maxTokens, maxTokensBy: input.tokenBudget.by } } : {}),
     });
   } finally {
     await kept?.replay.close();
   }
   addUsage(usage, run.usage);
+  if (input.tokenBudget && run.outcome === 'budget' && run.usage.inputTokens + run.usage.outputTokens >= input.tokenBudget.maxTokens) {
+    const found = run.records.length;
+    return {
+      accepted: false,
+      budget: true,
+      reason: `${run.message ?? 'the agent ran out of model tokens'} The agent had found ${found} record${found === 1 ? '' : 's'}; no script was saved.`,
+      usage,
+    };
+  }
   if (!run.records.length) {
     return {
       accepted: false,
@@ -107,7 +133,7 @@ export async function recordScript(ctx: OperationContext, input: RecordInput): P
   const built = await buildScript(ctx, {
     run,
     url: input.url,
-    values: input.values,
+    values: plain,
     attributes: input.attributes,
     prompt: input.prompt,
     signal: input.signal,
@@ -122,6 +148,8 @@ export async function recordScript(ctx: OperationContext, input: RecordInput): P
     parameters: input.values,
     attributes: input.attributes,
     signal: input.signal,
+    cookies: input.cookies,
+    keepState: input.keepState,
   });
   if (replay.drift) return { accepted: false, reason: `the recorded script did not replay without the model: ${replay.drift.message}`, usage };
   const diff = replayDifference(replay.records, kept ? mergeRecords([keptRecords, run.records]) : run.records, input.url);
@@ -131,6 +159,7 @@ export async function recordScript(ctx: OperationContext, input: RecordInput): P
     script: built.script,
     records: replay.records,
     driver: replay.driver,
+    ...(replay.cookies ? { cookies: replay.cookies } : {}),
     agentRecords: run.records.length,
     steps: run.steps.length,
     usage,

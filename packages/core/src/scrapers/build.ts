@@ -94,9 +94,9 @@ export function describeMismatches(mismatches: RecipeMismatch[]): string {
  */
 export async function buildRecipe(
   ctx: OperationContext,
-  input: { page: SamplePage; expected: ExtractedRecord[]; attributes: Attribute[]; prompt: string; signal?: AbortSignal },
+  input: { page: SamplePage; expected: ExtractedRecord[]; attributes: Attribute[]; prompt: string; signal?: AbortSignal; maxRounds?: number },
 ): Promise<BuildResult> {
-  const rounds = ctx.config.scrapers.generateRounds;
+  const rounds = input.maxRounds ?? ctx.config.scrapers.generateRounds;
   try {
     const built = await generateRecipe({
       model: requireModel(ctx),

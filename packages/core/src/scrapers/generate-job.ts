@@ -9,12 +9,13 @@ import { GleanerError } from '../errors.ts';
 import { defineJob } from '../jobs/job-kind.ts';
 import type { ExtractedRecord } from '../records/attributes.ts';
 import type { OperationContext } from '../context.ts';
-import { addUsage, creditsFor, emptyUsage, recordUsage } from '../usage.ts';
+import { addUsage, creditsFor, emptyUsage, recordUsage, type ModelUsage } from '../usage.ts';
+import { estimateRecipeRound } from '../cost/estimate.ts';
 import type { Cookie } from '../net/cookies.ts';
 import type { Queryable } from '../store/db.ts';
 import { buildRecipe, contentPage, nothingFound, sampleFromUrl, standardRecords, type SamplePage } from './build.ts';
 import { loadScraperById, saveRecipeVersion } from './store.ts';
-import type { ScraperRecord } from './types.ts';
+import type { ScraperBuildRequest, ScraperRecord } from './types.ts';
 
 export const SCRAPER_GENERATE_JOB = 'scraper.generate';
 
@@ -45,6 +46,51 @@ export const BUILD_PAYLOAD_SCHEMA = {
   required: ['scraperId', 'buildId'],
   properties: { scraperId: { type: 'string' }, buildId: { type: 'string' } },
 };
+
+/**
+ * The recipe rounds a build with `max_credits` / `max_tokens` can still pay for, each estimated as
+ * estimateRecipeRound on the sample page, with the build price if accepted: scrapers.generateRounds
+ * when it has no budget or enough; fewer (and `why`) when the budget allows fewer; 0 stops the build.
+ */
+function affordableRounds(
+  c: OperationContext,
+  req: ScraperBuildRequest,
+  page: SamplePage,
+  scraper: ScraperRecord,
+  spent: ModelUsage,
+): { rounds: number; why?: string } {
+  const configured = c.config.scrapers.generateRounds;
+  if (req.maxCredits === undefined && req.maxTokens === undefined) return { rounds: configured };
+  const round = estimateRecipeRound(page.html, { attributes: scraper.attributes, prompt: scraper.prompt });
+  const after = (n: number) => ({
+    modelCalls: spent.modelCalls + n * round.modelCalls,
+    inputTokens: spent.inputTokens + n * round.inputTokens,
+    outputTokens: spent.outputTokens + n * round.outputTokens,
+  });
+  const fits = (n: number) => {
+    const u = after(n);
+    const tokens = u.inputTokens + u.outputTokens;
+    return (
+      (req.maxTokens === undefined || tokens <= req.maxTokens) &&
+      (req.maxCredits === undefined || creditsFor(c.config, { builds: 1, usage: u }) <= req.maxCredits)
+    );
+  };
+  let n = 0;
+  while (n < configured && fits(n + 1)) n++;
+  if (n === configured) return { rounds: n };
+  const used = spent.inputTokens + spent.outputTokens;
+  const limit =
+    req.maxTokens !== undefined && used + (n + 1) * (round.inputTokens + round.outputTokens) > req.maxTokens
+      ? `the request's max_tokens (${req.maxTokens})`
+      : `the request's max_credits (${req.maxCredits})`;
+  const perRound = round.inputTokens + round.outputTokens;
+  return n === 0
+    ? {
+        rounds: 0,
+        why: `reading the sample page used ${used} model tokens (${creditsFor(c.config, { usage: spent })} credits); a recipe round would take about ${perRound} more and the build price, more than ${limit}. No recipe was written; the tokens spent are charged.`,
+      }
+    : { rounds: n, why: `the build's budget, ${limit}, paid for ${n} recipe round${n === 1 ? '' : 's'} of about ${perRound} tokens` };
+}
 
 export function scraperGenerateJob(ctx: () => OperationContext) {
   return defineJob<GeneratePayload>({
@@ -82,12 +128,24 @@ export function scraperGenerateJob(ctx: () => OperationContext) {
         expected = sample.expected;
       }
 
+      // The build's own budget: the recipe rounds it still pays for after the sample's read.
+      const rounds = expected.length ? affordableRounds(c, req, page, scraper, usage) : { rounds: c.config.scrapers.generateRounds };
+      if (rounds.rounds === 0) {
+        const credits = creditsFor(c.config, { usage });
+        await c.db.tx(async (tx) => {
+          await recordUsage(tx, { ownerId: scraper.ownerId, operation: 'scraper_build', subject: `scraper:${scraper.id}`, pages: 1, usage, credits });
+          if (await currentBuild(tx, payload)) await failBuild(tx, payload, `Scraper build stopped at its budget: ${rounds.why}`, 'BUDGET_EXCEEDED', credits);
+        });
+        job.logger.info({ scraperId: scraper.id, credits, ...usage }, 'scraper build stopped at its budget');
+        return;
+      }
       // Deleted or superseded while the page was read: no recipe model calls for nothing.
       const still = await loadScraperById(c.db, payload.scraperId);
       const build =
         expected.length && still?.buildId === payload.buildId
-          ? await buildRecipe(c, { page, expected, attributes: scraper.attributes, prompt: scraper.prompt, signal: job.signal })
+          ? await buildRecipe(c, { page, expected, attributes: scraper.attributes, prompt: scraper.prompt, signal: job.signal, maxRounds: rounds.rounds })
           : null;
+      if (build && !build.accepted && rounds.why) build.reason += ` (${rounds.why})`;
       if (build) addUsage(usage, build.usage);
       const accepted = build?.accepted === true;
       // The build fee is charged for an accepted recipe only; model tokens are charged either way.

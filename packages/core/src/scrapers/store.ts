@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { Attribute, ExtractedRecord } from '../records/attributes.ts';
 import type { Recipe } from '../recipes/index.ts';
 import type { Queryable } from '../store/db.ts';
-import type { ParameterSpec, ScraperBuildRequest, ScraperKind, ScraperRecord } from './types.ts';
+import type { ParameterSpec, ScraperBuildRequest, ScraperKind, ScraperRecord, ScraperStatus } from './types.ts';
 
 interface ScraperRow {
   id: string;
@@ -281,8 +281,8 @@ export async function markDrift(db: Queryable, scraperId: string, reason: string
 export interface ScraperListItem {
   id: string;
   name: string;
-  type: string;
-  status: string | null;
+  type: ScraperKind;
+  status: ScraperStatus | null;
   url: string | null;
   created_at: string | null;
   /** Gleaner's addition: layout drift a run found and no heal or regeneration has fixed yet. */
@@ -294,8 +294,8 @@ export async function listScrapers(db: Queryable, ownerId: string): Promise<Scra
   const { rows } = await db.query<{
     id: string;
     name: string;
-    kind: string;
-    status: string | null;
+    kind: ScraperKind;
+    status: ScraperStatus | null;
     url: string | null;
     created_at: Date;
     drift_detected_at: Date | null;

@@ -12,6 +12,8 @@ export interface ParameterSpec {
   type: string;
   description?: string;
   default?: unknown;
+  /** A `secret` or `totp` parameter whose value is stored (encrypted) with the scraper: a run may leave it out. */
+  stored?: boolean;
 }
 
 /** What a build was asked to start from (stored with the scraper, read by the build job). */
@@ -26,6 +28,15 @@ export interface ScraperBuildRequest {
   cookies: unknown[];
   /** Agentic builds: the hosts the agent may browse (agent/domains.ts); absent: no policy. */
   allowedDomains?: string[];
+  /** Agentic builds: the secret parameters, sealed (secrets/vault.ts): a list of SecretInput. */
+  secrets?: string;
+  /** Agentic builds and runs: the browser profile to start from (its cookies). */
+  profile?: string;
+  /** Agentic builds and runs: the profile the browser state is saved to when the script has run. */
+  saveProfile?: string;
+  /** The build's `max_credits` / `max_tokens` (Gleaner extensions); absent: no request budget. */
+  maxCredits?: number;
+  maxTokens?: number;
 }
 
 /**
@@ -60,4 +71,44 @@ export interface ScraperRecord {
   creditsCharged: number;
   buildId: string | null;
   request: ScraperBuildRequest | null;
+}
+
+/** Layout drift a run found and no heal or regeneration has fixed yet. */
+export type ScraperDrift = { detected_at: string; reason: string | null } | null;
+
+/** GET /v1/extractor/{id}: spec 2.3 with the extra fields of docs/api.md (EXTRACTOR_RESPONSE). */
+export interface ExtractorBody {
+  template_id: string;
+  type: 'extractor';
+  name: string;
+  mode: string;
+  url: string | null;
+  status: ScraperStatus;
+  /** Why the last build failed (status failed only). */
+  error?: string;
+  attributes: Attribute[];
+  prompt: string;
+  recipe_version: number | null;
+  recipe: Recipe | null;
+  sample_data: ExtractedRecord[] | null;
+  credits_charged: number;
+  drift: ScraperDrift;
+  created_at: string;
+}
+
+/** GET /v1/agent/{id}: spec 2.4, with the last build's prompt and attributes (AGENTIC_RESPONSE). */
+export interface AgenticBody {
+  template_id: string;
+  type: 'agentic';
+  status: ScraperStatus;
+  name: string;
+  url: string | null;
+  error?: string;
+  sample_data: ExtractedRecord[] | null;
+  /** Only when the scraper takes custom parameters. */
+  parameters_schema?: ParameterSpec[];
+  prompt: string;
+  attributes: Attribute[];
+  credits_charged: number;
+  created_at: string;
 }

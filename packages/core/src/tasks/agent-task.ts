@@ -17,7 +17,7 @@ import { defineJob } from '../jobs/job-kind.ts';
 import { notifyCancel } from '../jobs/cancel.ts';
 import { requireModel, type OperationContext } from '../context.ts';
 import { checkHttpUrl, normalizeAttributeInput } from '../schemas/normalize.ts';
-import type { Attribute } from '../records/attributes.ts';
+import type { Attribute, ExtractedRecord } from '../records/attributes.ts';
 import { creditsFor, recordUsage } from '../usage.ts';
 import { enqueueCallback } from '../callbacks/index.ts';
 import type { Queryable } from '../store/db.ts';
@@ -31,6 +31,13 @@ import { AGENT_EXTRACT_BODY, type AgentTaskRequest } from '../schemas/run-reques
 import { checkBudgets, tokenAllowance } from '../cost/budgets.ts';
 import { estimateAgentTask, type DryRunBody } from '../cost/estimate.ts';
 import { archiveSourcePages, archiveStore, keepsSnapshots } from '../snapshots/archive.ts';
+import { normalizeSecretsInput, secretsFrom, type SecretInput } from '../secrets/values.ts';
+import { seal, secretsKey, unseal } from '../secrets/vault.ts';
+import { checkProfile, loadProfile, profileField, saveProfile } from '../profiles/index.ts';
+import { getOwnerSettings } from '../cost/settings.ts';
+import { TrustLog, withProvenance, type GroundingPolicy, type GroundingWarning } from '../trust/provenance.ts';
+import { isEmptyRecord } from '../records/attributes.ts';
+import type { AgentBudgets, AgentRunResult } from '../agent/types.ts';
 import type { TaskStatus } from '../schemas/statuses.ts';
 
 export const AGENT_TASK_JOB = 'agent.task';
@@ -52,10 +59,13 @@ export interface AgentStepSummary {
 export interface AgentTaskStatusBody {
   task_id: string;
   status: TaskStatus;
-  data?: unknown;
+  /** Once completed: the records. */
+  data?: ExtractedRecord[];
   message?: string;
   error?: string;
   steps?: AgentStepSummary[];
+  /** Grounding policy flag or drop: the values the pages the model read do not support. */
+  warnings?: GroundingWarning[];
 }
 
 interface AgentTaskRow {
@@ -72,12 +82,20 @@ interface AgentTaskRow {
     max_credits?: number | null;
     /** Keep the pages extracted from in the snapshot archive (decided at submission). */
     snapshots?: boolean;
+    /** Secret inputs, sealed (secrets/vault.ts): a list of SecretInput. */
+    secrets?: string;
+    profile?: string;
+    saveProfile?: string;
+    /** `provenance: true`: each record carries `_provenance` (text spans into what the model read). */
+    provenance?: boolean;
+    grounding?: GroundingPolicy | null;
   };
-  data: unknown;
+  data: ExtractedRecord[] | null;
   message: string | null;
   error: string | null;
   callback_url: string | null;
   steps: RecordedAction[] | null;
+  warnings?: GroundingWarning[] | null;
 }
 
 function summarize(s: RecordedAction): AgentStepSummary {
@@ -96,12 +114,13 @@ function summarize(s: RecordedAction): AgentStepSummary {
   return out;
 }
 
-export function agentStatusBody(row: Pick<AgentTaskRow, 'id' | 'status' | 'data' | 'message' | 'error' | 'steps'>): AgentTaskStatusBody {
+export function agentStatusBody(row: Pick<AgentTaskRow, 'id' | 'status' | 'data' | 'message' | 'error' | 'steps' | 'warnings'>): AgentTaskStatusBody {
   const body: AgentTaskStatusBody = { task_id: row.id, status: row.status };
   if (row.status === 'completed') body.data = row.data ?? [];
   if (row.message) body.message = row.message;
   if (row.status === 'failed') body.error = row.error ?? 'the task failed';
   if (row.steps?.length) body.steps = row.steps.map(summarize);
+  if (row.status === 'completed' && row.warnings) body.warnings = row.warnings;
   return body;
 }
 
@@ -116,7 +135,18 @@ export async function submitAgentTask(ctx: OperationContext, owner: Owner, input
   const callbackUrl = checkCallbackUrl(body.callback_url, issues);
   const allowedDomains = normalizeAllowedDomains(body.allowed_domains, ['body', 'allowed_domains'], issues);
   checkStartDomain(url, allowedDomains, issues);
+  const secrets = normalizeSecretsInput(body.secrets, ['body', 'secrets'], issues);
+  const profile = profileField(body.profile, ['body', 'profile'], issues);
+  const saveProfile = profileField(body.save_profile, ['body', 'save_profile'], issues);
+  if (body.provenance === true && attributes.some((a) => a.name === '_provenance'))
+    issues.push({
+      loc: ['body', 'attributes'],
+      msg: 'an attribute named "_provenance" cannot be used with provenance: true (the key carries the provenance)',
+      type: 'value_error',
+    });
   if (issues.length) throw validationFailed(issues);
+  await checkProfile(ctx, owner.id, profile);
+  if (saveProfile) secretsKey(ctx.config, 'profiles');
   if (callbackUrl) createSsrfGuard({ allowNetworks: ctx.config.network.allowNetworks }).checkUrl(callbackUrl);
   // Refused now rather than after a queue wait: a blocked start URL, or nothing could run the task.
   await refuseBlockedUrls(ctx.config.network.allowNetworks, [url!]);
@@ -141,6 +171,12 @@ export async function submitAgentTask(ctx: OperationContext, owner: Owner, input
     max_tokens: budget.maxTokens,
     max_credits: budget.maxCredits,
     snapshots: await keepsSnapshots(ctx.db, owner.id, body.snapshots, 'tasks'),
+    // Sealed before the row is written: a secret never reaches a column in plain text.
+    ...(secrets.length ? { secrets: seal(ctx.config, secrets, 'secret parameters') } : {}),
+    ...(profile ? { profile } : {}),
+    ...(saveProfile ? { saveProfile } : {}),
+    ...(body.provenance === true ? { provenance: true } : {}),
+    ...(body.grounding ? { grounding: body.grounding } : {}),
   };
   await ctx.db.tx(async (tx) => {
     await tx.query(`INSERT INTO tasks (id, owner_id, kind, status, request, callback_url) VALUES ($1, $2, 'agent', 'pending', $3, $4)`, [
@@ -157,7 +193,7 @@ export async function submitAgentTask(ctx: OperationContext, owner: Owner, input
 
 export async function getAgentTask(ctx: OperationContext, owner: Owner, id: string): Promise<AgentTaskStatusBody> {
   const { rows } = await ctx.db.query<AgentTaskRow>(
-    `SELECT id, status, data, message, error, steps FROM tasks WHERE id = $1 AND owner_id = $2 AND kind = 'agent'`,
+    `SELECT id, status, data, message, error, steps, warnings FROM tasks WHERE id = $1 AND owner_id = $2 AND kind = 'agent'`,
     [id, owner.id],
   );
   if (!rows[0]) throw new GleanerError('NOT_FOUND', `agent task ${id} not found`);
@@ -185,13 +221,35 @@ export async function stopAgentTask(ctx: OperationContext, owner: Owner, id: str
 
 async function finish(ctx: OperationContext, tx: Queryable, row: AgentTaskRow, update: string, values: unknown[]): Promise<boolean> {
   const { rows } = await tx.query<AgentTaskRow>(
-    `UPDATE tasks SET ${update}, finished_at = now() WHERE id = $1 AND status IN ('pending', 'running') RETURNING id, status, data, message, error, steps`,
+    `UPDATE tasks SET ${update}, finished_at = now() WHERE id = $1 AND status IN ('pending', 'running') RETURNING id, status, data, message, error, steps, warnings`,
     [row.id, ...values],
   );
   if (!rows[0]) return false;
   if (row.callback_url)
     await enqueueCallback(tx, ctx.jobs, { ownerId: row.owner_id, url: row.callback_url, subject: `task:${row.id}`, body: agentStatusBody(rows[0]) });
   return true;
+}
+
+/** The agent's token budget: agent.maxTokens, cut to what the request and the owner's budgets allow (named in the message when it runs out). */
+function tokenBudget(configured: number, allowance: number | null, requested: number | null | undefined): Partial<AgentBudgets> | undefined {
+  if (allowance === null || allowance >= configured) return undefined;
+  const by = allowance === requested ? "the request's max_tokens" : "what the request's max_tokens and max_credits and your budgets leave; GET /v1/settings";
+  return { maxTokens: allowance, maxTokensBy: by };
+}
+
+/**
+ * Provenance and the grounding policy of a finished agent run: each extraction's records checked
+ * against the page text its model read (the request's `grounding`, else the owner's setting). Null
+ * when neither provenance nor a flag/drop policy asks for it. `drop` empties unsupported values in place.
+ */
+async function checkAgentRecords(c: OperationContext, row: AgentTaskRow, result: AgentRunResult): Promise<TrustLog | null> {
+  const policy = row.request.grounding ?? (await getOwnerSettings(c.db, row.owner_id)).grounding_policy ?? 'keep';
+  if (!row.request.provenance && policy === 'keep') return null;
+  const trust = new TrustLog(policy);
+  for (const x of result.extractions) if (x.reduced) trust.modelPage({ url: x.url, html: x.html }, x.reduced, x.records, row.request.attributes ?? []);
+  // A record `drop` emptied entirely is no record.
+  if (policy === 'drop') result.records = result.records.filter((r) => !isEmptyRecord(r));
+  return trust;
 }
 
 export function agentTaskJob(ctx: () => OperationContext) {
@@ -215,11 +273,15 @@ export function agentTaskJob(ctx: () => OperationContext) {
       let closing: Promise<void> | undefined;
       try {
         const allowance = await tokenAllowance(c, row.owner_id, { maxTokens: row.request.max_tokens, maxCredits: row.request.max_credits });
+        const secrets = row.request.secrets ? secretsFrom(unseal<SecretInput[]>(c.config, row.request.secrets, 'secret parameters')) : null;
+        const profile = row.request.profile ? await loadProfile(c, row.owner_id, row.request.profile) : null;
         const result = await runAgent(c, {
+          secrets,
+          cookies: profile?.cookies,
           // The browser page closes while the result is recorded; the job ends after both.
           deferClose: (p) => (closing = p),
           url: row.request.url,
-          budgets: allowance === null ? undefined : { maxTokens: Math.min(c.config.agent.maxTokens, allowance) },
+          budgets: tokenBudget(c.config.agent.maxTokens, allowance, row.request.max_tokens),
           goal: { prompt: row.request.prompt, attributes: row.request.attributes ?? [] },
           allowedDomains: row.request.allowedDomains ?? null,
           signal: watch.signal,
@@ -234,9 +296,13 @@ export function agentTaskJob(ctx: () => OperationContext) {
           await archiveSourcePages(archiveStore(c), row.owner_id, 'agent', taskId, pages);
         }
         const credits = creditsFor(c.config, { modelPages: result.extractions.length, usage: result.usage });
+        const trust = await checkAgentRecords(c, row, result);
         const usage = { ...result.usage, steps: result.stepsUsed, outcome: result.outcome, driver: result.driver, model_ms: result.modelMs };
         const pages = new Set(result.steps.map((s) => s.urlAfter)).size;
         await c.db.tx(async (tx) => {
+          // save_profile: the browser state the agent ended with (signed in), whatever records it found.
+          if (row.request.saveProfile && result.cookies.length && result.outcome === 'finished')
+            await saveProfile(c, tx, row.owner_id, row.request.saveProfile, { cookies: result.cookies, localStorage: {} }, { source: 'agent_task' });
           if (result.records.length === 0 && result.outcome !== 'finished') {
             await finish(c, tx, row, `status = 'failed', error = $2, error_code = $3, steps = $4, usage = $5, driver = $6`, [
               result.message ?? 'the agent stopped before finding any record',
@@ -246,16 +312,32 @@ export function agentTaskJob(ctx: () => OperationContext) {
               result.driver,
             ]);
           } else {
-            await finish(c, tx, row, `status = 'completed', data = $2, message = $3, steps = $4, usage = $5, driver = $6, credits_charged = $7`, [
-              JSON.stringify(result.records),
-              result.message ?? null,
-              JSON.stringify(result.steps),
-              usage,
-              result.driver,
-              credits,
-            ]);
+            await finish(
+              c,
+              tx,
+              row,
+              `status = 'completed', data = $2, message = $3, steps = $4, usage = $5, driver = $6, credits_charged = $7, warnings = $8`,
+              [
+                JSON.stringify(trust && row.request.provenance ? withProvenance(result.records, trust) : result.records),
+                result.message ?? null,
+                JSON.stringify(result.steps),
+                usage,
+                result.driver,
+                credits,
+                trust && trust.policy !== 'keep' ? JSON.stringify(trust.warnings(result.records)) : null,
+              ],
+            );
           }
-          await recordUsage(tx, { ownerId: row.owner_id, operation: 'agent_extract', subject: `task:${taskId}`, pages, usage: result.usage, credits });
+          const unsupported = trust?.unsupported(result.records) ?? 0;
+          await recordUsage(tx, {
+            ownerId: row.owner_id,
+            operation: 'agent_extract',
+            subject: `task:${taskId}`,
+            pages,
+            usage: result.usage,
+            credits,
+            unsupported,
+          });
         });
         job.logger.info(
           { taskId, outcome: result.outcome, records: result.records.length, steps: result.stepsUsed, driver: result.driver },

@@ -6,16 +6,19 @@
 import { randomUUID } from 'node:crypto';
 import { GleanerError, validationFailed, type ValidationIssue } from '../errors.ts';
 import type { Owner } from '../auth/owners.ts';
+import type { ExtractedRecord } from '../records/attributes.ts';
 import { defineJob } from '../jobs/job-kind.ts';
 import { requireModel, type OperationContext } from '../context.ts';
 import { checkHttpUrl, normalizeExtractOptions } from '../schemas/normalize.ts';
 import { runExtraction } from '../extract/pipeline.ts';
+import { checkProfile, profileField } from '../profiles/index.ts';
+import { extractSignedIn } from '../profiles/refresh.ts';
 import { recordUsage } from '../usage.ts';
 import { enqueueCallback } from '../callbacks/index.ts';
 import type { Queryable } from '../store/db.ts';
 import { createSsrfGuard, refuseBlockedUrls } from '../net/ssrf.ts';
 import { proxyRoute } from '../net/proxies.ts';
-import { withProvenance } from '../trust/provenance.ts';
+import { withProvenance, type GroundingWarning } from '../trust/provenance.ts';
 import { getOwnerSettings } from '../cost/settings.ts';
 import { checkBudgets } from '../cost/budgets.ts';
 import { estimateExtraction, type DryRunBody } from '../cost/estimate.ts';
@@ -28,9 +31,12 @@ export const EXTRACT_TASK_JOB = 'extract.task';
 export interface TaskStatusBody {
   task_id: string;
   status: TaskStatus;
-  data?: unknown;
+  /** Once completed: the records. */
+  data?: ExtractedRecord[];
   message?: string;
   error?: string;
+  /** Grounding policy flag or drop: the values the pages do not support (as in the /v1/extract body). */
+  warnings?: GroundingWarning[];
 }
 
 interface TaskRow {
@@ -38,16 +44,18 @@ interface TaskRow {
   owner_id: string;
   status: TaskStatusBody['status'];
   request: Record<string, any>;
-  data: unknown;
+  data: ExtractedRecord[] | null;
   message: string | null;
   error: string | null;
   callback_url: string | null;
+  warnings?: GroundingWarning[] | null;
 }
 
-export function statusBody(row: Pick<TaskRow, 'id' | 'status' | 'data' | 'message' | 'error'>): TaskStatusBody {
+export function statusBody(row: Pick<TaskRow, 'id' | 'status' | 'data' | 'message' | 'error' | 'warnings'>): TaskStatusBody {
   const body: TaskStatusBody = { task_id: row.id, status: row.status };
   if (row.status === 'completed') body.data = row.data ?? [];
   if (row.message) body.message = row.message;
+  if (row.status === 'completed' && row.warnings) body.warnings = row.warnings;
   if (row.status === 'failed') body.error = row.error ?? 'the task failed';
   return body;
 }
@@ -63,7 +71,9 @@ export async function submitExtractTask(ctx: OperationContext, owner: Owner, bod
   const url = checkHttpUrl(body.url, ['body', 'url'], issues);
   const options = normalizeExtractOptions(body, ctx.config, url, issues);
   const callbackUrl = checkCallbackUrl(body.callback_url, issues);
+  const profile = profileField(body.profile, ['body', 'profile'], issues);
   if (issues.length) throw validationFailed(issues);
+  await checkProfile(ctx, owner.id, profile);
   const proxy = proxyRoute(options.proxyCountry, ctx.config);
   // Refused now rather than after a queue wait: a blocked URL, or no model to read the page.
   await refuseBlockedUrls(ctx.config.network.allowNetworks, [url!]);
@@ -95,7 +105,7 @@ export async function submitExtractTask(ctx: OperationContext, owner: Owner, bod
 }
 
 export async function getTask(ctx: OperationContext, owner: Owner, id: string, kind: string): Promise<TaskStatusBody> {
-  const { rows } = await ctx.db.query<TaskRow>('SELECT id, status, data, message, error FROM tasks WHERE id = $1 AND owner_id = $2 AND kind = $3', [
+  const { rows } = await ctx.db.query<TaskRow>('SELECT id, status, data, message, error, warnings FROM tasks WHERE id = $1 AND owner_id = $2 AND kind = $3', [
     id,
     owner.id,
     kind,
@@ -106,7 +116,7 @@ export async function getTask(ctx: OperationContext, owner: Owner, id: string, k
 
 async function finish(ctx: OperationContext, tx: Queryable, row: TaskRow, update: string, values: unknown[]): Promise<void> {
   const { rows } = await tx.query<TaskRow>(
-    `UPDATE tasks SET ${update}, finished_at = now() WHERE id = $1 AND status IN ('pending', 'running') RETURNING id, status, data, message, error`,
+    `UPDATE tasks SET ${update}, finished_at = now() WHERE id = $1 AND status IN ('pending', 'running') RETURNING id, status, data, message, error, warnings`,
     [row.id, ...values],
   );
   if (!rows[0] || !row.callback_url) return;
@@ -134,15 +144,24 @@ export function extractTaskJob(ctx: () => OperationContext) {
       const guard = await extractionGuard(c, row.owner_id, options, settings);
       const read: ArchivedPage[] = [];
       const keep = row.request.snapshots === true ? (page: ArchivedPage) => read.push(page) : undefined;
-      const result = await runExtraction(c, { url: row.request.url }, options, job.signal, keep, guard);
+      const result = await extractSignedIn(
+        c,
+        row.owner_id,
+        row.request.profile,
+        row.request.url,
+        options,
+        (o) => ((read.length = 0), runExtraction(c, { url: row.request.url }, o, job.signal, keep, guard)), // a profile refresh reads again
+        job.signal,
+      );
       if (keep) await archiveSourcePages(archiveStore(c), row.owner_id, 'extract_async', taskId, read);
       const unsupported = result.trust.unsupported(result.records);
       await c.db.tx(async (tx) => {
-        await finish(c, tx, row, `status = 'completed', data = $2, message = $3, driver = $4, credits_charged = $5`, [
+        await finish(c, tx, row, `status = 'completed', data = $2, message = $3, driver = $4, credits_charged = $5, warnings = $6`, [
           JSON.stringify(options.provenance ? withProvenance(result.records, result.trust) : result.records),
           result.message ?? null,
           result.driver,
           result.credits,
+          result.trust.policy === 'keep' ? null : JSON.stringify(result.trust.warnings(result.records)),
         ]);
         await recordUsage(tx, {
           ownerId: row.owner_id,

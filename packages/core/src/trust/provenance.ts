@@ -106,20 +106,26 @@ export class TrustLog {
     }
   }
 
-  /** Records a recipe read (code mode): each value's rule; constants are computed, the rest read by selector. */
+  /**
+   * Records a recipe read (code mode, runs): each value's rule; constants are computed, the rest
+   * read by selector. One provenance object per rule and page, shared by the records it read (they
+   * are never changed afterwards).
+   */
   recipePage(page: { url: string; html: string }, recipe: Recipe, traced: Array<[ExtractedRecord, Record<string, number>]>, attributes: Attribute[]): void {
-    const hash = contentHash(page.html);
+    const base = { url: page.url, content_hash: contentHash(page.html) };
     const types = new Map(attributes.map((a) => [a.name, a.type]));
-    for (const [record, rules] of traced) {
-      const prov: RecordProvenance = {};
-      for (const [name, value] of Object.entries(record)) {
-        const base = { url: page.url, content_hash: hash };
-        let rule: RecipeFieldRule | undefined = recipe.fields[name];
-        for (let d = 0; d < (rules[name] ?? 0) && rule; d++) rule = rule.fallback ?? undefined;
-        if (value === null || value === '' || (Array.isArray(value) && !value.length) || !rule) {
-          prov[name] = { ...base, method: 'absent', grounding: null, transform: [] };
-          continue;
-        }
+    const container =
+      recipe.container && 'selector' in recipe.container ? recipe.container.selector : recipe.container ? `jsonld:${recipe.container.jsonld}` : null;
+    const absent: FieldProvenance = { ...base, method: 'absent', grounding: null, transform: [] };
+    const byRule = new Map<string, FieldProvenance>();
+    const ruleProvenance = (name: string, depth: number): FieldProvenance => {
+      const key = `${depth}:${name}`;
+      const hit = byRule.get(key);
+      if (hit) return hit;
+      let rule: RecipeFieldRule | undefined = recipe.fields[name];
+      for (let d = 0; d < depth && rule; d++) rule = rule.fallback ?? undefined;
+      let prov: FieldProvenance = absent;
+      if (rule) {
         const transform: string[] = (rule.transforms ?? []).map((t) => (typeof t === 'string' ? t : t.op));
         const type = types.get(name);
         const coercion = type === 'image' ? 'url' : type === 'integer' ? 'number' : type;
@@ -130,19 +136,27 @@ export class TrustLog {
         )
           transform.push(coercion);
         const selector = {
-          container:
-            recipe.container && 'selector' in recipe.container ? recipe.container.selector : recipe.container ? `jsonld:${recipe.container.jsonld}` : null,
+          container,
           selector: rule.selector ?? null,
           read: rule.read,
           ...(rule.attr ? { attr: rule.attr } : {}),
           ...(rule.name ? { name: rule.name } : {}),
           ...(rule.path ? { path: rule.path } : {}),
-          fallback: rules[name] ?? 0,
+          fallback: depth,
         };
-        prov[name] =
+        prov =
           rule.read === 'const'
             ? { ...base, method: 'computed', grounding: 'exempt', exempt: 'a constant of the recipe', selector, transform }
             : { ...base, method: 'selector', grounding: transform.length ? 'normalised' : 'verbatim', selector, transform };
+      }
+      byRule.set(key, prov);
+      return prov;
+    };
+    for (const [record, rules] of traced) {
+      const prov: RecordProvenance = {};
+      for (const [name, value] of Object.entries(record)) {
+        const empty = value === null || value === '' || (Array.isArray(value) && !value.length);
+        prov[name] = empty ? absent : ruleProvenance(name, rules[name] ?? 0);
       }
       this.byRecord.set(record, prov);
     }

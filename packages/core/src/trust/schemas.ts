@@ -1,6 +1,6 @@
 // JSON Schemas of the provenance and grounding additions to extraction bodies (served in the OpenAPI document).
 
-const SPAN = { type: 'array', items: { type: 'integer' }, minItems: 2, maxItems: 2, description: '[start, end) in the page text the model read' };
+const SPAN = { type: 'array', items: { type: 'integer' }, minItems: 2, maxItems: 2, description: '[start, end) in the page text the model read' } as const;
 
 const ITEM = {
   type: 'object',
@@ -12,7 +12,7 @@ const ITEM = {
     path: { type: 'string', description: 'JSON-LD / microdata path, or meta key' },
     transform: { type: 'array', items: { type: 'string' }, description: 'number, round, url, date, bool, or the recipe transforms' },
   },
-};
+} as const;
 
 /** `_provenance` of a record: attribute name -> where its value came from. */
 export const PROVENANCE_SCHEMA = {
@@ -32,7 +32,7 @@ export const PROVENANCE_SCHEMA = {
       dropped: { type: 'boolean' },
     },
   },
-};
+} as const;
 
 export const WARNINGS_SCHEMA = {
   type: 'array',
@@ -49,4 +49,4 @@ export const WARNINGS_SCHEMA = {
       msg: { type: 'string' },
     },
   },
-};
+} as const;

@@ -104,6 +104,7 @@ interface RunOptions extends ServerOption {
   urls?: string;
   batch: number;
   pollMs: number;
+  provenance?: boolean;
 }
 
 interface RunStatus {
@@ -137,7 +138,10 @@ async function runScraper(o: RunOptions): Promise<number> {
     // A URL the server refuses is reported with its line of the file and left out; the others run.
     for (;;) {
       if (batch && !batch.length) break;
-      const body = batch ? { template_id: o.scraper, url: batch.map((u) => u.url), source: 'cli' } : { template_id: o.scraper, source: 'cli' };
+      const body: { template_id: string; source: string; url?: string[]; provenance?: true } = batch
+        ? { template_id: o.scraper, url: batch.map((u) => u.url), source: 'cli' }
+        : { template_id: o.scraper, source: 'cli' };
+      if (o.provenance) body.provenance = true;
       try {
         const started = await api.call<RunStatus>('POST', '/v1/scrapers/run_async', body);
         const first = batch?.[0]?.line;
@@ -279,6 +283,7 @@ export function registerScriptingCommands(program: Command): void {
     .option('--urls <file|->', "a file of URLs, one a line ('-': standard input); without it the scraper's own URL")
     .option('--batch <n>', 'URLs per run (at most 100)', positiveInt('--batch', 100), 100)
     .option('--poll-ms <ms>', 'how often to ask for progress', positiveInt('--poll-ms'), 1000)
+    .option('--provenance', "add each value's provenance (its recipe rule, page URL and hash) to its record (_provenance)")
     .option(serverOption, serverHelp)
     .action(async (o: RunOptions) => {
       const failed = await runScraper(o);

@@ -1,5 +1,6 @@
 import type { Request, Response } from 'express';
 import type { Engine, Owner, ResultFile } from '@gleaner/core';
+import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 
 export type JsonSchema = Record<string, unknown>;
 export type AuthKind = 'none' | 'apiKey' | 'bearer';
@@ -59,4 +60,57 @@ export interface RouteDef {
 
 export function defineRoutes(routes: RouteDef[]): RouteDef[] {
   return routes;
+}
+
+/**
+ * The type of a value valid against schema `S` (json-schema-to-ts), with the defaults ajv fills in
+ * present; `unknown` without a schema. A schema whose literal type was lost (typed `JsonSchema`,
+ * or not `as const`) gives a type no value has, so that the route fails to compile instead of
+ * going unchecked.
+ */
+export type SchemaType<S> = [S] extends [undefined] ? unknown : string extends keyof S ? NotConst<S> : S extends JSONSchema ? FromSchema<S> : NotConst<S>;
+
+type NotConst<S> = { 'declare this schema `as const` to type its route': S };
+
+type Responses = { readonly [status: number]: { readonly description: string; readonly schema?: JsonSchema } };
+
+/**
+ * `T` without the `[x: string]: unknown` that json-schema-to-ts gives an object schema without
+ * `additionalProperties: false`: an answer may be an interface, which has no index signature.
+ */
+type Closed<T> = T extends readonly (infer E)[]
+  ? Closed<E>[]
+  : T extends object
+    ? { [K in keyof T as string extends K ? (unknown extends T[K] ? never : K) : K]: Closed<T[K]> }
+    : T;
+
+/** What a route may answer as JSON: a value of one of its response schemas (`unknown` if one has none). */
+export type ResponseBody<R> = [R] extends [undefined]
+  ? unknown
+  : { [K in keyof R]: R[K] extends { schema: infer S } ? Closed<SchemaType<S>> : unknown }[keyof R];
+
+/** A route's result, its JSON body checked against the route's response schemas. */
+export type TypedRouteResult<B> = Omit<RouteResult, 'body'> & { body?: B };
+
+/** A route whose handler is typed from its schemas: see `route()`. */
+export type TypedRouteDef<B, P, Q, R> = Omit<RouteDef, 'body' | 'params' | 'query' | 'responses' | 'handler'> & {
+  body?: B;
+  params?: P;
+  query?: Q;
+  responses?: R;
+  handler: (ctx: RouteContext, input: { body: SchemaType<B>; params: SchemaType<P>; query: SchemaType<Q> }) => Promise<TypedRouteResult<ResponseBody<R>>>;
+};
+
+/**
+ * Declares a route whose handler is type-checked against its schemas: its `body`, `params` and
+ * `query` input have the types of their (validated) schemas, and the JSON body it answers must be
+ * a value of one of its `responses` schemas. At run time it is the route itself.
+ */
+export function route<
+  const B extends JsonSchema | undefined = undefined,
+  const P extends JsonSchema | undefined = undefined,
+  const Q extends JsonSchema | undefined = undefined,
+  const R extends Responses | undefined = undefined,
+>(def: TypedRouteDef<B, P, Q, R>): RouteDef {
+  return def as RouteDef;
 }

@@ -146,10 +146,10 @@ export const TOOLS: ToolDef[] = [
     readOnly: true,
     call: async (ctx, args) => {
       try {
-        return { json: await ctx.engine.scrapers.get(ctx.owner, args.scraper_id, 'extractor') };
+        return { json: { ...(await ctx.engine.scrapers.get(ctx.owner, args.scraper_id, 'extractor')) } };
       } catch (err) {
         if ((err as GleanerError).code !== 'NOT_FOUND') throw err;
-        return { json: await ctx.engine.scrapers.get(ctx.owner, args.scraper_id, 'agentic') };
+        return { json: { ...(await ctx.engine.scrapers.get(ctx.owner, args.scraper_id, 'agentic')) } };
       }
     },
   },

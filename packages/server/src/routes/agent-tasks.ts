@@ -1,5 +1,5 @@
 import { AGENT_EXTRACT_BODY, ID_PARAMS, TASK_RESPONSE } from '@gleaner/core';
-import { defineRoutes } from '../http/route.ts';
+import { defineRoutes, route } from '../http/route.ts';
 import { FORMAT_QUERY, statusOrFile } from './result-files.ts';
 import { DRY_RUN_RESPONSE } from '@gleaner/core';
 
@@ -16,22 +16,22 @@ const STEP_SCHEMA = {
     duration_ms: { type: 'integer' },
     tokens: { type: 'integer' },
   },
-};
+} as const;
 
 const AGENT_TASK_RESPONSE = {
   ...TASK_RESPONSE,
   properties: { ...TASK_RESPONSE.properties, steps: { type: 'array', items: STEP_SCHEMA, description: 'What the agent did so far, one entry per action' } },
-};
+} as const;
 
 /** Spec 4.2 items 1-3: the one-shot browsing agent. */
 export function agentTaskRoutes() {
   return defineRoutes([
-    {
+    route({
       method: 'post',
       path: '/v1/agent/extract',
       summary: 'Start a browsing agent that navigates from a URL and extracts records',
       description:
-        "Gleaner extensions: `dry_run: true` answers 200 with an `estimate` (a range: `max` is the most within the agent budgets) and queues nothing; `max_tokens` / `max_credits` and the owner's budgets cut the agent's token budget (402 BUDGET_EXCEEDED when already used up).",
+        "Gleaner extensions: `dry_run: true` answers 200 with an `estimate` (a range: `max` is the most within the agent budgets) and queues nothing; `max_tokens` / `max_credits` and the owner's budgets cut the agent's token budget (402 BUDGET_EXCEEDED when already used up; a task that reaches it ends with the records so far and a message). `provenance: true` adds `_provenance` to each record (text spans into what the model read); `grounding` flag or drop adds `warnings` to the status body.",
       tags: ['agent'],
       auth: 'apiKey',
       startsJob: true,
@@ -44,8 +44,8 @@ export function agentTaskRoutes() {
         const answer = await ctx.engine.agent.submit(ctx.owner!, body);
         return { status: 'dry_run' in answer ? 200 : 202, body: answer };
       },
-    },
-    {
+    }),
+    route({
       method: 'get',
       path: '/v1/agent/extract/:task_id',
       summary: 'Status of an agent task: its steps so far, and the records once completed',
@@ -56,8 +56,8 @@ export function agentTaskRoutes() {
       responses: { 200: { description: 'Task status (with ?format=csv or jsonl: its results as a file)', schema: AGENT_TASK_RESPONSE } },
       handler: async (ctx, { params, query }) =>
         statusOrFile(ctx.engine, ctx.owner!, 'agent', params.task_id, query.format, () => ctx.engine.agent.get(ctx.owner!, params.task_id)),
-    },
-    {
+    }),
+    route({
       method: 'post',
       path: '/v1/agent/extract/:task_id/stop',
       summary: 'Stop an agent task (stopped), or learn that it already ended (not_running)',
@@ -75,6 +75,6 @@ export function agentTaskRoutes() {
         },
       },
       handler: async (ctx, { params }) => ({ body: await ctx.engine.agent.stop(ctx.owner!, params.task_id) }),
-    },
+    }),
   ]);
 }

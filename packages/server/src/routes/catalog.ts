@@ -1,13 +1,13 @@
-import { defineRoutes } from '../http/route.ts';
+import { defineRoutes, route } from '../http/route.ts';
 import { ID_PARAMS } from '@gleaner/core';
 
-const NULLABLE_STRING = { type: ['string', 'null'] };
+const NULLABLE_STRING = { type: ['string', 'null'] } as const;
 
 const LIST_ITEM = {
   type: 'object',
   required: ['slug', 'title', 'description', 'source_domain'],
   properties: { slug: { type: 'string' }, title: { type: 'string' }, description: { type: 'string' }, source_domain: NULLABLE_STRING },
-};
+} as const;
 
 const DETAIL = {
   type: 'object',
@@ -29,18 +29,18 @@ const DETAIL = {
     input_schema: { type: ['array', 'null'], items: { type: 'object' }, description: 'The parameters a run takes (agentic scrapers with parameters)' },
     output_schema: { type: ['array', 'null'], items: { type: 'object' }, description: 'The attributes of each record' },
   },
-};
+} as const;
 
 const CLONE_RESPONSE = {
   type: 'object',
   required: ['template_id', 'type', 'name'],
   properties: { template_id: { type: 'string' }, type: { enum: ['extractor', 'agentic'] }, name: { type: 'string' } },
-};
+} as const;
 
 /** Spec 4.4 items 1-3: the public scraper APIs (published with `gleaner catalog publish`). */
 export function catalogRoutes() {
   return defineRoutes([
-    {
+    route({
       method: 'get',
       path: '/v1/scraper-apis',
       summary: 'The public scraper APIs',
@@ -48,8 +48,8 @@ export function catalogRoutes() {
       auth: 'none',
       responses: { 200: { description: 'Public entries, by title', schema: { type: 'array', items: LIST_ITEM } } },
       handler: async ({ engine }) => ({ body: await engine.catalog.list() }),
-    },
-    {
+    }),
+    route({
       method: 'get',
       path: '/v1/scraper-apis/:slug',
       summary: 'One public scraper API',
@@ -58,8 +58,8 @@ export function catalogRoutes() {
       params: ID_PARAMS('slug'),
       responses: { 200: { description: 'The public detail', schema: DETAIL } },
       handler: async ({ engine }, { params }) => ({ body: await engine.catalog.detail(params.slug) }),
-    },
-    {
+    }),
+    route({
       method: 'post',
       path: '/v1/scraper-apis/:slug/clone',
       summary: "Copy a public scraper API into the caller's scrapers",
@@ -70,6 +70,6 @@ export function catalogRoutes() {
       params: ID_PARAMS('slug'),
       responses: { 200: { description: 'The new scraper', schema: CLONE_RESPONSE } },
       handler: async ({ engine, owner }, { params }) => ({ body: await engine.catalog.clone(owner!, params.slug) }),
-    },
+    }),
   ]);
 }

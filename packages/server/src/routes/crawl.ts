@@ -1,5 +1,5 @@
 import { clientSignal } from '../http/client-signal.ts';
-import { defineRoutes } from '../http/route.ts';
+import { defineRoutes, route } from '../http/route.ts';
 import { CRAWL_BODY, ID_PARAMS, MAP_BODY } from '@gleaner/core';
 import { CRAWL_RESULTS_QUERY, CRAWL_STATUS_RESPONSE, MAP_RESPONSE } from '@gleaner/core';
 import { resultsAsCsv } from './crawl-csv.ts';
@@ -9,7 +9,7 @@ const EXTENSION = 'A Gleaner extension (not in the interface other clients know)
 /** Maps and crawls (Gleaner extensions): a site's URLs, and a classic scraper over all of them. */
 export function crawlRoutes() {
   return defineRoutes([
-    {
+    route({
       method: 'post',
       path: '/v1/map',
       summary: "A site's URLs: its sitemaps and the links of its pages",
@@ -19,8 +19,8 @@ export function crawlRoutes() {
       body: MAP_BODY,
       responses: { 200: { description: 'The URLs', schema: MAP_RESPONSE } },
       handler: async (ctx, { body }) => ({ body: await ctx.engine.map(ctx.owner!, body, clientSignal(ctx)) }),
-    },
-    {
+    }),
+    route({
       method: 'post',
       path: '/v1/crawls',
       startsJob: true,
@@ -31,8 +31,8 @@ export function crawlRoutes() {
       body: CRAWL_BODY,
       responses: { 202: { description: 'Accepted', schema: CRAWL_STATUS_RESPONSE } },
       handler: async (ctx, { body }) => ({ status: 202, body: await ctx.engine.crawls.submit(ctx.owner!, body) }),
-    },
-    {
+    }),
+    route({
       method: 'get',
       path: '/v1/crawls/:crawl_id',
       summary: "A crawl's progress: URLs discovered, started and finished, its runs, its politeness",
@@ -42,8 +42,8 @@ export function crawlRoutes() {
       params: ID_PARAMS('crawl_id'),
       responses: { 200: { description: 'Crawl status', schema: CRAWL_STATUS_RESPONSE } },
       handler: async (ctx, { params }) => ({ body: await ctx.engine.crawls.get(ctx.owner!, params.crawl_id) }),
-    },
-    {
+    }),
+    route({
       method: 'get',
       path: '/v1/crawls/:crawl_id/results',
       summary: "A crawl's results so far: one line per URL (JSON Lines), or one row per record (CSV)",
@@ -58,8 +58,8 @@ export function crawlRoutes() {
         if (query.format === 'csv') return { text: { body: resultsAsCsv(rows), contentType: 'text/csv; charset=utf-8' } };
         return { text: { body: rows.map((r) => `${JSON.stringify(r)}\n`).join(''), contentType: 'application/x-ndjson; charset=utf-8' } };
       },
-    },
-    {
+    }),
+    route({
       method: 'post',
       path: '/v1/crawls/:crawl_id/stop',
       summary: 'Stop a crawl: no new run starts (the runs already going finish)',
@@ -69,8 +69,8 @@ export function crawlRoutes() {
       params: ID_PARAMS('crawl_id'),
       responses: { 200: { description: 'Crawl status', schema: CRAWL_STATUS_RESPONSE } },
       handler: async (ctx, { params }) => ({ body: await ctx.engine.crawls.stop(ctx.owner!, params.crawl_id) }),
-    },
-    {
+    }),
+    route({
       method: 'post',
       path: '/v1/crawls/:crawl_id/resume',
       startsJob: true,
@@ -81,6 +81,6 @@ export function crawlRoutes() {
       params: ID_PARAMS('crawl_id'),
       responses: { 200: { description: 'Crawl status', schema: CRAWL_STATUS_RESPONSE } },
       handler: async (ctx, { params }) => ({ body: await ctx.engine.crawls.resume(ctx.owner!, params.crawl_id) }),
-    },
+    }),
   ]);
 }

@@ -1,5 +1,5 @@
 import { clientSignal } from '../http/client-signal.ts';
-import { defineRoutes } from '../http/route.ts';
+import { defineRoutes, route } from '../http/route.ts';
 import { EXTRACT_ASYNC_BODY, EXTRACT_BODY, ID_PARAMS, MARKDOWN_BODY, PARSE_BODY, SNAPSHOT_REFS_SCHEMA, TASK_RESPONSE } from '@gleaner/core';
 import { DETAILS_QUERY, DRY_RUN_RESPONSE, RECORDS_WITH_DETAILS_RESPONSE } from '@gleaner/core';
 import { FORMAT_QUERY, statusOrFile } from './result-files.ts';
@@ -13,7 +13,7 @@ const DETAILS =
 /** Spec 4.1 items 1-5: extraction from a URL or from content, markdown, async extraction. */
 export function extractRoutes() {
   return defineRoutes([
-    {
+    route({
       method: 'post',
       path: '/v1/extractor/extract',
       aliases: ['/v1/extract'],
@@ -25,8 +25,8 @@ export function extractRoutes() {
       query: DETAILS_QUERY,
       responses: { 200: { description: 'Records (`message` says why when there are none)', schema: RECORDS_WITH_DETAILS_RESPONSE } },
       handler: async (ctx, { body, query }) => ({ body: await ctx.engine.extract(ctx.owner!, body, clientSignal(ctx), { details: query.details }) }),
-    },
-    {
+    }),
+    route({
       method: 'post',
       path: '/v1/extractor/parse',
       aliases: ['/v1/parse'],
@@ -38,8 +38,8 @@ export function extractRoutes() {
       query: DETAILS_QUERY,
       responses: { 200: { description: 'Records', schema: RECORDS_WITH_DETAILS_RESPONSE } },
       handler: async (ctx, { body, query }) => ({ body: await ctx.engine.parse(ctx.owner!, body, clientSignal(ctx), { details: query.details }) }),
-    },
-    {
+    }),
+    route({
       method: 'post',
       path: '/v1/extractor/extract_markdown',
       aliases: ['/v1/extract_markdown'],
@@ -49,8 +49,8 @@ export function extractRoutes() {
       body: MARKDOWN_BODY,
       responses: { 200: { description: 'Markdown', schema: { type: 'object', properties: { data: { type: 'string' }, snapshots: SNAPSHOT_REFS_SCHEMA } } } },
       handler: async (ctx, { body }) => ({ body: await ctx.engine.extractMarkdown(ctx.owner!, body, clientSignal(ctx)) }),
-    },
-    {
+    }),
+    route({
       method: 'post',
       path: '/v1/extractor/extract_async',
       startsJob: true,
@@ -67,8 +67,8 @@ export function extractRoutes() {
         const answer = await ctx.engine.submitExtractTask(ctx.owner!, body);
         return { status: 'dry_run' in answer ? 200 : 202, body: answer };
       },
-    },
-    {
+    }),
+    route({
       method: 'get',
       path: '/v1/extractor/extract_async/:task_id',
       summary: 'Status (and, once completed, the records) of a background extraction',
@@ -79,6 +79,6 @@ export function extractRoutes() {
       responses: { 200: { description: 'Task status (with ?format=csv or jsonl: its results as a file)', schema: TASK_RESPONSE } },
       handler: async (ctx, { params, query }) =>
         statusOrFile(ctx.engine, ctx.owner!, 'extract', params.task_id, query.format, () => ctx.engine.getExtractTask(ctx.owner!, params.task_id)),
-    },
+    }),
   ]);
 }

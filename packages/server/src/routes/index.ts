@@ -10,6 +10,7 @@ import { historyRoutes } from './history.ts';
 import { scheduleRoutes } from './schedules.ts';
 import { costRoutes } from './cost.ts';
 import { crawlRoutes } from './crawl.ts';
+import { profileRoutes } from './profiles.ts';
 
 /** Every route of the API listener. */
 export function apiRoutes(): RouteDef[] {
@@ -25,5 +26,6 @@ export function apiRoutes(): RouteDef[] {
     ...scheduleRoutes(),
     ...costRoutes(),
     ...crawlRoutes(),
+    ...profileRoutes(),
   ];
 }

@@ -1,4 +1,4 @@
-import { defineRoutes, type RouteDef } from '../http/route.ts';
+import { defineRoutes, route, type RouteDef } from '../http/route.ts';
 import {
   ID_PARAMS,
   REPLAY_BODY,
@@ -20,7 +20,7 @@ const ARCHIVE = 'A Gleaner extension (docs/api.md, "Snapshot archive").';
 const ID = ID_PARAMS('schedule_id');
 const DOCUMENT_HEADERS = 'The body is the document (text/html); X-Gleaner-Snapshot-Url, -Hash (SHA-256), -Fetched-At and -Pages describe it.';
 
-/** An archived page as the answer: the document, and the headers that describe it. */
+/** An archived page as the answer: the document in its encoding, and the headers that describe it. */
 function snapshotAnswer(s: Snapshot) {
   return {
     headers: {
@@ -35,19 +35,20 @@ function snapshotAnswer(s: Snapshot) {
 
 /** Schedules, their change tracking, the snapshot archive and replays (Gleaner extensions). */
 export function scheduleRoutes() {
-  const action = (verb: 'pause' | 'resume', summary: string): RouteDef => ({
-    method: 'post',
-    path: `/v1/schedules/:schedule_id/${verb}`,
-    summary,
-    description: `${EXTENSION} 409 for a stopped schedule.`,
-    tags: ['gleaner'],
-    auth: 'apiKey',
-    params: ID,
-    responses: { 200: { description: 'The schedule', schema: SCHEDULE_RESPONSE } },
-    handler: async (ctx, { params }) => ({ body: await ctx.engine.schedules[verb](ctx.owner!, params.schedule_id) }),
-  });
+  const action = (verb: 'pause' | 'resume', summary: string): RouteDef =>
+    route({
+      method: 'post',
+      path: `/v1/schedules/:schedule_id/${verb}`,
+      summary,
+      description: `${EXTENSION} 409 for a stopped schedule.`,
+      tags: ['gleaner'],
+      auth: 'apiKey',
+      params: ID,
+      responses: { 200: { description: 'The schedule', schema: SCHEDULE_RESPONSE } },
+      handler: async (ctx, { params }) => ({ body: await ctx.engine.schedules[verb](ctx.owner!, params.schedule_id) }),
+    });
   return defineRoutes([
-    {
+    route({
       method: 'post',
       path: '/v1/schedules',
       summary: 'Schedule a scraper: each firing starts an ordinary run, compared with the last one',
@@ -57,8 +58,8 @@ export function scheduleRoutes() {
       body: SCHEDULE_BODY,
       responses: { 201: { description: 'The schedule', schema: SCHEDULE_RESPONSE } },
       handler: async (ctx, { body }) => ({ status: 201, body: await ctx.engine.schedules.create(ctx.owner!, body) }),
-    },
-    {
+    }),
+    route({
       method: 'get',
       path: '/v1/schedules',
       summary: "The caller's schedules, newest first, with their health and last run",
@@ -68,8 +69,8 @@ export function scheduleRoutes() {
       query: SCHEDULES_QUERY,
       responses: { 200: { description: 'Schedules', schema: SCHEDULES_RESPONSE } },
       handler: async (ctx, { query }) => ({ body: await ctx.engine.schedules.list(ctx.owner!, query) }),
-    },
-    {
+    }),
+    route({
       method: 'get',
       path: '/v1/schedules/:schedule_id',
       summary: 'A schedule',
@@ -79,8 +80,8 @@ export function scheduleRoutes() {
       params: ID,
       responses: { 200: { description: 'The schedule', schema: SCHEDULE_RESPONSE } },
       handler: async (ctx, { params }) => ({ body: await ctx.engine.schedules.get(ctx.owner!, params.schedule_id) }),
-    },
-    {
+    }),
+    route({
       method: 'patch',
       path: '/v1/schedules/:schedule_id',
       summary: "Change a schedule's settings (the fields given)",
@@ -91,8 +92,8 @@ export function scheduleRoutes() {
       body: SCHEDULE_PATCH_BODY,
       responses: { 200: { description: 'The schedule', schema: SCHEDULE_RESPONSE } },
       handler: async (ctx, { params, body }) => ({ body: await ctx.engine.schedules.update(ctx.owner!, params.schedule_id, body) }),
-    },
-    {
+    }),
+    route({
       method: 'delete',
       path: '/v1/schedules/:schedule_id',
       summary: 'Delete a schedule (its runs stay)',
@@ -102,10 +103,10 @@ export function scheduleRoutes() {
       params: ID,
       responses: { 200: { description: 'Deleted' } },
       handler: async (ctx, { params }) => ({ body: await ctx.engine.schedules.remove(ctx.owner!, params.schedule_id) }),
-    },
+    }),
     action('pause', 'Pause a schedule (no firing until resumed)'),
     action('resume', 'Resume a paused schedule'),
-    {
+    route({
       method: 'post',
       path: '/v1/schedules/:schedule_id/trigger',
       startsJob: true,
@@ -116,8 +117,8 @@ export function scheduleRoutes() {
       params: ID,
       responses: { 202: { description: 'The run', schema: TRIGGER_RESPONSE } },
       handler: async (ctx, { params }) => ({ status: 202, body: await ctx.engine.schedules.trigger(ctx.owner!, params.schedule_id) }),
-    },
-    {
+    }),
+    route({
       method: 'get',
       path: '/v1/runs/:run_id/items/:n/snapshot',
       summary: 'The page a run item fetched, as archived',
@@ -128,8 +129,8 @@ export function scheduleRoutes() {
       query: SNAPSHOT_QUERY,
       responses: { 200: { description: 'The archived document (text/html)' } },
       handler: async (ctx, { params, query }) => snapshotAnswer(await ctx.engine.snapshots.get(ctx.owner!, params.run_id, params.n, query.page ?? 1)),
-    },
-    {
+    }),
+    route({
       method: 'get',
       path: '/v1/tasks/:task_id/snapshot',
       summary: 'A page an extraction task or agent task fetched, as archived',
@@ -140,8 +141,8 @@ export function scheduleRoutes() {
       query: TASK_SNAPSHOT_QUERY,
       responses: { 200: { description: 'The archived document (text/html)' } },
       handler: async (ctx, { params, query }) => snapshotAnswer(await ctx.engine.snapshots.task(ctx.owner!, params.task_id, query.page ?? 1)),
-    },
-    {
+    }),
+    route({
       method: 'get',
       path: '/v1/snapshots/usage',
       summary: "The size of the caller's part of the snapshot archive",
@@ -150,8 +151,8 @@ export function scheduleRoutes() {
       auth: 'apiKey',
       responses: { 200: { description: 'Archive size', schema: ARCHIVE_USAGE_RESPONSE } },
       handler: async (ctx) => ({ body: await ctx.engine.snapshots.usage(ctx.owner!) }),
-    },
-    {
+    }),
+    route({
       method: 'get',
       path: '/v1/snapshots/settings',
       summary: "The caller's defaults for runs, extractions and tasks that do not say whether to keep their pages",
@@ -160,8 +161,8 @@ export function scheduleRoutes() {
       auth: 'apiKey',
       responses: { 200: { description: 'Settings', schema: SNAPSHOT_SETTINGS_RESPONSE } },
       handler: async (ctx) => ({ body: await ctx.engine.snapshots.settings(ctx.owner!) }),
-    },
-    {
+    }),
+    route({
       method: 'put',
       path: '/v1/snapshots/settings',
       summary: 'Keep the pages of every run, one-off extraction or task by default, or not',
@@ -171,8 +172,8 @@ export function scheduleRoutes() {
       body: SNAPSHOT_SETTINGS_BODY,
       responses: { 200: { description: 'Settings', schema: SNAPSHOT_SETTINGS_RESPONSE } },
       handler: async (ctx, { body }) => ({ body: await ctx.engine.snapshots.updateSettings(ctx.owner!, body) }),
-    },
-    {
+    }),
+    route({
       method: 'post',
       path: '/v1/scrapers/:scraper_id/replay',
       summary: "Run a scraper version on a run's archived pages, fetching nothing",
@@ -183,9 +184,9 @@ export function scheduleRoutes() {
       body: REPLAY_BODY,
       responses: { 200: { description: 'The replay', schema: REPLAY_RESPONSE } },
       handler: async (ctx, { params, body }) => ({ body: await ctx.engine.snapshots.replay(ctx.owner!, params.scraper_id, body) }),
-    },
+    }),
     // After /v1/snapshots/usage and /settings, which it would otherwise shadow.
-    {
+    route({
       method: 'get',
       path: '/v1/snapshots/:hash',
       summary: 'An archived document by its SHA-256',
@@ -195,6 +196,6 @@ export function scheduleRoutes() {
       params: DOCUMENT_PARAMS,
       responses: { 200: { description: 'The archived document (text/html)' } },
       handler: async (ctx, { params }) => snapshotAnswer(await ctx.engine.snapshots.document(ctx.owner!, params.hash)),
-    },
+    }),
   ]);
 }

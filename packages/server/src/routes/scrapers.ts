@@ -1,5 +1,5 @@
 import { GENERATE_BODY, ID_PARAMS } from '@gleaner/core';
-import { defineRoutes, type RouteDef } from '../http/route.ts';
+import { defineRoutes, route, type RouteDef } from '../http/route.ts';
 import { AGENTIC_RESPONSE, DELETED_RESPONSE, EXTRACTOR_RESPONSE, GENERATING_RESPONSE, SCRAPER_LIST_RESPONSE, TEMPLATE_ID_RESPONSE } from '@gleaner/core';
 import { DRY_RUN_RESPONSE } from '@gleaner/core';
 
@@ -9,7 +9,7 @@ type Kind = 'extractor' | 'agentic';
 export function kindRoutes(kind: Kind, prefix: string, tag: string): RouteDef[] {
   const what = kind === 'extractor' ? 'classic scraper' : 'agentic scraper';
   return [
-    {
+    route({
       method: 'post',
       path: `${prefix}/new`,
       summary: `Create an empty ${what}`,
@@ -17,8 +17,8 @@ export function kindRoutes(kind: Kind, prefix: string, tag: string): RouteDef[] 
       auth: 'apiKey',
       responses: { 200: { description: "The new scraper's id", schema: TEMPLATE_ID_RESPONSE } },
       handler: async (ctx) => ({ body: await ctx.engine.scrapers.create(ctx.owner!, { kind }) }),
-    },
-    {
+    }),
+    route({
       method: 'get',
       path: `${prefix}/:scraper_id`,
       summary: `A ${what}: status, and once built its sample output`,
@@ -28,8 +28,8 @@ export function kindRoutes(kind: Kind, prefix: string, tag: string): RouteDef[] 
       params: ID_PARAMS('scraper_id'),
       responses: { 200: { description: 'The scraper', schema: kind === 'extractor' ? EXTRACTOR_RESPONSE : AGENTIC_RESPONSE } },
       handler: async (ctx, { params }) => ({ body: await ctx.engine.scrapers.get(ctx.owner!, params.scraper_id, kind) }),
-    },
-    {
+    }),
+    route({
       method: 'delete',
       path: `${prefix}/:scraper_id`,
       summary: `Delete a ${what}`,
@@ -42,7 +42,7 @@ export function kindRoutes(kind: Kind, prefix: string, tag: string): RouteDef[] 
       params: ID_PARAMS('scraper_id'),
       responses: { 200: { description: 'Deleted', schema: DELETED_RESPONSE } },
       handler: async (ctx, { params }) => ({ body: await ctx.engine.scrapers.remove(ctx.owner!, params.scraper_id, kind) }),
-    },
+    }),
   ];
 }
 
@@ -50,13 +50,14 @@ export function kindRoutes(kind: Kind, prefix: string, tag: string): RouteDef[] 
 export function scrapersRoutes() {
   return defineRoutes([
     ...kindRoutes('extractor', '/v1/extractor', 'extractor'),
-    {
+    route({
       method: 'post',
       path: '/v1/extractor/generate',
       startsJob: true,
       summary: 'Build a classic scraper (a recipe) from a sample URL or content, in the background',
       description:
-        'Creates the scraper when template_id is omitted, else regenerates it (runs keep using its last recipe until the new one is accepted). Poll GET /v1/extractor/{scraper_id} until status is ready or failed.',
+        'Creates the scraper when template_id is omitted, else regenerates it (runs keep using its last recipe until the new one is accepted). Poll GET /v1/extractor/{scraper_id} until status is ready or failed.' +
+        ' Gleaner extensions: `dry_run: true` answers 200 with an `estimate`; `max_credits` / `max_tokens` refuse the build (402 BUDGET_EXCEEDED) when its least cost passes them, and stop it mid-way (status failed, error saying so) when it reaches them.',
       tags: ['extractor'],
       auth: 'apiKey',
       body: GENERATE_BODY,
@@ -69,8 +70,8 @@ export function scrapersRoutes() {
         body.dry_run === true
           ? { body: await ctx.engine.scrapers.estimateGenerate(ctx.owner!, body) }
           : { status: 202, body: await ctx.engine.scrapers.generate(ctx.owner!, body) },
-    },
-    {
+    }),
+    route({
       method: 'get',
       path: '/v1/scrapers',
       summary: "The caller's scrapers, both kinds, newest first",
@@ -78,6 +79,6 @@ export function scrapersRoutes() {
       auth: 'apiKey',
       responses: { 200: { description: 'Scrapers', schema: SCRAPER_LIST_RESPONSE } },
       handler: async (ctx) => ({ body: await ctx.engine.scrapers.list(ctx.owner!) }),
-    },
+    }),
   ]);
 }

@@ -4,7 +4,6 @@
  * /readyz stays the load balancer's check (Postgres only).
  */
 import { MODEL_SETTINGS_HINT, type Driver, type Engine } from '@gleaner/core';
-import type { JsonSchema } from '../http/route.ts';
 
 type Part = { status: string; detail?: string } & Record<string, unknown>;
 
@@ -48,14 +47,14 @@ export async function statusBody(engine: Engine): Promise<StatusBody> {
   return { status: database.status === 'ok' ? 'ok' : 'unavailable', database, model, browsers: browserPart(engine) };
 }
 
-const PART: JsonSchema = {
+const PART = {
   type: 'object',
   required: ['status'],
   properties: { status: { type: 'string' }, detail: { type: 'string' } },
   additionalProperties: true,
-};
+} as const;
 
-export const STATUS_SCHEMA: JsonSchema = {
+export const STATUS_SCHEMA = {
   type: 'object',
   required: ['status', 'database', 'model', 'browsers'],
   properties: {
@@ -64,4 +63,4 @@ export const STATUS_SCHEMA: JsonSchema = {
     model: { ...PART, description: '`configured` with `provider` and `model`, or `not_configured` with the settings to set' },
     browsers: { ...PART, description: '`available` with `drivers` ({name, running, active_pages}), or `not_configured`' },
   },
-};
+} as const;

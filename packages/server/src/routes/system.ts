@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import { defineRoutes, type RouteDef } from '../http/route.ts';
+import { defineRoutes, route, type RouteDef } from '../http/route.ts';
 import { buildOpenApi, renderDocsPage } from '../http/openapi.ts';
 import { canonicalProxyCountry, RANDOM_PROXY_COUNTRY, type Engine } from '@gleaner/core';
 
@@ -34,7 +34,7 @@ function openapi(req: Request): Record<string, unknown> {
 /** Health, reference lists, and the API's own description. */
 export function systemRoutes(): RouteDef[] {
   return defineRoutes([
-    {
+    route({
       method: 'get',
       path: '/readyz',
       summary: 'Health check: 200 when Postgres answers, 503 otherwise',
@@ -47,13 +47,13 @@ export function systemRoutes(): RouteDef[] {
       handler: async ({ engine }) => {
         try {
           await engine.ready();
-          return { body: { status: 'ok' } };
+          return { body: { status: 'ok' as const } };
         } catch (err) {
-          return { status: 503, headers: { 'Retry-After': '5' }, body: { status: 'unavailable', detail: (err as Error).message } };
+          return { status: 503, headers: { 'Retry-After': '5' }, body: { status: 'unavailable' as const, detail: (err as Error).message } };
         }
       },
-    },
-    {
+    }),
+    route({
       method: 'get',
       path: '/v1/status',
       summary: 'What works now: the database, the model and the browsers, each reported separately (Gleaner extension)',
@@ -67,8 +67,8 @@ export function systemRoutes(): RouteDef[] {
         const body = await statusBody(engine);
         return body.status === 'ok' ? { body } : { status: 503, headers: { 'Retry-After': '5' }, body };
       },
-    },
-    {
+    }),
+    route({
       method: 'get',
       path: '/v1/proxy-countries',
       summary: 'Accepted proxy_country values, mapped to their labels',
@@ -81,8 +81,8 @@ export function systemRoutes(): RouteDef[] {
       },
       responses: { 200: { description: 'value -> label', schema: { type: 'object', additionalProperties: { type: 'string' } } } },
       handler: async ({ engine }, { query }) => ({ body: query.configured ? configuredProxyCountries(engine) : engine.proxyCountries() }),
-    },
-    {
+    }),
+    route({
       method: 'get',
       path: '/v1/llm-specs',
       summary: 'Models of the configured providers',
@@ -90,22 +90,22 @@ export function systemRoutes(): RouteDef[] {
       auth: 'none',
       responses: { 200: { description: 'Model specs', schema: { type: 'array', items: { type: 'object' } } } },
       handler: async ({ engine }) => ({ body: await engine.llmSpecs() }),
-    },
-    {
+    }),
+    route({
       method: 'get',
       path: '/openapi.json',
       summary: 'This API as an OpenAPI 3.1 document',
       auth: 'none',
       internal: true,
       handler: async ({ req }) => ({ body: openapi(req) }),
-    },
-    {
+    }),
+    route({
       method: 'get',
       path: '/docs',
       summary: 'Human-readable API reference',
       auth: 'none',
       internal: true,
       handler: async ({ req }) => ({ html: renderDocsPage(openapi(req)) }),
-    },
+    }),
   ]);
 }
