@@ -8,6 +8,8 @@ import type { Attribute, ExtractedRecord } from '../records/attributes.ts';
 import type { Cookie } from '../net/cookies.ts';
 import type { Driver, InteractiveSession, ScrollOptions } from '../plugins/driver.ts';
 import type { ModelUsage } from '../usage.ts';
+import type { Recipe } from '../recipes/index.ts';
+import type { VisitedPage, VisitLinks } from './visit.ts';
 
 /** The tools the model may call (one per turn). */
 export type AgentActionName =
@@ -19,6 +21,8 @@ export type AgentActionName =
   | 'wait'
   | 'back'
   | 'extract'
+  /** List -> detail: open the item pages a listing links to and extract from each (visit.ts). */
+  | 'visit'
   | 'finish'
   /** A model answer that was no valid tool call (recorded with ok: false; it cost a step). */
   | 'invalid';
@@ -55,6 +59,8 @@ export interface RecordedAction {
   ms?: number;
   /** extract: records this page gave (before de-duplication). */
   records?: number;
+  /** visit: what was opened and how it was read. */
+  visit?: VisitSummary;
   /** finish: the model's closing words. */
   message?: string;
   /** The page's URL before and after the action. */
@@ -97,6 +103,34 @@ export interface AgentExtraction {
   records: ExtractedRecord[];
 }
 
+/** A visit as recorded on its step. */
+export interface VisitSummary {
+  /** The links' URL shape (`/product/*`), or null when the URLs were taken as given. */
+  pattern: string | null;
+  followPagination: boolean;
+  maxItems: number;
+  /** Listing pages read, detail pages opened, and how they were read. */
+  listingPages: number;
+  pages: number;
+  byRecipe: number;
+  byModel: number;
+  failed: number;
+}
+
+/** A visit kept in memory for the caller: an agentic build records it as a script step with its recipe. */
+export interface AgentVisit {
+  /** Index of the visit action in `steps`. */
+  step: number;
+  /** The listing page it started on. */
+  listingUrl: string;
+  links: VisitLinks;
+  followPagination: boolean;
+  maxItems: number;
+  /** The recipe verified on the detail pages, null when none held. */
+  recipe: Recipe | null;
+  pages: VisitedPage[];
+}
+
 export type AgentOutcome = 'finished' | 'budget' | 'loop';
 
 export interface AgentRunResult {
@@ -104,6 +138,8 @@ export interface AgentRunResult {
   records: ExtractedRecord[];
   steps: RecordedAction[];
   extractions: AgentExtraction[];
+  /** The visits (list -> detail) of the run. */
+  visits: AgentVisit[];
   usage: ModelUsage;
   /** How the run ended: the model called finish, a budget ran out, or a loop was detected twice. */
   outcome: AgentOutcome;
@@ -150,6 +186,8 @@ export interface AgentRunInput {
   deferClose?: (closing: Promise<void>) => void;
   /** The task's allowed_domains (see domains.ts); null or omitted: no policy beyond the SSRF guard. */
   allowedDomains?: string[] | null;
+  /** The owner the run works for: a visit's pace is the owner's politeness setting (else the server's). */
+  ownerId?: string;
 }
 
 export type SettleMode = 'quiet' | 'reads';

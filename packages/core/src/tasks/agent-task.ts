@@ -217,13 +217,15 @@ export function agentTaskJob(ctx: () => OperationContext) {
           budgets: allowance === null ? undefined : { maxTokens: Math.min(c.config.agent.maxTokens, allowance) },
           goal: { prompt: row.request.prompt, attributes: row.request.attributes ?? [] },
           allowedDomains: row.request.allowedDomains ?? null,
+          ownerId: row.owner_id,
           signal: watch.signal,
           onStep: async (step) => {
             steps.push(step);
             await c.db.query(`UPDATE tasks SET steps = $2 WHERE id = $1 AND status = 'running'`, [taskId, JSON.stringify(steps)]);
           },
         });
-        const credits = creditsFor(c.config, { modelPages: result.extractions.length, usage: result.usage });
+        const visitModelPages = result.visits.reduce((n, v) => n + v.pages.filter((p) => p.by === 'model').length, 0);
+        const credits = creditsFor(c.config, { modelPages: result.extractions.length + visitModelPages, usage: result.usage });
         const usage = { ...result.usage, steps: result.stepsUsed, outcome: result.outcome, driver: result.driver, model_ms: result.modelMs };
         const pages = new Set(result.steps.map((s) => s.urlAfter)).size;
         await c.db.tx(async (tx) => {

@@ -1,0 +1,109 @@
+// List -> detail through the HTTP API: "for each product in this category, its SKU and weight" over
+// 3 listing pages and 30 product pages. The agent calls `visit` once on the first listing page with
+// one product link: the tool gathers the links of that shape on the listing and its next pages,
+// fetches the product pages in parallel (per-host politeness), has the model read the first two
+// (a recipe is generated on the first and verified on the second) and reads the others with the
+// recipe alone; the one product page with another layout falls back to the model. An agentic build
+// of the same task records the visit with its recipe and replays it with zero model calls. On the
+// http driver (linkedom), Playwright and Selenium.
+import { expect } from 'chai';
+import { startStack, type Stack, type StackOptions } from './support/stack.ts';
+import { agentScript, call, isDecision, refOf } from './support/agent-script.ts';
+import { runTask, untilBuilt, runAndWait, scriptVersions } from './support/agentic-api.ts';
+import { scriptBuildModel } from './support/agentic-model.ts';
+import { DETAIL_ATTRIBUTES, DETAIL_RECIPE, LISTING_PAGES, ODD_ONE, addShop, detailRecords, items, sortByName } from './support/visit-site.ts';
+import { isRecipeRequest } from './support/agentic-model.ts';
+import type { RecordedRequest } from './support/model-server.ts';
+
+const PROMPT = 'For each product in this category, its SKU and weight.';
+const visitFirstProduct = (o: string) => [{ name: 'visit', arguments: { refs: [refOf(o, /link "\w+ 01"/)], follow_pagination: true } }];
+
+function suite(label: string, opts: StackOptions): void {
+  describe(`agent visit (list -> detail): ${label}`, function () {
+    this.timeout(240_000);
+    let s: Stack;
+    before(async () => {
+      s = await startStack({ ...opts, config: { ...opts.config, politeness: { concurrency: 4, delayMs: 0 } } });
+      addShop(s.site);
+    });
+    after(() => s?.close());
+    beforeEach(() => s.model.reset());
+
+    it('gathers SKU and weight of the 30 products of 3 listing pages with a model call for 2 pages (and the odd one), not 30', async () => {
+      const agent = agentScript([visitFirstProduct, () => [call.finish('every product visited')]], { extract: detailRecords });
+      let recipeCalls = 0;
+      s.model.script((req: RecordedRequest, i) => {
+        if (isRecipeRequest(req)) {
+          recipeCalls++;
+          return { json: DETAIL_RECIPE };
+        }
+        return agent.script(req, i);
+      });
+      const done = await runTask(s, { url: `${s.site.url}/category/kettles?page=1`, prompt: PROMPT, attributes: DETAIL_ATTRIBUTES }, 180_000);
+      expect(done.status, JSON.stringify(done).slice(0, 2000)).to.equal('completed');
+      expect(sortByName(done.data)).to.deep.equal(items('kettles').map(({ name, sku, weight }) => ({ name, sku, weight })));
+      expect(done.steps.map((st: any) => [st.action, st.ok, st.records])).to.deep.equal([
+        ['visit', true, 30],
+        ['finish', true, undefined],
+      ]);
+      // The model was told what the visit did.
+      expect(agent.observations).to.have.length(2);
+      // Model calls: 2 decisions, the first two product pages, one recipe, and the odd page's fallback.
+      expect(agent.decisions).to.equal(2);
+      expect(recipeCalls).to.equal(1);
+      expect(agent.extractions).to.equal(3);
+      const calls = s.model.chatRequests().length;
+      expect(calls).to.equal(6).and.to.be.at.most(3 + LISTING_PAGES);
+      // The odd page was read by the model: its page text was sent in an extraction request.
+      const odd = items('kettles')[ODD_ONE - 1];
+      const extractionTexts = s.model.chatRequests().filter((r) => !isDecision(r) && !isRecipeRequest(r)).map((r) => JSON.stringify(r.body));
+      expect(extractionTexts.some((t) => t.includes(odd.sku))).to.equal(true);
+      // Every listing page and product page was fetched once by the visit (the first listing page by the agent).
+      const paths = s.site.requests.map((r) => r.path);
+      for (let p = 2; p <= LISTING_PAGES; p++) expect(paths.filter((x) => x === `/category/kettles?page=${p}`)).to.have.length(1);
+      for (const it of items('kettles')) expect(paths.filter((x) => x === `/product/${it.slug}`), it.slug).to.have.length(1);
+    });
+
+    it('merges the detail records into the records the agent extracted on the listing', async () => {
+      // The listing's records carry only names (and a "featured" flag); the visit adds SKU and weight.
+      const attributes = [...DETAIL_ATTRIBUTES, { name: 'featured', type: 'bool' }];
+      const listingOrDetail = (text: string) => {
+        const detail = detailRecords(text);
+        if (detail.length) return detail.map((r) => ({ ...(r as object), featured: null }));
+        return [...text.matchAll(/\[(Teapot \d\d)\]/g)].map((m) => ({ name: m[1], sku: null, weight: null, featured: m[1] === 'Teapot 03' }));
+      };
+      const agent = agentScript([() => [call.extract()], visitFirstProduct, () => [call.finish()]], { extract: listingOrDetail });
+      s.model.script((req: RecordedRequest, i) => (isRecipeRequest(req) ? { json: DETAIL_RECIPE } : agent.script(req, i)));
+      const done = await runTask(s, { url: `${s.site.url}/category/teapots?page=1`, prompt: PROMPT, attributes }, 180_000);
+      expect(done.status, JSON.stringify(done).slice(0, 2000)).to.equal('completed');
+      const want = items('teapots').map(({ name, sku, weight }) => ({ name, sku, weight, featured: name === 'Teapot 03' ? true : name <= 'Teapot 10' ? false : null }));
+      expect(sortByName(done.data)).to.deep.equal(want);
+    });
+
+    it('an agentic build records the visit and its recipe; a run replays it on another category with zero model calls', async () => {
+      const agent = scriptBuildModel(s, [visitFirstProduct, () => [call.finish()]], [], { recipe: DETAIL_RECIPE, extract: detailRecords });
+      const gen = await s.api('POST', '/v1/agent/generate', { url: `${s.site.url}/category/teapots?page=1`, prompt: PROMPT, attributes: DETAIL_ATTRIBUTES });
+      expect(gen.status, gen.text).to.equal(202);
+      const ready = await untilBuilt(s, gen.body.template_id);
+      expect(ready.status, ready.error).to.equal('ready');
+      expect(agent.decisions).to.equal(2);
+      expect(sortByName(ready.sample_data)).to.deep.equal(items('teapots').map(({ name, sku, weight }) => ({ name, sku, weight })));
+      const [v] = await scriptVersions(s, ready.template_id);
+      const visit = v.script.steps.find((st: any) => st.action === 'visit');
+      expect(visit.links).to.deep.equal({ pattern: '/product/*' });
+      expect(visit.followPagination).to.equal(true);
+      expect(visit.sampleRecords).to.equal(30);
+      expect(v.script.steps.map((st: any) => st.action)).to.deep.equal(['goto', 'visit']);
+
+      s.model.reset();
+      const done = await runAndWait(s, { template_id: ready.template_id, url: `${s.site.url}/category/mugs?page=1`, parameters: {} });
+      expect(done.status, JSON.stringify(done).slice(0, 2000)).to.equal('completed');
+      expect(sortByName(done.data[`${s.site.url}/category/mugs?page=1`])).to.deep.equal(items('mugs').map(({ name, sku, weight }) => ({ name, sku, weight })));
+      expect(s.model.chatRequests()).to.have.length(0);
+    });
+  });
+}
+
+suite('http (linkedom)', { config: { browser: { escalation: 'never' } } });
+suite('playwright', { config: { browser: { driver: 'playwright', escalation: 'always' } } });
+suite('selenium', { provider: 'ollama', config: { browser: { driver: 'selenium', escalation: 'always' } } });
