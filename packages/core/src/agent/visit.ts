@@ -309,8 +309,11 @@ const filledFields = (records: ExtractedRecord[]) => new Set(records.flatMap((r)
 export async function runVisit(v: VisitContext): Promise<VisitOutcome> {
   const { ctx, signal } = v;
   const policy = v.ownerId ? await resolvePolicy(ctx, v.ownerId) : defaultPolicy(ctx);
+  // A browser driver leases its pages from a pool of browser.maxPages: the caller's own page holds
+  // one, so the workers take at most the rest (more would wait for a page only this visit can free).
+  const browserPages = ctx.drivers.some((d) => d.capabilities.javascript) ? Math.max(1, ctx.config.browser.maxPages - 1) : Infinity;
   const pool = new FetchPool(ctx, {
-    workers: Math.max(1, Math.min(VISIT_LIMITS.workers, policy.concurrency)),
+    workers: Math.max(1, Math.min(VISIT_LIMITS.workers, policy.concurrency, browserPages)),
     cookies: v.cookies,
     preferBrowser: v.preferBrowser,
     proxyCountry: v.proxyCountry ?? null,
