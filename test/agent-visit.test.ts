@@ -53,15 +53,24 @@ function suite(label: string, opts: StackOptions): void {
       expect(recipeCalls).to.equal(1);
       expect(agent.extractions).to.equal(3);
       const calls = s.model.chatRequests().length;
-      expect(calls).to.equal(6).and.to.be.at.most(3 + LISTING_PAGES);
+      expect(calls)
+        .to.equal(6)
+        .and.to.be.at.most(3 + LISTING_PAGES);
       // The odd page was read by the model: its page text was sent in an extraction request.
       const odd = items('kettles')[ODD_ONE - 1];
-      const extractionTexts = s.model.chatRequests().filter((r) => !isDecision(r) && !isRecipeRequest(r)).map((r) => JSON.stringify(r.body));
+      const extractionTexts = s.model
+        .chatRequests()
+        .filter((r) => !isDecision(r) && !isRecipeRequest(r))
+        .map((r) => JSON.stringify(r.body));
       expect(extractionTexts.some((t) => t.includes(odd.sku))).to.equal(true);
       // Every listing page and product page was fetched once by the visit (the first listing page by the agent).
       const paths = s.site.requests.map((r) => r.path);
       for (let p = 2; p <= LISTING_PAGES; p++) expect(paths.filter((x) => x === `/category/kettles?page=${p}`)).to.have.length(1);
-      for (const it of items('kettles')) expect(paths.filter((x) => x === `/product/${it.slug}`), it.slug).to.have.length(1);
+      for (const it of items('kettles'))
+        expect(
+          paths.filter((x) => x === `/product/${it.slug}`),
+          it.slug,
+        ).to.have.length(1);
     });
 
     it('merges the detail records into the records the agent extracted on the listing', async () => {
@@ -76,7 +85,12 @@ function suite(label: string, opts: StackOptions): void {
       s.model.script((req: RecordedRequest, i) => (isRecipeRequest(req) ? { json: DETAIL_RECIPE } : agent.script(req, i)));
       const done = await runTask(s, { url: `${s.site.url}/category/teapots?page=1`, prompt: PROMPT, attributes }, 180_000);
       expect(done.status, JSON.stringify(done).slice(0, 2000)).to.equal('completed');
-      const want = items('teapots').map(({ name, sku, weight }) => ({ name, sku, weight, featured: name === 'Teapot 03' ? true : name <= 'Teapot 10' ? false : null }));
+      const want = items('teapots').map(({ name, sku, weight }) => ({
+        name,
+        sku,
+        weight,
+        featured: name === 'Teapot 03' ? true : name <= 'Teapot 10' ? false : null,
+      }));
       expect(sortByName(done.data)).to.deep.equal(want);
     });
 

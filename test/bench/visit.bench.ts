@@ -37,7 +37,11 @@ export async function run(): Promise<void> {
       const naivePlan: PlanStep[] = [];
       for (let p = 1; p <= LISTING_PAGES; p++) {
         if (p > 1) naivePlan.push(() => [call.navigate(`${s.site.url}/category/kettles?page=${p}`)]);
-        for (const it of items('kettles').slice((p - 1) * 10, p * 10)) naivePlan.push(() => [call.navigate(`/product/${it.slug}`)], () => [call.extract()]);
+        for (const it of items('kettles').slice((p - 1) * 10, p * 10))
+          naivePlan.push(
+            () => [call.navigate(`/product/${it.slug}`)],
+            () => [call.extract()],
+          );
       }
       for (const [name, plan] of [
         ['visit', visitPlan],

@@ -29,9 +29,9 @@ export function items(category: Category): ShopItem[] {
 }
 
 export const DETAIL_ATTRIBUTES = [
-  { name: 'name', type: 'string', description: 'product name' },
-  { name: 'sku', type: 'string', description: 'the product code' },
-  { name: 'weight', type: 'string', description: 'the weight with its unit' },
+  { name: 'name', type: 'string' as const, description: 'product name' },
+  { name: 'sku', type: 'string' as const, description: 'the product code' },
+  { name: 'weight', type: 'string' as const, description: 'the weight with its unit' },
 ];
 
 const doc = (title: string, body: string) => `<!doctype html><html><head><title>${title}</title></head><body>${body}</body></html>`;

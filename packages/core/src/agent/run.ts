@@ -272,7 +272,15 @@ export async function runAgent(ctx: OperationContext, input: AgentRunInput): Pro
         });
         addUsage(usage, out.usage);
         modelMs += out.modelMs;
-        visits.push({ step: steps.length, listingUrl: o.url, links, followPagination: a.followPagination, maxItems: a.maxItems, recipe: out.recipe, pages: out.pages });
+        visits.push({
+          step: steps.length,
+          listingUrl: o.url,
+          links,
+          followPagination: a.followPagination,
+          maxItems: a.maxItems,
+          recipe: out.recipe,
+          pages: out.pages,
+        });
         const count = (by: string) => out.pages.filter((p) => p.by === by).length;
         return {
           records: out.pages.reduce((n, p) => n + p.records.length, 0),

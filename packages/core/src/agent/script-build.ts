@@ -177,7 +177,14 @@ export async function buildScript(ctx: OperationContext, input: ScriptBuildInput
             usage,
           };
         uses.set(v.recipe, [...(uses.get(v.recipe) ?? []), ...records]);
-        steps.push({ action: 'visit', links: v.links, followPagination: v.followPagination, maxItems: v.maxItems, recipe: v.recipe, sampleRecords: records.length });
+        steps.push({
+          action: 'visit',
+          links: v.links,
+          followPagination: v.followPagination,
+          maxItems: v.maxItems,
+          recipe: v.recipe,
+          sampleRecords: records.length,
+        });
         break;
       }
       case 'finish':
@@ -195,7 +202,8 @@ export async function buildScript(ctx: OperationContext, input: ScriptBuildInput
   // Trailing actions after the last extract (or visit) do not change the output.
   const last = steps.findLastIndex((s) => s.action === 'extract' || s.action === 'visit');
   const onHttp =
-    (input.kept?.driver ?? 'http') === 'http' && run.steps.every((a) => !a.ok || a.driver === 'http') &&
+    (input.kept?.driver ?? 'http') === 'http' &&
+    run.steps.every((a) => !a.ok || a.driver === 'http') &&
     run.extractions.every((x) => x.driver === 'http') &&
     run.visits.every((v) => v.pages.every((p) => !p.driver || p.driver === 'http'));
   const script = validateScript({

@@ -79,7 +79,7 @@ export const AGENT_TOOLS: LlmTool[] = [
   {
     name: 'visit',
     description:
-      'Open the item pages a listing links to and extract the requested records from each (list -> detail), merged into the records: give the ref of one item link (or a few); every link on the page with the same URL shape is opened too (similar: false opens only these). follow_pagination also gathers such links on the listing\'s next pages. Use it when the data is on each item\'s own page, instead of opening the items one by one. The agent stays on this page.',
+      "Open the item pages a listing links to and extract the requested records from each (list -> detail), merged into the records: give the ref of one item link (or a few); every link on the page with the same URL shape is opened too (similar: false opens only these). follow_pagination also gathers such links on the listing's next pages. Use it when the data is on each item's own page, instead of opening the items one by one. The agent stays on this page.",
     parameters: {
       type: 'object',
       required: ['refs'],

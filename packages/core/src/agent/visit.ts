@@ -152,7 +152,10 @@ const norm = (v: unknown) => (typeof v === 'string' ? v.trim().toLowerCase().rep
  * with the same first field (a name); the detail's filled values win. Every other detail record is
  * added. Duplicates are dropped, as across pages.
  */
-export function mergeVisited(listing: ExtractedRecord[], visits: Array<{ listingUrl: string; pages: Array<Pick<VisitedPage, 'url' | 'records'>> }>): ExtractedRecord[] {
+export function mergeVisited(
+  listing: ExtractedRecord[],
+  visits: Array<{ listingUrl: string; pages: Array<Pick<VisitedPage, 'url' | 'records'>> }>,
+): ExtractedRecord[] {
   const out = listing.map((r) => ({ ...r }));
   const added: ExtractedRecord[] = [];
   for (const v of visits) {
@@ -395,9 +398,13 @@ export async function runVisit(v: VisitContext): Promise<VisitOutcome> {
         if (recipesMade >= VISIT_LIMITS.recipes || !v.model.canSpend()) continue;
         recipesMade++;
         const started = Date.now();
-        const built = await buildRecipe(ctx, { page: { html: page.html, url: page.finalUrl, driver: page.driver }, expected: records, attributes: v.attributes, prompt: v.prompt, signal }).finally(
-          () => (modelMs += Date.now() - started),
-        );
+        const built = await buildRecipe(ctx, {
+          page: { html: page.html, url: page.finalUrl, driver: page.driver },
+          expected: records,
+          attributes: v.attributes,
+          prompt: v.prompt,
+          signal,
+        }).finally(() => (modelMs += Date.now() - started));
         addUsage(usage, built.usage);
         if (built.accepted) {
           recipe = built.recipe;
