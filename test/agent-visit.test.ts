@@ -14,6 +14,8 @@ import { scriptBuildModel } from './support/agentic-model.ts';
 import { DETAIL_ATTRIBUTES, DETAIL_RECIPE, LISTING_PAGES, ODD_ONE, addShop, detailRecords, items, sortByName } from './support/visit-site.ts';
 import { isRecipeRequest } from './support/agentic-model.ts';
 import type { RecordedRequest } from './support/model-server.ts';
+import { setOwnerPoliteness } from '@gleaner/core/internal';
+import { linkPattern, matchesPattern, mergeVisited } from '../packages/core/src/agent/visit.ts';
 
 const PROMPT = 'For each product in this category, its SKU and weight.';
 const visitFirstProduct = (o: string) => [{ name: 'visit', arguments: { refs: [refOf(o, /link "\w+ 01"/)], follow_pagination: true } }];
@@ -121,3 +123,103 @@ function suite(label: string, opts: StackOptions): void {
 suite('http (linkedom)', { config: { browser: { escalation: 'never' } } });
 suite('playwright', { config: { browser: { driver: 'playwright', escalation: 'always' } } });
 suite('selenium', { provider: 'ollama', config: { browser: { driver: 'selenium', escalation: 'always' } } });
+
+describe('agent visit: politeness, robots.txt and allowed_domains (http)', function () {
+  this.timeout(240_000);
+  let s: Stack;
+  let inFlight = 0;
+  let maxInFlight = 0;
+  before(async () => {
+    s = await startStack({ config: { browser: { escalation: 'never' } } });
+    addShop(s.site);
+    s.site.page('/robots.txt', 'User-agent: *\nDisallow: /product/mugs-05\n', { headers: { 'content-type': 'text/plain' } });
+    // The mugs' product pages answer after 40 ms, counting how many are in flight at once.
+    for (const it of items('mugs')) {
+      const html = `<!doctype html><html><head><title>${it.name}</title></head><body><main class="product"><h1>${it.name}</h1><p class="sku">SKU: ${it.sku}</p><p class="weight">Weight: ${it.weight}</p></main></body></html>`;
+      s.site.route(`/product/${it.slug}`, (_q, res) => {
+        inFlight++;
+        maxInFlight = Math.max(maxInFlight, inFlight);
+        setTimeout(() => {
+          inFlight--;
+          res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+          res.end(html);
+        }, 40);
+      });
+    }
+  });
+  after(() => s?.close());
+
+  it("keeps to the owner's per-host concurrency and skips what robots.txt disallows, telling the model", async () => {
+    const alice = (await s.engine.authenticateApiKey(s.key))!;
+    await setOwnerPoliteness(s.engine.db, alice.id, { concurrency: 2, delayMs: 0 });
+    const agent = agentScript([visitFirstProduct, () => [call.finish()]], { extract: detailRecords });
+    s.model.script((req: RecordedRequest, i) => (isRecipeRequest(req) ? { json: DETAIL_RECIPE } : agent.script(req, i)));
+    const done = await runTask(s, { url: `${s.site.url}/category/mugs?page=1`, prompt: PROMPT, attributes: DETAIL_ATTRIBUTES }, 180_000);
+    expect(done.status, JSON.stringify(done).slice(0, 2000)).to.equal('completed');
+    const want = items('mugs').filter((it) => it.slug !== 'mugs-05');
+    expect(sortByName(done.data)).to.deep.equal(want.map(({ name, sku, weight }) => ({ name, sku, weight })));
+    expect(maxInFlight, 'product pages at once').to.equal(2);
+    expect(s.site.requests.map((r) => r.path)).to.not.include('/product/mugs-05');
+    // The model was told that one page failed and why.
+    expect(agent.observations.length).to.equal(2);
+    const told = JSON.stringify(s.model.chatRequests().at(-1)!.body);
+    expect(told).to.match(/Visited 30 pages found on 3 listing pages: 29 records/);
+    expect(told).to.match(/1 failed\)\. E\.g\. \S+\/product\/mugs-05: \S+ is disallowed by the site's robots\.txt/);
+  });
+
+  it('does not open links outside allowed_domains', async () => {
+    // The listing links its products by a host name (localhost) that allowed_domains leaves out.
+    const port = new URL(s.site.url).port;
+    s.site.page(
+      '/category/elsewhere',
+      `<!doctype html><html><body><h1>Elsewhere</h1><ul>${items('mugs')
+        .slice(0, 3)
+        .map((it) => `<li><a href="http://localhost:${port}/product/${it.slug}">${it.name}</a></li>`)
+        .join('')}</ul></body></html>`,
+    );
+    const before = s.site.requests.length;
+    const agent = agentScript([(o) => [{ name: 'visit', arguments: { refs: [refOf(o, /link "Mug 01"/)], similar: false } }], () => [call.finish()]], {
+      extract: detailRecords,
+    });
+    s.model.script((req: RecordedRequest, i) => (isRecipeRequest(req) ? { json: DETAIL_RECIPE } : agent.script(req, i)));
+    const done = await runTask(s, { url: `${s.site.url}/category/elsewhere`, prompt: PROMPT, attributes: DETAIL_ATTRIBUTES, allowed_domains: ['127.0.0.1'] });
+    expect(done.steps[0], JSON.stringify(done.steps)).to.include({ action: 'visit', ok: false });
+    expect(done.steps[0].error).to.match(/localhost is outside this task's allowed_domains \(127\.0\.0\.1\)/);
+    expect(s.site.requests.slice(before).map((r) => r.path)).to.deep.equal(['/category/elsewhere']);
+  });
+});
+
+describe('agent visit: link shapes and merging', () => {
+  it('generalizes the links given to a URL shape', () => {
+    expect(linkPattern(['https://s.example/product/red-kettle'])).to.equal('/product/*');
+    expect(linkPattern(['https://s.example/item?id=5'])).to.equal('/item?id=*');
+    expect(linkPattern(['https://s.example/p/a/reviews', 'https://s.example/p/b/reviews'])).to.equal('/p/*/reviews');
+    expect(linkPattern(['https://s.example/a', 'https://s.example/a/b'])).to.equal(null);
+    expect(matchesPattern('https://s.example/product/x', '/product/*', 's.example')).to.equal(true);
+    expect(matchesPattern('https://other.example/product/x', '/product/*', 's.example')).to.equal(false);
+    expect(matchesPattern('https://s.example/product/x/y', '/product/*', 's.example')).to.equal(false);
+    expect(matchesPattern('https://s.example/item?id=7&x=1', '/item?id=*', 's.example')).to.equal(true);
+  });
+
+  it('merges a detail record into the listing record that links to it, else by its first field, else adds it', () => {
+    const listing = [
+      { name: 'A', url: '/p/a', sku: null },
+      { name: 'B', url: null, sku: null },
+    ];
+    const merged = mergeVisited(listing, [
+      {
+        listingUrl: 'https://s.example/list',
+        pages: [
+          { url: 'https://s.example/p/a', records: [{ name: 'A (full name)', url: null, sku: 'SA' }] },
+          { url: 'https://s.example/p/b', records: [{ name: 'B', url: null, sku: 'SB' }] },
+          { url: 'https://s.example/p/c', records: [{ name: 'C', url: null, sku: 'SC' }] },
+        ],
+      },
+    ]);
+    expect(merged).to.deep.equal([
+      { name: 'A (full name)', url: '/p/a', sku: 'SA' },
+      { name: 'B', url: null, sku: 'SB' },
+      { name: 'C', url: null, sku: 'SC' },
+    ]);
+  });
+});

@@ -228,7 +228,14 @@ class FetchPool {
       }
       try {
         this.opts.signal.throwIfAborted();
-        job.done({ ok: true, page: await (await browser).goto(job.url) });
+        const b = await browser;
+        // A page that timed out or answered 5xx (a busy host or machine) is tried once more.
+        const page = await b.goto(job.url).catch((err: unknown) => {
+          if (this.opts.signal.aborted || !isGleanerError(err) || !err.retryable) throw err;
+          this.ctx.logger.info({ url: job.url, err: err.message }, 'visit: fetching a detail page again');
+          return b.goto(job.url);
+        });
+        job.done({ ok: true, page });
       } catch (err) {
         if (this.opts.signal.aborted) job.done({ ok: false, error: 'stopped' });
         else if (isGleanerError(err) && err.code === 'DRIVER_UNAVAILABLE') job.done({ ok: false, error: err.message });
