@@ -7,9 +7,9 @@
 // of the same task records the visit with its recipe and replays it with zero model calls. On the
 // http driver (linkedom), Playwright and Selenium.
 import { expect } from 'chai';
-import { startStack, type Stack, type StackOptions } from './support/stack.ts';
+import { startStack, waitFor, type Stack, type StackOptions } from './support/stack.ts';
 import { agentScript, call, isDecision, refOf } from './support/agent-script.ts';
-import { runTask, untilBuilt, runAndWait, scriptVersions } from './support/agentic-api.ts';
+import { runTask, scriptVersions } from './support/agentic-api.ts';
 import { scriptBuildModel } from './support/agentic-model.ts';
 import { DETAIL_ATTRIBUTES, DETAIL_RECIPE, LISTING_PAGES, ODD_ONE, addShop, detailRecords, items, sortByName } from './support/visit-site.ts';
 import { isRecipeRequest } from './support/agentic-model.ts';
@@ -22,7 +22,7 @@ const visitFirstProduct = (o: string) => [{ name: 'visit', arguments: { refs: [r
 
 function suite(label: string, opts: StackOptions): void {
   describe(`agent visit (list -> detail): ${label}`, function () {
-    this.timeout(240_000);
+    this.timeout(480_000);
     let s: Stack;
     before(async () => {
       s = await startStack({ ...opts, config: { ...opts.config, politeness: { concurrency: 4, delayMs: 0 } } });
@@ -65,14 +65,11 @@ function suite(label: string, opts: StackOptions): void {
         .filter((r) => !isDecision(r) && !isRecipeRequest(r))
         .map((r) => JSON.stringify(r.body));
       expect(extractionTexts.some((t) => t.includes(odd.sku))).to.equal(true);
-      // Every listing page and product page was fetched once by the visit (the first listing page by the agent).
+      // Every listing page and product page was fetched by the visit (the first listing page by the agent).
       const paths = s.site.requests.map((r) => r.path);
       for (let p = 2; p <= LISTING_PAGES; p++) expect(paths.filter((x) => x === `/category/kettles?page=${p}`)).to.have.length(1);
-      for (const it of items('kettles'))
-        expect(
-          paths.filter((x) => x === `/product/${it.slug}`),
-          it.slug,
-        ).to.have.length(1);
+      // (Twice at most: a page that timed out on a busy machine is fetched once more.)
+      for (const it of items('kettles')) expect(paths.filter((x) => x === `/product/${it.slug}`).length, it.slug).to.be.within(1, 2);
     });
 
     it('merges the detail records into the records the agent extracted on the listing', async () => {
@@ -100,7 +97,16 @@ function suite(label: string, opts: StackOptions): void {
       const agent = scriptBuildModel(s, [visitFirstProduct, () => [call.finish()]], [], { recipe: DETAIL_RECIPE, extract: detailRecords });
       const gen = await s.api('POST', '/v1/agent/generate', { url: `${s.site.url}/category/teapots?page=1`, prompt: PROMPT, attributes: DETAIL_ATTRIBUTES });
       expect(gen.status, gen.text).to.equal(202);
-      const ready = await untilBuilt(s, gen.body.template_id);
+      // A build visits the 30 pages twice (the agent, then the replay that validates the script): slow browsers on a busy machine.
+      const ready = await waitFor(
+        async () => {
+          const r = await s.api('GET', `/v1/agent/${gen.body.template_id}`);
+          return r.body.status === 'ready' || r.body.status === 'failed' ? r.body : undefined;
+        },
+        220_000,
+        'the agentic build',
+        200,
+      );
       expect(ready.status, ready.error).to.equal('ready');
       expect(agent.decisions).to.equal(2);
       expect(sortByName(ready.sample_data)).to.deep.equal(items('teapots').map(({ name, sku, weight }) => ({ name, sku, weight })));
@@ -112,7 +118,17 @@ function suite(label: string, opts: StackOptions): void {
       expect(v.script.steps.map((st: any) => st.action)).to.deep.equal(['goto', 'visit']);
 
       s.model.reset();
-      const done = await runAndWait(s, { template_id: ready.template_id, url: `${s.site.url}/category/mugs?page=1`, parameters: {} });
+      const run = await s.api('POST', '/v1/scrapers/run_async', { template_id: ready.template_id, url: `${s.site.url}/category/mugs?page=1`, parameters: {} });
+      expect(run.status, run.text).to.equal(202);
+      const done = await waitFor(
+        async () => {
+          const r = await s.api('GET', `/v1/scrapers/run_async/${run.body.run_id}`);
+          return ['completed', 'completed_partial', 'failed'].includes(r.body.status) ? r.body : undefined;
+        },
+        200_000,
+        'the run',
+        200,
+      );
       expect(done.status, JSON.stringify(done).slice(0, 2000)).to.equal('completed');
       expect(sortByName(done.data[`${s.site.url}/category/mugs?page=1`])).to.deep.equal(items('mugs').map(({ name, sku, weight }) => ({ name, sku, weight })));
       expect(s.model.chatRequests()).to.have.length(0);
