@@ -48,6 +48,7 @@ function suite(label: string, opts: StackOptions): void {
         ['visit', true, 30],
         ['finish', true, undefined],
       ]);
+      expect(done.steps[0].target).to.equal('links /product/*');
       // The model was told what the visit did.
       expect(agent.observations).to.have.length(2);
       // Model calls: 2 decisions, the first two product pages, one recipe, and the odd page's fallback.

@@ -86,6 +86,7 @@ function summarize(s: RecordedAction): AgentStepSummary {
   };
   if (s.target) out.target = `${s.target.role || s.target.tag || 'element'}${s.target.name ? ` "${s.target.name.slice(0, 80)}"` : ''}`;
   else if (s.url) out.target = s.url;
+  else if (s.visit?.pattern) out.target = `links ${s.visit.pattern}`;
   if (s.value !== undefined) out.value = s.value;
   if (s.records !== undefined) out.records = s.records;
   if (s.error) out.error = s.error;
