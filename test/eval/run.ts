@@ -106,7 +106,8 @@ async function evalWcxb(): Promise<void> {
   if (ANCHORS) {
     const t0 = performance.now();
     anchors = await anchorTexts(pages, WORKERS, (done, todo) => {
-      if (done % 25 === 0 || done === todo) process.stderr.write(`anchors: ${done}/${todo} pages computed (${((performance.now() - t0) / 1000).toFixed(0)} s)\n`);
+      if (done % 25 === 0 || done === todo)
+        process.stderr.write(`anchors: ${done}/${todo} pages computed (${((performance.now() - t0) / 1000).toFixed(0)} s)\n`);
     });
   }
   // The speed sample: Gleaner and the anchors timed on the same pages, one after the other.
@@ -270,11 +271,15 @@ async function evalWcxb(): Promise<void> {
   console.log(`| model-input reduction | ${(mb / redS).toFixed(1)} | ${ms(redWorst.ms)} (${redWorst.id}) |`);
   if (ANCHORS && sample.n) {
     const smb = sample.bytes / 1e6;
-    console.log(`\nThe anchors timed live on the speed sample (1 page in ${SPEED_SAMPLE}: ${sample.n} pages, ${smb.toFixed(1)} MB), right after Gleaner on each page:\n`);
+    console.log(
+      `\nThe anchors timed live on the speed sample (1 page in ${SPEED_SAMPLE}: ${sample.n} pages, ${smb.toFixed(1)} MB), right after Gleaner on each page:\n`,
+    );
     console.log(`| conversion | MB/s | worst page |`);
     console.log(`|---|---|---|`);
     console.log(`| markdown, main content (Gleaner) | ${(smb / (sample.main / 1000)).toFixed(1)} | |`);
-    console.log(`| Readability (jsdom + parse) | ${(smb / (sample.readability / 1000)).toFixed(1)} | ${ms(worst('readability').ms)} (${worst('readability').id}) |`);
+    console.log(
+      `| Readability (jsdom + parse) | ${(smb / (sample.readability / 1000)).toFixed(1)} | ${ms(worst('readability').ms)} (${worst('readability').id}) |`,
+    );
     console.log(`| defuddle (jsdom + parse) | ${(smb / (sample.defuddle / 1000)).toFixed(1)} | ${ms(worst('defuddle').ms)} (${worst('defuddle').id}) |`);
     const ratio = sample.readability / sample.main;
     goal(ratio >= 5, `markdown with main content ≥ 5× Readability's MB/s (speed sample, ${sample.n} pages): ${ratio.toFixed(1)}×`);
