@@ -5,7 +5,7 @@
 type Attrs = Record<string, string>;
 
 /** Consent / marketing overlays: matched anywhere in class or id. */
-const CONSENT = /cookie|consent|gdpr|ccpa|onetrust|cookiebot|didomi|newsletter|cc-window|cc-banner|cky-|email-capture|signup-modal|subscribe-modal/;
+const CONSENT = /cookie|consent|gdpr|ccpa|onetrust|cookiebot|didomi|newsletter|cc-window|cc-banner|(?:^|\s)cky-|email-capture|signup-modal|subscribe-modal/;
 /** Page chrome and clutter: matched against whole class tokens / the id. */
 const CHROME_TOKEN =
   /^(?:(?:site|page|global|main|top|primary|mobile|sticky|mega)[-_]?)?(?:nav|navbar|navigation|menu|megamenu|mega-menu|masthead|topbar|top-bar|sidebar|side-bar|offcanvas)$|^navbar|^(?:social|share|sharing|social-share|social-links|share-buttons?|share-bar|sharebar|advert|advertisement|ad-slot|ad-container|ad-wrapper|adsbygoogle|ad-unit|popup|modal|skip-link|skip-to-content|back-to-top)$/;
