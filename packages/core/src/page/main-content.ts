@@ -77,6 +77,7 @@ type Tree = {
   index: Map<Element, number>;
 };
 
+const isDialog = (a: Record<string, string>) => a['aria-modal'] === 'true' || a.role === 'dialog' || a.role === 'alertdialog';
 const classId = (el: Element) => `${el.attribs.class ?? ''} ${el.attribs.id ?? ''}`.toLowerCase();
 
 function countChars(s: string): number {
@@ -98,7 +99,11 @@ function removal(el: Element, inContent: boolean): 0 | 1 | 2 {
   if (a.hidden !== undefined && a.id !== undefined && /^S:\d+$/.test(a.id)) return 0;
   // aria-hidden on a large part is a snapshot taken with a dialog open: dropped only if small.
   if (a['aria-hidden'] === 'true' && a.hidden === undefined && !a.style) return isOverlay(tag, a) ? 2 : 1;
-  if (isHidden(tag, a) || isOverlay(tag, a)) return 2;
+  // A dialog by markup is dropped; one named so by class words (newsletter-post, popup-gallery) only
+  // when small. An inline-hidden wrapper holding most of the page hides it until scripts have run.
+  if (isDialog(a)) return 2;
+  if (isOverlay(tag, a) || (a.style !== undefined && isHidden(tag, a))) return 1;
+  if (isHidden(tag, a)) return 2;
   if (tag === 'nav' || ((tag === 'header' || tag === 'footer' || tag === 'aside') && !inContent)) return 2;
   if (isBoilerplate(tag, a, inContent)) return 1;
   if (tag === 'main' || tag === 'article') return 0;
