@@ -77,6 +77,8 @@ type Tree = {
   index: Map<Element, number>;
 };
 
+/** Consent banners, dropped whatever their size. */
+const COOKIE = /cookie|consent|gdpr|ccpa|onetrust|cookiebot|didomi|cc-window|cc-banner|(?:^|\s)cky-/;
 const isDialog = (a: Record<string, string>) => a['aria-modal'] === 'true' || a.role === 'dialog' || a.role === 'alertdialog';
 const classId = (el: Element) => `${el.attribs.class ?? ''} ${el.attribs.id ?? ''}`.toLowerCase();
 
@@ -102,7 +104,8 @@ function removal(el: Element, inContent: boolean): 0 | 1 | 2 {
   // A dialog by markup is dropped; one named so by class words (newsletter-post, popup-gallery) only
   // when small. An inline-hidden wrapper holding most of the page hides it until scripts have run.
   if (isDialog(a)) return 2;
-  if (isOverlay(tag, a) || (a.style !== undefined && isHidden(tag, a))) return 1;
+  if (isOverlay(tag, a)) return COOKIE.test(classId(el)) ? 2 : 1;
+  if (a.style !== undefined && isHidden(tag, a)) return 1;
   if (isHidden(tag, a)) return 2;
   if (tag === 'nav' || ((tag === 'header' || tag === 'footer' || tag === 'aside') && !inContent)) return 2;
   if (isBoilerplate(tag, a, inContent)) return 1;
