@@ -7,7 +7,7 @@
 //                         [--only wcxb|products] [--no-anchors] [--dump FILE.jsonl]
 //                         [--workers N] [--speed-sample K] [--anchor-sample K] [--fill-anchors]
 import { createHash } from 'node:crypto';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { countTokens, htmlToMarkdown, pageSkeleton, reducePage } from '@gleaner/core/internal';
@@ -74,10 +74,16 @@ function rawTokens(html: string): number {
   return rawCache[key];
 }
 
+/** CPU time (ms) of the last timed() call: on a shared machine, wall time also counts other processes. */
+let lastCpu = 0;
 function timed<T>(f: () => T): [T, number] {
+  const c0 = process.cpuUsage();
   const t0 = performance.now();
   const r = f();
-  return [r, performance.now() - t0];
+  const t = performance.now() - t0;
+  const c = process.cpuUsage(c0);
+  lastCpu = (c.user + c.system) / 1000;
+  return [r, t];
 }
 async function timedAsync<T>(f: () => Promise<T>): Promise<[T, number]> {
   const t0 = performance.now();
@@ -113,7 +119,10 @@ async function evalWcxb(): Promise<void> {
     // With --fill-anchors, the pages of the 1-in-12 sample are computed first, then 1 in 6, then the rest.
     const rank = (i: number) => (i % 12 === 0 ? 0 : i % 6 === 0 ? 1 : 2);
     const order = args['fill-anchors']
-      ? pages.map((p, i) => [p, rank(i)] as const).sort((a, b) => a[1] - b[1]).map(([p]) => p)
+      ? pages
+          .map((p, i) => [p, rank(i)] as const)
+          .sort((a, b) => a[1] - b[1])
+          .map(([p]) => p)
       : pages.filter((p) => anchored.has(p.id));
     anchors = await anchorTexts(order, WORKERS, (done, todo) => {
       if (done % 25 === 0 || done === todo)
@@ -122,12 +131,16 @@ async function evalWcxb(): Promise<void> {
     if (args['fill-anchors']) process.exit(0);
   }
   // The speed sample: Gleaner and the anchors timed on the same pages, one after the other.
-  const sample = { bytes: 0, main: 0, readability: 0, defuddle: 0, n: 0 };
+  const sample = { bytes: 0, main: 0, readability: 0, defuddle: 0, n: 0, mainCpu: 0, readabilityCpu: 0 };
+  const cpu = { main: { total: 0, worst: 0, id: '' }, reduce: { total: 0, worst: 0, id: '' } };
   let index = 0;
   for (const page of pages) {
     const inSample = ANCHORS && anchored.has(page.id) && index++ % SPEED_SAMPLE === 0;
     bytes += Buffer.byteLength(page.html);
     const [main, tMain] = timed(() => htmlToMarkdown(page.html, { url: page.url, onlyMainContent: true }));
+    const mainCpu = lastCpu;
+    cpu.main.total += lastCpu;
+    if (lastCpu > cpu.main.worst) cpu.main = { ...cpu.main, worst: lastCpu, id: page.id };
     const [whole, tWhole] = timed(() => htmlToMarkdown(page.html, { url: page.url }));
     const visible = htmlToText(page.html);
     const row: Record<string, unknown> = { id: page.id, type: page.type };
@@ -145,6 +158,8 @@ async function evalWcxb(): Promise<void> {
       let tDf = NaN;
       if (inSample) {
         [rd, tRd] = timed(() => readability(page.html, page.url));
+        sample.readabilityCpu += lastCpu;
+        sample.mainCpu += mainCpu;
         [df, tDf] = await timedAsync(() => defuddle(page.html, page.url));
         sample.n++;
         sample.bytes += Buffer.byteLength(page.html);
@@ -157,6 +172,8 @@ async function evalWcxb(): Promise<void> {
     }
     // What the model sees in standard mode.
     const [reduced, tRed] = timed(() => reducePage(page.html, { url: page.url, mode: 'standard' }));
+    cpu.reduce.total += lastCpu;
+    if (lastCpu > cpu.reduce.worst) cpu.reduce = { ...cpu.reduce, worst: lastCpu, id: page.id };
     const inputNorm = normalize(markdownToText(reduced.text));
     const visNorm = normalize(visible);
     const ceil = page.with.filter((s) => hasSnippet(visNorm, s));
@@ -292,12 +309,19 @@ async function evalWcxb(): Promise<void> {
   const worst = (sys: System) => scores.get(sys)!.reduce((a, x) => (x.s.ms > a.ms ? { ms: x.s.ms, id: x.page.id } : a), { ms: 0, id: '' });
   const redS = model.reduce((a, m) => a + m.ms, 0) / 1000;
   const redWorst = model.reduce((a, m) => (m.ms > a.ms ? { ms: m.ms, id: m.page.id } : a), { ms: 0, id: '' });
-  console.log(`\n## Speed — ${mb.toFixed(1)} MB of HTML, one core\n`);
-  console.log(`| conversion | MB/s | worst page |`);
-  console.log(`|---|---|---|`);
-  console.log(`| markdown, main content | ${(mb / sum('gleaner main')).toFixed(1)} | ${ms(worst('gleaner main').ms)} (${worst('gleaner main').id}) |`);
+  const load = loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' / ');
+  console.log(`\n## Speed — ${mb.toFixed(1)} MB of HTML, one core (load average now ${load})\n`);
+  console.log(`| conversion | MB/s | worst page | MB per CPU-second | worst page, CPU time |`);
+  console.log(`|---|---|---|---|---|`);
+  console.log(
+    `| markdown, main content | ${(mb / sum('gleaner main')).toFixed(1)} | ${ms(worst('gleaner main').ms)} (${worst('gleaner main').id}) | ${(mb / (cpu.main.total / 1000)).toFixed(1)} | ${ms(cpu.main.worst)} (${cpu.main.id}) |`,
+  );
   console.log(`| markdown, whole page | ${(mb / sum('gleaner page')).toFixed(1)} | ${ms(worst('gleaner page').ms)} (${worst('gleaner page').id}) |`);
-  console.log(`| model-input reduction | ${(mb / redS).toFixed(1)} | ${ms(redWorst.ms)} (${redWorst.id}) |`);
+  console.log(
+    `| model-input reduction | ${(mb / redS).toFixed(1)} | ${ms(redWorst.ms)} (${redWorst.id}) | ${(mb / (cpu.reduce.total / 1000)).toFixed(1)} | ${ms(cpu.reduce.worst)} (${cpu.reduce.id}) |`,
+  );
   if (ANCHORS && sample.n) {
     const smb = sample.bytes / 1e6;
     console.log(
@@ -311,9 +335,17 @@ async function evalWcxb(): Promise<void> {
     );
     console.log(`| defuddle (jsdom + parse) | ${(smb / (sample.defuddle / 1000)).toFixed(1)} | ${ms(worst('defuddle').ms)} (${worst('defuddle').id}) |`);
     const ratio = sample.readability / sample.main;
-    goal(ratio >= 5, `markdown with main content ≥ 5× Readability's MB/s (speed sample, ${sample.n} pages): ${ratio.toFixed(1)}×`);
+    const ratioCpu = sample.readabilityCpu / Math.max(1e-9, sample.mainCpu);
+    goal(
+      ratio >= 5,
+      `markdown with main content ≥ 5× Readability's MB/s (speed sample, ${sample.n} pages): ${ratio.toFixed(1)}× wall time (${ratioCpu.toFixed(1)}× CPU time)`,
+    );
   }
-  goal(worst('gleaner main').ms < 1000 && redWorst.ms < 1000, `no page over 1 s: markdown ${ms(worst('gleaner main').ms)}, reduction ${ms(redWorst.ms)}`);
+  // Judged on CPU time (wall time on a shared machine also counts the other processes); both printed.
+  goal(
+    cpu.main.worst < 1000 && cpu.reduce.worst < 1000,
+    `no page over 1 s (CPU time): markdown ${ms(cpu.main.worst)}, reduction ${ms(cpu.reduce.worst)} (wall: ${ms(worst('gleaner main').ms)}, ${ms(redWorst.ms)} at load ${load})`,
+  );
 }
 
 const FIELDS = ['price', 'sku', 'brand', 'gtin', 'mpn', 'availability'];
