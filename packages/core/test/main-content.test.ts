@@ -161,6 +161,14 @@ describe('page: markdown links and images', () => {
     expectOnly(out, ['Speckle mug', 'Description paragraph 3', 'Care', 'Rinse after use'], ['Similar items', 'Other mug 1', ...CHROME_WORDS]);
   });
 
+  it("an article's comment thread is left out", () => {
+    const html = page(`<main><article><h1>Essay</h1>${para('Essay', 5)}
+      <div id="comments" class="comments-area"><h2>3 comments</h2><ol class="comment-list"><li class="comment"><p>Great essay, thanks for writing it.</p></li><li class="comment"><p>I disagree with the second point.</p></li></ol></div></article></main>`);
+    const out = md(html);
+    expect(findMainContent(html).type).to.equal('article');
+    expectOnly(out, ['Essay', 'Essay paragraph 5'], ['Great essay, thanks', 'I disagree', ...CHROME_WORDS]);
+  });
+
   it('a stray <![CDATA[ in the body ends at the first > (as in browsers), not at the end of the page', () => {
     const html = page(`<![CDATA[\n<div id="top"></div><div class="thread"><h1>Thread title</h1>${para('Post', 4)}</div>`);
     expectOnly(md(html), ['Thread title', 'Post paragraph 4'], CHROME_WORDS);

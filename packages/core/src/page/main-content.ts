@@ -277,6 +277,8 @@ export function findMainContent(html: string): MainContent {
   const type = detectType(html, t, node);
   if (type !== 'listing') for (const i of linkBlocks(t, node, RUN_SHARE)) drop.push(rangeOf(t.els[i], html));
   if (type === 'product') for (const i of named(t, node, REVIEWS)) drop.push(rangeOf(t.els[i], html));
+  // An article's comment thread is not the article (on a forum the posts are the content).
+  if (type === 'article') for (const i of named(t, node, COMMENTS)) if (weight(t, i) <= COMMENT_SHARE * weight(t, node)) drop.push(rangeOf(t.els[i], html));
   for (const i of duplicates(t, node, type)) drop.push(rangeOf(t.els[i], html));
   if (type !== 'listing') for (const i of rails(t, node)) drop.push(rangeOf(t.els[i], html));
   drop.sort((a, b) => a[0] - b[0]);
@@ -465,6 +467,11 @@ function linkBlocks(t: Tree, node: number, runShare: number): number[] {
 
 /** A product's customer reviews and questions: the shop's content is the description and specifications. */
 const REVIEWS = /review|rating|okendo|yotpo|bazaarvoice|stamped|jdgm|judgeme|trustpilot|questions|recently-viewed|recommend|upsell|cross-sell/;
+
+/** An article's comments, by class or id. */
+const COMMENTS = /(?:^|[-_\s])(?:comments?|comment-?list(?:ing)?|commentlist|comments-area|disqus_thread|replies)(?:$|[-_\s])/;
+/** A block named like comments that holds more than this share of the content is the content's wrapper. */
+const COMMENT_SHARE = 0.8;
 
 /** Topmost elements under `node` whose class or id matches. */
 function named(t: Tree, node: number, re: RegExp): number[] {
