@@ -137,6 +137,54 @@ describe('page: markdown links and images', () => {
     expect(out).not.to.match(/<\/?d[ltd]>/);
   });
 
+  it('a block rendered twice (a mobile and a desktop copy, a quoted post) comes out once', () => {
+    const desc = 'Handmade stoneware mug with a speckled glaze, fired twice and safe in the dishwasher.';
+    const html = page(`<main><h1>Speckle mug</h1>
+      <div class="product-description hidden-md-up"><p>${desc}</p></div>
+      <div class="gallery">${para('Gallery', 1)}</div>
+      <div class="product-description d-none d-md-block"><p>${desc}</p></div>
+      <div class="specs"><p>Capacity 350 ml.</p></div>
+      <ul class="cards"><li><p>Free shipping on every order over fifty dollars, worldwide.</p></li><li><p>Free shipping on every order over fifty dollars, worldwide.</p></li><li><p>Free shipping on every order over fifty dollars, worldwide.</p></li></ul></main>`);
+    const out = md(html);
+    expect(out.split(desc).length - 1).to.equal(1);
+    expectOnly(out, ['Speckle mug', 'Gallery paragraph 1', 'Capacity 350 ml'], CHROME_WORDS);
+    // A line every card repeats is the cards' content: kept in each.
+    expect(out.split('Free shipping on every order').length - 1).to.equal(3);
+  });
+
+  it('a related-products rail named by its heading is left out, the product kept', () => {
+    const card = (i: number) => `<div class="c"><h3>Other mug ${i}</h3><span>$1${i}.00</span></div>`;
+    const html = page(`<main><h1>Speckle mug</h1>${para('Description', 3)}
+      <div><div><h2>Similar items</h2></div><div class="row">${Array.from({ length: 6 }, (_, i) => card(i)).join('')}</div></div>
+      <div><h2>Care</h2><p>Rinse after use and dry with a soft cloth.</p></div></main>`);
+    const out = md(html);
+    expectOnly(out, ['Speckle mug', 'Description paragraph 3', 'Care', 'Rinse after use'], ['Similar items', 'Other mug 1', ...CHROME_WORDS]);
+  });
+
+  it("an article's comment thread is left out", () => {
+    const html = page(`<main><article><h1>Essay</h1>${para('Essay', 5)}
+      <div id="comments" class="comments-area"><h2>3 comments</h2><ol class="comment-list"><li class="comment"><p>Great essay, thanks for writing it.</p></li><li class="comment"><p>I disagree with the second point.</p></li></ol></div></article></main>`);
+    const out = md(html);
+    expect(findMainContent(html).type).to.equal('article');
+    expectOnly(out, ['Essay', 'Essay paragraph 5'], ['Great essay, thanks', 'I disagree', ...CHROME_WORDS]);
+  });
+
+  it('a stray <![CDATA[ in the body ends at the first > (as in browsers), not at the end of the page', () => {
+    const html = page(`<![CDATA[\n<div id="top"></div><div class="thread"><h1>Thread title</h1>${para('Post', 4)}</div>`);
+    expectOnly(md(html), ['Thread title', 'Post paragraph 4'], CHROME_WORDS);
+  });
+
+  it('a wrapper hidden until scripts run, or named like a popup, still holds the page', () => {
+    const hidden = page(`<div style="visibility:hidden"><main><h1>Guide</h1>${para('Guide', 4)}</main></div>`);
+    expectOnly(md(hidden), ['Guide', 'Guide paragraph 4'], CHROME_WORDS);
+    const named = page(
+      `<article class="newsletter-post post"><h1>Issue 12</h1>${para('Issue', 4)}</article><div class="newsletter-signup">Subscribe to our newsletter</div>`,
+    );
+    expectOnly(md(named), ['Issue 12', 'Issue paragraph 4'], ['Subscribe to our newsletter', ...CHROME_WORDS]);
+    const sticky = page(`<div class="sticky-footer"><div class="body"><h1>Gummies</h1>${para('Gummies', 4)}</div></div>`);
+    expectOnly(md(sticky), ['Gummies', 'Gummies paragraph 4'], CHROME_WORDS);
+  });
+
   it('stays linear on a page of many unclosed links', () => {
     // Eight times the links must cost about eight times as much (quadratic work: sixty-four times);
     // a ratio, not a bound, so that a loaded machine does not fail it.

@@ -105,14 +105,14 @@ export class AgentPage {
     return this.#session;
   }
 
+  /** The cookies gathered so far: a visit's detail pages carry them, a profile saves them. */
+  get cookies(): Cookie[] {
+    return this.#cookies;
+  }
+
   /** True when the page can still move to a browser. */
   get canEscalate(): boolean {
     return this.#browser !== null && this.#driver !== this.#browser && this.#ctx.config.browser.escalation !== 'never';
-  }
-
-  /** The session's cookies as last seen (a profile saves them). */
-  get cookies(): Cookie[] {
-    return this.#cookies;
   }
 
   get onBrowser(): boolean {

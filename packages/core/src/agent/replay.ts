@@ -19,6 +19,7 @@ import { resolveTarget } from './targets.ts';
 import type { StableTarget } from './types.ts';
 import type { Cookie } from '../net/cookies.ts';
 import type { TrustLog } from '../trust/provenance.ts';
+import { mergeVisited, runVisit, type VisitedPage } from './visit.ts';
 
 export interface ReplayInput {
   script: AgentScript;
@@ -160,6 +161,8 @@ export class ScriptReplay {
   readonly #session: InteractiveSession;
   readonly #values: Record<string, unknown>;
   readonly #perPage: ExtractedRecord[][] = [];
+  /** The visits' detail pages (merged into the listing's records, as the agent's were). */
+  readonly #visits: Array<{ listingUrl: string; pages: VisitedPage[] }> = [];
   readonly pages: ReplayResult['pages'] = [];
   #lastRecipe: Recipe | null = null;
   /** The next step to run. */
@@ -198,7 +201,8 @@ export class ScriptReplay {
   }
 
   get records(): ExtractedRecord[] {
-    return mergeRecords(this.#perPage);
+    const listing = mergeRecords(this.#perPage);
+    return this.#visits.length ? mergeVisited(listing, this.#visits) : listing;
   }
 
   /** Runs the steps up to (not including) `end`. Throws driver and fetch errors; returns drift. */
@@ -317,6 +321,30 @@ export class ScriptReplay {
           );
         }
         return;
+      case 'visit': {
+        this.#settled = null;
+        const page = await session.snapshot();
+        const out = await runVisit({
+          ctx: this.#ctx,
+          listing: { url: page.finalUrl, html: page.html },
+          request: { links: st.links, followPagination: st.followPagination, maxItems: st.maxItems },
+          attributes: this.#input.attributes,
+          prompt: '',
+          cookies: page.cookies ?? [],
+          preferBrowser: this.driver.capabilities.javascript,
+          signal: this.#input.signal ?? new AbortController().signal,
+          recipe: st.recipe,
+        });
+        this.#visits.push({ listingUrl: page.finalUrl, pages: out.pages });
+        for (const p of out.pages) this.pages.push({ url: p.url, records: p.records.length });
+        if (st.sampleRecords > 0 && !out.pages.some((p) => p.records.length)) {
+          const failed = out.pages.find((p) => p.error);
+          throw new Drift(
+            `layout changed: ${describeStep(st, this.#index)} found no records on the ${out.pages.length} page${out.pages.length === 1 ? '' : 's'} it opened from ${page.finalUrl}${failed ? ` (e.g. ${failed.url}: ${failed.error})` : ''}, where the build's visit gave ${st.sampleRecords}`,
+          );
+        }
+        return;
+      }
       case 'paginate': {
         // The end of a list is not drift: a missing next control or an empty page stops paginating.
         // A run's max_pages counts the page before the first click.

@@ -25,15 +25,17 @@ import { domainAllowed, domainRefused } from './domains.ts';
 import { describeEffect, renderObservation, type Observation } from './observe.ts';
 import { stableTarget, resolveTarget } from './targets.ts';
 import { AGENT_TOOLS, DECISION_SCHEMA, actionKey, checkCall, describeTools, type AgentAction } from './tools.ts';
-import type { AgentBudgets, AgentExtraction, AgentOutcome, AgentRunInput, AgentRunResult, RecordedAction, StableTarget } from './types.ts';
+import type { AgentBudgets, AgentExtraction, AgentOutcome, AgentRunInput, AgentRunResult, AgentVisit, RecordedAction, StableTarget } from './types.ts';
 import { parseModelJson } from '../llm/json-output.ts';
 import { describeSecrets, redact } from '../secrets/values.ts';
 import { fillSecrets } from './secret-typing.ts';
+import { describeVisit, mergeVisited, runVisit, visitLinks } from './visit.ts';
 
 export const AGENT_SYSTEM = [
   'You are a web browsing agent that gathers data for the user. Each turn you get the current page: its URL, its interactive elements (each with a ref such as [e12]) and its text.',
   'Act with the tools, one step at a time (typing and then clicking may go in one turn). Refer to elements by their ref from the latest page only.',
   'Call extract on every page that shows records the user wants (each page of results, after opening tabs, accordions or "load more"): extract reads the whole page, and records are gathered across pages without duplicates.',
+  "When the data is on each item's own page (a listing links to the items), call visit with the ref of one item link (follow_pagination for every page of the listing) instead of opening the items one by one.",
   'Close cookie banners or pop-ups that hide the content. Do not invent data. Do not leave the site unless the task needs it.',
   'When everything asked for has been extracted, or it cannot be found, call finish with a short reason.',
 ].join('\n');
@@ -111,6 +113,7 @@ export async function runAgent(ctx: OperationContext, input: AgentRunInput): Pro
 
   const steps: RecordedAction[] = [];
   const extractions: AgentExtraction[] = [];
+  const visits: AgentVisit[] = [];
   const perPage: ExtractedRecord[][] = [];
   const usage = emptyUsage();
   let modelMs = 0;
@@ -251,6 +254,58 @@ export async function runAgent(ctx: OperationContext, input: AgentRunInput): Pro
         const records = await extractHere(o);
         return { records: records.length };
       }
+      case 'visit': {
+        const hrefs = a.refs.map((r) => {
+          const el = byRef(o, r);
+          if (!el) throw new GleanerError('BAD_REQUEST', `there is no element ${r} on this page; use a ref from the latest element list`);
+          if (!el.href) throw new GleanerError('BAD_REQUEST', `${r} is not a link (it has no href); give the refs of item links`);
+          return el.href;
+        });
+        const links = visitLinks(hrefs, o.url);
+        if (!a.similar && links.pattern) Object.assign(links, { pattern: null, urls: hrefs.map((h) => new URL(h, o.url).href) });
+        for (const u of links.urls ?? []) page.checkDomain(u);
+        const out = await runVisit({
+          ctx,
+          listing: { url: o.url, html: o.snapshot.html },
+          request: { links, followPagination: a.followPagination, maxItems: a.maxItems },
+          attributes: input.goal.attributes,
+          prompt: input.goal.prompt,
+          cookies: page.cookies,
+          preferBrowser: page.onBrowser,
+          proxyCountry: input.proxyCountry,
+          ownerId: input.ownerId,
+          allowedDomains: input.allowedDomains,
+          signal,
+          model: { canSpend: () => tokens() < budgets.maxTokens },
+          hide,
+        });
+        addUsage(usage, out.usage);
+        modelMs += out.modelMs;
+        visits.push({
+          step: steps.length,
+          listingUrl: o.url,
+          links,
+          followPagination: a.followPagination,
+          maxItems: a.maxItems,
+          recipe: out.recipe,
+          pages: out.pages,
+        });
+        const count = (by: string) => out.pages.filter((p) => p.by === by).length;
+        return {
+          records: out.pages.reduce((n, p) => n + p.records.length, 0),
+          visit: {
+            pattern: links.pattern,
+            followPagination: a.followPagination,
+            maxItems: a.maxItems,
+            listingPages: out.listingPages.length,
+            pages: out.pages.length,
+            byRecipe: count('recipe'),
+            byModel: count('model'),
+            failed: count('failed'),
+          },
+          effect: describeVisit(out),
+        };
+      }
       case 'finish':
         return { message: a.message };
     }
@@ -333,9 +388,9 @@ export async function runAgent(ctx: OperationContext, input: AgentRunInput): Pro
         const key = `${current.fingerprint}|${actionKey(a)}`;
         const repeats = seen.get(key) ?? 0;
         seen.set(key, repeats + 1);
-        if (a.name === 'extract' && repeats > 0) {
+        if ((a.name === 'extract' || a.name === 'visit') && repeats > 0) {
           // Extracting the same unchanged page again gives nothing new: answered without a model call.
-          await record({ action: 'extract', ...base, urlAfter: current.url, ok: true, records: 0, effect: 'already extracted', durationMs: 0 });
+          await record({ action: a.name, ...base, urlAfter: current.url, ok: true, records: 0, effect: 'already extracted', durationMs: 0 });
           if (warned) {
             outcome = 'loop';
             message = 'The agent kept repeating an action that changed nothing; it was stopped.';
@@ -343,7 +398,11 @@ export async function runAgent(ctx: OperationContext, input: AgentRunInput): Pro
             continue;
           }
           warned = true;
-          reply('This page was already extracted as it is; records are kept. Move on (another page, more items) or call finish.');
+          reply(
+            a.name === 'visit'
+              ? 'These links were already visited from this page; their records are kept. Move on or call finish.'
+              : 'This page was already extracted as it is; records are kept. Move on (another page, more items) or call finish.',
+          );
           continue;
         }
         const started = Date.now();
@@ -359,9 +418,9 @@ export async function runAgent(ctx: OperationContext, input: AgentRunInput): Pro
           result = {};
           error = err instanceof Error ? err.message : String(err);
         }
-        let effect: string | undefined;
+        let effect: string | undefined = result.effect;
         let after: Observation = current;
-        if (a.name !== 'extract' && a.name !== 'finish') {
+        if (a.name !== 'extract' && a.name !== 'finish' && a.name !== 'visit') {
           after = await page.settled(current, error !== undefined ? 'maybe' : effectOf(a));
           if (input.allowedDomains && !domainAllowed(after.url, input.allowedDomains) && domainAllowed(current.url, input.allowedDomains)) {
             // A script took the page out of allowed_domains: back to where the action began, and the model is told.
@@ -399,8 +458,10 @@ export async function runAgent(ctx: OperationContext, input: AgentRunInput): Pro
             ? `Error: ${error}`
             : a.name === 'extract'
               ? `Extracted ${result.records} record${result.records === 1 ? '' : 's'} from this page.`
-              : 'Done.';
-        if (effect) text += ` ${effect}`;
+              : a.name === 'visit'
+                ? ''
+                : 'Done.';
+        if (effect) text = `${text} ${effect}`.trim();
         if (repeats > 0 && !changed && a.name !== 'wait') {
           if (warned) {
             outcome = 'loop';
@@ -417,7 +478,7 @@ export async function runAgent(ctx: OperationContext, input: AgentRunInput): Pro
     }
 
     // A run that finished without extracting anything still answers from the page it ended on.
-    if (outcome === 'finished' && extractions.length === 0 && obs) {
+    if (outcome === 'finished' && extractions.length === 0 && visits.length === 0 && obs) {
       const started = Date.now();
       const records = await extractHere(obs);
       await record({
@@ -444,13 +505,14 @@ export async function runAgent(ctx: OperationContext, input: AgentRunInput): Pro
     else await closing;
   }
 
-  const records = mergeRecords(perPage);
+  const records = visits.length ? mergeVisited(mergeRecords(perPage), visits) : mergeRecords(perPage);
   if (!records.length && !message) message = 'The agent found no records matching the request.';
   log.info({ outcome, steps: steps.length, stepsUsed, records: records.length, driver: page.driver, ...usage, modelMs }, 'agent run ended');
   return {
     records,
     steps,
     extractions,
+    visits,
     usage,
     outcome: outcome ?? 'budget',
     ...(message ? { message } : {}),

@@ -166,21 +166,46 @@ export async function buildScript(ctx: OperationContext, input: ScriptBuildInput
         steps.push({ action: 'extract', recipe: r.recipe, sampleRecords: x.records.length });
         break;
       }
+      case 'visit': {
+        const v = run.visits.find((x) => x.step === i);
+        const records = v?.pages.flatMap((p) => p.records) ?? [];
+        if (!v || !records.length) break; // nothing to reproduce
+        if (!v.recipe)
+          return {
+            ok: false,
+            reason: `no recipe held on the detail pages visited from ${v.listingUrl} (each was read by the model), so the visit cannot be replayed without the model`,
+            usage,
+          };
+        uses.set(v.recipe, [...(uses.get(v.recipe) ?? []), ...records]);
+        steps.push({
+          action: 'visit',
+          links: v.links,
+          followPagination: v.followPagination,
+          maxItems: v.maxItems,
+          recipe: v.recipe,
+          sampleRecords: records.length,
+        });
+        break;
+      }
       case 'finish':
         break;
     }
   }
-  if (!steps.some((s) => s.action === 'extract'))
+  if (!steps.some((s) => s.action === 'extract' || s.action === 'visit'))
     return { ok: false, reason: 'the agent extracted no records on any page, so there is no extract step to record', usage };
   const sourced = withoutUnsourcedFields(uses, (field) =>
     ctx.logger.info({ field }, 'agentic build: the agent had no value for this field on any page; the recipe leaves it null'),
   );
   if ('reason' in sourced) return { ok: false, reason: sourced.reason, usage };
-  for (const [i, st] of steps.entries()) if (st.action === 'extract') steps[i] = { ...st, recipe: sourced.recipes.get(st.recipe) ?? st.recipe };
-  // Trailing actions after the last extract do not change the output.
-  const last = steps.findLastIndex((s) => s.action === 'extract');
+  for (const [i, st] of steps.entries())
+    if (st.action === 'extract' || st.action === 'visit') steps[i] = { ...st, recipe: sourced.recipes.get(st.recipe) ?? st.recipe };
+  // Trailing actions after the last extract (or visit) do not change the output.
+  const last = steps.findLastIndex((s) => s.action === 'extract' || s.action === 'visit');
   const onHttp =
-    (input.kept?.driver ?? 'http') === 'http' && run.steps.every((a) => !a.ok || a.driver === 'http') && run.extractions.every((x) => x.driver === 'http');
+    (input.kept?.driver ?? 'http') === 'http' &&
+    run.steps.every((a) => !a.ok || a.driver === 'http') &&
+    run.extractions.every((x) => x.driver === 'http') &&
+    run.visits.every((v) => v.pages.every((p) => !p.driver || p.driver === 'http'));
   const script = validateScript({
     format: SCRIPT_FORMAT,
     driver: onHttp ? 'http' : 'browser',

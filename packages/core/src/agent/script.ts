@@ -9,6 +9,7 @@ import { GleanerError } from '../errors.ts';
 import { validateRecipe, type Recipe } from '../recipes/index.ts';
 import type { StableTarget } from './types.ts';
 import { SecretValue } from '../secrets/values.ts';
+import type { VisitLinks } from './visit.ts';
 
 /** The script format version this code writes and reads. */
 export const SCRIPT_FORMAT = 1;
@@ -33,7 +34,13 @@ export type ScriptStep =
    */
   | { action: 'paginate'; target: StableTarget; pages: number }
   /** Run `recipe` on the current page; `sampleRecords` is how many records the build's page gave. */
-  | { action: 'extract'; recipe: Recipe; sampleRecords: number };
+  | { action: 'extract'; recipe: Recipe; sampleRecords: number }
+  /**
+   * List -> detail (agent/visit.ts): open the links of the current page with the `links` shape (and,
+   * with followPagination, of the listing's next pages) and run `recipe` on each detail page;
+   * `sampleRecords` is how many records the build's visit gave.
+   */
+  | { action: 'visit'; links: VisitLinks; followPagination: boolean; maxItems: number; recipe: Recipe; sampleRecords: number };
 
 export type ScriptAction = ScriptStep['action'];
 
@@ -104,6 +111,21 @@ export const SCRIPT_SCHEMA = {
           step('wait', ['ms'], { ms: { type: 'integer', minimum: 0, maximum: 30_000 } }),
           step('paginate', ['target', 'pages'], { target: TARGET_SCHEMA, pages: { type: 'integer', minimum: 1, maximum: 100 } }),
           step('extract', ['recipe', 'sampleRecords'], { recipe: { type: 'object' }, sampleRecords: { type: 'integer', minimum: 0 } }),
+          step('visit', ['links', 'followPagination', 'maxItems', 'recipe', 'sampleRecords'], {
+            links: {
+              type: 'object',
+              required: ['pattern'],
+              additionalProperties: false,
+              properties: {
+                pattern: { type: ['string', 'null'], minLength: 1, maxLength: 2000 },
+                urls: { type: 'array', items: { type: 'string', maxLength: 4000 }, maxItems: 200 },
+              },
+            },
+            followPagination: { type: 'boolean' },
+            maxItems: { type: 'integer', minimum: 1, maximum: 200 },
+            recipe: { type: 'object' },
+            sampleRecords: { type: 'integer', minimum: 0 },
+          }),
         ],
       },
     },
@@ -126,11 +148,12 @@ export function validateScript(script: unknown): AgentScript {
   } else {
     const s = script as unknown as AgentScript;
     if (s.steps[0].action !== 'goto') problems.push('/steps/0 must be a goto step');
-    if (!s.steps.some((st) => st.action === 'extract')) problems.push('/steps has no extract step');
+    if (!s.steps.some((st) => st.action === 'extract' || st.action === 'visit')) problems.push('/steps has no extract or visit step');
     s.steps.forEach((st, i) => {
       if (st.action === 'paginate' && !s.steps.slice(0, i).some((p) => p.action === 'extract'))
         problems.push(`/steps/${i} paginate has no extract step before it`);
-      if (st.action === 'extract') {
+      if (st.action === 'visit' && st.links.pattern === null && !st.links.urls?.length) problems.push(`/steps/${i}/links has neither a pattern nor urls`);
+      if (st.action === 'extract' || st.action === 'visit') {
         try {
           validateRecipe(st.recipe);
         } catch (err) {
@@ -177,6 +200,8 @@ export function describeStep(st: ScriptStep, index: number): string {
       return `${n} goto ${st.url}`;
     case 'extract':
       return `${n} extract`;
+    case 'visit':
+      return `${n} visit ${st.links.pattern ?? `${st.links.urls?.length ?? 0} links`}`;
     case 'wait':
       return `${n} wait ${st.ms} ms`;
     case 'scroll':

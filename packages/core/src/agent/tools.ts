@@ -7,6 +7,7 @@ import { repairJsonObject } from '../llm/json-output.ts';
 import type { LlmTool, LlmToolCall } from '../plugins/llm.ts';
 import type { AgentActionName } from './types.ts';
 import { own } from '../own.ts';
+import { VISIT_LIMITS } from './visit.ts';
 
 export type AgentAction =
   | { name: 'navigate'; url: string }
@@ -17,6 +18,7 @@ export type AgentAction =
   | { name: 'wait'; seconds: number }
   | { name: 'back' }
   | { name: 'extract' }
+  | { name: 'visit'; refs: string[]; similar: boolean; followPagination: boolean; maxItems: number }
   | { name: 'finish'; message: string };
 
 const REF = { type: 'string', description: 'The element\'s ref from the observation, e.g. "e12".', pattern: '^e\\d+$' };
@@ -75,6 +77,22 @@ export const AGENT_TOOLS: LlmTool[] = [
     parameters: { type: 'object', properties: {}, additionalProperties: false },
   },
   {
+    name: 'visit',
+    description:
+      "Open the item pages a listing links to and extract the requested records from each (list -> detail), merged into the records: give the ref of one item link (or a few); every link on the page with the same URL shape is opened too (similar: false opens only these). follow_pagination also gathers such links on the listing's next pages. Use it when the data is on each item's own page, instead of opening the items one by one. The agent stays on this page.",
+    parameters: {
+      type: 'object',
+      required: ['refs'],
+      properties: {
+        refs: { type: 'array', items: REF, minItems: 1, maxItems: 50 },
+        similar: { type: 'boolean' },
+        follow_pagination: { type: 'boolean' },
+        max_items: { type: 'integer', minimum: 1, maximum: VISIT_LIMITS.items },
+      },
+      additionalProperties: false,
+    },
+  },
+  {
     name: 'finish',
     description: 'End the task once every record the user asked for has been extracted (or cannot be found); say briefly why.',
     parameters: { type: 'object', properties: { message: { type: 'string' } }, additionalProperties: false },
@@ -96,6 +114,9 @@ const NAMES: Record<string, Exclude<AgentActionName, 'invalid'>> = {
   go_back: 'back',
   back: 'back',
   extract: 'extract',
+  visit: 'visit',
+  visit_links: 'visit',
+  open_all: 'visit',
   finish: 'finish',
   done: 'finish',
 };
@@ -168,6 +189,24 @@ export function checkCall(call: Pick<LlmToolCall, 'name' | 'arguments' | 'rawArg
       return { ok: true, action: { name } };
     case 'extract':
       return { ok: true, action: { name } };
+    case 'visit': {
+      const raw = args.refs ?? args.ref ?? args.links;
+      const list = (Array.isArray(raw) ? raw : [raw]).map((r) => ref({ ref: r }));
+      if (!list.length || list.some((r) => r === null))
+        return { ok: false, error: 'visit needs "refs": the refs of one or more item links in the observation, e.g. ["e12"].' };
+      const max = args.max_items === undefined ? VISIT_LIMITS.items : Number(args.max_items);
+      if (!Number.isInteger(max) || max < 1) return { ok: false, error: `visit "max_items" is a whole number from 1 to ${VISIT_LIMITS.items}.` };
+      return {
+        ok: true,
+        action: {
+          name,
+          refs: [...new Set(list as string[])].slice(0, 50),
+          similar: args.similar !== false,
+          followPagination: args.follow_pagination === true || args.followPagination === true,
+          maxItems: Math.min(max, VISIT_LIMITS.items),
+        },
+      };
+    }
     case 'finish':
       return { ok: true, action: { name, message: str(args.message ?? args.reason)?.slice(0, 500) ?? '' } };
     default:

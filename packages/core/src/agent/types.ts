@@ -10,6 +10,8 @@ import type { Driver, InteractiveSession, ScrollOptions } from '../plugins/drive
 import type { ModelUsage } from '../usage.ts';
 import type { Secrets } from '../secrets/values.ts';
 import type { ReducedPage } from '../page/index.ts';
+import type { Recipe } from '../recipes/index.ts';
+import type { VisitedPage, VisitLinks } from './visit.ts';
 
 /** The tools the model may call (one per turn). */
 export type AgentActionName =
@@ -21,6 +23,8 @@ export type AgentActionName =
   | 'wait'
   | 'back'
   | 'extract'
+  /** List -> detail: open the item pages a listing links to and extract from each (visit.ts). */
+  | 'visit'
   | 'finish'
   /** A model answer that was no valid tool call (recorded with ok: false; it cost a step). */
   | 'invalid';
@@ -57,6 +61,8 @@ export interface RecordedAction {
   ms?: number;
   /** extract: records this page gave (before de-duplication). */
   records?: number;
+  /** visit: what was opened and how it was read. */
+  visit?: VisitSummary;
   /** finish: the model's closing words. */
   message?: string;
   /** The page's URL before and after the action. */
@@ -103,6 +109,34 @@ export interface AgentExtraction {
   reduced?: ReducedPage;
 }
 
+/** A visit as recorded on its step. */
+export interface VisitSummary {
+  /** The links' URL shape (`/product/*`), or null when the URLs were taken as given. */
+  pattern: string | null;
+  followPagination: boolean;
+  maxItems: number;
+  /** Listing pages read, detail pages opened, and how they were read. */
+  listingPages: number;
+  pages: number;
+  byRecipe: number;
+  byModel: number;
+  failed: number;
+}
+
+/** A visit kept in memory for the caller: an agentic build records it as a script step with its recipe. */
+export interface AgentVisit {
+  /** Index of the visit action in `steps`. */
+  step: number;
+  /** The listing page it started on. */
+  listingUrl: string;
+  links: VisitLinks;
+  followPagination: boolean;
+  maxItems: number;
+  /** The recipe verified on the detail pages, null when none held. */
+  recipe: Recipe | null;
+  pages: VisitedPage[];
+}
+
 export type AgentOutcome = 'finished' | 'budget' | 'loop';
 
 export interface AgentRunResult {
@@ -110,6 +144,8 @@ export interface AgentRunResult {
   records: ExtractedRecord[];
   steps: RecordedAction[];
   extractions: AgentExtraction[];
+  /** The visits (list -> detail) of the run. */
+  visits: AgentVisit[];
   usage: ModelUsage;
   /** How the run ended: the model called finish, a budget ran out, or a loop was detected twice. */
   outcome: AgentOutcome;
@@ -163,6 +199,8 @@ export interface AgentRunInput {
    * typed as their value, and redacted from every text the model sees.
    */
   secrets?: Secrets | null;
+  /** The owner the run works for: a visit's pace is the owner's politeness setting (else the server's). */
+  ownerId?: string;
 }
 
 export type SettleMode = 'quiet' | 'reads';

@@ -47,7 +47,7 @@ const SKIP = new Set([
 const CONTENT = new Set(['article', 'main', 'section']);
 /** Chrome and clutter named in class or id (in addition to boilerplate.ts's page chrome). */
 const NEGATIVE =
-  /(?:^|[-_\s])(?:related|share|sharing|sharebar|social|breadcrumbs?|newsletter|subscribe|subscription|sponsored|sponsor|promo|advert|ads|adslot|banner-ad|disqus|respond|comment-form|reply-form|recommended|recommendations|read-?next|more-stories|trending|popular-posts|outbrain|taboola|cookie|consent|skip-link|toolbar|widget-area|widgets|site-footer|site-header|footer|masthead|top-bar|utility-bar|author-box|post-navigation|nav-links|print|feedback|rating-form|signup|login|search-form|searchform)(?:$|[-_\s])/;
+  /(?:^|[-_\s])(?:related|share|sharing|sharebar|social|breadcrumbs?|newsletter|subscribe|subscription|sponsored|sponsor|promo|advert|ads|adslot|banner-ad|disqus|respond|comment-form|reply-form|recommended|recommendations|read-?next|more-stories|trending|popular-posts|outbrain|taboola|cookie|consent|skip-link|toolbar|widget-area|widgets|site-footer|site-header|footer|masthead|top-bar|utility-bar|author-box|author-bio|about-the-author|about-author|author-info|byline|entry-meta|post-meta|article-meta|post-navigation|nav-links|print|feedback|rating-form|signup|login|search-form|searchform)(?:$|[-_\s])/;
 /** A link's text counts this much of plain text when weighing where the content is. */
 const LINK_WEIGHT = 0.4;
 /** The main content is the deepest element holding at least this share of the page's weight. */
@@ -77,6 +77,9 @@ type Tree = {
   index: Map<Element, number>;
 };
 
+/** Consent banners, dropped whatever their size. */
+const COOKIE = /cookie|consent|gdpr|ccpa|onetrust|cookiebot|didomi|cc-window|cc-banner|(?:^|\s)cky-/;
+const isDialog = (a: Record<string, string>) => a['aria-modal'] === 'true' || a.role === 'dialog' || a.role === 'alertdialog';
 const classId = (el: Element) => `${el.attribs.class ?? ''} ${el.attribs.id ?? ''}`.toLowerCase();
 
 function countChars(s: string): number {
@@ -98,7 +101,12 @@ function removal(el: Element, inContent: boolean): 0 | 1 | 2 {
   if (a.hidden !== undefined && a.id !== undefined && /^S:\d+$/.test(a.id)) return 0;
   // aria-hidden on a large part is a snapshot taken with a dialog open: dropped only if small.
   if (a['aria-hidden'] === 'true' && a.hidden === undefined && !a.style) return isOverlay(tag, a) ? 2 : 1;
-  if (isHidden(tag, a) || isOverlay(tag, a)) return 2;
+  // A dialog by markup is dropped; one named so by class words (newsletter-post, popup-gallery) only
+  // when small. An inline-hidden wrapper holding most of the page hides it until scripts have run.
+  if (isDialog(a)) return 2;
+  if (isOverlay(tag, a)) return COOKIE.test(classId(el)) ? 2 : 1;
+  if (a.style !== undefined && isHidden(tag, a)) return 1;
+  if (isHidden(tag, a)) return 2;
   if (tag === 'nav' || ((tag === 'header' || tag === 'footer' || tag === 'aside') && !inContent)) return 2;
   if (isBoilerplate(tag, a, inContent)) return 1;
   if (tag === 'main' || tag === 'article') return 0;
@@ -267,10 +275,164 @@ export function findMainContent(html: string): MainContent {
     if (ranges.some(([s, e]) => r[0] >= s && r[1] <= e)) drop.push(r);
   }
   const type = detectType(html, t, node);
-  if (type !== 'listing') for (const i of linkBlocks(t, node)) drop.push(rangeOf(t.els[i], html));
+  if (type !== 'listing') for (const i of linkBlocks(t, node, RUN_SHARE)) drop.push(rangeOf(t.els[i], html));
   if (type === 'product') for (const i of named(t, node, REVIEWS)) drop.push(rangeOf(t.els[i], html));
+  // An article's comment thread is not the article (on a forum the posts are the content).
+  if (type === 'article') for (const i of named(t, node, COMMENTS)) if (weight(t, i) <= COMMENT_SHARE * weight(t, node)) drop.push(rangeOf(t.els[i], html));
+  for (const i of duplicates(t, node, type)) drop.push(rangeOf(t.els[i], html));
+  if (type !== 'listing') for (const i of rails(t, node)) drop.push(rangeOf(t.els[i], html));
   drop.sort((a, b) => a[0] - b[0]);
   return { type, ranges, drop };
+}
+
+/** Headings that name a related-content rail or a recommendation block (not the page's own content). */
+const RAIL =
+  /^(?:similar (?:items|products)|related(?: (?:items|products|articles|posts|stories|content|reading|links|videos|guides|topics|searches))?|you (?:may|might) also (?:like|enjoy|be interested in)|(?:customers|people) (?:who (?:viewed|bought) this(?: item)? )?also (?:viewed|bought|liked)|frequently bought together|recently viewed(?: items| products)?|recommended(?: for you| products| articles| reading)?|more (?:from|like this|to explore|stories|articles|products)\b|explore (?:related|more)\b|read next|up next|popular (?:posts|articles|products)|complete the look|shop the look|sponsored(?: products| items)?)(?:[\s:.!?]|$)/;
+const HEADING = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
+/** A rail holds at most this share of the content. */
+const RAIL_SHARE = 0.85;
+/** A paragraph this long (characters, not link text) is prose, never part of a rail. */
+const PROSE = 150;
+
+function textOf(el: Element): string {
+  let s = '';
+  const stack: AnyNode[] = [el];
+  while (stack.length && s.length < 200) {
+    const n = stack.pop()!;
+    if (n.type === 'text') s += n.data;
+    else if ('children' in n && n.type === 'tag') for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i]);
+  }
+  return s.replace(/\s+/g, ' ').trim().toLowerCase();
+}
+
+/**
+ * Related-content rails named by their heading ("Similar items", "You may also like", "Related
+ * posts"): the largest block around such a heading that holds no other heading and at most half the
+ * content.
+ */
+function rails(t: Tree, node: number): number[] {
+  const end = t.els[node].endIndex ?? Infinity;
+  let last = node;
+  while (last + 1 < t.els.length && (t.els[last + 1].startIndex ?? 0) < end) last++;
+  // heads[l][i]: headings of level l+1 or above (h1..h(l+1)) under element i.
+  const heads = Array.from({ length: 6 }, () => new Int32Array(last - node + 1));
+  const level = (el: Element) => (HEADING.has(el.name) ? Number(el.name[1]) : el.attribs.role === 'heading' ? Number(el.attribs['aria-level'] ?? 2) || 2 : 0);
+  const found: [number, number][] = [];
+  // prose[i]: paragraphs of prose (PROSE characters or more) under element i.
+  const prose = new Int32Array(last - node + 1);
+  for (let i = last; i > node; i--) {
+    const el = t.els[i];
+    if (el.name === 'p' && t.txt[i] >= PROSE) prose[i - node]++;
+    prose[t.parent[i] - node] += prose[i - node];
+    const l = t.gone[i] ? 0 : level(el);
+    if (l >= 1 && l <= 6) {
+      for (let k = l - 1; k < 6; k++) heads[k][i - node]++;
+      if (RAIL.test(textOf(el))) found.push([i, l]);
+    }
+    const p = t.parent[i] - node;
+    for (let k = 0; k < 6; k++) heads[k][p] += heads[k][i - node];
+  }
+  const out: number[] = [];
+  const whole = weight(t, node);
+  for (const [h, l] of found) {
+    // The largest block around the heading holding no other heading of its rank, no paragraph of
+    // prose and at most RAIL_SHARE of the content.
+    let a = h;
+    for (let p = t.parent[a]; p !== node && p !== -1 && heads[l - 1][p - node] === 1 && !prose[p - node] && weight(t, p) <= RAIL_SHARE * whole; p = t.parent[p])
+      a = p;
+    if (a !== h) out.push(a);
+  }
+  return out;
+}
+
+/** A block repeating this many characters (or more) of text already seen is a copy. */
+const MIN_COPY = 30;
+/** Blocks longer than this are not compared (a bound on the work). */
+const MAX_COPY = 20000;
+/** A block this long is a copy however often it repeats; a shorter one only when it occurs twice. */
+const LONG_COPY = 100;
+/** Class words of a part shown on some screens only (responsive copies, hidden variants). */
+const SCREEN =
+  /^(?!is-|has-)(?:[\w-]*[-_])?(?:mobile|desktop|tablet)(?:[-_][\w-]*)?$|^(?:hidden|visible|hide|show)(?:-[\w-]+)?$|^(?:hidden|visible|hide|show)-for-|^d-(?:sm-|md-|lg-|xl-)?none$|^(?:sm|md|lg|xl):hidden$/;
+const ROW = new Set(['tr', 'td', 'th', 'tbody', 'thead']);
+const onSomeScreens = (cls: string) => cls.split(/\s+/).some((w) => SCREEN.test(w.toLowerCase()));
+
+/**
+ * Blocks inside the content whose text repeats an earlier block's: responsive pages render the same
+ * part twice (a desktop and a mobile buy box, a carousel's cloned slides, a sticky copy of the title).
+ * Texts are compared without whitespace, case folded; a block is compared with what came before it,
+ * never with its own ancestors.
+ */
+function duplicates(t: Tree, node: number, type: PageType): number[] {
+  const out: number[] = [];
+  // Each element's text, bottom-up (elements are in pre-order: children come after their parent).
+  const end = t.els[node].endIndex ?? Infinity;
+  let last = node;
+  while (last + 1 < t.els.length && (t.els[last + 1].startIndex ?? 0) < end) last++;
+  const text: (string | null)[] = new Array(last - node + 1).fill(null);
+  for (let i = last; i >= node; i--) {
+    if (t.gone[i]) {
+      text[i - node] = '';
+      continue;
+    }
+    let s = '';
+    for (const c of t.els[i].children) {
+      if (c.type === 'text') s += c.data.replace(/\s+/g, '').toLowerCase();
+      else if (c.type === 'tag') {
+        const k = t.index.get(c as Element);
+        if (k === undefined) continue;
+        const ks = text[k - node];
+        if (ks === null) {
+          s = '';
+          break;
+        }
+        s += ks;
+      }
+      if (s.length > MAX_COPY) break;
+    }
+    text[i - node] = s.length > MAX_COPY || (s === '' && t.txt[i] + t.lnk[i] > 0) ? null : s;
+  }
+  // How often each text occurs (once per element whose parent's text differs): a short line repeated
+  // in every card of a grid is the cards' content, a short block seen exactly twice is a copy.
+  const count = new Map<string, number>();
+  for (let i = node + 1; i <= last; i++) {
+    const s = text[i - node];
+    if (s && s.length >= MIN_COPY && text[t.parent[i] - node] !== s) count.set(s, (count.get(s) ?? 0) + 1);
+  }
+  // Blocks inside a part shown on some screens only (a mobile copy, a hidden variant).
+  const screen = new Uint8Array(last - node + 1);
+  for (let i = node + 1; i <= last; i++) {
+    const c = t.els[i].attribs.class;
+    screen[i - node] = screen[t.parent[i] - node] || (c !== undefined && onSomeScreens(c) ? 1 : 0);
+  }
+  const seen = new Set<string>();
+  // Pre-order with exit markers (-1 - i): a block's text joins `seen` when its subtree is done.
+  const stack = [node];
+  while (stack.length) {
+    const i = stack.pop()!;
+    if (i < 0) {
+      const s = text[-1 - i - node];
+      if (s && s.length >= MIN_COPY) seen.add(s);
+      continue;
+    }
+    const s = text[i - node];
+    if (
+      s &&
+      s.length >= MIN_COPY &&
+      seen.has(s) &&
+      (screen[i - node] ||
+        type === 'forum' ||
+        t.els[i].name === 'blockquote' ||
+        (type !== 'documentation' && s.length >= LONG_COPY && count.get(s) === 2 && !ROW.has(t.els[i].name)))
+    ) {
+      out.push(i);
+      continue;
+    }
+    stack.push(-1 - i);
+    const kids = elementChildren(t, i);
+    for (let k = kids.length - 1; k >= 0; k--) stack.push(kids[k]);
+  }
+  return out;
 }
 
 const BLOCK_TAGS = new Set(['div', 'ul', 'ol', 'section', 'aside', 'nav', 'table', 'dl', 'header', 'footer', 'form', 'span', 'details']);
@@ -280,7 +442,7 @@ const BLOCK_TAGS = new Set(['div', 'ul', 'ol', 'section', 'aside', 'nav', 'table
  * archive widgets, "read next" lists): dropped, unless they make up much of the content together with
  * the link blocks beside them (the rows of a product grid, the sections of a listing), kept whole.
  */
-function linkBlocks(t: Tree, node: number): number[] {
+function linkBlocks(t: Tree, node: number, runShare: number): number[] {
   const out: number[] = [];
   const whole = weight(t, node);
   if (t.lnk[node] > LINKY * (t.txt[node] + t.lnk[node])) return out; // a listing: its links are the content
@@ -297,7 +459,7 @@ function linkBlocks(t: Tree, node: number): number[] {
       }
       let run = 0;
       for (const o of kids) if (BLOCK_TAGS.has(t.els[o].name) && linky(o)) run += weight(t, o);
-      if (run < RUN_SHARE * whole) out.push(k);
+      if (run < runShare * whole) out.push(k);
     }
   }
   return out;
@@ -305,6 +467,11 @@ function linkBlocks(t: Tree, node: number): number[] {
 
 /** A product's customer reviews and questions: the shop's content is the description and specifications. */
 const REVIEWS = /review|rating|okendo|yotpo|bazaarvoice|stamped|jdgm|judgeme|trustpilot|questions|recently-viewed|recommend|upsell|cross-sell/;
+
+/** An article's comments, by class or id. */
+const COMMENTS = /(?:^|[-_\s])(?:comments?|comment-?list(?:ing)?|commentlist|comments-area|disqus_thread|replies)(?:$|[-_\s])/;
+/** A block named like comments that holds more than this share of the content is the content's wrapper. */
+const COMMENT_SHARE = 0.8;
 
 /** Topmost elements under `node` whose class or id matches. */
 function named(t: Tree, node: number, re: RegExp): number[] {

@@ -47,9 +47,27 @@ class TopLastStack<T> {
   }
 }
 
+/**
+ * In HTML (outside SVG and MathML) `<![CDATA[` opens a bogus comment that ends at the first `>`, as
+ * browsers read it; htmlparser2 reads on to `]]>`, and one stray marker swallows the rest of the page
+ * (forum software prints one in <body>). The tokenizer is made to read it as a declaration instead.
+ */
+function cdataAsBogusComment(parser: Parser): void {
+  const tok = (parser as unknown as { tokenizer?: Record<string, unknown> }).tokenizer;
+  const original = tok?.stateCDATASequence;
+  if (!tok || typeof original !== 'function') return;
+  tok.stateCDATASequence = function (this: { sequenceIndex: number }, c: number) {
+    // No character matches past the marker's end: the tokenizer takes its not-CDATA path (a
+    // declaration read up to `>`, this character reconsumed).
+    this.sequenceIndex = Number.MAX_SAFE_INTEGER;
+    return (original as (c: number) => void).call(this, c);
+  };
+}
+
 /** An HTML-mode htmlparser2 parser whose cost per tag does not grow with nesting depth. */
 export function linearParser(handler: Partial<Handler>): Parser {
   const parser = new Parser(handler, { decodeEntities: true });
+  cdataAsBogusComment(parser);
   const p = parser as unknown as { stack?: unknown; foreignContext?: unknown };
   if (Array.isArray(p.stack) && p.stack.length === 0 && Array.isArray(p.foreignContext) && p.foreignContext.length === 1) {
     const foreign = new TopLastStack<boolean>();

@@ -108,6 +108,7 @@ function summarize(s: RecordedAction): AgentStepSummary {
   };
   if (s.target) out.target = `${s.target.role || s.target.tag || 'element'}${s.target.name ? ` "${s.target.name.slice(0, 80)}"` : ''}`;
   else if (s.url) out.target = s.url;
+  else if (s.visit?.pattern) out.target = `links ${s.visit.pattern}`;
   if (s.value !== undefined) out.value = s.value;
   if (s.records !== undefined) out.records = s.records;
   if (s.error) out.error = s.error;
@@ -284,6 +285,7 @@ export function agentTaskJob(ctx: () => OperationContext) {
           budgets: tokenBudget(c.config.agent.maxTokens, allowance, row.request.max_tokens),
           goal: { prompt: row.request.prompt, attributes: row.request.attributes ?? [] },
           allowedDomains: row.request.allowedDomains ?? null,
+          ownerId: row.owner_id,
           signal: watch.signal,
           onStep: async (step) => {
             steps.push(step);
@@ -295,7 +297,8 @@ export function agentTaskJob(ctx: () => OperationContext) {
           const pages = result.extractions.map((e) => ({ url: e.url, driver: e.driver, html: e.html }));
           await archiveSourcePages(archiveStore(c), row.owner_id, 'agent', taskId, pages);
         }
-        const credits = creditsFor(c.config, { modelPages: result.extractions.length, usage: result.usage });
+        const visitModelPages = result.visits.reduce((n, v) => n + v.pages.filter((p) => p.by === 'model').length, 0);
+        const credits = creditsFor(c.config, { modelPages: result.extractions.length + visitModelPages, usage: result.usage });
         const trust = await checkAgentRecords(c, row, result);
         const usage = { ...result.usage, steps: result.stepsUsed, outcome: result.outcome, driver: result.driver, model_ms: result.modelMs };
         const pages = new Set(result.steps.map((s) => s.urlAfter)).size;
