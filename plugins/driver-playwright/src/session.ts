@@ -117,7 +117,9 @@ export class PlaywrightSession implements DriverSession {
     });
     this.#tracker.observer = {
       onRequest: (_req: Request, redirects: string[]) => {
-        if (redirects.length > s.maxRedirects) stop(tooManyRedirects(s.maxRedirects, requested, redirects));
+        // Only this navigation's chain: a stopped navigation (a redirect loop refused a moment ago)
+        // can still be followed by the browser and report its hops while the next goto runs.
+        if (redirects.length > s.maxRedirects && sameUrl(redirects[0], requested)) stop(tooManyRedirects(s.maxRedirects, requested, redirects));
       },
       onResponse: (res: Response) => {
         const h = res.headers();
@@ -289,5 +291,14 @@ export class PlaywrightSession implements DriverSession {
       await s.release(broken);
     })();
     return this.#closing;
+  }
+}
+
+/** Two URLs equal once parsed (the browser's form against ours); false for an unparsable one. */
+function sameUrl(a: string, b: string): boolean {
+  try {
+    return new URL(a).href === new URL(b).href;
+  } catch {
+    return false;
   }
 }
