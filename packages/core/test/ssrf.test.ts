@@ -114,6 +114,19 @@ describe('ssrf guard: addresses and URLs', () => {
 
 // The refusal table every driver shares (literal forms, metadata, resolved names, redirect hops,
 // proxies) runs in each driver plugin's test/contract.test.ts; this is the http driver's own connect-time check.
+/** Two fixture sites on one port, 127.0.0.2 and 127.0.0.1: the port 127.0.0.2 was given may be taken on 127.0.0.1, so try again. */
+async function samePortOnTwoAddresses() {
+  for (let attempt = 0; ; attempt++) {
+    const other = await startFixtureSite({ host: '127.0.0.2' });
+    try {
+      return { other, allowed: await startFixtureSite({ host: '127.0.0.1', port: other.port }) };
+    } catch (err) {
+      await other.close();
+      if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE' || attempt >= 20) throw err;
+    }
+  }
+}
+
 describe('ssrf guard: the http driver connects to the address it checked', () => {
   let drivers: Driver[] = [];
   const driver = (opts: Parameters<typeof createHttpDriver>[0]) => {
@@ -128,8 +141,7 @@ describe('ssrf guard: the http driver connects to the address it checked', () =>
   });
 
   it('connects to the address it checked: a name answering allowed, then blocked, is fetched from the first answer only', async () => {
-    const other = await startFixtureSite({ host: '127.0.0.2' });
-    const allowed = await startFixtureSite({ host: '127.0.0.1', port: other.port });
+    const { other, allowed } = await samePortOnTwoAddresses();
     try {
       allowed.page('/', '<p>the checked address</p>');
       other.page('/', '<p>the rebound address</p>');

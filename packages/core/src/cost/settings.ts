@@ -37,6 +37,17 @@ export async function getOwnerSettings(db: Queryable, ownerId: string): Promise<
   };
 }
 
+let changes = 0;
+
+/**
+ * How many times this process has changed an owner's settings: caches of settings (the run items'
+ * budget check) start over when it moves, so a budget set through this process applies at once;
+ * other processes see it when their cache's time runs out.
+ */
+export function settingsChanges(): number {
+  return changes;
+}
+
 /** Sets the keys given (null clears one); keys not given keep their value. Returns the settings now. */
 export async function putOwnerSettings(db: Queryable, owner: Owner, patch: Partial<OwnerSettings>): Promise<OwnerSettings> {
   const next = { ...(await getOwnerSettings(db, owner.id)) };
@@ -48,6 +59,7 @@ export async function putOwnerSettings(db: Queryable, owner: Owner, patch: Parti
        monthly_tokens = $6, updated_at = now()`,
     [owner.id, next.grounding_policy, next.daily_credits, next.monthly_credits, next.daily_tokens, next.monthly_tokens],
   );
+  changes++;
   return next;
 }
 

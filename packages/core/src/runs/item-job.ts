@@ -15,7 +15,7 @@ import { completedOutcome, itemStatements, trustFor, type ClaimedItem, type Item
 import { RUN_ITEM_JOB } from './store.ts';
 import { archivePages, archiveStore } from '../snapshots/archive.ts';
 import { reserveRunItem } from '../cost/budgets.ts';
-import { getOwnerSettings, type OwnerSettings } from '../cost/settings.ts';
+import { getOwnerSettings, settingsChanges, type OwnerSettings } from '../cost/settings.ts';
 import { creditsFor } from '../usage.ts';
 import { defaultPolicy, politeScope, type PoliteScope } from '../politeness/policy.ts';
 import { withProvenance, type TrustLog } from '../trust/provenance.ts';
@@ -185,10 +185,18 @@ function scraperCache(max = 256) {
   };
 }
 
-/** Owner settings for run items, re-read every few seconds (a budget set mid-run applies soon). */
+/**
+ * Owner settings for run items, re-read every few seconds (a budget set mid-run through another
+ * process applies soon) and at once after this process changed any owner's settings.
+ */
 function settingsCache(ttlMs = 3000) {
   const entries = new Map<string, { at: number; settings: Promise<OwnerSettings> }>();
+  let seen = settingsChanges();
   return (c: OperationContext, ownerId: string): Promise<OwnerSettings> => {
+    if (seen !== settingsChanges()) {
+      entries.clear();
+      seen = settingsChanges();
+    }
     const hit = entries.get(ownerId);
     if (hit && Date.now() - hit.at < ttlMs) return hit.settings;
     if (entries.size > 1000) entries.clear();
