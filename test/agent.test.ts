@@ -5,7 +5,7 @@
 import { expect } from 'chai';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { startStack, waitFor, type Stack, type StackOptions } from './support/stack.ts';
+import { startInteractiveHttpStack, startStack, waitFor, type Stack, type StackOptions } from './support/stack.ts';
 import { addAgentPages, PRODUCTS } from './support/agent-site.ts';
 import { agentScript, call, refOf, type PlanStep } from './support/agent-script.ts';
 import { SCENARIOS } from './support/agent-scenarios.ts';
@@ -58,12 +58,9 @@ describe('agent on plain HTML without a browser (driver-http interaction), escal
   this.timeout(180_000);
   let s: Stack;
   before(async function () {
-    const stack = await startStack({ provider: 'openai', config: { browser: { driver: 'playwright' } } });
-    if (!stack.engine.context.drivers.some((d) => d.name === 'http' && d.capabilities.interaction)) {
-      await stack.close();
-      this.skip(); // this build's http driver has no interaction
-    }
-    s = stack;
+    const stack = await startInteractiveHttpStack();
+    if (!stack) this.skip(); // this build's http driver has no interaction
+    s = stack!;
     addAgentPages(s.site);
   });
   after(() => s?.close());

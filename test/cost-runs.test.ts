@@ -3,7 +3,8 @@
 // exactly the URLs the budget pays for are read; max_credits bounds one run; a dry run estimates
 // from the scraper's history and queues nothing.
 import { expect } from 'chai';
-import { insertScraper, type Owner } from '@gleaner/core/internal';
+import type { Owner } from '@gleaner/core/internal';
+import { insertReadyScraper, runFinished } from './support/runs.ts';
 import { startStack, waitFor, type Stack } from './support/stack.ts';
 import { TEST_DATABASE_URL } from './support/db.ts';
 import { startCli, workerEnv } from './support/process.ts';
@@ -31,32 +32,18 @@ describe('run budgets across two workers', function () {
       await new Promise((r) => setTimeout(r, 150));
       if (!res.destroyed) res.writeHead(200, { 'content-type': 'text/html' }).end(page(Number(url.searchParams.get('n'))));
     });
-    scraperId = await s.engine.db.tx((tx) =>
-      insertScraper(tx, {
-        ownerId: alice.id,
-        kind: 'extractor',
-        url: `${s.site.url}/widget?n=0`,
-        status: 'ready',
-        attributes: [{ name: 'name', description: '', type: 'string' }],
-        recipe: RECIPE,
-        sampleData: [{ name: 'Widget 0' }],
-        sampleDriver: 'http',
-      }),
-    );
+    scraperId = await insertReadyScraper(s, alice, {
+      url: `${s.site.url}/widget?n=0`,
+      attributes: [{ name: 'name', description: '', type: 'string' }],
+      recipe: RECIPE,
+      sampleData: [{ name: 'Widget 0' }],
+      sampleDriver: 'http',
+    });
   });
   after(() => s?.close());
 
   const urls = (from: number, n: number) => Array.from({ length: n }, (_, i) => `${s.site.url}/widget?n=${from + i}`);
-  const finished = (runId: string) =>
-    waitFor(
-      async () => {
-        const r = await s.api('GET', `/v1/scrapers/run_async/${runId}`);
-        return ['completed', 'completed_partial', 'failed'].includes(r.body.status) ? r.body : undefined;
-      },
-      120_000,
-      `run ${runId}`,
-      200,
-    );
+  const finished = (runId: string) => runFinished(s, runId, 120_000);
 
   it('dry run: the estimate comes from the scraper history and nothing is queued', async () => {
     const first = await s.api('POST', '/v1/scrapers/run_async', { template_id: scraperId, url: urls(1000, 2), dry_run: true });

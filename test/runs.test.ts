@@ -5,6 +5,7 @@ import { startWebhookReceiver } from './support/webhook-receiver.ts';
 import { buildScraper as buildScraperFrom } from './support/scrapers.ts';
 import type { ModelRequest as RecordedRequest } from '@gleaner/testing';
 import { recipeField as f, recipeTransform as t } from './support/recipe-answers.ts';
+import { runFinished } from './support/runs.ts';
 
 const ATTRS = [
   { name: 'name', type: 'string' },
@@ -63,19 +64,6 @@ function shopSite(s: Stack): { layout: { drift: 'old' | 'new' } } {
 
 const buildScraper = (s: Stack, url: string): Promise<string> => buildScraperFrom(s, { url, attributes: ATTRS });
 
-async function untilFinished(s: Stack, runId: string, ms = 60_000): Promise<any> {
-  return waitFor(
-    async () => {
-      const r = await s.api('GET', `/v1/scrapers/run_async/${runId}`);
-      expect(r.status, r.text).to.equal(200);
-      return ['completed', 'completed_partial', 'failed'].includes(r.body.status) ? r.body : undefined;
-    },
-    ms,
-    `run ${runId}`,
-    100,
-  );
-}
-
 async function items(s: Stack, runId: string): Promise<any[]> {
   const { rows } = await s.engine.db.query('SELECT * FROM run_items WHERE run_id = $1 ORDER BY position', [runId]);
   return rows;
@@ -113,7 +101,7 @@ describe('scraper runs (HTTP API end to end)', () => {
     const submitted = await s.api('POST', '/v1/scrapers/run_async', { template_id: scraperId, url: urls });
     expect(submitted.status, submitted.text).to.equal(202);
     expect(submitted.body).to.deep.equal({ run_id: submitted.body.run_id, status: 'queued' });
-    const done = await untilFinished(s, submitted.body.run_id);
+    const done = await runFinished(s, submitted.body.run_id);
     expect(done).to.deep.equal({
       run_id: submitted.body.run_id,
       status: 'completed',
@@ -148,7 +136,7 @@ describe('scraper runs (HTTP API end to end)', () => {
     expect(legacy.status, legacy.text).to.equal(200);
     expect(legacy.body.data).to.deep.equal(expectedRecords(1));
     const nullUrl = await s.api('POST', '/v1/scrapers/run_async', { template_id: scraperId, url: null });
-    const done = await untilFinished(s, nullUrl.body.run_id);
+    const done = await runFinished(s, nullUrl.body.run_id);
     expect(Object.keys(done.data)).to.deep.equal([`${s.site.url}/shop?page=1`]);
   });
 
@@ -189,7 +177,7 @@ describe('scraper runs (HTTP API end to end)', () => {
     const peek = await s.api('GET', `/v1/scrapers/run_async/${mine.body.run_id}`, undefined, { 'X-API-KEY': bob });
     expect(peek.status).to.equal(404);
     expect((await s.api('GET', '/v1/scrapers/run_async/00000000-0000-0000-0000-000000000000')).status).to.equal(404);
-    await untilFinished(s, mine.body.run_id);
+    await runFinished(s, mine.body.run_id);
   });
 
   it('applies the custom-parameter rules of agentic scrapers (spec 4.3); a stored script that breaks the script schema fails the item', async () => {
@@ -233,7 +221,7 @@ describe('scraper runs (HTTP API end to end)', () => {
       parameters: { query: 'x', start_url: null, limit: '5' },
     });
     expect(valid.status, valid.text).to.equal(202); // start_url filled from url: the rules pass
-    const done = await untilFinished(s, valid.body.run_id);
+    const done = await runFinished(s, valid.body.run_id);
     expect(done.status).to.equal('failed');
     expect(Object.keys(done.data)).to.deep.equal([`${s.site.url}/a`]);
     expect(done.errors[`${s.site.url}/a`]).to.contain('the agentic script is invalid');
@@ -246,7 +234,7 @@ describe('scraper runs (HTTP API end to end)', () => {
     const urls = Array.from({ length: 100 }, (_, i) => `${s.site.url}/flaky?page=${i + 1}`);
     const submitted = await s.api('POST', '/v1/scrapers/run_async', { template_id: scraperId, url: urls });
     expect(submitted.status, submitted.text).to.equal(202);
-    const done = await untilFinished(s, submitted.body.run_id);
+    const done = await runFinished(s, submitted.body.run_id);
     expect(done).to.include({ status: 'completed_partial', completed: 100, total: 100, credits_charged: 18 });
     const failing = urls.filter((_, i) => (i + 1) % 10 === 0);
     expect(Object.keys(done.errors)).to.have.members(failing);
@@ -266,7 +254,7 @@ describe('scraper runs (HTTP API end to end)', () => {
     try {
       const urls = [`${s.site.url}/shop?page=11`, `${s.site.url}/no-such-page`];
       const submitted = await s.api('POST', '/v1/scrapers/run_async', { template_id: scraperId, url: urls, callback_url: receiver.url });
-      const done = await untilFinished(s, submitted.body.run_id);
+      const done = await runFinished(s, submitted.body.run_id);
       await waitFor(() => receiver.received.length > 0, 20_000, 'callback');
       const [hook] = receiver.received;
       expect(verifyWebhook(await s.engine.signingSecret('alice'), hook.headers as Record<string, string>, hook.body)).to.equal(true);
@@ -294,7 +282,7 @@ describe('scraper runs (HTTP API end to end)', () => {
     const calls = s.model.chatRequests().length;
     const urls = [1, 2, 3, 4].map((n) => `${s.site.url}/drift?page=${n}`);
     const submitted = await s.api('POST', '/v1/scrapers/run_async', { template_id: id, url: urls });
-    const done = await untilFinished(s, submitted.body.run_id);
+    const done = await runFinished(s, submitted.body.run_id);
     expect(done.status, JSON.stringify(done.errors)).to.equal('completed');
     expect(done.data).to.deep.equal(Object.fromEntries(urls.map((u, i) => [u, expectedRecords(i + 1)])));
     const rows = await items(s, submitted.body.run_id);
@@ -333,7 +321,7 @@ describe('scraper runs: the synchronous wait and drift without self-healing', ()
     const res = await s.api('POST', '/v1/scrapers/run', { template_id: id, url: `${s.site.url}/slow?page=2&ms=2500` });
     expect(res.status, res.text).to.equal(202);
     expect(res.body).to.deep.equal({ run_id: res.body.run_id, status: 'running' });
-    const done = await untilFinished(s, res.body.run_id);
+    const done = await runFinished(s, res.body.run_id);
     expect(done.data[`${s.site.url}/slow?page=2&ms=2500`]).to.deep.equal(expectedRecords(2));
   });
 
@@ -345,7 +333,7 @@ describe('scraper runs: the synchronous wait and drift without self-healing', ()
     const url = `${s.site.url}/drift?page=5`;
     // In the background: the empty page is tried once more in a browser before it counts as drift.
     const submitted = await s.api('POST', '/v1/scrapers/run_async', { template_id: id, url });
-    const done = await untilFinished(s, submitted.body.run_id);
+    const done = await runFinished(s, submitted.body.run_id);
     expect(done).to.include({ status: 'failed', credits_charged: 0 });
     expect(done.data).to.deep.equal({ [url]: [] });
     expect(done.errors[url]).to.match(/^layout changed: the scraper found no records on /);

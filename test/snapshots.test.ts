@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { archiveStore, pruneArchive, type Owner } from '@gleaner/core/internal';
-import { startStack, userContent, waitFor, type Stack } from './support/stack.ts';
+import { startInteractiveHttpStack, startStack, userContent, waitFor, type Stack } from './support/stack.ts';
 import { answerItems, listPage, PRODUCT_ATTRIBUTES, productAnswer, productsPage } from './support/pages.ts';
 import { insertShopScraper, monitorShop, shopHtml } from './support/monitor-site.ts';
 import { LATIN1_TEXT } from '@gleaner/testing';
@@ -303,12 +303,9 @@ describe("snapshot archive of agent tasks and agentic scrapers' runs (HTTP inter
   this.timeout(180_000);
   let s: Stack;
   before(async function () {
-    const stack = await startStack({ provider: 'openai', config: { browser: { driver: 'playwright' } } });
-    if (!stack.engine.context.drivers.some((d) => d.name === 'http' && d.capabilities.interaction)) {
-      await stack.close();
-      this.skip(); // this build's http driver has no interaction
-    }
-    s = stack;
+    const stack = await startInteractiveHttpStack();
+    if (!stack) this.skip(); // this build's http driver has no interaction
+    s = stack!;
     addAgentPages(s.site);
   });
   after(() => s?.close());

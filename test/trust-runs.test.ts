@@ -5,7 +5,8 @@
 // point at the exact text its model read; the default bodies stay as they were.
 import { createHash } from 'node:crypto';
 import { expect } from 'chai';
-import { insertScraper, type Owner } from '@gleaner/core/internal';
+import type { Owner } from '@gleaner/core/internal';
+import { insertReadyScraper, runFinished } from './support/runs.ts';
 import { startStack, userContent, waitFor, type Stack } from './support/stack.ts';
 import { BOOK_ATTRS, buildBookScraper, openBookshop, shelf } from './support/books.ts';
 import { addAgentPages, PRODUCTS } from './support/agent-site.ts';
@@ -83,15 +84,8 @@ describe('provenance on runs and agent tasks, over HTTP', function () {
       const urls = [shelfUrl(4), shelfUrl(5)];
       const sent = await s.api('POST', '/v1/scrapers/run_async', { template_id: bookScraper, url: urls, provenance: true });
       expect(sent.status, sent.text).to.equal(202);
-      const done = await waitFor(
-        async () => {
-          const r = await s.api('GET', `/v1/scrapers/run_async/${sent.body.run_id}`);
-          return r.body.status === 'completed' ? r.body : undefined;
-        },
-        60_000,
-        'the run',
-        100,
-      );
+      const done = await runFinished(s, sent.body.run_id);
+      expect(done.status).to.equal('completed');
       for (const [n, url] of urls.entries()) {
         expect(strip(done.data[url])).to.deep.equal(shelf(n + 4));
         const hash = sha(await served(url));
@@ -101,18 +95,13 @@ describe('provenance on runs and agent tasks, over HTTP', function () {
     });
 
     it('traces a value through its fallback chain', async () => {
-      const id = await s.engine.db.tx((tx) =>
-        insertScraper(tx, {
-          ownerId: alice.id,
-          kind: 'extractor',
-          url: `${s.site.url}/list?page=1`,
-          status: 'ready',
-          attributes: PRODUCT_ATTRS,
-          recipe: PRODUCT_RECIPE,
-          sampleData: PRODUCTS.slice(0, 3).map(productRecord),
-          sampleDriver: 'http',
-        }),
-      );
+      const id = await insertReadyScraper(s, alice, {
+        url: `${s.site.url}/list?page=1`,
+        attributes: PRODUCT_ATTRS,
+        recipe: PRODUCT_RECIPE,
+        sampleData: PRODUCTS.slice(0, 3).map(productRecord),
+        sampleDriver: 'http',
+      });
       const url = `${s.site.url}/list?page=2`;
       const res = await s.api('POST', '/v1/scrapers/run', { template_id: id, url, provenance: true });
       expect(res.status, res.text).to.equal(200);
@@ -125,18 +114,13 @@ describe('provenance on runs and agent tasks, over HTTP', function () {
     });
 
     it('refuses provenance on a scraper with an attribute named _provenance (422)', async () => {
-      const id = await s.engine.db.tx((tx) =>
-        insertScraper(tx, {
-          ownerId: alice.id,
-          kind: 'extractor',
-          url: shelfUrl(1),
-          status: 'ready',
-          attributes: [{ name: '_provenance', description: '', type: 'string' }],
-          recipe: { version: 1, container: { selector: 'li.book' }, fields: { _provenance: { selector: '.t', read: 'text' } } },
-          sampleData: [],
-          sampleDriver: 'http',
-        }),
-      );
+      const id = await insertReadyScraper(s, alice, {
+        url: shelfUrl(1),
+        attributes: [{ name: '_provenance', description: '', type: 'string' }],
+        recipe: { version: 1, container: { selector: 'li.book' }, fields: { _provenance: { selector: '.t', read: 'text' } } },
+        sampleData: [],
+        sampleDriver: 'http',
+      });
       const res = await s.api('POST', '/v1/scrapers/run', { template_id: id, url: shelfUrl(1), provenance: true });
       expect(res.status, res.text).to.equal(422);
       expect(res.body.detail[0].loc).to.deep.equal(['body', 'provenance']);
@@ -146,40 +130,28 @@ describe('provenance on runs and agent tasks, over HTTP', function () {
   describe('agentic scraper runs', () => {
     let id: string;
     before(async () => {
-      id = await s.engine.db.tx((tx) =>
-        insertScraper(tx, {
-          ownerId: alice.id,
-          kind: 'agentic',
-          url: `${s.site.url}/list?page=1`,
-          status: 'ready',
-          attributes: PRODUCT_ATTRS,
-          script: {
-            format: 1,
-            driver: 'http',
-            parameters: {},
-            steps: [
-              { action: 'goto', url: '{{url}}' },
-              { action: 'extract', recipe: PRODUCT_RECIPE, sampleRecords: 3 },
-            ],
-          },
-          sampleData: PRODUCTS.slice(0, 3).map(productRecord),
-          sampleDriver: 'http',
-        }),
-      );
+      id = await insertReadyScraper(s, alice, {
+        kind: 'agentic',
+        url: `${s.site.url}/list?page=1`,
+        attributes: PRODUCT_ATTRS,
+        script: {
+          format: 1,
+          driver: 'http',
+          parameters: {},
+          steps: [
+            { action: 'goto', url: '{{url}}' },
+            { action: 'extract', recipe: PRODUCT_RECIPE, sampleRecords: 3 },
+          ],
+        },
+        sampleData: PRODUCTS.slice(0, 3).map(productRecord),
+        sampleDriver: 'http',
+      });
     });
 
     const run = async (body: Record<string, unknown>) => {
       const sent = await s.api('POST', '/v1/scrapers/run_async', { template_id: id, ...body });
       expect(sent.status, sent.text).to.equal(202);
-      return waitFor(
-        async () => {
-          const r = await s.api('GET', `/v1/scrapers/run_async/${sent.body.run_id}`);
-          return ['completed', 'completed_partial', 'failed'].includes(r.body.status) ? r.body : undefined;
-        },
-        60_000,
-        'the agentic run',
-        100,
-      );
+      return runFinished(s, sent.body.run_id);
     };
 
     it('the replay names the extract step rule of each value; without provenance the body is as it was', async () => {

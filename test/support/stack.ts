@@ -111,6 +111,17 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
 }
 
 /** The last user message of a recorded chat request (what the model read). */
+/**
+ * A stack whose http driver can interact with plain HTML pages (the agent without a browser), with
+ * Playwright to escalate to; null (the stack closed) when this build's http driver has no interaction.
+ */
+export async function startInteractiveHttpStack(): Promise<Stack | null> {
+  const stack = await startStack({ provider: 'openai', config: { browser: { driver: 'playwright' } } });
+  if (stack.engine.context.drivers.some((d) => d.name === 'http' && d.capabilities.interaction)) return stack;
+  await stack.close();
+  return null;
+}
+
 export function userContent(req: { body: any }): string {
   const msgs = req.body.messages as Array<{ role: string; content: string }>;
   return [...msgs].reverse().find((m) => m.role === 'user')?.content ?? '';
