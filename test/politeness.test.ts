@@ -102,6 +102,24 @@ describe('per-host politeness across worker processes', () => {
     expect(site.paths.filter((p) => p.startsWith('/p/')).length).to.equal(141);
   });
 
+  it('fetches robots.txt in a turn at the host, like a page', async function () {
+    this.timeout(30_000);
+    const other = await startCrawlSite({ pages: 5 });
+    try {
+      const p = s.engine.context.politeness!;
+      const limits = { concurrency: 1, delayMs: 0 };
+      const held = await p.gate.acquire(other.host, limits);
+      const rules = p.robots.rules(`${other.url}/p/1`, undefined, limits);
+      await new Promise((r) => setTimeout(r, 600));
+      expect(other.paths, 'requests while the one turn is held').to.deep.equal([]);
+      await held.release();
+      expect(robotsVerdict(await rules, `${other.url}/private/1`).allowed).to.equal(false);
+      expect(other.paths).to.deep.equal(['/robots.txt']);
+    } finally {
+      await other.close();
+    }
+  });
+
   it('keeps the minimum delay between request starts across processes', async function () {
     this.timeout(60_000);
     await setOwnerPoliteness(s.engine.db, alice.id, { concurrency: 4, delayMs: 150 });

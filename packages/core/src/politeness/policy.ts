@@ -100,7 +100,8 @@ export function politeScope(policy: PolitenessPolicy): PoliteScope {
 /** ROBOTS_DISALLOWED when the scope respects robots.txt and it disallows `url`; else the host's Crawl-delay. */
 export async function checkRobots(ctx: OperationContext, scope: PoliteScope, url: string, signal?: AbortSignal): Promise<number | null> {
   if (scope.policy.robots !== 'respect' || !ctx.politeness) return null;
-  const rules = await ctx.politeness.robots.rules(url, signal);
+  // robots.txt takes a turn at the host like a page (without the crawl delay it may set).
+  const rules = await ctx.politeness.robots.rules(url, signal, { concurrency: scope.policy.concurrency, delayMs: scope.policy.delayMs });
   const v = robotsVerdict(rules, url);
   if (!v.allowed) {
     throw new GleanerError('ROBOTS_DISALLOWED', `${url} is disallowed by the site's robots.txt (${v.rule})`, { details: { rule: v.rule } });

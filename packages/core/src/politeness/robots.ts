@@ -11,6 +11,7 @@ import { GleanerError } from '../errors.ts';
 import type { OperationContext } from '../context.ts';
 import { createSsrfGuard } from '../net/ssrf.ts';
 import { fetchRaw } from './fetch.ts';
+import type { HostLimits } from './gate.ts';
 
 interface Rule {
   allow: boolean;
@@ -115,56 +116,78 @@ export class RobotsCache {
     this.#ctx = ctx;
   }
 
-  async rules(url: string, signal?: AbortSignal): Promise<RobotsRules> {
+  /**
+   * The rules for `url`'s origin. With `limits`, a fetch of robots.txt takes a turn at the host like
+   * any page (the site's concurrency and delay count it), and reads the cache again once it has its
+   * turn: another worker may have fetched the file meanwhile.
+   */
+  async rules(url: string, signal?: AbortSignal, limits?: HostLimits): Promise<RobotsRules> {
     const origin = new URL(url).origin;
     const hit = this.#mem.get(origin);
     if (hit && hit.until > Date.now()) return hit.rules;
     let p = this.#loading.get(origin);
     if (!p) {
-      p = this.#load(origin, signal).finally(() => this.#loading.delete(origin));
+      p = this.#load(origin, signal, limits).finally(() => this.#loading.delete(origin));
       this.#loading.set(origin, p);
     }
     return p;
   }
 
-  async #load(origin: string, signal?: AbortSignal): Promise<RobotsRules> {
+  async #load(origin: string, signal?: AbortSignal, limits?: HostLimits): Promise<RobotsRules> {
     const c = this.#ctx();
-    const ua = c.config.robots.userAgent;
-    const { rows } = await c.db.query<{ status: number; body: string; ms: number }>(
-      `SELECT status, body, (extract(epoch FROM expires_at - now()) * 1000)::int AS ms FROM robots_cache WHERE origin = $1 AND expires_at > now()`,
-      [origin],
-    );
+    const cached = () =>
+      c.db
+        .query<{ status: number; body: string; ms: number }>(
+          `SELECT status, body, (extract(epoch FROM expires_at - now()) * 1000)::int AS ms FROM robots_cache WHERE origin = $1 AND expires_at > now()`,
+          [origin],
+        )
+        .then((r) => r.rows[0]);
+    const row = await cached();
+    if (row) return this.#remember(origin, row.status, row.body, row.ms);
+    const gate = limits && c.politeness?.gate;
+    if (!gate) return this.#fetch(origin, signal);
+    const lease = await gate.acquire(new URL(origin).host, limits, signal);
+    try {
+      const again = await cached();
+      return again ? this.#remember(origin, again.status, again.body, again.ms) : await this.#fetch(origin, signal);
+    } finally {
+      await lease.release({ kind: 'none' });
+    }
+  }
+
+  /** Fetches robots.txt, stores it in Postgres for every worker, and keeps its rules. */
+  async #fetch(origin: string, signal?: AbortSignal): Promise<RobotsRules> {
+    const c = this.#ctx();
     let status: number;
     let body = '';
-    let ttlMs: number;
-    if (rows[0]) {
-      ({ status, body } = rows[0]);
-      ttlMs = rows[0].ms;
-    } else {
-      try {
-        const res = await fetchRaw(`${origin}/robots.txt`, {
-          guard: createSsrfGuard({ allowNetworks: c.config.network.allowNetworks }),
-          userAgent: c.config.fetch.userAgent,
-          timeoutMs: c.config.fetch.timeoutMs,
-          maxBytes: MAX_ROBOTS_BYTES,
-          signal,
-        });
-        status = res.status;
-        body = status >= 200 && status < 300 ? res.body.toString('utf8') : '';
-      } catch (err) {
-        if (err instanceof GleanerError && (err.code === 'URL_BLOCKED' || err.code === 'URL_INVALID')) throw err;
-        c.logger.warn({ origin, err: (err as Error).message }, 'robots.txt unreachable: disallowing the origin for a minute');
-        status = 0;
-      }
-      const unreachable = status === 0 || status >= 500;
-      ttlMs = (unreachable ? Math.min(UNREACHABLE_TTL_SECONDS, c.config.robots.ttlSeconds) : c.config.robots.ttlSeconds) * 1000;
-      await c.db.query(
-        `INSERT INTO robots_cache (origin, status, body, fetched_at, expires_at) VALUES ($1, $2, $3, now(), now() + make_interval(secs => $4 / 1000.0))
-         ON CONFLICT (origin) DO UPDATE SET status = EXCLUDED.status, body = EXCLUDED.body, fetched_at = now(), expires_at = EXCLUDED.expires_at`,
-        [origin, status, body, ttlMs],
-      );
-      c.logger.info({ origin, status }, 'robots.txt fetched');
+    try {
+      const res = await fetchRaw(`${origin}/robots.txt`, {
+        guard: createSsrfGuard({ allowNetworks: c.config.network.allowNetworks }),
+        userAgent: c.config.fetch.userAgent,
+        timeoutMs: c.config.fetch.timeoutMs,
+        maxBytes: MAX_ROBOTS_BYTES,
+        signal,
+      });
+      status = res.status;
+      body = status >= 200 && status < 300 ? res.body.toString('utf8') : '';
+    } catch (err) {
+      if (err instanceof GleanerError && (err.code === 'URL_BLOCKED' || err.code === 'URL_INVALID')) throw err;
+      c.logger.warn({ origin, err: (err as Error).message }, 'robots.txt unreachable: disallowing the origin for a minute');
+      status = 0;
     }
+    const unreachable = status === 0 || status >= 500;
+    const ttlMs = (unreachable ? Math.min(UNREACHABLE_TTL_SECONDS, c.config.robots.ttlSeconds) : c.config.robots.ttlSeconds) * 1000;
+    await c.db.query(
+      `INSERT INTO robots_cache (origin, status, body, fetched_at, expires_at) VALUES ($1, $2, $3, now(), now() + make_interval(secs => $4 / 1000.0))
+       ON CONFLICT (origin) DO UPDATE SET status = EXCLUDED.status, body = EXCLUDED.body, fetched_at = now(), expires_at = EXCLUDED.expires_at`,
+      [origin, status, body, ttlMs],
+    );
+    c.logger.info({ origin, status }, 'robots.txt fetched');
+    return this.#remember(origin, status, body, ttlMs);
+  }
+
+  #remember(origin: string, status: number, body: string, ttlMs: number): RobotsRules {
+    const ua = this.#ctx().config.robots.userAgent;
     const rules =
       status >= 200 && status < 300
         ? parseRobots(body, ua, status)
