@@ -12,7 +12,8 @@ import { startStack, type Stack, type StackOptions } from './support/stack.ts';
 import { agentScript, call, refOf, type PlanStep } from './support/agent-script.ts';
 import { ATTRIBUTES, build, names, runAndWait, runTask } from './support/agentic-api.ts';
 import { scriptBuildModel } from './support/agentic-model.ts';
-import { addSignInSite, ORDERS, type SignInSite } from './support/signin-site.ts';
+import { addSignInSite, ORDERS, WISHLIST, type SignInSite } from './support/signin-site.ts';
+import { loadProfile } from '@gleaner/core/internal';
 import { TEST_DATABASE_URL } from './support/db.ts';
 
 const PASSWORD = 'Tr0ub4dor-horse-battery-92';
@@ -173,6 +174,25 @@ function suite(label: string, opts: StackOptions): void {
       expect(site.signIns).to.equal(signIns + 2);
     });
 
+    it("a profile keeps the site's local storage: a page rendered from it reads only with the profile (browsers)", async function () {
+      if (!opts.config?.browser?.driver) this.skip(); // no JavaScript, no local storage
+      const owner = (await s.engine.authenticateApiKey(s.key))!;
+      const origin = new URL(s.site.url).origin;
+      // Saved by the agent task (its browser at the end) and by the agentic scraper's replay.
+      for (const name of ['club-task', 'club']) {
+        const profile = await loadProfile(s.engine.context, owner.id, name);
+        expect(JSON.parse(profile.localStorage[origin]?.['club-wishlist'] ?? '[]'), name).to.deep.equal(WISHLIST);
+      }
+      s.model.script(agentScript([]).script);
+      const wishlist = `${s.site.url}/account/wishlist`;
+      const withProfile = await s.api('POST', '/v1/extract', { url: wishlist, attributes: ATTRIBUTES, profile: 'club-task' });
+      expect(withProfile.status, withProfile.text).to.equal(200);
+      expect(names(withProfile.body.data)).to.deep.equal(WISHLIST.map((p) => p.name).sort());
+      const without = await s.api('POST', '/v1/extract', { url: wishlist, attributes: ATTRIBUTES });
+      expect(without.status, without.text).to.equal(200);
+      expect(without.body.data).to.deep.equal([]);
+    });
+
     it('the secret values reached no request to the model, no log line and no database column', async () => {
       const codes = [...new Set(site.posts.map((p) => p.code))];
       const values = [PASSWORD, SEED];
@@ -244,3 +264,4 @@ describe('signed-in sites without auth.secretsKey', function () {
 
 suite('http (linkedom)', { config: { browser: { escalation: 'never' } } });
 suite('playwright', { config: { browser: { driver: 'playwright', escalation: 'always' } } });
+suite('selenium', { config: { browser: { driver: 'selenium', escalation: 'always' } } });

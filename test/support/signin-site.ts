@@ -2,7 +2,9 @@
 // GET /signin shows the form; POST /signin checks the three fields (the code is RFC 6238 TOTP of
 // the seed, this step or the one before) and sets a session cookie; /account/orders lists products
 // to a signed-in session and redirects anyone else to /signin (as a site does when a session has
-// expired); `expire()` ends every session.
+// expired); `expire()` ends every session. The orders page keeps a wish list in the browser's local
+// storage (as single-page apps keep state), and /account/wishlist renders it from there with JavaScript:
+// only a browser holding the profile's local storage sees it.
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { totp } from '@gleaner/core/internal';
@@ -14,6 +16,17 @@ export const ORDERS: Product[] = [
   { name: 'Members Teapot', price: 77.5 },
   { name: 'Private Mug', price: 9.25 },
 ];
+
+export const WISHLIST: Product[] = [
+  { name: 'Wished Whistle', price: 12 },
+  { name: 'Longed-for Lid', price: 3.5 },
+];
+
+const WISHLIST_PAGE = `<!doctype html><html><head><title>Your wish list</title></head><body><h1>Your wish list</h1><ul id="products"></ul>
+<script>
+const items = JSON.parse(localStorage.getItem('club-wishlist') || '[]');
+document.getElementById('products').innerHTML = items.map((p) => '<li class="product"><span class="name">Product: ' + p.name + '</span> — <span class="price">$' + p.price + '</span></li>').join('');
+</script></body></html>`;
 
 export interface SignInSite {
   /** Successful and failed sign-ins so far. */
@@ -87,7 +100,17 @@ export function addSignInSite(site: FixtureSite, account: { username: string; pa
       return;
     }
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    res.end(doc('Your orders', `<h1>Your orders</h1><ul id="products">${ORDERS.map(productLine).join('')}</ul><a href="/signout">Sign out</a>`));
+    res.end(
+      doc(
+        'Your orders',
+        `<h1>Your orders</h1><ul id="products">${ORDERS.map(productLine).join('')}</ul><a href="/signout">Sign out</a>` +
+          `<script>localStorage.setItem('club-wishlist', ${JSON.stringify(JSON.stringify(WISHLIST))});</script>`,
+      ),
+    );
+  });
+  site.route('/account/wishlist', (_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end(WISHLIST_PAGE);
   });
   return state;
 }

@@ -49,3 +49,4 @@ export * from './cost/estimate.ts';
 export * from './secrets/totp.ts';
 export * from './secrets/vault.ts';
 export * from './secrets/values.ts';
+export { loadProfile, type LoadedProfile } from './profiles/index.ts';

@@ -17,7 +17,7 @@ export { createLogger, silentLogger } from './log.ts';
 export type { Logger } from './log.ts';
 
 // Drivers.
-export { isInteractive } from './plugins/driver.ts';
+export { READ_LOCAL_STORAGE_SCRIPT, isInteractive, localStorageInitScript } from './plugins/driver.ts';
 export type {
   ActionOptions,
   Driver,
@@ -29,6 +29,7 @@ export type {
   DriverTimeouts,
   GotoOptions,
   InteractiveSession,
+  LocalStorageState,
   OutlineElement,
   PageOutline,
   PageSnapshot,

@@ -31,7 +31,7 @@ import { PlaywrightSession } from './session.ts';
 import { createSparePage, type PreparedPage } from './spare.ts';
 
 /** The plugin API this plugin was written against (createEngine refuses another major). */
-const PLUGIN_API = '1.1';
+const PLUGIN_API = '1.3';
 /** How long after a session's first page loaded the next session's page is made, unless it closed before. */
 const SPARE_AFTER_MS = 1000;
 
@@ -164,6 +164,7 @@ export function createPlaywrightDriver(opts: PlaywrightDriverOptions = {}): Play
         proxy,
         viaUpstream: upstream !== null,
         cookies: sessionOpts.cookies ?? [],
+        localStorage: sessionOpts.localStorage,
         totalMs,
         maxBytes: sessionOpts.maxBytes ?? defaults.maxBytes,
         maxRedirects: sessionOpts.maxRedirects ?? defaults.maxRedirects,

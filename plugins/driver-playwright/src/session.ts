@@ -2,7 +2,7 @@
 // navigation (goto) and the interactions. Closed in the job's finally; a context that will not close
 // marks the browser as hung for the pool.
 import type { BrowserContext, Page, Request, Response } from 'playwright-core';
-import { GleanerError, isGleanerError, readReserveMs, refusedRequest, settlesWithin } from '@gleaner/core/plugin';
+import { GleanerError, isGleanerError, localStorageInitScript, readReserveMs, refusedRequest, settlesWithin } from '@gleaner/core/plugin';
 import type {
   ActionOptions,
   BlockedRequest,
@@ -10,6 +10,7 @@ import type {
   DriverSession,
   FilterProxy,
   GotoOptions,
+  LocalStorageState,
   Logger,
   PageOutline,
   PageSnapshot,
@@ -31,6 +32,8 @@ export interface PlaywrightSessionSettings {
   proxy: FilterProxy;
   viaUpstream: boolean;
   cookies: readonly Cookie[];
+  /** Local storage by origin to start with (written by an init script). */
+  localStorage?: Readonly<LocalStorageState>;
   totalMs: number;
   maxBytes: number;
   maxRedirects: number;
@@ -103,6 +106,8 @@ export class PlaywrightSession implements DriverSession {
     if (!this.#navigated) {
       this.#navigated = true;
       await addCookies(s.context, s.cookies, target.hostname, s.logger);
+      const storage = localStorageInitScript(s.localStorage);
+      if (storage) await s.context.addInitScript({ content: storage });
     }
     const before = { blocked: s.proxy.blocked.length, route: this.#routeBlocked.length, failures: s.proxy.failures.length };
     let failedUrl: string | undefined;
@@ -242,6 +247,14 @@ export class PlaywrightSession implements DriverSession {
 
   outline(): Promise<PageOutline> {
     return this.#ui.outline();
+  }
+
+  /** Every origin's local storage in the context (what a profile saves). */
+  localStorage(): Promise<LocalStorageState> {
+    return this.#call('reading the local storage', async () => {
+      const state = await this.#s.context.storageState();
+      return Object.fromEntries(state.origins.map((o) => [o.origin, Object.fromEntries(o.localStorage.map((i) => [i.name, i.value]))]));
+    });
   }
 
   snapshot(): Promise<PageSnapshot> {

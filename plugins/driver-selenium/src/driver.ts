@@ -17,7 +17,7 @@ import { SeleniumSession } from './session.ts';
 import { PageTracker } from './tracker.ts';
 
 /** The plugin API this plugin was written against (createEngine refuses another major). */
-const PLUGIN_API = '1.1';
+const PLUGIN_API = '1.3';
 
 export const SELENIUM_DRIVER_NAME = 'selenium';
 
@@ -117,6 +117,7 @@ export function createSeleniumDriver(opts: SeleniumDriverOptions = {}): Selenium
         tracker,
         guard,
         cookies: sessionOpts.cookies ?? [],
+        localStorage: sessionOpts.localStorage,
         totalMs: sessionOpts.timeouts?.totalMs ?? defaults.timeoutMs,
         maxBytes: sessionOpts.maxBytes ?? defaults.maxBytes,
         settleMs: opts.settleMs ?? 1000,

@@ -6,7 +6,9 @@ import {
   GleanerError,
   classifyMediaType,
   isGleanerError,
+  localStorageInitScript,
   parseContentType,
+  READ_LOCAL_STORAGE_SCRIPT,
   readReserveMs,
   charsetLabel,
   settlesWithin,
@@ -17,6 +19,7 @@ import type {
   Cookie,
   DriverSession,
   GotoOptions,
+  LocalStorageState,
   Logger,
   PageOutline,
   PageSnapshot,
@@ -48,6 +51,8 @@ export interface SeleniumSessionSettings {
   tracker: PageTracker;
   guard: SsrfGuard;
   cookies: readonly Cookie[];
+  /** Local storage by origin to start with (written by a script run before each document's own). */
+  localStorage?: Readonly<LocalStorageState>;
   totalMs: number;
   maxBytes: number;
   /** After load, the longest wait for requests still in flight (0: none). */
@@ -127,6 +132,11 @@ export class SeleniumSession implements DriverSession {
         throw browserError('setting the cookies', err);
       });
       if (refused.length) s.logger?.warn({ cookies: refused }, 'selenium driver: the browser refused some cookies');
+      const storage = localStorageInitScript(s.localStorage);
+      if (storage)
+        await ctx.cdp.send('Page.addScriptToEvaluateOnNewDocument', { source: storage }, ctx.sessionId).catch((err: unknown) => {
+          throw browserError('setting the local storage', err);
+        });
     }
     const since = Date.now();
     let stopped: GleanerError | null = null;
@@ -372,6 +382,24 @@ export class SeleniumSession implements DriverSession {
 
   outline(): Promise<PageOutline> {
     return this.#interact('outlining the page', () => this.#ui.outline());
+  }
+
+  /**
+   * The local storage the session started with, and the current page's origin as the page holds it
+   * now (DevTools reads one document's storage; a profile's sign-in ends on the site it signs in to).
+   */
+  localStorage(): Promise<LocalStorageState> {
+    return this.#interact('reading the local storage', async () => {
+      const state: LocalStorageState = { ...this.#s.localStorage };
+      const { result } = await this.#s.ctx.cdp.send<{ result: { value?: string } }>(
+        'Runtime.evaluate',
+        { expression: READ_LOCAL_STORAGE_SCRIPT, returnByValue: true },
+        this.#s.ctx.sessionId,
+      );
+      const now = JSON.parse(result.value ?? 'null') as { origin: string; items: Record<string, string> } | null;
+      if (now && now.origin.startsWith('http')) state[now.origin] = now.items;
+      return state;
+    });
   }
 
   /** The current page after interactions, without navigating (status and headers of its last navigation). */

@@ -11,7 +11,7 @@ import type { OperationContext } from '../context.ts';
 import { needsBrowser } from '../extract/needs-browser.ts';
 import type { Cookie } from '../net/cookies.ts';
 import { resolveProxy } from '../net/proxies.ts';
-import type { Driver, GotoOptions, InteractiveSession, PageOutline, PageSnapshot, WaitForOptions } from '../plugins/driver.ts';
+import type { Driver, GotoOptions, InteractiveSession, LocalStorageState, PageOutline, PageSnapshot, WaitForOptions } from '../plugins/driver.ts';
 import { isInteractive } from '../plugins/driver.ts';
 import { observation, unreadableObservation, type Observation } from './observe.ts';
 import { pluginApiAtLeast } from '../plugins/version.ts';
@@ -37,6 +37,8 @@ export type ActionEffect = 'change' | 'value' | 'maybe';
 export interface AgentPageOptions {
   proxyCountry?: string | null;
   cookies?: Cookie[];
+  /** Local storage by origin each browser session starts with (a profile's). */
+  localStorage?: LocalStorageState;
   signal: AbortSignal;
   preferBrowser?: boolean;
   actionTimeoutMs: number;
@@ -72,6 +74,7 @@ export class AgentPage {
   #session: InteractiveSession | null = null;
   #borrowed: InteractiveSession | null = null;
   #cookies: Cookie[];
+  #localStorage: LocalStorageState;
   /** URLs visited, for go_back. */
   readonly history: string[] = [];
 
@@ -90,6 +93,7 @@ export class AgentPage {
     }
     this.#proxy = resolveProxy(opts.proxyCountry ?? ctx.config.network.defaultProxyCountry, ctx.config, { logger: ctx.logger });
     this.#cookies = opts.cookies ?? [];
+    this.#localStorage = { ...opts.localStorage };
     if (opts.adopt) {
       this.#driver = opts.adopt.driver;
       this.#session = this.#borrowed = opts.adopt.session;
@@ -110,6 +114,18 @@ export class AgentPage {
     return this.#cookies;
   }
 
+  /** The local storage by origin: what the session started with, and what readLocalStorage() found since. */
+  get localStorage(): LocalStorageState {
+    return this.#localStorage;
+  }
+
+  /** Reads the browser's local storage now (a profile saves it); a driver without storage keeps what it had. */
+  async readLocalStorage(): Promise<LocalStorageState> {
+    const now = await this.#session?.localStorage?.();
+    if (now) this.#localStorage = { ...this.#localStorage, ...now };
+    return this.#localStorage;
+  }
+
   /** True when the page can still move to a browser. */
   get canEscalate(): boolean {
     return this.#browser !== null && this.#driver !== this.#browser && this.#ctx.config.browser.escalation !== 'never';
@@ -121,7 +137,13 @@ export class AgentPage {
 
   async #open(driver: Driver): Promise<InteractiveSession> {
     await this.#closeSession();
-    const s = await driver.openSession({ proxy: this.#proxy, cookies: this.#cookies, signal: this.#opts.signal, logger: this.#ctx.logger });
+    const s = await driver.openSession({
+      proxy: this.#proxy,
+      cookies: this.#cookies,
+      localStorage: this.#localStorage,
+      signal: this.#opts.signal,
+      logger: this.#ctx.logger,
+    });
     if (!isInteractive(s)) {
       await s.close();
       throw new GleanerError('DRIVER_UNAVAILABLE', `the ${driver.name} driver declares interaction but its sessions are not interactive`);

@@ -12,7 +12,7 @@ import type { OperationContext } from '../context.ts';
 import { GleanerError } from '../errors.ts';
 import { resolveProxy } from '../net/proxies.ts';
 import { pluginApiAtLeast } from '../plugins/version.ts';
-import { isInteractive, type Driver, type InteractiveSession, type OutlineElement, type PageOutline } from '../plugins/driver.ts';
+import { isInteractive, type Driver, type InteractiveSession, type LocalStorageState, type OutlineElement, type PageOutline } from '../plugins/driver.ts';
 import { runRecipe, type Recipe } from '../recipes/index.ts';
 import { describeStep, fillPlaceholders, RUN_URL_VARIABLE, type AgentScript, type ScriptStep } from './script.ts';
 import { resolveTarget } from './targets.ts';
@@ -36,7 +36,9 @@ export interface ReplayInput {
   maxPages?: number;
   /** The cookies the session starts with (a profile's). */
   cookies?: Cookie[];
-  /** Also return the session's cookies at the end (`ReplayResult.cookies`, to save a profile). */
+  /** The local storage by origin the session starts with (a profile's). */
+  localStorage?: LocalStorageState;
+  /** Also return the session's cookies and local storage at the end (`ReplayResult.cookies`, to save a profile). */
   keepState?: boolean;
   /** `provenance: true` on a run: each extract step's records are traced here (their recipe rules). */
   trust?: TrustLog;
@@ -58,6 +60,8 @@ export interface ReplayResult {
   drift: { step: number; message: string; page: ReplayPage } | null;
   /** keepState: the session's cookies when the script ended. */
   cookies?: Cookie[];
+  /** keepState: the session's local storage when the script ended (browsers). */
+  localStorage?: LocalStorageState;
 }
 
 /** The driver a script replays on: plain HTTP with interaction when the script allows, else a browser. */
@@ -187,7 +191,7 @@ export class ScriptReplay {
   static async open(ctx: OperationContext, input: ReplayInput): Promise<ScriptReplay> {
     const driver = replayDriver(ctx.drivers, input.script);
     const proxy = resolveProxy(ctx.config.network.defaultProxyCountry, ctx.config, { logger: ctx.logger });
-    const session = await driver.openSession({ proxy, signal: input.signal, logger: ctx.logger, cookies: input.cookies });
+    const session = await driver.openSession({ proxy, signal: input.signal, logger: ctx.logger, cookies: input.cookies, localStorage: input.localStorage });
     if (!isInteractive(session)) {
       await session.close();
       throw new GleanerError('DRIVER_UNAVAILABLE', `the ${driver.name} driver cannot interact with pages, which this agentic scraper needs`);
@@ -226,6 +230,8 @@ export class ScriptReplay {
     if (!drift && this.#input.keepState) {
       const cookies = (await this.#session.snapshot().catch(() => null))?.cookies;
       if (cookies) base.cookies = cookies;
+      const storage = await this.#session.localStorage?.().catch(() => undefined);
+      if (storage) base.localStorage = storage;
     }
     if (!drift) return { ...base, drift: null };
     const snap = await this.#session.snapshot().catch(() => null);

@@ -103,6 +103,7 @@ export async function runAgent(ctx: OperationContext, input: AgentRunInput): Pro
   const page = new AgentPage(ctx, {
     proxyCountry: input.proxyCountry,
     cookies: input.cookies,
+    localStorage: input.localStorage,
     signal,
     preferBrowser: input.preferBrowser,
     actionTimeoutMs,
@@ -500,6 +501,8 @@ export async function runAgent(ctx: OperationContext, input: AgentRunInput): Pro
     message = `The agent ran out of wall time (agent.timeoutMs, ${budgets.wallTimeMs} ms) before finishing.`;
   } finally {
     clearTimeout(timer);
+    // A profile to save keeps the browser's local storage (read before the page closes).
+    if (input.keepState) await page.readLocalStorage().catch((err: Error) => log.warn({ err: err.message }, 'agent: reading the local storage failed'));
     const closing = page.close();
     if (input.deferClose) input.deferClose(closing);
     else await closing;
@@ -521,5 +524,6 @@ export async function runAgent(ctx: OperationContext, input: AgentRunInput): Pro
     modelMs,
     stepsUsed,
     cookies: page.cookies,
+    ...(input.keepState ? { localStorage: page.localStorage } : {}),
   };
 }

@@ -6,6 +6,7 @@
  */
 import type { Attribute, ExtractedRecord } from '../records/attributes.ts';
 import type { Cookie } from '../net/cookies.ts';
+import type { LocalStorageState } from '../plugins/driver.ts';
 import type { Driver, InteractiveSession, ScrollOptions } from '../plugins/driver.ts';
 import type { ModelUsage } from '../usage.ts';
 import type { Secrets } from '../secrets/values.ts';
@@ -161,6 +162,8 @@ export interface AgentRunResult {
   stepsUsed: number;
   /** The browser state's cookies at the end (a `save_profile` stores them). */
   cookies: Cookie[];
+  /** keepState: the browser's local storage at the end, by origin (a `save_profile` stores it). */
+  localStorage?: LocalStorageState;
 }
 
 export interface AgentRunInput {
@@ -168,6 +171,10 @@ export interface AgentRunInput {
   goal: AgentGoal;
   proxyCountry?: string | null;
   cookies?: Cookie[];
+  /** Local storage by origin to start the browser with (a profile's). */
+  localStorage?: LocalStorageState;
+  /** Read the browser's local storage before closing it (`AgentRunResult.localStorage`, to save a profile). */
+  keepState?: boolean;
   /** Overrides config agent.* budgets. */
   budgets?: Partial<AgentBudgets>;
   /** Stops the browser, the model call in flight and the loop at once. */

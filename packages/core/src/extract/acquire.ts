@@ -12,12 +12,15 @@ import type { Cookie } from '../net/cookies.ts';
 import { resolveProxy } from '../net/proxies.ts';
 import type { Driver, DriverSession, PageSnapshot } from '../plugins/driver.ts';
 import type { OperationContext } from '../context.ts';
+import type { LocalStorageState } from '../plugins/driver.ts';
 import { needsBrowser } from './needs-browser.ts';
 import { fetchPolitely, type PoliteScope } from '../politeness/policy.ts';
 
 export interface BrowseOptions {
   proxyCountry: string | null;
   cookies: Cookie[];
+  /** Local storage by origin to start the browser with (a profile's). */
+  localStorage?: LocalStorageState;
   signal?: AbortSignal;
   /** Start on the browser driver (e.g. a scraper whose sample page needed one). */
   preferBrowser?: boolean;
@@ -68,7 +71,7 @@ export async function openBrowser(ctx: OperationContext, opts: BrowseOptions): P
   function session(driver: Driver): Promise<DriverSession> {
     let s = sessions.get(driver);
     if (!s) {
-      s = driver.openSession({ proxy, cookies, signal: opts.signal, logger: ctx.logger });
+      s = driver.openSession({ proxy, cookies, localStorage: opts.localStorage, signal: opts.signal, logger: ctx.logger });
       // A failed open must not be cached: the next page may try again.
       s.catch(() => sessions.delete(driver));
       sessions.set(driver, s);

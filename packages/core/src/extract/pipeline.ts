@@ -113,7 +113,7 @@ export async function runExtraction(
     pages.push({ url, driver: 'content', records: perPage[0].length });
     onPage?.({ url, driver: 'content', html });
   } else {
-    const browser = await openBrowser(ctx, { proxyCountry: options.proxyCountry, cookies: options.cookies, signal });
+    const browser = await openBrowser(ctx, { proxyCountry: options.proxyCountry, cookies: options.cookies, localStorage: options.localStorage, signal });
     try {
       const seen = new Set<string>();
       let next: string | null = target.url;

@@ -65,6 +65,12 @@ export interface DriverSessionOptions {
   proxy?: string | null;
   /** Normalised cookies (`normalizeCookies`); cookies without a domain bind to the first URL's host. */
   cookies?: readonly Cookie[];
+  /**
+   * Local storage to start with, by origin (a profile's): written into an origin's storage before
+   * that origin's first page script runs in the session (`localStorageInitScript`). Browsers only;
+   * a driver without JavaScript ignores it.
+   */
+  localStorage?: Readonly<LocalStorageState>;
   /** Overrides `fetch.userAgent`. */
   userAgent?: string;
   timeouts?: DriverTimeouts;
@@ -194,7 +200,37 @@ export interface DriverSession {
   /** The current page (after interactions) without navigating. */
   snapshot?(): Promise<PageSnapshot>;
   outline?(): Promise<PageOutline>;
+  /** The local storage the session holds now, by origin (browsers): what a profile saves. */
+  localStorage?(): Promise<LocalStorageState>;
 }
+
+/** Local storage by origin (`https://shop.example`): each origin's keys and values. */
+export type LocalStorageState = Record<string, Record<string, string>>;
+
+/**
+ * A script for a browser to run before every document's own scripts (Playwright's addInitScript,
+ * DevTools' Page.addScriptToEvaluateOnNewDocument) that writes `state`'s items into the document's
+ * origin once per tab: later documents of the origin keep what the page itself changed since.
+ * Null when there is nothing to write.
+ */
+export function localStorageInitScript(state: Readonly<LocalStorageState> | undefined): string | null {
+  const origins = Object.entries(state ?? {}).filter(([, items]) => Object.keys(items).length > 0);
+  if (!origins.length) return null;
+  const json = JSON.stringify(Object.fromEntries(origins)).replace(/</g, '\\u003c');
+  return `(() => { try {
+  const items = ${json}[location.origin];
+  if (!items || sessionStorage.getItem('__gleaner_storage_set')) return;
+  for (const [k, v] of Object.entries(items)) localStorage.setItem(k, v);
+  sessionStorage.setItem('__gleaner_storage_set', '1');
+} catch {} })();`;
+}
+
+/** The local storage of the document a browser page shows, as a page script returning JSON. */
+export const READ_LOCAL_STORAGE_SCRIPT = `(() => { try {
+  const items = {};
+  for (let i = 0; i < localStorage.length; i++) { const k = localStorage.key(i); items[k] = localStorage.getItem(k); }
+  return JSON.stringify({ origin: location.origin, items });
+} catch { return 'null'; } })()`;
 
 /** A session whose interaction methods are all present. */
 export type InteractiveSession = DriverSession & Required<Pick<DriverSession, 'click' | 'type' | 'select' | 'scroll' | 'waitFor' | 'snapshot' | 'outline'>>;

@@ -9,7 +9,7 @@ import { GleanerError } from '../errors.ts';
  *   `GotoOptions.content` (navigate without reading the document).
  * - 1.2: `PageSnapshot.body` (the bytes the page was decoded from, as sent; the snapshot archive keeps them).
  */
-export const PLUGIN_API_VERSION = '1.2';
+export const PLUGIN_API_VERSION = '1.3';
 
 function parse(v: string): [number, number] | null {
   const m = /^(\d+)\.(\d+)$/.exec(v);

@@ -10,6 +10,7 @@
 import type { OperationContext } from '../context.ts';
 import { isGleanerError } from '../errors.ts';
 import type { Cookie } from '../net/cookies.ts';
+import type { LocalStorageState } from '../plugins/driver.ts';
 import { replayScript } from '../agent/replay.ts';
 import { validateScript } from '../agent/script.ts';
 import { loadScraper } from '../scrapers/store.ts';
@@ -85,11 +86,11 @@ async function signIn(ctx: OperationContext, ownerId: string, name: string, seen
     ctx.db,
     ownerId,
     name,
-    { cookies: replay.cookies, localStorage: profile.localStorage },
+    { cookies: replay.cookies, localStorage: replay.localStorage ?? profile.localStorage },
     { source: 'agentic_scraper', scraperId: scraper.id },
   );
   ctx.logger.info({ profile: name, scraperId: scraper.id, ms: Date.now() - started }, 'profile refreshed: its sign-in was replayed');
-  return { ...profile, cookies: replay.cookies };
+  return { ...profile, cookies: replay.cookies, localStorage: replay.localStorage ?? profile.localStorage };
 }
 
 /**
@@ -101,16 +102,16 @@ export async function withProfile<T>(
   ownerId: string,
   name: string | null | undefined,
   base: readonly Cookie[],
-  fn: (cookies: Cookie[]) => Promise<T>,
+  fn: (cookies: Cookie[], localStorage: LocalStorageState) => Promise<T>,
   signedOut: (result: T) => boolean,
   signal?: AbortSignal,
 ): Promise<T> {
-  if (!name) return fn([...base]);
+  if (!name) return fn([...base], {});
   const profile = await loadProfile(ctx, ownerId, name);
   const merge = (p: LoadedProfile) => [...p.cookies, ...base];
   let first: { ok: true; value: T } | { ok: false; err: unknown };
   try {
-    first = { ok: true, value: await fn(merge(profile)) };
+    first = { ok: true, value: await fn(merge(profile), profile.localStorage) };
   } catch (err) {
     if (!isUnauthorized(err)) throw err;
     first = { ok: false, err };
@@ -121,11 +122,11 @@ export async function withProfile<T>(
     if (first.ok) return first.value;
     throw first.err;
   }
-  return fn(merge(fresh));
+  return fn(merge(fresh), fresh.localStorage);
 }
 
 /** An extraction with the profile's cookies added to its own, refreshed once when its first page looks signed out. */
-export function extractSignedIn<T extends { pages: Array<{ url: string }> }, O extends { cookies: Cookie[] }>(
+export function extractSignedIn<T extends { pages: Array<{ url: string }> }, O extends { cookies: Cookie[]; localStorage?: LocalStorageState }>(
   ctx: OperationContext,
   ownerId: string,
   profile: string | null | undefined,
@@ -140,7 +141,7 @@ export function extractSignedIn<T extends { pages: Array<{ url: string }> }, O e
     ownerId,
     profile,
     options.cookies,
-    (cookies) => run({ ...options, cookies }),
+    (cookies, localStorage) => run({ ...options, cookies, localStorage }),
     (r) => looksSignedOut({ finalUrl: r.pages[0]?.url }, url),
     signal,
   );

@@ -16,6 +16,7 @@ import { markDrift, type ScraperRecord } from '../scrapers/index.ts';
 import { detectDrift } from './drift.ts';
 import { completedOutcome, trustFor, type ClaimedItem, type ItemOutcome } from './items.ts';
 import type { Cookie } from '../net/cookies.ts';
+import type { LocalStorageState } from '../plugins/driver.ts';
 import { storedSecrets } from '../scrapers/secret-parameters.ts';
 import { secretsFrom, type SecretInput } from '../secrets/values.ts';
 import { unseal } from '../secrets/vault.ts';
@@ -25,6 +26,7 @@ import { looksSignedOut, withProfile } from '../profiles/refresh.ts';
 interface ItemInputs {
   parameters: Record<string, unknown> | null;
   cookies: Cookie[];
+  localStorage?: LocalStorageState;
 }
 import { withProvenance, type TrustLog } from '../trust/provenance.ts';
 
@@ -48,6 +50,7 @@ function replay(
       signal,
       maxPages: item.options.maxPages,
       cookies: inputs.cookies,
+      localStorage: inputs.localStorage,
       trust,
     },
     deferClose,
@@ -97,8 +100,9 @@ export async function executeAgenticItem(
     // A scraper built on a profile runs on it unless the run names another.
     item.options.profile ?? scraper.request?.profile,
     [],
-    (cookies) => {
+    (cookies, localStorage) => {
       inputs.cookies = cookies;
+      inputs.localStorage = localStorage;
       trust = trustFor(item);
       return replay(c, scraper, script, item, job.signal, inputs, deferClose, trust);
     },

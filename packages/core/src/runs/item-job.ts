@@ -65,6 +65,7 @@ function scrape(
     maxPages: item.options.maxPages,
     proxyCountry: item.options.proxyCountry,
     cookies: item.options.cookies,
+    localStorage: item.options.localStorage,
     signal,
     polite,
     trust,
@@ -100,8 +101,8 @@ export async function executeItem(
     scraper.ownerId,
     item.options.profile,
     item.options.cookies,
-    (cookies) => {
-      item = { ...item, options: { ...item.options, cookies } };
+    (cookies, localStorage) => {
+      item = { ...item, options: { ...item.options, cookies, localStorage } };
       trust = trustFor(item);
       return scrape(c, scraper, recipe, item, job.signal, polite, trust);
     },

@@ -8,6 +8,7 @@ import type { Owner } from '../auth/owners.ts';
 import type { OperationContext } from '../context.ts';
 import { checkHttpUrl, normalizeCookieInput, normalizeProxyCountry } from '../schemas/normalize.ts';
 import type { Cookie } from '../net/cookies.ts';
+import type { LocalStorageState } from '../plugins/driver.ts';
 import { createSsrfGuard, refuseBlockedUrls } from '../net/ssrf.ts';
 import { coerceParameter } from '../agent/script-parameters.ts';
 import { loadScraper, type ParameterSpec, type ScraperRecord } from '../scrapers/index.ts';
@@ -44,6 +45,8 @@ export interface RunOptions {
   secrets?: string;
   /** The browser profile whose cookies the run's pages are fetched with. */
   profile?: string;
+  /** The profile's local storage, set in memory while an item runs (never stored on the run). */
+  localStorage?: LocalStorageState;
 }
 
 export interface RunRequest {

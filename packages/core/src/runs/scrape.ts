@@ -7,6 +7,7 @@ import { openBrowser } from '../extract/acquire.ts';
 import type { OperationContext } from '../context.ts';
 import { findNextPageUrl, linkPage } from '../extract/paginate.ts';
 import type { Cookie } from '../net/cookies.ts';
+import type { LocalStorageState } from '../plugins/driver.ts';
 import type { PageSnapshot } from '../plugins/driver.ts';
 import { runRecipe, type Recipe, type RecipeRun } from '../recipes/index.ts';
 import type { PoliteScope } from '../politeness/policy.ts';
@@ -22,6 +23,8 @@ export interface ScrapeInput {
   maxPages?: number;
   proxyCountry?: string | null;
   cookies?: Cookie[];
+  /** A profile's local storage by origin. */
+  localStorage?: LocalStorageState;
   signal?: AbortSignal;
   /** Robots.txt and per-host pacing (runs and crawls). */
   polite?: PoliteScope;
@@ -75,6 +78,7 @@ export async function scrapeWithRecipe(ctx: OperationContext, input: ScrapeInput
   const browser = await openBrowser(ctx, {
     proxyCountry: input.proxyCountry ?? null,
     cookies: input.cookies ?? [],
+    localStorage: input.localStorage,
     preferBrowser: input.preferBrowser,
     signal: input.signal,
     polite: input.polite,

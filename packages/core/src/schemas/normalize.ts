@@ -4,6 +4,7 @@
  * limits, proxy country and cookies. Problems are 422 issues with their `loc`.
  */
 import type { GleanerError, ValidationIssue } from '../errors.ts';
+import type { LocalStorageState } from '../plugins/driver.ts';
 import type { GleanerConfig } from '../config/types.ts';
 import { normalizeAttributes, type Attribute } from '../records/attributes.ts';
 import { normalizeCookies, type Cookie } from '../net/cookies.ts';
@@ -22,6 +23,8 @@ export interface ExtractOptions {
   /** Canonical proxy_country, or null for none (the configured default applies at fetch time). */
   proxyCountry: string | null;
   cookies: Cookie[];
+  /** A profile's local storage by origin (set from the profile, never from the request). */
+  localStorage?: LocalStorageState;
   source: string;
   /** The grounding policy asked for (`grounding`); null or absent: the owner's setting, else keep. */
   grounding?: GroundingPolicy | null;

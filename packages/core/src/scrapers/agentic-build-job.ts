@@ -82,6 +82,7 @@ export function agenticBuildJob(ctx: () => OperationContext) {
           signal: watch.signal,
           allowedDomains: scraper.request?.allowedDomains,
           cookies: profile?.cookies,
+          localStorage: profile?.localStorage,
           keepState: Boolean(scraper.request?.saveProfile),
         });
         addUsage(usage, recorded.usage);
@@ -138,7 +139,7 @@ export function agenticBuildJob(ctx: () => OperationContext) {
             tx,
             scraper.ownerId,
             scraper.request.saveProfile,
-            { cookies: recorded.cookies, localStorage: {} },
+            { cookies: recorded.cookies, localStorage: recorded.localStorage ?? {} },
             {
               source: 'agentic_scraper',
               scraperId: scraper.id,

@@ -16,6 +16,7 @@ import { buildScript, replayDifference } from '../agent/script-build.ts';
 import { describeValues } from '../agent/script-parameters.ts';
 import type { AgentScript } from '../agent/script.ts';
 import type { Cookie } from '../net/cookies.ts';
+import type { LocalStorageState } from '../plugins/driver.ts';
 import { splitSecrets } from '../secrets/values.ts';
 
 export interface RecordInput {
@@ -31,6 +32,8 @@ export interface RecordInput {
   allowedDomains?: string[] | null;
   /** The cookies the agent and the replay start with (a profile's). */
   cookies?: Cookie[];
+  /** The local storage by origin they start with (a profile's). */
+  localStorage?: LocalStorageState;
   /** Return the replay's cookies at its end (to save a profile). */
   keepState?: boolean;
   /** A build's budget: the agent's model tokens at most, and what set them (its message names it). */
@@ -60,6 +63,7 @@ async function replayKept(ctx: OperationContext, input: RecordInput, from: NonNu
     attributes: input.attributes,
     signal: input.signal,
     cookies: input.cookies,
+    localStorage: input.localStorage,
   });
   try {
     const drift = await replay.run();
@@ -83,6 +87,8 @@ export type RecordResult =
       driver: string;
       /** keepState: the replay's cookies at its end. */
       cookies?: Cookie[];
+      /** keepState: the replay's local storage at its end. */
+      localStorage?: LocalStorageState;
       agentRecords: number;
       steps: number;
       usage: ModelUsage;
@@ -108,6 +114,7 @@ export async function recordScript(ctx: OperationContext, input: RecordInput): P
       allowedDomains: input.allowedDomains,
       secrets,
       cookies: input.cookies,
+      localStorage: input.localStorage,
       ...(input.tokenBudget ? { budgets: { maxTokens: input.tokenBudget.maxTokens, maxTokensBy: input.tokenBudget.by } } : {}),
     });
   } finally {
@@ -149,6 +156,7 @@ export async function recordScript(ctx: OperationContext, input: RecordInput): P
     attributes: input.attributes,
     signal: input.signal,
     cookies: input.cookies,
+    localStorage: input.localStorage,
     keepState: input.keepState,
   });
   if (replay.drift) return { accepted: false, reason: `the recorded script did not replay without the model: ${replay.drift.message}`, usage };
@@ -160,6 +168,7 @@ export async function recordScript(ctx: OperationContext, input: RecordInput): P
     records: replay.records,
     driver: replay.driver,
     ...(replay.cookies ? { cookies: replay.cookies } : {}),
+    ...(replay.localStorage ? { localStorage: replay.localStorage } : {}),
     agentRecords: run.records.length,
     steps: run.steps.length,
     usage,

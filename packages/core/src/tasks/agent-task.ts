@@ -279,6 +279,8 @@ export function agentTaskJob(ctx: () => OperationContext) {
         const result = await runAgent(c, {
           secrets,
           cookies: profile?.cookies,
+          localStorage: profile?.localStorage,
+          keepState: Boolean(row.request.saveProfile),
           // The browser page closes while the result is recorded; the job ends after both.
           deferClose: (p) => (closing = p),
           url: row.request.url,
@@ -304,8 +306,15 @@ export function agentTaskJob(ctx: () => OperationContext) {
         const pages = new Set(result.steps.map((s) => s.urlAfter)).size;
         await c.db.tx(async (tx) => {
           // save_profile: the browser state the agent ended with (signed in), whatever records it found.
-          if (row.request.saveProfile && result.cookies.length && result.outcome === 'finished')
-            await saveProfile(c, tx, row.owner_id, row.request.saveProfile, { cookies: result.cookies, localStorage: {} }, { source: 'agent_task' });
+          if (row.request.saveProfile && (result.cookies.length || Object.keys(result.localStorage ?? {}).length) && result.outcome === 'finished')
+            await saveProfile(
+              c,
+              tx,
+              row.owner_id,
+              row.request.saveProfile,
+              { cookies: result.cookies, localStorage: result.localStorage ?? {} },
+              { source: 'agent_task' },
+            );
           if (result.records.length === 0 && result.outcome !== 'finished') {
             await finish(c, tx, row, `status = 'failed', error = $2, error_code = $3, steps = $4, usage = $5, driver = $6`, [
               result.message ?? 'the agent stopped before finding any record',
