@@ -172,6 +172,23 @@ function suite(label: string, opts: StackOptions): void {
       expect(read.status, read.text).to.equal(200);
       expect(names(read.body.data)).to.deep.equal(expectedOrders);
       expect(site.signIns).to.equal(signIns + 2);
+
+      // A page that answers 401 when the session is over: refreshed the same way, then read.
+      site.expire();
+      const statement = await s.api('POST', '/v1/extract', { url: `${s.site.url}/account/statement`, attributes: ATTRIBUTES, profile: 'club' });
+      expect(statement.status, statement.text).to.equal(200);
+      expect(names(statement.body.data)).to.deep.equal(expectedOrders);
+      expect(site.signIns).to.equal(signIns + 3);
+      // An imported profile cannot sign in again: the 401 is the answer, naming the page.
+      site.expire();
+      const club = await loadProfile(s.engine.context, (await s.engine.authenticateApiKey(s.key))!.id, 'club');
+      const imported = await s.api('POST', '/v1/profiles', { name: 'stale', cookies: club.cookies });
+      expect(imported.status, imported.text).to.equal(201);
+      const stale = await s.api('POST', '/v1/extract', { url: `${s.site.url}/account/statement`, attributes: ATTRIBUTES, profile: 'stale' });
+      expect(stale.status, stale.text).to.be.within(400, 599);
+      expect(stale.body.message).to.contain('401');
+      expect(site.signIns).to.equal(signIns + 3);
+      expect((await s.api('DELETE', '/v1/profiles/stale')).status).to.equal(200);
     });
 
     it("a profile keeps the site's local storage: a page rendered from it reads only with the profile (browsers)", async function () {

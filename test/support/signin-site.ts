@@ -108,6 +108,17 @@ export function addSignInSite(site: FixtureSite, account: { username: string; pa
       ),
     );
   });
+  // An API-style page: a signed-out visit is answered 401 (no redirect to the form).
+  site.route('/account/statement', (req, res) => {
+    const sid = sessionOf(req);
+    if (!sid || !sessions.has(sid)) {
+      res.writeHead(401, { 'content-type': 'text/html; charset=utf-8', 'www-authenticate': 'Cookie' });
+      res.end(doc('Signed out', '<h1>Please sign in</h1>'));
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end(doc('Statement', `<h1>Statement</h1><ul id="products">${ORDERS.map(productLine).join('')}</ul>`));
+  });
   site.route('/account/wishlist', (_req, res) => {
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
     res.end(WISHLIST_PAGE);
