@@ -136,7 +136,7 @@ function suite(label: string, opts: StackOptions): void {
     });
 
     it('extract and a run use a profile without signing in again; an expired one is refreshed by replaying the sign-in', async () => {
-      const signIns = site.signIns;
+      let signIns = site.signIns;
       const agent = agentScript([]);
       s.model.script(agent.script);
       const orders = `${s.site.url}/account/orders`;
@@ -172,6 +172,14 @@ function suite(label: string, opts: StackOptions): void {
       expect(read.status, read.text).to.equal(200);
       expect(names(read.body.data)).to.deep.equal(expectedOrders);
       expect(site.signIns).to.equal(signIns + 2);
+
+      // Markdown of the page on the profile: refreshed the same way when expired.
+      site.expire();
+      const markdown = await s.api('POST', '/v1/extract_markdown', { url: orders, profile: 'club' });
+      expect(markdown.status, markdown.text).to.equal(200);
+      expect(markdown.body.data).to.contain('Signed Kettle').and.not.contain('One-time code');
+      expect(site.signIns).to.equal(signIns + 3);
+      signIns++;
 
       // A page that answers 401 when the session is over: refreshed the same way, then read.
       site.expire();

@@ -6,6 +6,8 @@ import { openBrowser } from '../extract/acquire.ts';
 import { htmlToMarkdown } from '../page/index.ts';
 import { emptyUsage, recordUsage } from '../usage.ts';
 import { archiveSourcePages, archiveStore, keepsSnapshots, type SnapshotRef } from '../snapshots/archive.ts';
+import { checkProfile, profileField } from '../profiles/index.ts';
+import { looksSignedOut, withProfile } from '../profiles/refresh.ts';
 
 /** POST /v1/extract_markdown: the page as clean markdown (no model involved). */
 export async function extractMarkdown(
@@ -20,20 +22,33 @@ export async function extractMarkdown(
   const cookies = normalizeCookieInput(body.cookies, url, issues);
   const onlyMainContent = body.only_main_content ?? false;
   if (typeof onlyMainContent !== 'boolean') issues.push({ loc: ['body', 'only_main_content'], msg: 'Input should be a valid boolean', type: 'bool_type' });
+  const profile = profileField(body.profile, ['body', 'profile'], issues);
   if (issues.length) throw validationFailed(issues);
+  await checkProfile(ctx, owner.id, profile);
   const keep = await keepsSnapshots(ctx.db, owner.id, body.snapshots, 'extractions');
-  const browser = await openBrowser(ctx, { proxyCountry, cookies, signal });
-  try {
-    const page = await browser.goto(url!);
-    const markdown = htmlToMarkdown(page.html, { url: page.finalUrl, onlyMainContent: onlyMainContent === true });
-    const kept = keep
-      ? await archiveSourcePages(archiveStore(ctx), owner.id, 'extract_markdown', null, [
-          { url: page.finalUrl, driver: page.driver, html: page.html, body: page.body, charset: page.charset },
-        ])
-      : null;
-    await recordUsage(ctx.db, { ownerId: owner.id, operation: 'extract_markdown', subject: url, pages: 1, usage: emptyUsage(), credits: 0 });
-    return kept ? { data: markdown, snapshots: kept } : { data: markdown };
-  } finally {
-    await browser.close();
-  }
+  // With a profile: its cookies and local storage; a page that looks signed out refreshes it once.
+  const page = await withProfile(
+    ctx,
+    owner.id,
+    profile,
+    cookies,
+    async (cookies, localStorage) => {
+      const browser = await openBrowser(ctx, { proxyCountry, cookies, localStorage, signal });
+      try {
+        return await browser.goto(url!);
+      } finally {
+        await browser.close();
+      }
+    },
+    (p) => looksSignedOut(p, url!),
+    signal,
+  );
+  const markdown = htmlToMarkdown(page.html, { url: page.finalUrl, onlyMainContent: onlyMainContent === true });
+  const kept = keep
+    ? await archiveSourcePages(archiveStore(ctx), owner.id, 'extract_markdown', null, [
+        { url: page.finalUrl, driver: page.driver, html: page.html, body: page.body, charset: page.charset },
+      ])
+    : null;
+  await recordUsage(ctx.db, { ownerId: owner.id, operation: 'extract_markdown', subject: url, pages: 1, usage: emptyUsage(), credits: 0 });
+  return kept ? { data: markdown, snapshots: kept } : { data: markdown };
 }

@@ -115,6 +115,7 @@ export const MARKDOWN_BODY = {
       description:
         "Gleaner extension: only the page's main content (the article, the whole thread, the whole listing, the product's description and specifications, every section of a service page, the documentation body), without navigation, header, footer, sidebars, consent text, related rails, share bars and ads; the page type is detected. Empty when the page has no main content (an app shell)",
     },
+    profile: PROFILE_FIELD,
     ...SNAPSHOTS_FIELD,
   },
 } as const;
