@@ -1,0 +1,97 @@
+import { expect } from 'chai';
+import { executeRecipe, pageSkeleton } from '../src/recipes/index.ts';
+
+const URL = 'https://shop.example.com/p/trail-kettle';
+const words = (n: number, w: string): string => Array.from({ length: n }, (_, i) => `${w} ${i}`).join(' ');
+
+describe('recipes: the page skeleton shows what a recipe can select', () => {
+  it('does not count siblings away that share a name but not a shape (a page laid out in bare tables)', () => {
+    const cards = Array.from({ length: 12 }, (_, i) => `<li class="card"><a href="/p/${i}">Kettle ${i}</a><span class="cost">$${i}0</span></li>`).join('');
+    const html = `<html><body>
+      <table><tr><td><div class="help">Call us ${words(8, 'anytime')}</div></td></tr></table>
+      <table><tr><td><a href="/">Home</a> <a href="/kettles">Kettles</a></td></tr></table>
+      <table><tr><td><h1>Trail Kettle</h1><div><meta itemprop="price" content="88.00"><span class="prodPrice">€ 88,00</span>
+        <span itemprop="availability" content="http://schema.org/InStock"></span></div>
+        <p>${words(60, 'The kettle boils water quickly')}</p></td></tr></table>
+      <table><tr><th>Shipping</th></tr><tr><td>${words(5, 'days')}</td></tr></table>
+      <ul class="grid">${cards}</ul>
+    </body></html>`;
+    const skeleton = pageSkeleton(html);
+    expect(skeleton).to.contain('meta[itemprop="price"][content="88.00"]').and.contain('span.prodPrice "€ 88,00"');
+    expect(skeleton).to.contain('span[itemprop="availability"][content="http://schema.org/InStock"]');
+    // Cards alike in name and shape are still counted.
+    expect(skeleton).to.match(/… 9 more li\.card like the above/);
+  });
+
+  it('shows every row of a specification table in the main content', () => {
+    const rows = Array.from({ length: 45 }, (_, i) => `<tr><th>Property ${i}</th><td>Value ${i}</td></tr>`).join('');
+    const html = `<html><body><nav><a href="/">Home</a></nav><main><h1>Walkie talkie</h1><p>${words(80, 'A radio for children')}</p>
+      <table id="specs">${rows}<tr><th>Model number</th><td class="v">EUA1026P</td></tr></table></main></body></html>`;
+    const skeleton = pageSkeleton(html);
+    expect(skeleton).to.contain('td.v "EUA1026P"').and.contain('td "Value 44"').and.not.contain('more tr');
+  });
+
+  it('folds the parts that show least to fit, instead of cutting the tail where the specifications are', () => {
+    // A buy box of empty slots and long names, a gallery and marketing prose, then the specifications.
+    const slots = Array.from(
+      { length: 60 },
+      (_, i) => `<div id="slot${i}_feature_div" class="celwidget" data-feature-name="slot${i}"><div class="a-section a-spacing-none"></div></div>`,
+    ).join('');
+    const gallery = Array.from(
+      { length: 40 },
+      (_, i) => `<div class="aplus-module"><img src="/img/banner-${i}.jpg" alt="Banner ${i}"><p>${words(30, 'Lovely')}</p></div>`,
+    ).join('');
+    const html = `<html><body><div id="dp-container" role="main">
+      <div id="buybox">${slots}<span id="price" class="a-price">8,71 €</span></div>
+      <div id="aplus">${gallery}</div>
+      <table id="productDetails_techSpec"><tr><th>Brand</th><td>WELEDA</td></tr><tr><th>Model number</th><td>8856</td></tr></table>
+      </div></body></html>`;
+    const skeleton = pageSkeleton(html, { maxChars: 3000 });
+    expect(skeleton.length).to.be.at.most(3000);
+    expect(skeleton).to.contain('td "8856"').and.contain('td "WELEDA"').and.contain('span#price.a-price "8,71 €"');
+    expect(skeleton)
+      .to.match(/lines folded\)/)
+      .and.not.contain('skeleton cut');
+    // Slots that show nothing are not worth a line; a data-* value repeating the id is not shown.
+    expect(skeleton).to.not.contain('slot7_feature_div').and.not.contain('data-feature-name="slot');
+  });
+
+  it('shows attribute values whole, the canonical URL whole and the Product JSON-LD first', () => {
+    const long = `KÄRCHER Hochdruckreiniger K 3 Full Control für 119,01 €, mit Power Pistole, Strahlrohren und ${words(6, 'Zubehör')}`;
+    const html = `<html><head><link rel="canonical" href="https://shop.example.com/p/montre-casio-pro-trek-prw-3100yb-1er-montre-pro-trek-resine-noir-14347.html">
+      <script type="application/ld+json">{"@context":"https://schema.org","@type":"BreadcrumbList","itemListElement":[{"@type":"ListItem","position":1,"name":"Home"}]}</script>
+      <script type="application/ld+json">{"@context":"https://schema.org","@type":"Product","name":"Trail Kettle","sku":"TK-9","gtin13":"5901885533094","mpn":"A157S546","brand":{"@type":"Brand","name":"Acme"},"offers":{"@type":"Offer","price":"119.01","availability":"https://schema.org/InStock"}}</script>
+      </head><body><main><h1>Trail Kettle</h1><span id="reducedPriceAmount" content="119.01">119,01 €</span>
+      <meta itemprop="description" content="${long}"><p>${words(20, 'Boils water')}</p></main></body></html>`;
+    const skeleton = pageSkeleton(html);
+    expect(skeleton).to.contain('-14347.html"]').and.contain(`content="${long}"`);
+    expect(skeleton.indexOf('"@type":"Product"')).to.be.within(0, skeleton.indexOf('"@type":"BreadcrumbList"'));
+    expect(skeleton).to.contain('"sku":"TK-9"').and.contain('"gtin13":"5901885533094"').and.contain('span#reducedPriceAmount[content="119.01"]');
+
+    // A recipe written from what the skeleton shows reads each value.
+    const [record] = executeRecipe(
+      {
+        version: 1,
+        container: null,
+        fields: {
+          sku: { read: 'jsonld', path: '[@type=Product].sku' },
+          gtin: { read: 'jsonld', path: '[@type=Product].gtin13' },
+          brand: { read: 'jsonld', path: '[@type=Product].brand.name' },
+          price: { selector: '#reducedPriceAmount', read: 'attr', attr: 'content' },
+          availability: { read: 'jsonld', path: '[@type=Product].offers.availability' },
+          canonical: { selector: 'link[rel="canonical"]', read: 'attr', attr: 'href', transforms: [{ op: 'regex', pattern: '-(\\d+)\\.html$' }] },
+        },
+      },
+      html,
+      { url: URL },
+    );
+    expect(record).to.deep.equal({
+      sku: 'TK-9',
+      gtin: '5901885533094',
+      brand: 'Acme',
+      price: '119.01',
+      availability: 'https://schema.org/InStock',
+      canonical: '14347',
+    });
+  });
+});
