@@ -19,8 +19,23 @@ describe('recipes: the page skeleton shows what a recipe can select', () => {
     const skeleton = pageSkeleton(html);
     expect(skeleton).to.contain('meta[itemprop="price"][content="88.00"]').and.contain('span.prodPrice "€ 88,00"');
     expect(skeleton).to.contain('span[itemprop="availability"][content="http://schema.org/InStock"]');
-    // Cards alike in name and shape are still counted.
-    expect(skeleton).to.match(/… 9 more li\.card like the above/);
+    // Cards alike in name and shape are still counted, and the last of the run shown after them.
+    expect(skeleton).to.match(/… 8 more li\.card like the above\n\s*li\.card\n\s*a\[href="\/p\/11"\] "Kettle 11"/);
+  });
+
+  it('counts away cards told apart only by generated ids', () => {
+    const ids = ['R2UX519NMLCSQS', 'R2EG3CJ7Y55HVD', 'R3P15VJYHO64OU', 'R18NS09D7PV7IS', 'R3A6TNWI5Q0WRD', 'RCTIYGKT8KG79'];
+    const reviews = ids
+      .map(
+        (id) =>
+          `<div id="${id}" class="review"><a class="author" href="/profile/${id}">Ann</a><span class="review-date">Reviewed on 7 June 2020</span><p>${words(12, 'Great')}</p></div>`,
+      )
+      .join('');
+    const html = `<html><body><main><h1>Walkie talkie</h1><div class="offer"><span class="price">21,99 €</span></div><p>${words(40, 'A radio')}</p>
+      <section class="list">${reviews}</section></main></body></html>`;
+    const skeleton = pageSkeleton(html);
+    expect(skeleton).to.contain('div#R2UX519NMLCSQS.review').and.contain('… 2 more div.review like the above').and.contain('div#RCTIYGKT8KG79.review');
+    expect(skeleton).to.not.contain('R3A6TNWI5Q0WRD');
   });
 
   it('shows every row of a specification table in the main content', () => {
@@ -59,12 +74,16 @@ describe('recipes: the page skeleton shows what a recipe can select', () => {
   it('shows attribute values whole, the canonical URL whole and the Product JSON-LD first', () => {
     const long = `KÄRCHER Hochdruckreiniger K 3 Full Control für 119,01 €, mit Power Pistole, Strahlrohren und ${words(6, 'Zubehör')}`;
     const html = `<html><head><link rel="canonical" href="https://shop.example.com/p/montre-casio-pro-trek-prw-3100yb-1er-montre-pro-trek-resine-noir-14347.html">
+      <link rel="alternate" media="only screen and (max-width: 640px)" href="https://m.shop.example.com/p/trail-kettle?offerid=5Hm3xUsb&amp;show-uid=1606747306">
       <script type="application/ld+json">{"@context":"https://schema.org","@type":"BreadcrumbList","itemListElement":[{"@type":"ListItem","position":1,"name":"Home"}]}</script>
       <script type="application/ld+json">{"@context":"https://schema.org","@type":"Product","name":"Trail Kettle","sku":"TK-9","gtin13":"5901885533094","mpn":"A157S546","brand":{"@type":"Brand","name":"Acme"},"offers":{"@type":"Offer","price":"119.01","availability":"https://schema.org/InStock"}}</script>
       </head><body><main><h1>Trail Kettle</h1><span id="reducedPriceAmount" content="119.01">119,01 €</span>
-      <meta itemprop="description" content="${long}"><p>${words(20, 'Boils water')}</p></main></body></html>`;
+      <meta itemprop="description" content="${long}"><p>${words(20, 'Boils water')}</p>
+      <a class="spec" href="/product/smes-nutrilon-nutricia-3-premium-s-12-mesiatsev-1200-g/1747680089/spec?sku=TK-9-BLUE">Specifications</a></main></body></html>`;
     const skeleton = pageSkeleton(html);
-    expect(skeleton).to.contain('-14347.html"]').and.contain(`content="${long}"`);
+    expect(skeleton).to.contain('-14347.html"]').and.contain(`content="${long}"`).and.contain('show-uid=1606747306"]');
+    // A long link is cut in its middle: the id at its end stays.
+    expect(skeleton).to.match(/a\.spec\[href="\/product\/smes-[^"]*…[^"]*\?sku=TK-9-BLUE"\] "Specifications"/);
     expect(skeleton.indexOf('"@type":"Product"')).to.be.within(0, skeleton.indexOf('"@type":"BreadcrumbList"'));
     expect(skeleton).to.contain('"sku":"TK-9"').and.contain('"gtin13":"5901885533094"').and.contain('span#reducedPriceAmount[content="119.01"]');
 

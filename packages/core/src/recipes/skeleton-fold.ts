@@ -14,7 +14,11 @@ export interface SkeletonLine {
 }
 
 /** Subtrees smaller than this many characters are not worth a fold marker of their own. */
-const MIN_FOLD = 160;
+const MIN_FOLD = 40;
+/** A subtree more than this many times larger than the excess is folded only when nothing smaller does. */
+const OVERSHOOT = 3;
+/** A subtree holding more than this share of the page's worth is folded only when nothing else does. */
+const MAJOR = 0.05;
 /** The length of a fold marker, " (N lines folded)". */
 const MARKER = 20;
 
@@ -107,7 +111,20 @@ export function foldToFit(lines: SkeletonLine[], maxChars: number): string {
       offer(p);
     }
   };
-  while (total > maxChars && heap.length) {
+  // A subtree far larger than what is left to cut waits while smaller ones can do (folding the
+  // buy box whole to save its last 300 characters would hide its price).
+  const deferred: number[] = [];
+  let allWorth = 0;
+  for (const l of lines) allWorth += l.worth;
+  let defer = true;
+  for (;;) {
+    if (total <= maxChars) break;
+    if (!heap.length) {
+      if (!defer || !deferred.length) break;
+      defer = false;
+      for (const i of deferred) offer(i);
+      continue;
+    }
     const [d, i] = pop();
     if (hidden[i] || closed[i]) continue;
     if (leaf(i)) {
@@ -120,13 +137,17 @@ export function foldToFit(lines: SkeletonLine[], maxChars: number): string {
       continue;
     }
     if (d !== density(i) || chars[i] < MIN_FOLD) continue;
+    if (defer && (chars[i] > OVERSHOOT * (total - maxChars) + MIN_FOLD || worth[i] > MAJOR * allWorth)) {
+      deferred.push(i);
+      continue;
+    }
     let count = folded[i];
     for (let j = i + 1; j < end[i]; j++) {
       if (!hidden[j]) count += 1 + folded[j];
       hidden[j] = 1;
     }
     // The subtree's lines go, a marker comes: what its ancestors show shrinks by as much.
-    const lostChars = chars[i] - (folded[i] ? 0 : MARKER);
+    const lostChars = chars[i] - MARKER;
     const lostWorth = worth[i];
     total -= lostChars;
     folded[i] = count;

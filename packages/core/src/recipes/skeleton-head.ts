@@ -50,8 +50,13 @@ export function headLines(attrCut: number, all: (q: string) => Element[], title:
     const url = /^https?:\/\//.test(m.attribs.content);
     lines.push(`meta[${key}="${m.attribs[key]}"] content="${cut(collapse(m.attribs.content), url ? 300 : Math.max(attrCut, 120))}"`);
   }
+  // The page's own addresses: canonical, paging, and a few alternates (mobile, AMP, languages).
+  let alternates = 0;
   for (const l of all('link[rel]')) {
-    if (/canonical|next|prev/i.test(l.attribs.rel)) lines.push(`link[rel="${l.attribs.rel}"][href="${cut(l.attribs.href ?? '', 300)}"]`);
+    const rel = l.attribs.rel.toLowerCase();
+    if (/canonical|next|prev/.test(rel) || (/alternate/.test(rel) && !l.attribs.type && alternates++ < 3)) {
+      lines.push(`link[rel="${l.attribs.rel}"]${l.attribs.hreflang ? `[hreflang="${l.attribs.hreflang}"]` : ''}[href="${cut(l.attribs.href ?? '', 300)}"]`);
+    }
   }
   const blocks = all('script[type="application/ld+json" i]')
     .slice(0, 8)

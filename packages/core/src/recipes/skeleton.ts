@@ -67,6 +67,13 @@ const CHROME = new Set(['nav', 'footer', 'aside']);
 const GENERATED = /^(?=.*\d)[a-z0-9]{4,8}(?:-[a-z0-9]{4,8}){2,}$|^[0-9a-f]{16,}$|^(?=.*\d)(?=.*[A-Z])[A-Za-z0-9+/=_-]{24,}$/;
 
 const cut = (s: string, n: number): string => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+/** A URL too long is cut in its middle: its start says where it goes, its end often holds an id
+ * (`/p/kettle-14347.html`, `?sku=TK-9`). */
+const cutMiddle = (s: string, n: number): string => {
+  if (s.length <= n) return s;
+  const head = Math.ceil(n * 0.45);
+  return `${s.slice(0, head)}…${s.slice(s.length - (n - head - 1))}`;
+};
 
 /** aria-hidden on these is a snapshot taken with a dialog open (the page behind it), not hidden content. */
 const ARIA_CONTAINERS = new Set(['div', 'section', 'main', 'article', 'form', 'table', 'ul', 'ol', 'dl', 'header', 'footer', 'aside', 'body']);
@@ -138,7 +145,9 @@ function describe(el: Element, lv: Level, info?: { shows: number }): string {
     else {
       if (!ANCHOR_ONLY.has(k)) shows = Math.max(shows, REFERENCE_ATTRS.has(k) ? REFERENCE : 1);
       const shown = k === 'itemtype' ? v.replace(/^https?:\/\/schema\.org\//, '') : collapse(v);
-      attrs.push(`[${k}="${cut(shown, VALUE_ATTRS.has(k) ? Math.max(lv.attr, VALUE_MAX) : lv.attr)}"]`);
+      if (VALUE_ATTRS.has(k)) attrs.push(`[${k}="${cut(shown, Math.max(lv.attr, VALUE_MAX))}"]`);
+      else if (k === 'href' || k === 'src') attrs.push(`[${k}="${cutMiddle(shown, lv.attr)}"]`);
+      else attrs.push(`[${k}="${cut(shown, lv.attr)}"]`);
     }
   }
   if (info) info.shows = shows;
@@ -148,7 +157,8 @@ function describe(el: Element, lv: Level, info?: { shows: number }): string {
 /** Siblings alike for folding: same tag, id and classes, numbers ignored (`item-1`, `item-2`); page
  * parts told apart by their ids alone (#top, #center, #bottom) are not repeats. */
 function signature(el: Element): string {
-  const id = el.attribs.id ? `#${el.attribs.id.replace(/\d+/g, '#')}` : '';
+  // An id with a digit numbers or generates (post-12, R2UX519NMLCSQS): it tells no part apart.
+  const id = el.attribs.id && !/\d/.test(el.attribs.id) ? `#${el.attribs.id}` : '';
   const classes = (el.attribs.class ?? '')
     .split(/\s+/)
     .filter(Boolean)
@@ -187,22 +197,27 @@ const OUTSIDE = 0.3;
 /** Names (id, class, itemprop) of the places a record's facts are kept: a line so named is what a
  * recipe anchors on, worth this much more. */
 const FACT_NAME =
-  /price|sku|brand|avail|stock|gtin|ean\b|upc|isbn|mpn|model|manufacturer|vendor|currency|rating|author|date|product[-_]?(?:title|name|id|code|number)|part[-_]?(?:no|num)|item[-_]?(?:no|num|code)|article[-_]?(?:no|num)/i;
-const NAMED = 2;
+  /price|sku|brand|avail|stock|gtin|ean\b|upc|isbn|mpn|model|manufacturer|vendor|seller|merchant|currency|product[-_]?(?:title|name|id|code|number)|part[-_]?(?:no|num)|item[-_]?(?:no|num|code)|article[-_]?(?:no|num)/i;
+
+/** Whether an element's names (id, class, itemprop) say it holds a record's fact. */
+function factNamed(el: Element): boolean {
+  const a = el.attribs;
+  return FACT_NAME.test(`${a.id ?? ''} ${a.class ?? ''} ${a.itemprop ?? ''}`);
+}
+const NAMED = 4;
 const CHOICE = 0.3;
 
 /** How much a line shows that a recipe may read: its text (a short value more than prose, a
  * number or code more than a word, a link's text less), its attribute values, and names that say
  * it holds a fact. */
-function lineWorth(el: Element, text: string, shows: number, where: 'in' | 'around' | 'out'): number {
+function lineWorth(el: Element, text: string, shows: number, where: 'in' | 'around' | 'out', named: boolean): number {
   let t = 0;
   if (text) t = text.length > SHORT_TEXT ? PROSE : /\d/.test(text) ? 1 + DIGITS : 1;
   // A choice of a select (a quantity, a size) and a form's hidden state are seldom the record's facts.
   if (el.name === 'option') return CHOICE;
   if (el.name === 'input' && el.attribs.type === 'hidden') shows *= CHOICE;
   let w = (el.name === 'a' ? t * LINK_TEXT : t) + shows;
-  const a = el.attribs;
-  if (FACT_NAME.test(`${a.id ?? ''} ${a.class ?? ''} ${a.itemprop ?? ''}`)) w += NAMED;
+  if (named) w += NAMED;
   return where === 'out' ? w * OUTSIDE : w;
 }
 
@@ -250,10 +265,12 @@ function renderElement(el: Element, depth: number, r: Render, plan: Plan, inMain
   // Fold wrapper chains (one element child, no text of their own) onto one line.
   const chain = [describe(el, lv)];
   let node = el;
+  let named = factNamed(el);
   let kids = elementChildren(node);
   while (kids.length === 1 && !directText(node) && chain.length < 6) {
     node = kids[0];
     chain.push(describe(node, lv));
+    named ||= factNamed(node);
     kids = elementChildren(node);
   }
   const text = directText(node);
@@ -261,8 +278,9 @@ function renderElement(el: Element, depth: number, r: Render, plan: Plan, inMain
     push(r, depth, `${chain.join(' > ')} (${kids.length} children folded)`);
     return;
   }
-  // What the main content leaves out (customer reviews, recommendation rails, a mobile copy).
-  if (kids.length > 0 && plan.drop && where === 'in' && !VALUE_TAGS.has(el.name) && region(el, plan.drop) === 'in') {
+  // What the main content leaves out (customer reviews, recommendation rails, a mobile copy); a
+  // small block is shown still (a "Sold by" line of links names the seller).
+  if (kids.length > 0 && plan.drop && where === 'in' && !VALUE_TAGS.has(el.name) && region(el, plan.drop) === 'in' && !isSmall(el, SMALL_DROP)) {
     push(r, depth, `${chain.join(' > ')} (${kids.length} children folded: not main content)`);
     return;
   }
@@ -270,10 +288,12 @@ function renderElement(el: Element, depth: number, r: Render, plan: Plan, inMain
   describe(node, lv, info);
   // A leaf that shows nothing (an icon, a spacer, an empty slot) is no place a value is read from.
   if (lv.dropEmpty && kids.length === 0 && !text && !info.shows) return;
-  push(r, depth, `${chain.join(' > ')}${text ? ` "${cut(text, lv.text)}"` : ''}`, lineWorth(node, text, info.shows, where));
+  push(r, depth, `${chain.join(' > ')}${text ? ` "${cut(text, lv.text)}"` : ''}`, lineWorth(node, text, info.shows, where, named));
   renderChildren(kids, depth + 1, r, plan, lv, where === 'in');
 }
 
+/** A row of a label and a value holds at most this many characters of text. */
+const ROW_TEXT = 160;
 /** Elements of at most this many descendant elements count as data rows. */
 const ROW_SIZE = 6;
 const ROW_FACTOR = 10;
@@ -281,20 +301,25 @@ const ROW_FACTOR = 10;
  * many (a page too long for them folds what shows least, see skeleton-fold.ts). */
 const MAX_ROWS = 100;
 
-/** A data row: a few elements and no link (a run of small links is a menu, folded like cards). */
-function isSmall(el: Element): boolean {
-  if (el.name === 'a') return false;
+/** A data row: a few elements and no link (a run of small links is a menu, folded like cards).
+ * With `links`, a block of at most that many elements, links or not. */
+function isSmall(el: Element, links = 0): boolean {
+  if (el.name === 'a' && !links) return false;
+  const size = links || ROW_SIZE;
   let n = 0;
   const stack: Element[] = [el];
   while (stack.length) {
     for (const c of stack.pop()!.children) {
       if (!isTag(c)) continue;
-      if (++n > ROW_SIZE || c.name === 'a') return false;
+      if (++n > size || (c.name === 'a' && !links)) return false;
       stack.push(c);
     }
   }
   return true;
 }
+
+/** A block the main content leaves out that holds at most this many elements is shown all the same. */
+const SMALL_DROP = 8;
 
 /** Siblings of one kind met so far: a kind is a signature (or a bare tag) and a shape. */
 interface Kind {
@@ -311,21 +336,28 @@ function countKind(kinds: Map<string, Kind[]>, key: string, shape: Set<string>):
   return ++kind.n;
 }
 
-/** A row of a table or list holding a label and a value (not a paragraph among others). */
+/** A row of a table or list holding a label and a value: short text in at least two parts (not
+ * a paragraph among others, nor a review's date and text). */
 function isRow(el: Element): boolean {
-  return el.name === 'tr' || el.children.filter(isTag).length >= 2;
+  if (el.name !== 'tr' && el.children.filter(isTag).length < 2) return false;
+  let chars = 0;
+  const stack: AnyNode[] = [el];
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (isText(n)) chars += n.data.trim().length;
+    else if (isTag(n)) stack.push(...n.children);
+    if (chars > ROW_TEXT) return false;
+  }
+  return true;
 }
 
 function renderChildren(kids: Element[], depth: number, r: Render, plan: Plan, lv: Level, inMain = false): void {
   const seen = new Map<string, Kind[]>();
   const perTag = new Map<string, Kind[]>();
-  const skipped = new Map<string, number>();
-  for (const kid of kids) {
+  // Which kids are counted away, under which name (a signature, or a bare tag).
+  const skip: (string | null)[] = kids.map((kid) => {
     // The main content (or what holds it) is never one of the repeats counted away.
-    if (plan.ranges && !inMain && region(kid, plan.ranges) !== 'out') {
-      renderElement(kid, depth, r, plan, inMain);
-      continue;
-    }
+    if (plan.ranges && !inMain && region(kid, plan.ranges) !== 'out') return null;
     // At most `repeats` of one kind, and a few more of one tag whatever their classes: siblings
     // alike in name but not in what they hold (a page laid out in bare <table>s) are not repeats.
     const sig = signature(kid);
@@ -335,11 +367,27 @@ function renderChildren(kids: Element[], depth: number, r: Render, plan: Plan, l
     // Small siblings are data rows (a spec table's label and value, a definition list): each row
     // holds a different fact, so many more of them are shown than of cards (all, when label and value).
     const limit = isSmall(kid) ? (isRow(kid) ? MAX_ROWS : lv.repeats * ROW_FACTOR) : lv.repeats;
-    if (n > limit) skipped.set(sig, (skipped.get(sig) ?? 0) + 1);
-    else if (t > limit + 3 && !kid.attribs.id) skipped.set(kid.name, (skipped.get(kid.name) ?? 0) + 1);
-    else renderElement(kid, depth, r, plan, inMain);
-  }
-  for (const [sig, count] of skipped) push(r, depth, `… ${count} more ${sig}${sig.includes('.') ? ' like the above' : ' elements'}`, REPEATS_WORTH);
+    if (n > limit) return sig;
+    if (t > limit + 3 && !kid.attribs.id) return kid.name;
+    return null;
+  });
+  // The last of a run is shown after its count: a breadcrumb's last link names the page's
+  // category or brand, a list's last item says where it ends.
+  const last = new Map<string, number>();
+  skip.forEach((k, i) => k !== null && last.set(k, i));
+  const skipped = new Map<string, number>();
+  const summary = (key: string, count: number): void =>
+    push(r, depth, `… ${count} more ${key}${key.includes('.') ? ' like the above' : ' elements'}`, REPEATS_WORTH);
+  kids.forEach((kid, i) => {
+    const key = skip[i];
+    if (key === null) renderElement(kid, depth, r, plan, inMain);
+    else if (last.get(key) !== i) skipped.set(key, (skipped.get(key) ?? 0) + 1);
+    else {
+      if (skipped.has(key)) summary(key, skipped.get(key)!);
+      skipped.delete(key);
+      renderElement(kid, depth, r, plan, inMain);
+    }
+  });
 }
 
 const BODY_INTRO =
