@@ -6,10 +6,16 @@ const words = (n: number, w: string): string => Array.from({ length: n }, (_, i)
 
 describe('recipes: the page skeleton shows what a recipe can select', () => {
   it('does not count siblings away that share a name but not a shape (a page laid out in bare tables)', () => {
-    const cards = Array.from({ length: 12 }, (_, i) => `<li class="card"><a href="/p/${i}">Kettle ${i}</a><span class="cost">$${i}0</span></li>`).join('');
+    const cards = Array.from(
+      { length: 12 },
+      (_, i) =>
+        `<li class="card"><img src="/i/${i}.jpg" alt=""><a href="/p/${i}">Kettle ${i}</a><span class="cost">$${i}0</span><span class="badge">New</span></li>`,
+    ).join('');
     const html = `<html><body>
       <table><tr><td><div class="help">Call us ${words(8, 'anytime')}</div></td></tr></table>
-      <table><tr><td><a href="/">Home</a> <a href="/kettles">Kettles</a></td></tr></table>
+      <table><tr><td><a href="/">Home</a> <a href="/camp">Camping</a> <a href="/camp/cook">Cooking</a> <a href="/camp/cook/pots">Pots</a>
+        <a href="/camp/cook/pots/steel">Steel</a> <a href="/camp/cook/pots/steel/sinks">Sinks</a> <a href="/camp/cook/pots/steel/sinks/carry">Carry</a>
+        <a href="/brands/uniflame">UNIFLAME</a></td></tr></table>
       <table><tr><td><h1>Trail Kettle</h1><div><meta itemprop="price" content="88.00"><span class="prodPrice">€ 88,00</span>
         <span itemprop="availability" content="http://schema.org/InStock"></span></div>
         <p>${words(60, 'The kettle boils water quickly')}</p></td></tr></table>
@@ -19,8 +25,25 @@ describe('recipes: the page skeleton shows what a recipe can select', () => {
     const skeleton = pageSkeleton(html);
     expect(skeleton).to.contain('meta[itemprop="price"][content="88.00"]').and.contain('span.prodPrice "€ 88,00"');
     expect(skeleton).to.contain('span[itemprop="availability"][content="http://schema.org/InStock"]');
-    // Cards alike in name and shape are still counted, and the last of the run shown after them.
-    expect(skeleton).to.match(/… 8 more li\.card like the above\n\s*li\.card\n\s*a\[href="\/p\/11"\] "Kettle 11"/);
+    // What the skeleton shows, a recipe reads.
+    const [record] = executeRecipe(
+      {
+        version: 1,
+        container: null,
+        fields: {
+          price: { selector: 'meta[itemprop="price"]', read: 'attr', attr: 'content' },
+          shown: { selector: 'span.prodPrice', read: 'text' },
+          availability: { selector: '[itemprop="availability"]', read: 'attr', attr: 'content' },
+        },
+      },
+      html,
+      { url: URL },
+    );
+    expect(record).to.deep.equal({ price: '88.00', shown: '€ 88,00', availability: 'http://schema.org/InStock' });
+    // Cards alike in name and shape are still counted; the last of a run of links is shown after
+    // their count (a breadcrumb's last link names the category or the brand).
+    expect(skeleton).to.contain('… 9 more li.card like the above').and.not.contain('Kettle 11');
+    expect(skeleton).to.match(/… 4 more a elements\n\s*a\[href="\/brands\/uniflame"\] "UNIFLAME"/);
   });
 
   it('counts away cards told apart only by generated ids', () => {

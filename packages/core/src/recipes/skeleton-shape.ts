@@ -22,9 +22,14 @@ const part = (el: Element): string => {
   return `${el.name}${classes.length ? `.${classes.join('.')}` : ''}`;
 };
 
+const shapes = new WeakMap<Element, Set<string>>();
+
 /** The names (tag and classes, digits ignored) of an element's first descendants, with their depth. */
 export function shapeOf(el: Element): Set<string> {
-  const out = new Set<string>();
+  let out = shapes.get(el);
+  if (out) return out;
+  out = new Set<string>();
+  shapes.set(el, out);
   let level: Element[] = [el];
   for (let depth = 1; depth <= SHAPE_DEPTH && level.length && out.size < SHAPE_NODES; depth++) {
     const next: Element[] = [];

@@ -157,8 +157,13 @@ function describe(el: Element, lv: Level, info?: { shows: number }): string {
 /** Siblings alike for folding: same tag, id and classes, numbers ignored (`item-1`, `item-2`); page
  * parts told apart by their ids alone (#top, #center, #bottom) are not repeats. */
 function signature(el: Element): string {
-  // An id with a digit numbers or generates (post-12, R2UX519NMLCSQS): it tells no part apart.
-  const id = el.attribs.id && !/\d/.test(el.attribs.id) ? `#${el.attribs.id}` : '';
+  // An id tells parts apart by its words (care-module-10 and quality-module-10), not by its
+  // numbers (post-12) or generated letters (R2UX519NMLCSQS).
+  const words = (el.attribs.id ?? '')
+    .split(/[^A-Za-z]+/)
+    .filter((w) => w.length >= 3 && w !== w.toUpperCase())
+    .map((w) => w.toLowerCase());
+  const id = words.length ? `#${words.join('-')}` : '';
   const classes = (el.attribs.class ?? '')
     .split(/\s+/)
     .filter(Boolean)
@@ -318,6 +323,8 @@ function isSmall(el: Element, links = 0): boolean {
   return true;
 }
 
+/** The last of a run is shown when it holds at most this many elements (a link, a short row). */
+const LAST_SIZE = 3;
 /** A block the main content leaves out that holds at most this many elements is shown all the same. */
 const SMALL_DROP = 8;
 
@@ -371,10 +378,11 @@ function renderChildren(kids: Element[], depth: number, r: Render, plan: Plan, l
     if (t > limit + 3 && !kid.attribs.id) return kid.name;
     return null;
   });
-  // The last of a run is shown after its count: a breadcrumb's last link names the page's
-  // category or brand, a list's last item says where it ends.
+  // The last of a run of small items is shown after their count: a breadcrumb's last link names
+  // the page's category or brand.
   const last = new Map<string, number>();
   skip.forEach((k, i) => k !== null && last.set(k, i));
+  for (const [k, i] of last) if (!isSmall(kids[i], LAST_SIZE)) last.delete(k);
   const skipped = new Map<string, number>();
   const summary = (key: string, count: number): void =>
     push(r, depth, `… ${count} more ${key}${key.includes('.') ? ' like the above' : ' elements'}`, REPEATS_WORTH);
@@ -388,6 +396,7 @@ function renderChildren(kids: Element[], depth: number, r: Render, plan: Plan, l
       renderElement(kid, depth, r, plan, inMain);
     }
   });
+  for (const [key, count] of skipped) summary(key, count);
 }
 
 const BODY_INTRO =
@@ -430,6 +439,8 @@ export function pageSkeleton(page: string | Document, opts: SkeletonOptions = {}
     renderChildren(top, 0, r, plan, lv);
     text = last ? `${intro}\n${foldToFit(r.lines, maxChars - intro.length - 1)}` : `${intro}\n${r.lines.map((l) => l.text).join('\n')}`;
     if (text.length <= maxChars) return text;
+    // Far too long at full detail: the middle level would not fit either.
+    if (r.chars > r.limit && i < LEVELS.length - 2) i = LEVELS.length - 2;
   }
   return `${text.slice(0, maxChars - 40)}\n… (skeleton cut at ${maxChars} characters)`;
 }
