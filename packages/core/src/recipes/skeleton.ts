@@ -11,11 +11,14 @@
 import { selectAll, selectOne } from 'css-select';
 import { DomHandler, isTag, isText } from 'domhandler';
 import { Parser } from 'htmlparser2';
-import { collapse, INVISIBLE_TAGS, jsonLdRoots, parseHtmlDocument } from './dom.ts';
+import { collapse, INVISIBLE_TAGS, parseHtmlDocument } from './dom.ts';
 import type { AnyNode, Document, Element } from './dom.ts';
 // Menus, page header and footer are folded; an overlay's class words ("with-cookie-info") can name a page wrapper.
 import { isBoilerplate, isOverlay } from '../page/boilerplate.ts';
 import { findMainContent, type Range } from '../page/main-content.ts';
+import { headLines } from './skeleton-head.ts';
+import { alike, shapeOf } from './skeleton-shape.ts';
+import { foldToFit, type SkeletonLine } from './skeleton-fold.ts';
 
 export interface SkeletonOptions {
   /** Upper bound of the skeleton's length in characters (default 24,000). */
@@ -26,13 +29,14 @@ interface Level {
   repeats: number;
   text: number;
   attr: number;
-  foldChrome: boolean;
+  /** Leave out elements that show nothing (no text, no attribute but id and classes, no children). */
+  dropEmpty: boolean;
 }
 
 const LEVELS: Level[] = [
-  { repeats: 3, text: 80, attr: 80, foldChrome: true },
-  { repeats: 2, text: 50, attr: 60, foldChrome: true },
-  { repeats: 1, text: 30, attr: 40, foldChrome: true },
+  { repeats: 3, text: 80, attr: 80, dropEmpty: false },
+  { repeats: 2, text: 60, attr: 60, dropEmpty: true },
+  { repeats: 1, text: 40, attr: 40, dropEmpty: true },
 ];
 
 const KEY_ATTRS = [
@@ -63,6 +67,13 @@ const CHROME = new Set(['nav', 'footer', 'aside']);
 const GENERATED = /^(?=.*\d)[a-z0-9]{4,8}(?:-[a-z0-9]{4,8}){2,}$|^[0-9a-f]{16,}$|^(?=.*\d)(?=.*[A-Z])[A-Za-z0-9+/=_-]{24,}$/;
 
 const cut = (s: string, n: number): string => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+/** A URL too long is cut in its middle: its start says where it goes, its end often holds an id
+ * (`/p/kettle-14347.html`, `?sku=TK-9`). */
+const cutMiddle = (s: string, n: number): string => {
+  if (s.length <= n) return s;
+  const head = Math.ceil(n * 0.45);
+  return `${s.slice(0, head)}…${s.slice(s.length - (n - head - 1))}`;
+};
 
 /** aria-hidden on these is a snapshot taken with a dialog open (the page behind it), not hidden content. */
 const ARIA_CONTAINERS = new Set(['div', 'section', 'main', 'article', 'form', 'table', 'ul', 'ol', 'dl', 'header', 'footer', 'aside', 'body']);
@@ -80,7 +91,31 @@ function directText(el: Element): string {
   return collapse(el.children.map((c) => (isText(c) ? c.data : isTag(c) && c.name === 'br' ? ' ' : '')).join(''));
 }
 
-function describe(el: Element, lv: Level): string {
+/** Attributes whose whole value is shown however long (up to VALUE_MAX): a value a recipe reads
+ * with `read: "attr"` (a price in `content`, a SKU in `value`) is no use cut. */
+const VALUE_ATTRS = new Set(['content', 'value', 'datetime']);
+const VALUE_MAX = 200;
+
+/** Attributes that name an element (a selector anchors on them) but hold no value to read. */
+const ANCHOR_ONLY = new Set(['role', 'name', 'type', 'rel', 'for', 'lang']);
+
+/** A data-* value that only repeats the element's id or a class (`data-feature-name="price"` on `#price_div`). */
+function redundant(v: string, el: Element): boolean {
+  const low = v.toLowerCase();
+  if (low.length < 3) return false;
+  if ((el.attribs.id ?? '').toLowerCase().includes(low)) return true;
+  return (el.attribs.class ?? '')
+    .toLowerCase()
+    .split(/\s+/)
+    .some((c) => c.includes(low));
+}
+
+/** Attributes that point elsewhere (a link, an image): read by recipes, but rarely a fact of the record. */
+const REFERENCE_ATTRS = new Set(['href', 'src', 'srcset', 'alt', 'title', 'aria-label']);
+
+/** The element's line: tag, id, classes and the attributes worth anchoring on or reading; `shows`
+ * says how much of a value its attributes show (0: nothing beyond names, tag, id and classes). */
+function describe(el: Element, lv: Level, info?: { shows: number }): string {
   let out = el.name;
   const id = el.attribs.id;
   if (id) out += `#${cut(id, 40)}`;
@@ -89,26 +124,46 @@ function describe(el: Element, lv: Level): string {
   if (classes.length > 6) out += '.…';
   const attrs: string[] = [];
   let data = 0;
+  let shows = 0;
   for (const [k, v] of Object.entries(el.attribs)) {
-    if (k.startsWith('data-') && data < 4) {
-      data++;
-      // A generated id (tracking, render ids) is no selector anchor: its presence is shown, not its value.
-      attrs.push(v === '' || GENERATED.test(v) ? `[${k}]` : `[${k}="${cut(v, lv.attr)}"]`);
+    if (!k.startsWith('data-') || data >= 4) continue;
+    // A generated id (tracking, render ids) is no selector anchor: its presence is shown, not its
+    // value (and, when the page is too long, not even that); a value repeating the id says nothing.
+    if (v !== '' && (GENERATED.test(v) || redundant(v, el))) {
+      if (lv.dropEmpty) continue;
+      attrs.push(`[${k}]`);
+    } else {
+      attrs.push(v === '' ? `[${k}]` : `[${k}="${cut(collapse(v), lv.attr)}"]`);
+      if (v !== '') shows = 1;
     }
+    data++;
   }
   for (const k of KEY_ATTRS) {
     const v = el.attribs[k];
     if (v === undefined || (k === 'type' && el.name !== 'input' && el.name !== 'button')) continue;
     if (k === 'itemscope' || v === '') attrs.push(`[${k}]`);
-    else attrs.push(`[${k}="${cut(k === 'itemtype' ? v.replace(/^https?:\/\/schema\.org\//, '') : v, lv.attr)}"]`);
+    else {
+      if (!ANCHOR_ONLY.has(k)) shows = Math.max(shows, REFERENCE_ATTRS.has(k) ? REFERENCE : 1);
+      const shown = k === 'itemtype' ? v.replace(/^https?:\/\/schema\.org\//, '') : collapse(v);
+      if (VALUE_ATTRS.has(k)) attrs.push(`[${k}="${cut(shown, Math.max(lv.attr, VALUE_MAX))}"]`);
+      else if (k === 'href' || k === 'src') attrs.push(`[${k}="${cutMiddle(shown, lv.attr)}"]`);
+      else attrs.push(`[${k}="${cut(shown, lv.attr)}"]`);
+    }
   }
+  if (info) info.shows = shows;
   return out + attrs.join('');
 }
 
 /** Siblings alike for folding: same tag, id and classes, numbers ignored (`item-1`, `item-2`); page
  * parts told apart by their ids alone (#top, #center, #bottom) are not repeats. */
 function signature(el: Element): string {
-  const id = el.attribs.id ? `#${el.attribs.id.replace(/\d+/g, '#')}` : '';
+  // An id tells parts apart by its words (care-module-10 and quality-module-10), not by its
+  // numbers (post-12) or generated letters (R2UX519NMLCSQS).
+  const words = (el.attribs.id ?? '')
+    .split(/[^A-Za-z]+/)
+    .filter((w) => w.length >= 3 && w !== w.toUpperCase())
+    .map((w) => w.toLowerCase());
+  const id = words.length ? `#${words.join('-')}` : '';
   const classes = (el.attribs.class ?? '')
     .split(/\s+/)
     .filter(Boolean)
@@ -120,21 +175,78 @@ function signature(el: Element): string {
 }
 
 interface Render {
-  lines: string[];
+  lines: SkeletonLine[];
   chars: number;
   limit: number;
 }
 
-function push(r: Render, line: string): void {
-  r.lines.push(line);
-  r.chars += line.length + 1;
+function push(r: Render, depth: number, line: string, worth = 0): void {
+  const text = `${'  '.repeat(Math.min(depth, 30))}${line}`;
+  r.lines.push({ text, depth, worth });
+  r.chars += text.length + 1;
+}
+
+/** Prose longer than this is worth less per line than a short value (a price, a label, a SKU). */
+const SHORT_TEXT = 80;
+const PROSE = 0.3;
+/** A link's or an image's address, and a link's text: most are the way to another page. */
+const REFERENCE = 0.3;
+const LINK_TEXT = 0.6;
+/** A short text with a digit (a price, a code, a size) is worth this much more. */
+const DIGITS = 0.5;
+/** A "… N more like the above" line: it says how many records a container will match. */
+const REPEATS_WORTH = 0.3;
+/** Outside the main content a line is worth this much of one inside it. */
+const OUTSIDE = 0.3;
+
+/** Names (id, class, itemprop) of the places a record's facts are kept: a line so named is what a
+ * recipe anchors on, worth this much more. */
+const FACT_NAME =
+  /price|sku|brand|avail|stock|gtin|ean\b|upc|isbn|mpn|model|manufacturer|vendor|seller|merchant|currency|product[-_]?(?:title|name|id|code|number)|part[-_]?(?:no|num)|item[-_]?(?:no|num|code)|article[-_]?(?:no|num)/i;
+
+/** Whether an element's names (id, class, itemprop) say it holds a record's fact. */
+function factNamed(el: Element): boolean {
+  const a = el.attribs;
+  return FACT_NAME.test(`${a.id ?? ''} ${a.class ?? ''} ${a.itemprop ?? ''}`);
+}
+const NAMED = 4;
+const CHOICE = 0.3;
+
+/** How much a line shows that a recipe may read: its text (a short value more than prose, a
+ * number or code more than a word, a link's text less), its attribute values, and names that say
+ * it holds a fact. */
+function lineWorth(el: Element, text: string, shows: number, where: 'in' | 'around' | 'out', named: boolean): number {
+  let t = 0;
+  if (text) t = text.length > SHORT_TEXT ? PROSE : /\d/.test(text) ? 1 + DIGITS : 1;
+  // A choice of a select (a quantity, a size) and a form's hidden state are seldom the record's facts.
+  if (el.name === 'option') return CHOICE;
+  if (el.name === 'input' && el.attribs.type === 'hidden') shows *= CHOICE;
+  let w = (el.name === 'a' ? t * LINK_TEXT : t) + shows;
+  if (named) w += NAMED;
+  return where === 'out' ? w * OUTSIDE : w;
 }
 
 interface Plan {
   level: Level;
   /** The main content's ranges of the HTML (sorted, disjoint): never counted away as a repeat. */
   ranges: Range[] | null;
+  /** Blocks inside the main content that it leaves out (reviews, related rails, copies): folded. */
+  drop: Range[] | null;
 }
+
+/** Sorted ranges made disjoint (nested and overlapping ones merged). */
+function merged(ranges: Range[]): Range[] {
+  const out: Range[] = [];
+  for (const [s, e] of [...ranges].sort((a, b) => a[0] - b[0])) {
+    const last = out[out.length - 1];
+    if (last && s <= last[1]) last[1] = Math.max(last[1], e);
+    else out.push([s, e]);
+  }
+  return out;
+}
+
+/** Form controls, meta and links are never folded as a left-out block: they carry values. */
+const VALUE_TAGS = new Set(['input', 'select', 'textarea', 'button', 'meta', 'link', 'option']);
 
 /** Whether the element lies in the main content ('in'), holds part of it ('around') or neither ('out'). */
 function region(el: Element, ranges: Range[]): 'in' | 'around' | 'out' {
@@ -158,100 +270,142 @@ function renderElement(el: Element, depth: number, r: Render, plan: Plan, inMain
   // Fold wrapper chains (one element child, no text of their own) onto one line.
   const chain = [describe(el, lv)];
   let node = el;
+  let named = factNamed(el);
   let kids = elementChildren(node);
   while (kids.length === 1 && !directText(node) && chain.length < 6) {
     node = kids[0];
     chain.push(describe(node, lv));
+    named ||= factNamed(node);
     kids = elementChildren(node);
   }
   const text = directText(node);
-  const indent = '  '.repeat(Math.min(depth, 30));
-  if (lv.foldChrome && (CHROME.has(el.name) || (isBoilerplate(el.name, el.attribs, false) && !isOverlay(el.name, el.attribs))) && kids.length > 0) {
-    push(r, `${indent}${chain.join(' > ')} (${kids.length} children folded)`);
+  if (kids.length > 0 && (CHROME.has(el.name) || (isBoilerplate(el.name, el.attribs, false) && !isOverlay(el.name, el.attribs)))) {
+    push(r, depth, `${chain.join(' > ')} (${kids.length} children folded)`);
     return;
   }
-  push(r, `${indent}${chain.join(' > ')}${text ? ` "${cut(text, lv.text)}"` : ''}`);
+  // What the main content leaves out (customer reviews, recommendation rails, a mobile copy); a
+  // small block is shown still (a "Sold by" line of links names the seller).
+  if (kids.length > 0 && plan.drop && where === 'in' && !VALUE_TAGS.has(el.name) && region(el, plan.drop) === 'in' && !isSmall(el, SMALL_DROP)) {
+    push(r, depth, `${chain.join(' > ')} (${kids.length} children folded: not main content)`);
+    return;
+  }
+  const info = { shows: 0 };
+  describe(node, lv, info);
+  // A leaf that shows nothing (an icon, a spacer, an empty slot) is no place a value is read from.
+  if (lv.dropEmpty && kids.length === 0 && !text && !info.shows) return;
+  push(r, depth, `${chain.join(' > ')}${text ? ` "${cut(text, lv.text)}"` : ''}`, lineWorth(node, text, info.shows, where, named));
   renderChildren(kids, depth + 1, r, plan, lv, where === 'in');
 }
 
+/** A row of a label and a value holds at most this many characters of text. */
+const ROW_TEXT = 160;
 /** Elements of at most this many descendant elements count as data rows. */
 const ROW_SIZE = 6;
 const ROW_FACTOR = 10;
+/** Rows of a label and a value (a specification table): each holds a fact, all are shown up to this
+ * many (a page too long for them folds what shows least, see skeleton-fold.ts). */
+const MAX_ROWS = 100;
 
-/** A data row: a few elements and no link (a run of small links is a menu, folded like cards). */
-function isSmall(el: Element): boolean {
-  if (el.name === 'a') return false;
+/** A data row: a few elements and no link (a run of small links is a menu, folded like cards).
+ * With `links`, a block of at most that many elements, links or not. */
+function isSmall(el: Element, links = 0): boolean {
+  if (el.name === 'a' && !links) return false;
+  const size = links || ROW_SIZE;
   let n = 0;
   const stack: Element[] = [el];
   while (stack.length) {
     for (const c of stack.pop()!.children) {
       if (!isTag(c)) continue;
-      if (++n > ROW_SIZE || c.name === 'a') return false;
+      if (++n > size || (c.name === 'a' && !links)) return false;
       stack.push(c);
     }
   }
   return true;
 }
 
+/** The last of a run is shown when it holds at most this many elements (a link, a short row). */
+const LAST_SIZE = 3;
+/** A block the main content leaves out that holds at most this many elements is shown all the same. */
+const SMALL_DROP = 8;
+
+/** Siblings of one kind met so far: a kind is a signature (or a bare tag) and a shape. */
+interface Kind {
+  shape: Set<string>;
+  n: number;
+}
+
+/** The kind `kid` belongs to among `kinds` (same key, alike shape), counted once more. */
+function countKind(kinds: Map<string, Kind[]>, key: string, shape: Set<string>): number {
+  let list = kinds.get(key);
+  if (!list) kinds.set(key, (list = []));
+  let kind = list.find((k) => alike(k.shape, shape));
+  if (!kind) list.push((kind = { shape, n: 0 }));
+  return ++kind.n;
+}
+
+/** A row of a table or list holding a label and a value: short text in at least two parts (not
+ * a paragraph among others, nor a review's date and text). */
+function isRow(el: Element): boolean {
+  if (el.name !== 'tr' && el.children.filter(isTag).length < 2) return false;
+  let chars = 0;
+  const stack: AnyNode[] = [el];
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (isText(n)) chars += n.data.trim().length;
+    else if (isTag(n)) stack.push(...n.children);
+    if (chars > ROW_TEXT) return false;
+  }
+  return true;
+}
+
 function renderChildren(kids: Element[], depth: number, r: Render, plan: Plan, lv: Level, inMain = false): void {
-  const seen = new Map<string, number>();
-  const perTag = new Map<string, number>();
-  const skipped = new Map<string, number>();
-  for (const kid of kids) {
-    // At most `repeats` of one kind, and a few more of one tag whatever their classes.
-    const sig = signature(kid);
-    const n = (seen.get(sig) ?? 0) + 1;
-    const t = (perTag.get(kid.name) ?? 0) + 1;
-    seen.set(sig, n);
-    perTag.set(kid.name, t);
-    // Small siblings are data rows (a spec table's label and value, a definition list): each row
-    // holds a different fact, so many more of them are shown than of cards.
-    const limit = isSmall(kid) ? lv.repeats * ROW_FACTOR : lv.repeats;
+  const seen = new Map<string, Kind[]>();
+  const perTag = new Map<string, Kind[]>();
+  // Which kids are counted away, under which name (a signature, or a bare tag).
+  const skip: (string | null)[] = kids.map((kid) => {
     // The main content (or what holds it) is never one of the repeats counted away.
-    if (plan.ranges && !inMain && region(kid, plan.ranges) !== 'out') renderElement(kid, depth, r, plan, inMain);
-    else if (n > limit) skipped.set(sig, (skipped.get(sig) ?? 0) + 1);
-    else if (t > limit + 3 && !kid.attribs.id) skipped.set(kid.name, (skipped.get(kid.name) ?? 0) + 1);
-    else renderElement(kid, depth, r, plan, inMain);
-  }
-  const indent = '  '.repeat(Math.min(depth, 30));
-  for (const [sig, count] of skipped) {
-    push(r, `${indent}… ${count} more ${sig}${sig.includes('.') ? ' like the above' : ' elements'}`);
-  }
-}
-
-function compactJson(v: unknown, depth = 0): unknown {
-  if (typeof v === 'string') return cut(v, 80);
-  if (Array.isArray(v)) {
-    const head = v.slice(0, 3).map((x) => compactJson(x, depth + 1));
-    return v.length > 3 ? [...head, `… ${v.length - 3} more`] : head;
-  }
-  if (v && typeof v === 'object') {
-    if (depth > 5) return '{…}';
-    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, compactJson(x, depth + 1)]));
-  }
-  return v;
-}
-
-function headLines(lv: Level, all: (q: string) => Element[], title: Element | null): string[] {
-  const lines: string[] = [];
-  if (title) lines.push(`title "${cut(collapse(title.children.map((c) => (isText(c) ? c.data : '')).join('')), 120)}"`);
-  for (const m of all('head meta').slice(0, 40)) {
-    const key = m.attribs.property ? 'property' : m.attribs.name ? 'name' : m.attribs.itemprop ? 'itemprop' : null;
-    if (key && m.attribs.content) lines.push(`meta[${key}="${m.attribs[key]}"] content="${cut(m.attribs.content, lv.attr)}"`);
-  }
-  for (const l of all('link[rel]')) {
-    if (/canonical|next|prev/i.test(l.attribs.rel)) lines.push(`link[rel="${l.attribs.rel}"][href="${cut(l.attribs.href ?? '', lv.attr)}"]`);
-  }
-  const scripts = all('script[type="application/ld+json" i]').slice(0, 5);
-  scripts.forEach((s, i) => {
-    const roots = jsonLdRoots([s]);
-    if (roots.length) lines.push(`JSON-LD block ${i + 1}: ${cut(JSON.stringify(compactJson(roots.length === 1 ? roots[0] : roots)), 2000)}`);
+    if (plan.ranges && !inMain && region(kid, plan.ranges) !== 'out') return null;
+    // At most `repeats` of one kind, and a few more of one tag whatever their classes: siblings
+    // alike in name but not in what they hold (a page laid out in bare <table>s) are not repeats.
+    const sig = signature(kid);
+    const shape = shapeOf(kid);
+    const n = countKind(seen, sig, shape);
+    const t = countKind(perTag, kid.name, shape);
+    // Small siblings are data rows (a spec table's label and value, a definition list): each row
+    // holds a different fact, so many more of them are shown than of cards (all, when label and value).
+    const limit = isSmall(kid) ? (isRow(kid) ? MAX_ROWS : lv.repeats * ROW_FACTOR) : lv.repeats;
+    if (n > limit) return sig;
+    if (t > limit + 3 && !kid.attribs.id) return kid.name;
+    return null;
   });
-  return lines;
+  // The last of a run of small items is shown after their count: a breadcrumb's last link names
+  // the page's category or brand.
+  const last = new Map<string, number>();
+  skip.forEach((k, i) => k !== null && last.set(k, i));
+  for (const [k, i] of last) if (!isSmall(kids[i], LAST_SIZE)) last.delete(k);
+  const skipped = new Map<string, number>();
+  const summary = (key: string, count: number): void =>
+    push(r, depth, `… ${count} more ${key}${key.includes('.') ? ' like the above' : ' elements'}`, REPEATS_WORTH);
+  kids.forEach((kid, i) => {
+    const key = skip[i];
+    if (key === null) renderElement(kid, depth, r, plan, inMain);
+    else if (last.get(key) !== i) skipped.set(key, (skipped.get(key) ?? 0) + 1);
+    else {
+      if (skipped.has(key)) summary(key, skipped.get(key)!);
+      skipped.delete(key);
+      renderElement(kid, depth, r, plan, inMain);
+    }
+  });
+  for (const [key, count] of skipped) summary(key, count);
 }
+
+const BODY_INTRO =
+  '# body (one element per line; indentation = nesting; "a > b" = wrappers folded; "…" = repeated siblings counted; "(N lines folded)" = left out for length)';
+/** The last level renders up to this many times the budget before folding it to fit. */
+const FOLD_SPAN = 10;
 
 /** Main-content detection builds its own tree: above this many characters the skeleton does without it. */
-const MAX_MAIN_DETECT = 1_000_000;
+const MAX_MAIN_DETECT = 3_000_000;
 
 /** The document with source offsets on every element (for the main content's ranges). */
 function parseWithOffsets(html: string): Document {
@@ -270,31 +424,23 @@ export function pageSkeleton(page: string | Document, opts: SkeletonOptions = {}
   const body = selectOne<AnyNode, Element>('body', doc);
   const title = selectOne<AnyNode, Element>('title', doc);
   let text = '';
-  let main: Range[] | null | undefined = withMain ? undefined : null;
-  for (let i = 0; ; i++) {
-    // The main content is found only when the page does not fit at full detail.
-    if (i === 1 && main === undefined) {
-      const found = findMainContent(page as string);
-      main = found.ranges.length ? found.ranges : null;
-    }
-    if (i >= LEVELS.length) break;
+  const found = withMain ? findMainContent(page as string) : null;
+  const main = found?.ranges.length ? found.ranges : null;
+  const drop = main && found?.drop.length ? merged(found.drop) : null;
+  const top = body ? elementChildren(body) : doc.children.filter((c): c is Element => isTag(c) && !INVISIBLE_TAGS.has(c.name));
+  for (let i = 0; i < LEVELS.length; i++) {
     const lv = LEVELS[i];
-    const plan: Plan = { level: lv, ranges: main ?? null };
-    const r: Render = { lines: [], chars: 0, limit: maxChars * 1.5 };
-    const head = headLines(lv, all, title);
-    if (head.length) push(r, `# head\n${head.join('\n')}`);
-    push(r, '# body (one element per line; indentation = nesting; "a > b" = wrappers folded; "…" = repeated siblings counted)');
-    if (body) renderChildren(elementChildren(body), 0, r, plan, lv);
-    else
-      renderChildren(
-        doc.children.filter((c): c is Element => isTag(c) && !INVISIBLE_TAGS.has(c.name)),
-        0,
-        r,
-        plan,
-        lv,
-      );
-    text = r.lines.join('\n');
+    const last = i === LEVELS.length - 1;
+    const plan: Plan = { level: lv, ranges: main, drop };
+    const head = headLines(lv.attr, all, title);
+    const intro = `${head.length ? `# head\n${head.join('\n')}\n` : ''}${BODY_INTRO}`;
+    // The last level renders the whole page (up to a bound) and folds what shows least to fit.
+    const r: Render = { lines: [], chars: 0, limit: last ? maxChars * FOLD_SPAN : maxChars * 1.5 };
+    renderChildren(top, 0, r, plan, lv);
+    text = last ? `${intro}\n${foldToFit(r.lines, maxChars - intro.length - 1)}` : `${intro}\n${r.lines.map((l) => l.text).join('\n')}`;
     if (text.length <= maxChars) return text;
+    // Far too long at full detail: the middle level would not fit either.
+    if (r.chars > r.limit && i < LEVELS.length - 2) i = LEVELS.length - 2;
   }
   return `${text.slice(0, maxChars - 40)}\n… (skeleton cut at ${maxChars} characters)`;
 }
