@@ -63,6 +63,14 @@ function countChars(s: string): number {
   return n;
 }
 
+/** Class words and roles of a disclosure panel: an accordion's body, a tab's pane, a "read more" remainder. */
+const PANEL =
+  /(?:^|[-_\s])(?:collapse|collapsible|accordion|panel|tab-?pane|tab-?panel|tab-?content|tabs-?content|tabcontent|expandable|read-?more|show-?more|more-?text)(?:$|[-_\s])/;
+const isPanel = (tag: string, a: Record<string, string>) =>
+  a.role === 'tabpanel' ||
+  a.role === 'region' ||
+  (tag !== 'nav' && (a.class !== undefined || a.id !== undefined) && PANEL.test(`${a.class ?? ''} ${a.id ?? ''}`.toLowerCase()));
+
 /** 2: dropped with what it holds; 1: dropped unless it holds much of the page (a class word can be a wrapper's); 0: kept. */
 function removal(el: Element, inContent: boolean): 0 | 1 | 2 {
   const tag = el.name;
@@ -77,6 +85,8 @@ function removal(el: Element, inContent: boolean): 0 | 1 | 2 {
   // when small. An inline-hidden wrapper holding most of the page hides it until scripts have run.
   if (isDialog(a)) return 2;
   if (isOverlay(tag, a)) return COOKIE.test(classId(el)) ? 2 : 1;
+  // A collapsed accordion or an inactive tab hides part of the content until clicked: it is read.
+  if ((a.hidden !== undefined || a.style !== undefined) && isPanel(tag, a)) return 0;
   if (a.style !== undefined && isHidden(tag, a)) return 1;
   if (isHidden(tag, a)) return 2;
   if (tag === 'nav' || ((tag === 'header' || tag === 'footer' || tag === 'aside') && !inContent)) return 2;

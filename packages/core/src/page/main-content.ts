@@ -92,7 +92,16 @@ export function findMainContent(html: string): MainContent {
   if (type !== 'listing') for (const i of linkBlocks(t, node, RUN_SHARE)) drop.push(rangeOf(t.els[i], html));
   if (type === 'product') for (const i of named(t, node, REVIEWS)) drop.push(rangeOf(t.els[i], html));
   // An article's comment thread is not the article (on a forum the posts are the content).
-  if (type === 'article') for (const i of named(t, node, COMMENTS)) if (weight(t, i) <= COMMENT_SHARE * weight(t, node)) drop.push(rangeOf(t.els[i], html));
+  // A comment section holding most of the content is still dropped when the article's title lies
+  // outside it and the rest is an article's worth of text (a short story under a long thread).
+  if (type === 'article')
+    for (const i of named(t, node, COMMENTS)) {
+      const rest = weight(t, node) - weight(t, i);
+      if (weight(t, i) <= COMMENT_SHARE * weight(t, node) || (rest >= MIN_ARTICLE && (title === -1 || !isAncestor(t, i, title))))
+        drop.push(rangeOf(t.els[i], html));
+    }
+  // A forum post's signature and its author's profile box (join date, post count) are not the post.
+  if (type === 'forum') for (const i of named(t, node, POSTER)) drop.push(rangeOf(t.els[i], html));
   for (const i of duplicates(t, node, type)) drop.push(rangeOf(t.els[i], html));
   if (type !== 'listing') for (const i of rails(t, node)) drop.push(rangeOf(t.els[i], html));
   drop.sort((a, b) => a[0] - b[0]);
@@ -132,10 +141,15 @@ function linkBlocks(t: Tree, node: number, runShare: number): number[] {
 /** A product's customer reviews and questions: the shop's content is the description and specifications. */
 const REVIEWS = /review|rating|okendo|yotpo|bazaarvoice|stamped|jdgm|judgeme|trustpilot|questions|recently-viewed|recommend|upsell|cross-sell/;
 
+/** A forum post's signature and its author's profile box, by class or id. */
+const POSTER = /(?:^|[-_\s])(?:signature|signatures|post-?signature|user-?extras|postprofile|user-?info|user-?stats|author-?stats|poster-?info)(?:$|[-_\s])/;
+
 /** An article's comments, by class or id. */
 const COMMENTS = /(?:^|[-_\s])(?:comments?|comment-?list(?:ing)?|commentlist|comments-area|disqus_thread|replies)(?:$|[-_\s])/;
 /** A block named like comments that holds more than this share of the content is the content's wrapper. */
 const COMMENT_SHARE = 0.8;
+/** Text (characters) outside a larger comment section that makes the article its own. */
+const MIN_ARTICLE = 1500;
 
 /** Topmost elements under `node` whose class or id matches. */
 function named(t: Tree, node: number, re: RegExp): number[] {
