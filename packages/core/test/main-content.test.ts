@@ -206,6 +206,21 @@ describe('page: markdown links and images', () => {
     expectOnly(out, ['Trail shoe', 'Overview paragraph 2', 'breathable mesh', 'Wash by hand'], ['Sizing assistant', ...CHROME_WORDS]);
   });
 
+  it('the name link in every row of a ranking is content, a lone block of links is not', () => {
+    const row = (i: number) =>
+      `<div class="row"><div class="name">No. ${i} <a href="/p/${i}">Product number ${i}</a></div><div class="score">Score: ${(9.9 - i / 10).toFixed(1)} of 10.0</div></div>`;
+    const html = page(
+      `<main><h1>Best tools</h1><div class="list">${Array.from({ length: 10 }, (_, i) => row(i + 1)).join('')}</div>
+      <div class="see-also"><a href="/a">Another ranking</a> <a href="/b">Yet another ranking</a></div></main>`,
+      '<meta property="og:type" content="article">',
+    );
+    expectOnly(
+      md(html),
+      ['Best tools', '[Product number 1](https://site.example/p/1)', 'Product number 10', 'Score: 8.9 of 10.0'],
+      ['Another ranking', ...CHROME_WORDS],
+    );
+  });
+
   it('a stray <![CDATA[ in the body ends at the first > (as in browsers), not at the end of the page', () => {
     const html = page(`<![CDATA[\n<div id="top"></div><div class="thread"><h1>Thread title</h1>${para('Post', 4)}</div>`);
     expectOnly(md(html), ['Thread title', 'Post paragraph 4'], CHROME_WORDS);

@@ -135,7 +135,11 @@ function linkBlocks(t: Tree, node: number, runShare: number): number[] {
       if (run < runShare * whole) out.push(k);
     }
   }
-  return out;
+  // The same link block in every row of a table or card of a grid (each row's name cell) is the
+  // rows' content when, all together, they make up as much of it as a run of link blocks would.
+  const bySig = new Map<string, number>();
+  for (const k of out) bySig.set(signature(t.els[k]), (bySig.get(signature(t.els[k])) ?? 0) + weight(t, k));
+  return out.filter((k) => bySig.get(signature(t.els[k]))! < runShare * whole);
 }
 
 /** A product's customer reviews and questions: the shop's content is the description and specifications. */
