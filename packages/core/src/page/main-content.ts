@@ -12,7 +12,7 @@
 // The parts: content-tree.ts (the measured tree, chrome set aside by markup), page-type.ts (the page
 // type), rails.ts (related-content rails named by their heading), copies.ts (repeated blocks); here
 // the descent to the content element and the link blocks, reviews and comments left out inside it.
-import { classId, elementChildren, isAncestor, measure, rangeOf, signature, weight, type Range, type Tree } from './content-tree.ts';
+import { classId, elementChildren, isAncestor, measure, rangeOf, signature, subtreeEnd, weight, type Range, type Tree } from './content-tree.ts';
 import { duplicates } from './copies.ts';
 import { detectType, type PageType } from './page-type.ts';
 import { rails } from './rails.ts';
@@ -102,6 +102,7 @@ export function findMainContent(html: string): MainContent {
     }
   // A forum post's signature and its author's profile box (join date, post count) are not the post.
   if (type === 'forum') for (const i of named(t, node, POSTER)) drop.push(rangeOf(t.els[i], html));
+  for (const i of headingAnchors(t, node)) drop.push(rangeOf(t.els[i], html));
   for (const i of duplicates(t, node, type)) drop.push(rangeOf(t.els[i], html));
   if (type !== 'listing') for (const i of rails(t, node)) drop.push(rangeOf(t.els[i], html));
   drop.sort((a, b) => a[0] - b[0]);
@@ -164,6 +165,27 @@ function named(t: Tree, node: number, re: RegExp): number[] {
     const el = t.els[k];
     if ((el.attribs.class !== undefined || el.attribs.id !== undefined) && re.test(classId(el))) out.push(k);
     else stack.push(...elementChildren(t, k));
+  }
+  return out;
+}
+
+const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
+
+/**
+ * A heading's own permalink (`<h3><a href="#usage">Direct link to heading</a>Usage</h3>`, a `¶` or
+ * `#` after the title): a link to a fragment inside a heading that has text of its own besides.
+ */
+function headingAnchors(t: Tree, node: number): number[] {
+  const out: number[] = [];
+  const last = subtreeEnd(t, node);
+  for (let i = node + 1; i <= last; i++) {
+    const el = t.els[i];
+    if (el.name !== 'a' || t.gone[i] || !(el.attribs.href ?? '').startsWith('#')) continue;
+    for (let h = t.parent[i], up = 0; h > node && up < 3; h = t.parent[h], up++) {
+      if (!HEADINGS.has(t.els[h].name)) continue;
+      if (t.txt[h] > 0) out.push(i);
+      break;
+    }
   }
   return out;
 }
