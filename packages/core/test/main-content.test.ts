@@ -169,6 +169,65 @@ describe('page: markdown links and images', () => {
     expectOnly(out, ['Essay', 'Essay paragraph 5'], ['Great essay, thanks', 'I disagree', ...CHROME_WORDS]);
   });
 
+  it("an article's comment section is left out even when it is longer than the article", () => {
+    const comment = (i: number) =>
+      `<li class="comment"><p>Reader ${i} writes a long reply about the essay, agreeing with some of it and not the rest.</p></li>`;
+    const html = page(
+      `<main><h1>Short essay</h1><div class="story">${para('Essay', 16)}</div>
+      <div id="comments" class="commentwrap"><ul class="comment-list">${Array.from({ length: 40 }, (_, i) => comment(i + 1)).join('')}</ul></div></main>`,
+      '<meta property="og:type" content="article">',
+    );
+    const out = md(html);
+    expect(findMainContent(html).type).to.equal('article');
+    expectOnly(out, ['Short essay', 'Essay paragraph 1', 'Essay paragraph 16'], ['Reader 1 writes', 'Reader 40 writes', ...CHROME_WORDS]);
+    // A thread whose opening post is short keeps its replies: too little outside them to be an article.
+    const thread = page(`<main><h1>Short question</h1><p>Does this work?</p>
+      <div id="comments" class="commentwrap"><ul class="comment-list">${Array.from({ length: 40 }, (_, i) => comment(i + 1)).join('')}</ul></div></main>`);
+    expectOnly(md(thread), ['Short question', 'Reader 1 writes', 'Reader 40 writes'], CHROME_WORDS);
+  });
+
+  it("a forum post's signature and its author's profile box are left out", () => {
+    const post = (i: number) =>
+      `<div class="post" id="p${i}"><dl class="postprofile"><dt>member${i}</dt><dd>Joined: March 2019</dd><dd>Posts: 12${i}</dd></dl>
+      <div class="postbody"><p>Post number ${i} answers the question with its own words and details.</p></div>
+      <div class="signature">My workshop blog, my build log and my spare parts shop ${i}</div></div>`;
+    const html = page(`<div class="topic"><h1>Lathe question</h1>${[1, 2, 3, 4].map(post).join('')}</div>`);
+    const out = md(html);
+    expect(findMainContent(html).type).to.equal('forum');
+    expectOnly(out, ['Lathe question', 'Post number 1 answers', 'Post number 4 answers'], ['Joined: March', 'Posts: 121', 'spare parts shop', ...CHROME_WORDS]);
+  });
+
+  it('a collapsed accordion panel or an inactive tab is content; other hidden blocks are not', () => {
+    const html = page(`<main><h1>Trail shoe</h1>${para('Overview', 2)}
+      <div class="accordion"><button>Description</button><div class="accordion-collapse" style="display:none"><p>The upper is a breathable mesh with a welded toe cap.</p></div>
+      <button>Care</button><div role="tabpanel" hidden><p>Wash by hand in cold water and dry away from heat.</p></div></div>
+      <div style="display:none"><p>Sizing assistant failed to load, try again later.</p></div></main>`);
+    const out = md(html);
+    expectOnly(out, ['Trail shoe', 'Overview paragraph 2', 'breathable mesh', 'Wash by hand'], ['Sizing assistant', ...CHROME_WORDS]);
+  });
+
+  it('the name link in every row of a ranking is content, a lone block of links is not', () => {
+    const row = (i: number) =>
+      `<div class="row"><div class="name">No. ${i} <a href="/p/${i}">Product number ${i}</a></div><div class="score">Score: ${(9.9 - i / 10).toFixed(1)} of 10.0</div></div>`;
+    const html = page(
+      `<main><h1>Best tools</h1><div class="list">${Array.from({ length: 10 }, (_, i) => row(i + 1)).join('')}</div>
+      <div class="see-also"><a href="/a">Another ranking</a> <a href="/b">Yet another ranking</a></div></main>`,
+      '<meta property="og:type" content="article">',
+    );
+    expectOnly(
+      md(html),
+      ['Best tools', '[Product number 1](https://site.example/p/1)', 'Product number 10', 'Score: 8.9 of 10.0'],
+      ['Another ranking', ...CHROME_WORDS],
+    );
+  });
+
+  it("a heading's own permalink is left out, a heading that is a link is kept", () => {
+    const html = page(`<main><h1>Guide</h1>${para('Intro', 2)}<h2><a href="#usage" class="anchor">Direct link to heading</a>Usage</h2>${para('Usage', 2)}
+      <h2><a href="#faq">Questions</a></h2>${para('Answer', 2)}</main>`);
+    const out = md(html);
+    expectOnly(out, ['## Usage', 'Usage paragraph 2', 'Questions', 'Answer paragraph 1'], ['Direct link to heading', ...CHROME_WORDS]);
+  });
+
   it('a stray <![CDATA[ in the body ends at the first > (as in browsers), not at the end of the page', () => {
     const html = page(`<![CDATA[\n<div id="top"></div><div class="thread"><h1>Thread title</h1>${para('Post', 4)}</div>`);
     expectOnly(md(html), ['Thread title', 'Post paragraph 4'], CHROME_WORDS);

@@ -1,0 +1,216 @@
+// The light tree main-content detection works on (main-content.ts): one htmlparser2 pass with source
+// offsets; boilerplate subtrees set aside by markup (tags, roles, class/id words, hidden state); every
+// element carrying how much text it holds and how much of it is link text.
+import { DomHandler, type AnyNode, type Element } from 'domhandler';
+import { isBoilerplate, isHidden, isOverlay } from './boilerplate.ts';
+import { linearParser } from './sax.ts';
+
+export type Range = [number, number];
+
+/** Never content: their text is not visible or is a control's. (A <noscript> can hold the whole page
+ * for crawlers, as forum software does: it is read.) */
+const SKIP = new Set([
+  'script',
+  'style',
+  'template',
+  'svg',
+  'math',
+  'iframe',
+  'object',
+  'canvas',
+  'select',
+  'textarea',
+  'button',
+  'input',
+  'head',
+  'title',
+  'meta',
+  'link',
+  'dialog',
+]);
+const CONTENT = new Set(['article', 'main', 'section']);
+/** Chrome and clutter named in class or id (in addition to boilerplate.ts's page chrome). */
+const NEGATIVE =
+  /(?:^|[-_\s])(?:related|share|sharing|sharebar|social|breadcrumbs?|newsletter|subscribe|subscription|sponsored|sponsor|promo|advert|ads|adslot|banner-ad|disqus|respond|comment-form|reply-form|recommended|recommendations|read-?next|more-stories|trending|popular-posts|outbrain|taboola|cookie|consent|skip-link|toolbar|widget-area|widgets|site-footer|site-header|footer|masthead|top-bar|utility-bar|author-box|author-bio|about-the-author|about-author|author-info|byline|entry-meta|post-meta|article-meta|post-navigation|nav-links|print|feedback|rating-form|signup|login|search-form|searchform)(?:$|[-_\s])/;
+/** A link's text counts this much of plain text when weighing where the content is. */
+export const LINK_WEIGHT = 0.4;
+/** A class- or id-named block holding at least this share of the page's weight is a wrapper, not chrome. */
+const KEEP = 0.4;
+
+export type Tree = {
+  els: Element[];
+  parent: Int32Array;
+  txt: Float64Array;
+  lnk: Float64Array;
+  /** Topmost dropped subtrees are marked; what lies inside them is not. */
+  removed: Uint8Array;
+  /** Dropped, or inside a dropped subtree. */
+  gone: Uint8Array;
+  index: Map<Element, number>;
+};
+
+/** Consent banners, dropped whatever their size. */
+const COOKIE = /cookie|consent|gdpr|ccpa|onetrust|cookiebot|didomi|cc-window|cc-banner|(?:^|\s)cky-/;
+const isDialog = (a: Record<string, string>) => a['aria-modal'] === 'true' || a.role === 'dialog' || a.role === 'alertdialog';
+export const classId = (el: Element) => `${el.attribs.class ?? ''} ${el.attribs.id ?? ''}`.toLowerCase();
+
+function countChars(s: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c > 32 && c !== 160) n++;
+  }
+  return n;
+}
+
+/** Class words and roles of a disclosure panel: an accordion's body, a tab's pane, a "read more" remainder. */
+const PANEL =
+  /(?:^|[-_\s])(?:collapse|collapsible|accordion|panel|tab-?pane|tab-?panel|tab-?content|tabs-?content|tabcontent|expandable|read-?more|show-?more|more-?text)(?:$|[-_\s])/;
+const isPanel = (tag: string, a: Record<string, string>) =>
+  a.role === 'tabpanel' ||
+  a.role === 'region' ||
+  (tag !== 'nav' && (a.class !== undefined || a.id !== undefined) && PANEL.test(`${a.class ?? ''} ${a.id ?? ''}`.toLowerCase()));
+
+/** 2: dropped with what it holds; 1: dropped unless it holds much of the page (a class word can be a wrapper's); 0: kept. */
+function removal(el: Element, inContent: boolean): 0 | 1 | 2 {
+  const tag = el.name;
+  if (SKIP.has(tag)) return 2;
+  const a = el.attribs;
+  if (tag === 'html' || tag === 'body') return 0;
+  // Streamed server rendering parks content in <div hidden id="S:n"> until a script moves it in.
+  if (a.hidden !== undefined && a.id !== undefined && /^S:\d+$/.test(a.id)) return 0;
+  // aria-hidden on a large part is a snapshot taken with a dialog open: dropped only if small.
+  if (a['aria-hidden'] === 'true' && a.hidden === undefined && !a.style) return isOverlay(tag, a) ? 2 : 1;
+  // A dialog by markup is dropped; one named so by class words (newsletter-post, popup-gallery) only
+  // when small. An inline-hidden wrapper holding most of the page hides it until scripts have run.
+  if (isDialog(a)) return 2;
+  if (isOverlay(tag, a)) return COOKIE.test(classId(el)) ? 2 : 1;
+  // A collapsed accordion or an inactive tab hides part of the content until clicked: it is read.
+  if ((a.hidden !== undefined || a.style !== undefined) && isPanel(tag, a)) return 0;
+  if (a.style !== undefined && isHidden(tag, a)) return 1;
+  if (isHidden(tag, a)) return 2;
+  if (tag === 'nav' || ((tag === 'header' || tag === 'footer' || tag === 'aside') && !inContent)) return 2;
+  if (isBoilerplate(tag, a, inContent)) return 1;
+  if (tag === 'main' || tag === 'article') return 0;
+  if (a.class === undefined && a.id === undefined) return 0;
+  return NEGATIVE.test(classId(el)) ? 1 : 0;
+}
+
+/** The tree in pre-order with text weights summed bottom-up; removed subtrees weigh nothing. */
+export function measure(html: string): Tree {
+  const handler = new DomHandler(undefined, { withStartIndices: true, withEndIndices: true });
+  const parser = linearParser(handler);
+  parser.end(html);
+  const els: Element[] = [];
+  const parents: number[] = [];
+  const removedList: number[] = [];
+  const txtList: number[] = [];
+  const lnkList: number[] = [];
+  // Iterative pre-order walk: [node, parent index, in content, in link].
+  const stack: [AnyNode, number, boolean, boolean][] = [];
+  for (let i = handler.root.children.length - 1; i >= 0; i--) stack.push([handler.root.children[i], -1, false, false]);
+  while (stack.length) {
+    const [node, p, inContent, inLink] = stack.pop()!;
+    if (node.type === 'text') {
+      if (p === -1) continue;
+      const n = countChars(node.data);
+      if (inLink) lnkList[p] += n;
+      else txtList[p] += n;
+      continue;
+    }
+    if (node.type !== 'tag' && node.type !== 'script' && node.type !== 'style') continue;
+    const el = node as Element;
+    const idx = els.length;
+    const how = removal(el, inContent);
+    els.push(el);
+    parents.push(p);
+    removedList.push(how);
+    txtList.push(0);
+    lnkList.push(0);
+    if (how === 2) continue; // what it holds does not count
+    const c = inContent || CONTENT.has(el.name);
+    const l = inLink || el.name === 'a';
+    for (let i = el.children.length - 1; i >= 0; i--) stack.push([el.children[i], idx, c, l]);
+  }
+  const n = els.length;
+  const parent = Int32Array.from(parents);
+  const removed = Uint8Array.from(removedList);
+  const txt = new Float64Array(n);
+  const lnk = new Float64Array(n);
+  const sum = (skip: number) => {
+    txt.set(txtList);
+    lnk.set(lnkList);
+    for (let i = n - 1; i > 0; i--) {
+      const p = parent[i];
+      if (p >= 0 && removed[i] < skip) {
+        txt[p] += txt[i];
+        lnk[p] += lnk[i];
+      }
+    }
+  };
+  sum(2);
+  // Soft removals: dropped unless they hold much of the page; then the sums again without them.
+  let total = 0;
+  for (let i = 0; i < n; i++) if (els[i].name === 'body') total = txt[i] + LINK_WEIGHT * lnk[i];
+  const gone = new Uint8Array(n);
+  for (let i = 0; i < n; i++) {
+    const p = parent[i];
+    if (p >= 0 && gone[p]) {
+      gone[i] = 1;
+      removed[i] = 0;
+      continue;
+    }
+    if (removed[i] === 1 && txt[i] + LINK_WEIGHT * lnk[i] >= KEEP * total) removed[i] = 0;
+    if (removed[i]) gone[i] = 1;
+  }
+  sum(1);
+  const index = new Map<Element, number>();
+  for (let i = 0; i < n; i++) index.set(els[i], i);
+  return { els, parent, txt, lnk, removed, gone, index };
+}
+
+export const weight = (t: Tree, i: number) => t.txt[i] + LINK_WEIGHT * t.lnk[i];
+
+export function elementChildren(t: Tree, i: number): number[] {
+  const out: number[] = [];
+  for (const c of t.els[i].children) {
+    if (c.type !== 'tag') continue;
+    const k = t.index.get(c as Element);
+    if (k !== undefined && !t.removed[k]) out.push(k);
+  }
+  return out;
+}
+
+export function isAncestor(t: Tree, a: number, i: number): boolean {
+  for (let k = i; k !== -1; k = t.parent[k]) if (k === a) return true;
+  return false;
+}
+
+/** Tag and classes without digits: the posts of a thread share one (post_1, post_2). */
+export const signature = (el: Element) => `${el.name}.${(el.attribs.class ?? '').replace(/\d+/g, '')}`;
+
+export function rangeOf(el: Element, html: string): Range {
+  const s = el.startIndex ?? 0;
+  const e = el.endIndex == null ? html.length : el.endIndex + 1;
+  return [s, Math.max(s, e)];
+}
+
+/** The last element (in pre-order) inside `node`'s subtree. */
+export function subtreeEnd(t: Tree, node: number): number {
+  const end = t.els[node].endIndex ?? Infinity;
+  let last = node;
+  while (last + 1 < t.els.length && (t.els[last + 1].startIndex ?? 0) < end) last++;
+  return last;
+}
+
+/** Up to 200 characters of an element's text, whitespace collapsed, lower-cased. */
+export function textOf(el: Element): string {
+  let s = '';
+  const stack: AnyNode[] = [el];
+  while (stack.length && s.length < 200) {
+    const n = stack.pop()!;
+    if (n.type === 'text') s += n.data;
+    else if ('children' in n && n.type === 'tag') for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i]);
+  }
+  return s.replace(/\s+/g, ' ').trim().toLowerCase();
+}

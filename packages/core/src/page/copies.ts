@@ -1,0 +1,93 @@
+// Copies inside the main content (main-content.ts): blocks whose text repeats an earlier block's
+// (responsive mobile/desktop copies, cloned slides, quoted posts), to be left out.
+import type { Element } from 'domhandler';
+import { elementChildren, subtreeEnd, type Tree } from './content-tree.ts';
+import type { PageType } from './page-type.ts';
+
+/** A block repeating this many characters (or more) of text already seen is a copy. */
+const MIN_COPY = 30;
+/** Blocks longer than this are not compared (a bound on the work). */
+const MAX_COPY = 20000;
+/** A block this long is a copy however often it repeats; a shorter one only when it occurs twice. */
+const LONG_COPY = 100;
+/** Class words of a part shown on some screens only (responsive copies, hidden variants). */
+const SCREEN =
+  /^(?!is-|has-)(?:[\w-]*[-_])?(?:mobile|desktop|tablet)(?:[-_][\w-]*)?$|^(?:hidden|visible|hide|show)(?:-[\w-]+)?$|^(?:hidden|visible|hide|show)-for-|^d-(?:sm-|md-|lg-|xl-)?none$|^(?:sm|md|lg|xl):hidden$/;
+const ROW = new Set(['tr', 'td', 'th', 'tbody', 'thead']);
+const onSomeScreens = (cls: string) => cls.split(/\s+/).some((w) => SCREEN.test(w.toLowerCase()));
+
+/**
+ * Blocks inside the content whose text repeats an earlier block's: responsive pages render the same
+ * part twice (a desktop and a mobile buy box, a carousel's cloned slides, a sticky copy of the title).
+ * Texts are compared without whitespace, case folded; a block is compared with what came before it,
+ * never with its own ancestors.
+ */
+export function duplicates(t: Tree, node: number, type: PageType): number[] {
+  const out: number[] = [];
+  // Each element's text, bottom-up (elements are in pre-order: children come after their parent).
+  const last = subtreeEnd(t, node);
+  const text: (string | null)[] = new Array(last - node + 1).fill(null);
+  for (let i = last; i >= node; i--) {
+    if (t.gone[i]) {
+      text[i - node] = '';
+      continue;
+    }
+    let s = '';
+    for (const c of t.els[i].children) {
+      if (c.type === 'text') s += c.data.replace(/\s+/g, '').toLowerCase();
+      else if (c.type === 'tag') {
+        const k = t.index.get(c as Element);
+        if (k === undefined) continue;
+        const ks = text[k - node];
+        if (ks === null) {
+          s = '';
+          break;
+        }
+        s += ks;
+      }
+      if (s.length > MAX_COPY) break;
+    }
+    text[i - node] = s.length > MAX_COPY || (s === '' && t.txt[i] + t.lnk[i] > 0) ? null : s;
+  }
+  // How often each text occurs (once per element whose parent's text differs): a short line repeated
+  // in every card of a grid is the cards' content, a short block seen exactly twice is a copy.
+  const count = new Map<string, number>();
+  for (let i = node + 1; i <= last; i++) {
+    const s = text[i - node];
+    if (s && s.length >= MIN_COPY && text[t.parent[i] - node] !== s) count.set(s, (count.get(s) ?? 0) + 1);
+  }
+  // Blocks inside a part shown on some screens only (a mobile copy, a hidden variant).
+  const screen = new Uint8Array(last - node + 1);
+  for (let i = node + 1; i <= last; i++) {
+    const c = t.els[i].attribs.class;
+    screen[i - node] = screen[t.parent[i] - node] || (c !== undefined && onSomeScreens(c) ? 1 : 0);
+  }
+  const seen = new Set<string>();
+  // Pre-order with exit markers (-1 - i): a block's text joins `seen` when its subtree is done.
+  const stack = [node];
+  while (stack.length) {
+    const i = stack.pop()!;
+    if (i < 0) {
+      const s = text[-1 - i - node];
+      if (s && s.length >= MIN_COPY) seen.add(s);
+      continue;
+    }
+    const s = text[i - node];
+    if (
+      s &&
+      s.length >= MIN_COPY &&
+      seen.has(s) &&
+      (screen[i - node] ||
+        type === 'forum' ||
+        t.els[i].name === 'blockquote' ||
+        (type !== 'documentation' && s.length >= LONG_COPY && count.get(s) === 2 && !ROW.has(t.els[i].name)))
+    ) {
+      out.push(i);
+      continue;
+    }
+    stack.push(-1 - i);
+    const kids = elementChildren(t, i);
+    for (let k = kids.length - 1; k >= 0; k--) stack.push(kids[k]);
+  }
+  return out;
+}

@@ -1,0 +1,61 @@
+// The page type of a page whose main content was found (main-content.ts): from schema.org types
+// (JSON-LD, microdata) and Open Graph, else from the shape of the content.
+import { classId, elementChildren, signature, weight, type Tree } from './content-tree.ts';
+
+export type PageType = 'article' | 'forum' | 'listing' | 'product' | 'documentation' | 'service' | 'empty';
+
+/** Page-level signals: schema.org types in JSON-LD or microdata, Open Graph type. */
+function declaredType(html: string): PageType | null {
+  const types = new Set<string>();
+  for (const m of html.matchAll(/"@type"\s*:\s*\[?\s*"(?:https?:\/\/schema\.org\/)?([A-Za-z]+)"/g)) types.add(m[1]);
+  for (const m of html.matchAll(/itemtype\s*=\s*["']?https?:\/\/schema\.org\/([A-Za-z]+)/gi)) types.add(m[1]);
+  const og = /<meta[^>]+property\s*=\s*["']og:type["'][^>]*content\s*=\s*["']([^"']+)/i.exec(html)?.[1]?.toLowerCase();
+  if (types.has('QAPage') || types.has('DiscussionForumPosting') || types.has('SocialMediaPosting')) return 'forum';
+  if (types.has('Product') || og === 'product' || og === 'og:product') return 'product';
+  if (types.has('ItemList') || types.has('CollectionPage') || types.has('SearchResultsPage')) return 'listing';
+  if (types.has('TechArticle') || types.has('APIReference')) return 'documentation';
+  if (types.has('NewsArticle') || types.has('BlogPosting') || types.has('Article') || og === 'article') return 'article';
+  return null;
+}
+
+const ITEM_TAGS = new Set(['div', 'li', 'article', 'section', 'tr', 'a', 'dl', 'figure']);
+
+/** The run of like items (same tag and classes) holding most of the content at `node` or a few levels down. */
+function repeatedRun(t: Tree, node: number): number[] | null {
+  for (let depth = 0, at = node; depth < 4 && at !== -1; depth++) {
+    const groups = new Map<string, number[]>();
+    let heaviest = -1;
+    for (const k of elementChildren(t, at)) {
+      const el = t.els[k];
+      if (heaviest === -1 || weight(t, k) > weight(t, heaviest)) heaviest = k;
+      if (!ITEM_TAGS.has(el.name)) continue;
+      const key = signature(el);
+      let g = groups.get(key);
+      if (!g) groups.set(key, (g = []));
+      g.push(k);
+    }
+    const w = weight(t, at);
+    for (const g of groups.values()) if (g.length >= 3 && g.reduce((a, k) => a + weight(t, k), 0) >= 0.5 * w) return g;
+    at = heaviest;
+  }
+  return null;
+}
+
+export function detectType(html: string, t: Tree, node: number): PageType {
+  const declared = declaredType(html);
+  if (declared) return declared;
+  const run = repeatedRun(t, node);
+  const linky = run
+    ? run.reduce((a, k) => a + t.lnk[k], 0) /
+      Math.max(
+        1,
+        run.reduce((a, k) => a + t.txt[k] + t.lnk[k], 0),
+      )
+    : 0;
+  if (run && linky < 0.3 && /post|comment|message|reply|answer|thread/.test(classId(t.els[run[0]]))) return 'forum';
+  const main = t.els[node];
+  if (/<pre[\s>]/i.test(html.slice(main.startIndex ?? 0, (main.endIndex ?? 0) + 1))) return 'documentation';
+  if (run && linky >= 0.3) return 'listing';
+  if (main.name === 'article' || t.els.some((el) => el.name === 'article')) return 'article';
+  return 'service';
+}
