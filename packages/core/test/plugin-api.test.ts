@@ -47,14 +47,14 @@ describe('plugins: API version and ownership', () => {
   after(() => t.drop());
 
   it('refuses a driver or provider of another plugin API major, or a newer minor, naming both versions', () => {
-    expect(PLUGIN_API_VERSION).to.equal('1.2');
-    for (const v of ['2.0', '0.9', '1.3']) {
+    expect(PLUGIN_API_VERSION).to.equal('1.3');
+    for (const v of ['2.0', '0.9', '1.4']) {
       const err = refusal(() => createEngine({ config: t.config, drivers: [fakeDriver(v)] }));
       expect(err.code, v).to.equal('PLUGIN_INCOMPATIBLE');
-      expect(err.message, v).to.contain(`driver "fake" implements plugin API ${v}`).and.contain('plugin API 1.2');
+      expect(err.message, v).to.contain(`driver "fake" implements plugin API ${v}`).and.contain('plugin API 1.3');
     }
     const llm = refusal(() => createEngine({ config: t.config, llm: fakeProvider('2.3') }));
-    expect(llm.message).to.contain('model provider "fake-llm" implements plugin API 2.3').and.contain('1.2');
+    expect(llm.message).to.contain('model provider "fake-llm" implements plugin API 2.3').and.contain('1.3');
   });
 
   it('refuses a plugin that declares no version', () => {

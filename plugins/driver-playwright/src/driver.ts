@@ -31,7 +31,7 @@ import { PlaywrightSession } from './session.ts';
 import { createSparePage, type PreparedPage } from './spare.ts';
 
 /** The plugin API this plugin was written against (createEngine refuses another major). */
-const PLUGIN_API = '1.1';
+const PLUGIN_API = '1.3';
 /** How long after a session's first page loaded the next session's page is made, unless it closed before. */
 const SPARE_AFTER_MS = 1000;
 

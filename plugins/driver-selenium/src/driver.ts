@@ -17,7 +17,7 @@ import { SeleniumSession } from './session.ts';
 import { PageTracker } from './tracker.ts';
 
 /** The plugin API this plugin was written against (createEngine refuses another major). */
-const PLUGIN_API = '1.1';
+const PLUGIN_API = '1.3';
 
 export const SELENIUM_DRIVER_NAME = 'selenium';
 

@@ -8,8 +8,10 @@ import { GleanerError } from '../errors.ts';
  * - 1.1: `WaitForOptions.quietMs` and `afterChange` (wait for the page to change and be quiet),
  *   `GotoOptions.content` (navigate without reading the document).
  * - 1.2: `PageSnapshot.body` (the bytes the page was decoded from, as sent; the snapshot archive keeps them).
+ * - 1.3: the page scripts `clickPoint` and `focusField` (`PAGE_SCRIPTS`, with `ClickPoint`): the fast
+ *   paths of a click and of typing that the browser drivers share.
  */
-export const PLUGIN_API_VERSION = '1.2';
+export const PLUGIN_API_VERSION = '1.3';
 
 function parse(v: string): [number, number] | null {
   const m = /^(\d+)\.(\d+)$/.exec(v);
