@@ -403,7 +403,8 @@ export class SeleniumSession implements DriverSession {
     // The page may have navigated by itself (a click, a form) and its events may still be in flight.
     await tracker.barrier();
     const nav = tracker.current;
-    await tracker.sync(nav);
+    // Its events up to now are handled (the barrier): waited for only while its response is still to come.
+    if (!nav.response && !nav.failed && !nav.error) await tracker.sync(nav);
     if (!nav.response && !nav.failed) throw new GleanerError('INTERNAL', 'snapshot() before any page was loaded');
     const signals = this.#s.signal ? [this.#s.signal] : [];
     return this.#withinBudget(this.#snapshotOf(nav, nav.requestedUrl, 0), this.#s.totalMs, nav.url || nav.requestedUrl, signals);
