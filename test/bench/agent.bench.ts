@@ -15,6 +15,9 @@ import { agentScript } from '../support/agent-script.ts';
 import { SCENARIOS } from '../support/agent-scenarios.ts';
 
 const ROUNDS = Number(process.env.AGENT_BENCH_ROUNDS ?? 3);
+/** AGENT_BENCH_DRIVERS=playwright,selenium and AGENT_BENCH_SETTLE=quiet narrow the run (e.g. to compare two checkouts in turns). */
+const DRIVERS = process.env.AGENT_BENCH_DRIVERS?.split(',');
+const SETTLE = process.env.AGENT_BENCH_SETTLE as SettleMode | undefined;
 const ATTRIBUTES = [
   { name: 'name', description: 'product name', type: 'string' as const },
   { name: 'price', description: '', type: 'number' as const },
@@ -55,7 +58,8 @@ export async function run(): Promise<void> {
   ];
   console.log('driver            | settle | task         | steps | input tokens | wall ms | model ms | overhead ms/step | records');
   const summary: string[] = [];
-  for (const p of paths) {
+  for (const p of paths.filter((x) => !DRIVERS || DRIVERS.some((d) => x.label.startsWith(d)))) {
+    if (SETTLE && p.modes.includes(SETTLE)) p.modes = [SETTLE];
     const s = await startStack({ config: p.config as never });
     try {
       addAgentPages(s.site);

@@ -84,9 +84,11 @@ export { literalAddressRegExp, literalAddressScope, literalAddressUrlPatterns, r
 export type { LiteralAddressScope } from './browser/request-check.ts';
 export {
   capOutline,
+  clickPoint,
   documentCall,
   domSize,
   findRef,
+  focusField,
   FRAME_SEPARATOR,
   isRef,
   OUTLINE_LIMITS,
@@ -100,6 +102,15 @@ export {
   snapshotHtml,
   splitFrameSelector,
 } from './browser/page-scripts.ts';
-export type { ChangeRecorder, OutlineScriptOptions, PageDocument, PageScriptName, QuietArgs, QuietResult, ScrollResult } from './browser/page-scripts.ts';
+export type {
+  ChangeRecorder,
+  ClickPoint,
+  OutlineScriptOptions,
+  PageDocument,
+  PageScriptName,
+  QuietArgs,
+  QuietResult,
+  ScrollResult,
+} from './browser/page-scripts.ts';
 export { waitUntilQuiet } from './browser/quiet.ts';
 export type { QuietWait } from './browser/quiet.ts';

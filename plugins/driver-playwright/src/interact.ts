@@ -5,7 +5,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FrameLocator, Locator, Page } from 'playwright-core';
 import { GleanerError, capOutline, isRef, refSelector, scriptCall, splitFrameSelector, waitUntilQuiet } from '@gleaner/core/plugin';
-import type { ActionOptions, PageOutline, QuietResult, ScrollOptions, ScrollResult, WaitForOptions } from '@gleaner/core/plugin';
+import type { ActionOptions, ClickPoint, PageOutline, QuietResult, ScrollOptions, ScrollResult, WaitForOptions } from '@gleaner/core/plugin';
 import { actionError } from './errors.ts';
 import { evaluateStable } from './snapshot.ts';
 import type { NetworkTracker } from './tracker.ts';
@@ -84,35 +84,31 @@ export class Interactions {
   }
 
   /**
-   * The fast path of a click: when the target is in the top document, visible, enabled and itself
-   * (or a descendant) under its centre, a real mouse click there — without Playwright's locator,
-   * whose first use on each page injects its selector engine (a few hundred ms on a busy machine).
-   * Anything less certain (frames, shadow DOM, covered, disabled, not yet rendered) returns null
-   * and the locator's click, with its waiting and actionability checks, does the job.
+   * The fast path of a click (core's `clickPoint` script, one evaluation): when the target is in the
+   * top document, visible, enabled and itself (or a descendant) under its centre, a real mouse click
+   * there — without Playwright's locator, whose first use on each page injects its selector engine
+   * (a few hundred ms on a busy machine). Anything less certain (frames, shadow DOM, covered,
+   * disabled, not yet rendered) returns null and the locator's click, with its waiting and
+   * actionability checks, does the job.
    */
-  async #clickPoint(target: string): Promise<{ x: number; y: number } | null> {
-    const chain = await this.#chain(target);
-    const selector = chain ?? refSelector(target);
-    if (splitFrameSelector(selector).length !== 1) return null;
-    const probe = `((sel) => {
-      let el;
-      try { el = document.querySelector(sel); } catch { return null; }
-      if (!el || el.disabled || el.getAttribute('aria-disabled') === 'true') return null;
-      el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
-      const r = el.getBoundingClientRect();
-      const st = getComputedStyle(el);
-      if (r.width < 1 || r.height < 1 || st.visibility !== 'visible' || st.pointerEvents === 'none') return null;
-      const x = r.left + r.width / 2, y = r.top + r.height / 2;
-      const hit = document.elementFromPoint(x, y);
-      return hit && (hit === el || el.contains(hit)) ? { x, y } : null;
-    })(${JSON.stringify(selector)})`;
-    return evaluateStable<{ x: number; y: number } | null>(this.#s.page, probe).catch(() => null);
+  async #clickPoint(target: string): Promise<ClickPoint | null> {
+    if (!target.trim()) return null;
+    return evaluateStable<ClickPoint | null>(this.#s.page, scriptCall('clickPoint', target)).catch(() => null);
   }
 
   type(target: string, text: string, opts?: ActionOptions & { clear?: boolean; pressEnter?: boolean }): Promise<void> {
     const timeout = this.#timeout(opts);
     this.markAction();
     return this.#act(`typing into ${target}`, timeout, async () => {
+      if (text && text.length <= 500 && (await this.#focusField(target, opts?.clear === true))) {
+        // The fast path (no locator): the field is focused, the keystrokes go to it as below.
+        const chars = Array.from(text);
+        const keyboard = this.#s.page.keyboard;
+        if (chars.length > 1) await keyboard.insertText(chars.slice(0, -1).join(''));
+        await keyboard.type(chars.at(-1)!);
+        if (opts?.pressEnter) await keyboard.press('Enter');
+        return;
+      }
       const el = await this.#locate(target);
       if (opts?.clear) {
         await el.fill('', { timeout });
@@ -139,6 +135,12 @@ export class Interactions {
       }
       if (opts?.pressEnter) await el.press('Enter', { timeout });
     });
+  }
+
+  /** Core's `focusField` script (one evaluation): true when the target is a plain field, now focused. */
+  async #focusField(target: string, clear: boolean): Promise<boolean> {
+    if (!target.trim()) return false;
+    return evaluateStable<boolean>(this.#s.page, scriptCall('focusField', { target, clear })).catch(() => false);
   }
 
   select(target: string, values: string | string[], opts?: ActionOptions): Promise<void> {

@@ -5,7 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { By, Key, error as wdError } from 'selenium-webdriver';
 import type { WebDriver, WebElement } from 'selenium-webdriver';
 import { GleanerError, PAGE_SCRIPTS, capOutline, isGleanerError, isRef, splitFrameSelector, waitUntilQuiet } from '@gleaner/core/plugin';
-import type { ActionOptions, PageOutline, QuietResult, ScrollOptions, ScrollResult, WaitForOptions } from '@gleaner/core/plugin';
+import type { ActionOptions, ClickPoint, PageOutline, QuietResult, ScrollOptions, ScrollResult, WaitForOptions } from '@gleaner/core/plugin';
 import { actionError, actionTimeout } from './errors.ts';
 import type { PageContext } from './page-context.ts';
 import type { PageTracker } from './tracker.ts';
@@ -41,6 +41,8 @@ const RETRYABLE = new Set([
 const SCROLL_KICKOFF_MS = 120;
 const SCROLL_QUIET_MS = 100;
 const SCROLL_MAX_WAIT_MS = 3_000;
+/** How long a fast-path click waits for the page to acknowledge each mouse event (see #clickAtPoint). */
+const INPUT_ANSWER_MS = 1_000;
 /** Playwright's definition of network idle: no request for 500 ms. */
 const NETWORK_IDLE_MS = 500;
 
@@ -78,6 +80,8 @@ export class Interactions {
   #s: InteractionsSettings;
   /** When the last action (or navigation) began: the quiet wait minds requests started since. */
   #actedAt = 0;
+  /** True once the WebDriver session may be inside a frame (it starts in the top document). */
+  #inFrame = false;
 
   constructor(settings: InteractionsSettings) {
     this.#s = settings;
@@ -90,6 +94,13 @@ export class Interactions {
 
   get #wd(): WebDriver {
     return this.#s.ctx.wd;
+  }
+
+  /** The WebDriver session back in the top document; no round trip when it never left it. */
+  async #top(): Promise<void> {
+    if (!this.#inFrame) return;
+    await this.#wd.switchTo().defaultContent();
+    this.#inFrame = false;
   }
 
   /** Runs a shared page script (`PAGE_SCRIPTS.x`) in the top document with one argument. */
@@ -129,10 +140,7 @@ export class Interactions {
       return await Promise.race([fn(), aborted]);
     } finally {
       if (onAbort) signal?.removeEventListener('abort', onAbort);
-      await this.#wd
-        .switchTo()
-        .defaultContent()
-        .catch(() => undefined);
+      await this.#top().catch(() => undefined);
     }
   }
 
@@ -145,7 +153,7 @@ export class Interactions {
   async #find(target: string): Promise<WebElement | null> {
     const wd = this.#wd;
     if (!target.trim()) throw actionError('an empty selector was given for a page action');
-    await wd.switchTo().defaultContent();
+    await this.#top();
     const chain = isRef(target) ? await this.#run<string | null>(PAGE_SCRIPTS.findRef, target.trim()) : target;
     if (!chain) return null;
     const parts = splitFrameSelector(chain);
@@ -153,6 +161,7 @@ export class Interactions {
       for (const frame of parts.slice(0, -1)) {
         const [el] = await wd.findElements(By.css(frame));
         if (!el) return null;
+        this.#inFrame = true;
         await wd.switchTo().frame(el);
       }
       const [el] = await wd.findElements(By.css(parts.at(-1) ?? chain));
@@ -196,24 +205,64 @@ export class Interactions {
   click(target: string, opts?: ActionOptions): Promise<void> {
     this.markAction();
     const deadline = this.#deadline(opts);
-    return this.#act(() =>
-      this.#retrying(target, 'clicking', deadline, async (el) => {
+    return this.#act(async () => {
+      if (await this.#clickAtPoint(target)) return;
+      await this.#retrying(target, 'clicking', deadline, async (el) => {
         if (!(await el.isEnabled())) throw notYet(`${target} is disabled`);
         await el.click();
-      }),
-    );
+      });
+    });
+  }
+
+  /**
+   * The fast path of a click, as the Playwright driver's: core's `clickPoint` script finds the
+   * target in the top document plainly clickable (visible, enabled, under its centre) and scrolls
+   * it into view, then a real mouse click there through DevTools — one script and two input events
+   * instead of WebDriver's find, scroll, enabled check and click. False (nothing done) when the
+   * target is anything less certain: the WebDriver click, with its retries, does the job.
+   */
+  async #clickAtPoint(target: string): Promise<boolean> {
+    if (!target.trim()) return false;
+    const { cdp, sessionId } = this.#s.ctx;
+    const point = await this.#run<ClickPoint | null>(PAGE_SCRIPTS.clickPoint, target).catch(() => null);
+    if (!point || !Number.isFinite(point.x) || !Number.isFinite(point.y)) return false;
+    // Each event is answered once the page has handled it; a handler that opens a dialog holds that
+    // answer until WebDriver dismisses the dialog (at its next command): bounded.
+    const mouse = async (type: string, extra: Record<string, unknown> = {}) => {
+      const sent = cdp.send('Input.dispatchMouseEvent', { type, x: point.x, y: point.y, button: 'none', ...extra }, sessionId);
+      sent.catch(() => undefined);
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([sent, new Promise((r) => (timer = setTimeout(r, INPUT_ANSWER_MS)))]).finally(() => clearTimeout(timer));
+    };
+    await mouse('mouseMoved');
+    await mouse('mousePressed', { button: 'left', buttons: 1, clickCount: 1 });
+    await mouse('mouseReleased', { button: 'left', buttons: 0, clickCount: 1 });
+    return true;
   }
 
   type(target: string, text: string, opts?: ActionOptions & { clear?: boolean; pressEnter?: boolean }): Promise<void> {
     this.markAction();
     const deadline = this.#deadline(opts);
-    return this.#act(() =>
-      this.#retrying(target, 'typing into', deadline, async (el) => {
+    return this.#act(async () => {
+      if (text && text.length <= 500 && (await this.#run<boolean>(PAGE_SCRIPTS.focusField, { target, clear: opts?.clear === true }).catch(() => false))) {
+        // The fast path, as the Playwright driver's: the field is focused (its value selected with
+        // clear); all but the last character go in as one input event (what a paste does), the last
+        // (and Enter) as real key events, so key handlers and autocompletes see the whole value.
+        const chars = Array.from(text);
+        const { cdp, sessionId } = this.#s.ctx;
+        if (chars.length > 1) await cdp.send('Input.insertText', { text: chars.slice(0, -1).join('') }, sessionId);
+        await this.#wd
+          .actions()
+          .sendKeys(chars.at(-1)! + (opts?.pressEnter ? Key.ENTER : ''))
+          .perform();
+        return;
+      }
+      await this.#retrying(target, 'typing into', deadline, async (el) => {
         if (opts?.clear) await el.clear();
         if (text) await el.sendKeys(text);
         if (opts?.pressEnter) await el.sendKeys(Key.ENTER);
-      }),
-    );
+      });
+    });
   }
 
   select(target: string, values: string | string[], opts?: ActionOptions): Promise<void> {
@@ -264,7 +313,7 @@ export class Interactions {
           }
           if (ok) return;
           if (Date.now() >= deadline.at) throw actionTimeout(`waiting for ${opts.selector} to be ${state}`, deadline.ms);
-          await this.#wd.switchTo().defaultContent();
+          await this.#top();
           await sleep(100);
         }
       }
@@ -306,10 +355,7 @@ export class Interactions {
 
   /** The page as shown (top document); `withHtml` runs the snapshot script, else reads the text. */
   async pageInfo(withHtml: boolean): Promise<PageInfo> {
-    await this.#wd
-      .switchTo()
-      .defaultContent()
-      .catch(() => undefined);
+    await this.#top().catch(() => undefined);
     const r = await this.#script<{ html: string | null; text: string | null; charset: string | null; url: string }>(PAGE_INFO, withHtml);
     return { html: r.html ?? undefined, text: r.text ?? undefined, charset: r.charset ?? undefined, url: r.url };
   }

@@ -66,8 +66,11 @@ async function openLocal(browser: SeleniumBrowser, proxy: FilterProxy, signal?: 
       proxyServer: proxy.url,
       proxyBypassList: PROXY_BYPASS_LIST,
     }));
-    await cdp.send('Browser.setDownloadBehavior', { behavior: 'deny', browserContextId });
-    const { targetId } = await cdp.send<{ targetId: string }>('Target.createTarget', { url: 'about:blank', browserContextId, width: 1280, height: 720 });
+    // Downloads refused while the tab is made (the tab loads nothing before it is navigated).
+    const [, { targetId }] = await Promise.all([
+      cdp.send('Browser.setDownloadBehavior', { behavior: 'deny', browserContextId }),
+      cdp.send<{ targetId: string }>('Target.createTarget', { url: 'about:blank', browserContextId, width: 1280, height: 720 }),
+    ]);
     // chromedriver's switch to a new tab is the slow step (~tens of ms): attach DevTools meanwhile.
     const switched = abortable(wdPromise, signal).then(async (d) => {
       wd = d;

@@ -109,6 +109,8 @@ export class SeleniumSession implements DriverSession {
   #broken = false;
   /** A navigation stopped or a page read cut off whose WebDriver call may still be running. */
   #stuck: Promise<unknown> | null = null;
+  /** The page-load timeout WebDriver was last given (set again only when it changes). */
+  #pageLoadMs = 0;
 
   constructor(settings: SeleniumSessionSettings) {
     this.#s = settings;
@@ -173,7 +175,10 @@ export class SeleniumSession implements DriverSession {
     let getting: Promise<void> | undefined;
     try {
       // chromedriver's own page-load timeout is a backstop behind ours.
-      await ctx.wd.manage().setTimeouts({ pageLoad: s.totalMs + STOP_GRACE_MS });
+      if (this.#pageLoadMs !== s.totalMs + STOP_GRACE_MS) {
+        await ctx.wd.manage().setTimeouts({ pageLoad: s.totalMs + STOP_GRACE_MS });
+        this.#pageLoadMs = s.totalMs + STOP_GRACE_MS;
+      }
       if (stopped) throw stopped;
       getting = ctx.wd.get(target.href);
       getting.catch(() => undefined);
@@ -207,21 +212,21 @@ export class SeleniumSession implements DriverSession {
     }
     if (stopped) throw stopped;
     if (nav.error) throw nav.error;
-    return this.#withinBudget(this.#shownSnapshot(nav, target.href, since), Math.max(left(), reserve), target.href, signals);
+    return this.#withinBudget(this.#shownSnapshot(nav, target.href, since, opts.content !== false), Math.max(left(), reserve), target.href, signals);
   }
 
   /**
    * The snapshot of `nav`, unless the page replaced itself after load (a script, a meta refresh):
    * then of the navigation whose document the page shows, so status, headers and URL match the HTML.
    */
-  async #shownSnapshot(nav: Navigation, requestedUrl: string, since: number): Promise<PageSnapshot> {
+  async #shownSnapshot(nav: Navigation, requestedUrl: string, since: number, content: boolean): Promise<PageSnapshot> {
     const { tracker } = this.#s;
-    const first = await this.#snapshotOf(nav, requestedUrl, since);
+    const first = await this.#snapshotOf(nav, requestedUrl, since, content);
     await tracker.barrier();
     const latest = tracker.current;
     const res = latest.response;
     if (latest === nav || !res || latest.failed || latest.error || !showsDocument(res.status, res.url, first.finalUrl)) return first;
-    return this.#snapshotOf(latest, requestedUrl, since);
+    return this.#snapshotOf(latest, requestedUrl, since, content);
   }
 
   /**
@@ -279,7 +284,8 @@ export class SeleniumSession implements DriverSession {
     }
   }
 
-  async #snapshotOf(nav: Navigation, requestedUrl: string, since: number): Promise<PageSnapshot> {
+  /** `content` false: the navigation's outcome only (`html: ''`, no cookies; plugin API 1.1 `GotoOptions.content`). */
+  async #snapshotOf(nav: Navigation, requestedUrl: string, since: number, content = true): Promise<PageSnapshot> {
     const s = this.#s;
     const { ctx, tracker } = s;
     if (nav.error) throw nav.error;
@@ -306,6 +312,21 @@ export class SeleniumSession implements DriverSession {
     const media = parseContentType(headers['content-type']);
     const kind: ContentKind = classifyMediaType(media.type || res.mimeType || 'text/html');
     if (kind === 'unsupported') throw unsupported(res.url, media.type || res.mimeType);
+    if (!content) {
+      const charset = charsetLabel(media.charset);
+      return {
+        requestedUrl,
+        // The fragment asked for stays (the document is the same); WebDriver is not asked for the URL.
+        finalUrl: requestedUrl.split('#')[0] === res.url.split('#')[0] ? requestedUrl : res.url,
+        status: res.status,
+        headers,
+        contentType: media.type,
+        ...(charset ? { charset } : {}),
+        html: '',
+        redirects: [...nav.redirects],
+        driver: s.driverName,
+      };
+    }
     const page = await this.#read(kind, res, media.charset, nav.rawBody);
     if (Buffer.byteLength(page.html) > s.maxBytes) throw tooLarge(s.maxBytes, res.url);
     const cookies = await getCookies(ctx.cdp, ctx.browserContextId).catch((err: unknown) => {
@@ -410,7 +431,8 @@ export class SeleniumSession implements DriverSession {
     // The page may have navigated by itself (a click, a form) and its events may still be in flight.
     await tracker.barrier();
     const nav = tracker.current;
-    await tracker.sync(nav);
+    // Its events up to now are handled (the barrier): waited for only while its response is still to come.
+    if (!nav.response && !nav.failed && !nav.error) await tracker.sync(nav);
     if (!nav.response && !nav.failed) throw new GleanerError('INTERNAL', 'snapshot() before any page was loaded');
     const signals = this.#s.signal ? [this.#s.signal] : [];
     return this.#withinBudget(this.#snapshotOf(nav, nav.requestedUrl, 0), this.#s.totalMs, nav.url || nav.requestedUrl, signals);

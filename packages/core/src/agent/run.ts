@@ -27,9 +27,9 @@ import { stableTarget, resolveTarget } from './targets.ts';
 import { AGENT_TOOLS, DECISION_SCHEMA, actionKey, checkCall, describeTools, type AgentAction } from './tools.ts';
 import type { AgentBudgets, AgentExtraction, AgentOutcome, AgentRunInput, AgentRunResult, AgentVisit, RecordedAction, StableTarget } from './types.ts';
 import { parseModelJson } from '../llm/json-output.ts';
-import { describeSecrets, redact } from '../secrets/values.ts';
-import { fillSecrets } from './secret-typing.ts';
-import { describeVisit, mergeVisited, runVisit, visitLinks } from './visit.ts';
+import { agentSecrets } from './secret-typing.ts';
+import { mergeVisited } from './visit.ts';
+import { visitTool } from './visit-tool.ts';
 
 export const AGENT_SYSTEM = [
   'You are a web browsing agent that gathers data for the user. Each turn you get the current page: its URL, its interactive elements (each with a ref such as [e12]) and its text.',
@@ -44,7 +44,7 @@ function goalText(input: AgentRunInput): string {
   const attrs = input.goal.attributes;
   const lines = [`Task: ${input.goal.prompt || 'Extract the records described below.'}`, `Start URL: ${input.url}`];
   if (attrs.length) lines.push('Each record has these attributes:', ...attrs.map((a) => `- ${a.name} (${a.type})${a.description ? `: ${a.description}` : ''}`));
-  const secrets = describeSecrets(input.secrets);
+  const secrets = agentSecrets(input.secrets).describe();
   if (secrets) lines.push(secrets);
   return lines.join('\n');
 }
@@ -124,8 +124,8 @@ export async function runAgent(ctx: OperationContext, input: AgentRunInput): Pro
   let obs: Observation | null = null;
 
   const tokens = () => usage.inputTokens + usage.outputTokens;
-  /** Text bound for the model or a record: secret values (and codes typed) back to their placeholders. */
-  const hide = (text: string) => redact(text, input.secrets);
+  const secrets = agentSecrets(input.secrets);
+  const hide = secrets.hide;
   const record = async (step: RecordedAction) => {
     steps.push(step);
     await input.onStep?.(step, steps.length - 1);
@@ -220,7 +220,7 @@ export async function runAgent(ctx: OperationContext, input: AgentRunInput): Pro
       case 'type':
         return {
           // A secret's placeholder is typed as its value (a TOTP code computed now); the step keeps the placeholder.
-          target: await onElement(o, a.ref, (r) => s().type(r, fillSecrets(a.text, input.secrets), { ...t, clear: a.clear, pressEnter: a.pressEnter })),
+          target: await onElement(o, a.ref, (r) => s().type(r, secrets.fill(a.text), { ...t, clear: a.clear, pressEnter: a.pressEnter })),
           value: a.text,
           pressEnter: a.pressEnter || undefined,
         };
@@ -256,56 +256,21 @@ export async function runAgent(ctx: OperationContext, input: AgentRunInput): Pro
         return { records: records.length };
       }
       case 'visit': {
-        const hrefs = a.refs.map((r) => {
-          const el = byRef(o, r);
-          if (!el) throw new GleanerError('BAD_REQUEST', `there is no element ${r} on this page; use a ref from the latest element list`);
-          if (!el.href) throw new GleanerError('BAD_REQUEST', `${r} is not a link (it has no href); give the refs of item links`);
-          return el.href;
-        });
-        const links = visitLinks(hrefs, o.url);
-        if (!a.similar && links.pattern) Object.assign(links, { pattern: null, urls: hrefs.map((h) => new URL(h, o.url).href) });
-        for (const u of links.urls ?? []) page.checkDomain(u);
-        const out = await runVisit({
+        const out = await visitTool({
           ctx,
-          listing: { url: o.url, html: o.snapshot.html },
-          request: { links, followPagination: a.followPagination, maxItems: a.maxItems },
-          attributes: input.goal.attributes,
-          prompt: input.goal.prompt,
-          cookies: page.cookies,
-          preferBrowser: page.onBrowser,
-          proxyCountry: input.proxyCountry,
-          ownerId: input.ownerId,
-          allowedDomains: input.allowedDomains,
+          action: a,
+          observation: o,
+          page,
+          input,
+          step: steps.length,
           signal,
-          model: { canSpend: () => tokens() < budgets.maxTokens },
+          canSpend: () => tokens() < budgets.maxTokens,
           hide,
         });
         addUsage(usage, out.usage);
         modelMs += out.modelMs;
-        visits.push({
-          step: steps.length,
-          listingUrl: o.url,
-          links,
-          followPagination: a.followPagination,
-          maxItems: a.maxItems,
-          recipe: out.recipe,
-          pages: out.pages,
-        });
-        const count = (by: string) => out.pages.filter((p) => p.by === by).length;
-        return {
-          records: out.pages.reduce((n, p) => n + p.records.length, 0),
-          visit: {
-            pattern: links.pattern,
-            followPagination: a.followPagination,
-            maxItems: a.maxItems,
-            listingPages: out.listingPages.length,
-            pages: out.pages.length,
-            byRecipe: count('recipe'),
-            byModel: count('model'),
-            failed: count('failed'),
-          },
-          effect: describeVisit(out),
-        };
+        visits.push(out.visit);
+        return out.result;
       }
       case 'finish':
         return { message: a.message };

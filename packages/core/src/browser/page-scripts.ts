@@ -252,6 +252,77 @@ export function findRef(ref: string): string | null {
   return search(document);
 }
 
+/** A point to click at, in the top document's viewport (CSS pixels). */
+export interface ClickPoint {
+  x: number;
+  y: number;
+}
+
+/**
+ * IN-PAGE ONLY. The fast path of a click: the target (a ref, or a CSS selector) in the top document,
+ * scrolled into view, enabled, visible, and itself (or a descendant) the element under its centre —
+ * then the centre, where the driver clicks with a real mouse click in one step. Anything less
+ * certain (a frame chain, no such element, covered, disabled, not rendered yet) is null, and the
+ * driver's full click (locating, waiting, actionability checks) does the job.
+ */
+export function clickPoint(target: string): ClickPoint | null {
+  const t = target.trim();
+  if (window.top !== window || t.includes('>>>')) return null;
+  const sel = /^e\d+$/.test(t) ? `[data-gleaner-ref="${t}"]` : t;
+  let el: Element | null;
+  try {
+    el = document.querySelector(sel);
+  } catch {
+    return null;
+  }
+  if (!el || (el as HTMLButtonElement).disabled || el.getAttribute('aria-disabled') === 'true') return null;
+  el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
+  const r = el.getBoundingClientRect();
+  const st = getComputedStyle(el);
+  if (r.width < 1 || r.height < 1 || st.visibility !== 'visible' || st.pointerEvents === 'none') return null;
+  const x = r.left + r.width / 2;
+  const y = r.top + r.height / 2;
+  const hit = document.elementFromPoint(x, y);
+  return hit && (hit === el || el.contains(hit)) ? { x, y } : null;
+}
+
+/**
+ * IN-PAGE ONLY. The fast path of typing: the target (a ref, or a CSS selector) in the top document,
+ * a visible, enabled, writable `<input>` of a text kind or `<textarea>`, focused with the caret at
+ * the end of its value (or, with `clear`, its whole value selected, so that what is typed replaces
+ * it); true when so. Anything else is false and the driver's full typing does the job.
+ */
+export function focusField(args: { target: string; clear?: boolean }): boolean {
+  const t = args.target.trim();
+  if (window.top !== window || t.includes('>>>')) return false;
+  const sel = /^e\d+$/.test(t) ? `[data-gleaner-ref="${t}"]` : t;
+  let el: Element | null;
+  try {
+    el = document.querySelector(sel);
+  } catch {
+    return false;
+  }
+  const textual = /^(?:text|search|email|url|tel|password|number|)$/;
+  const field =
+    el instanceof HTMLTextAreaElement || (el instanceof HTMLInputElement && textual.test((el.getAttribute('type') ?? '').toLowerCase()))
+      ? (el as HTMLInputElement | HTMLTextAreaElement)
+      : null;
+  if (!field || field.disabled || field.readOnly) return false;
+  field.scrollIntoView({ block: 'center', inline: 'nearest', behavior: 'instant' });
+  const r = field.getBoundingClientRect();
+  if (r.width < 1 || r.height < 1 || getComputedStyle(field).visibility !== 'visible') return false;
+  field.focus();
+  if (document.activeElement !== field) return false;
+  try {
+    if (args.clear) field.select();
+    else field.setSelectionRange(field.value.length, field.value.length);
+  } catch {
+    // input types without a selection (email, number): the caret stays where focus put it
+    if (args.clear) return false;
+  }
+  return true;
+}
+
 /** The in-page scripts as JavaScript source, for drivers that send source text. */
 export const PAGE_SCRIPTS = {
   /**
@@ -263,6 +334,8 @@ export const PAGE_SCRIPTS = {
   scroll: scrollPage.toString(),
   domSize: domSize.toString(),
   findRef: findRef.toString(),
+  clickPoint: clickPoint.toString(),
+  focusField: focusField.toString(),
   quiet: `((opts) => { let rec = null; try { rec = (${changeRecorder.toString()})(false); } catch {} return (${quietPage.toString()})(opts, rec); })`,
 } as const;
 

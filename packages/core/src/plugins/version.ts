@@ -8,6 +8,9 @@ import { GleanerError } from '../errors.ts';
  * - 1.1: `WaitForOptions.quietMs` and `afterChange` (wait for the page to change and be quiet),
  *   `GotoOptions.content` (navigate without reading the document).
  * - 1.2: `PageSnapshot.body` (the bytes the page was decoded from, as sent; the snapshot archive keeps them).
+ * - 1.3: the page scripts `clickPoint` and `focusField` (`PAGE_SCRIPTS`, with `ClickPoint`): the fast
+ *   paths of a click and of typing that the browser drivers share; `DriverSessionOptions.localStorage`
+ *   and `DriverSession.localStorage()` (a profile's local storage, with `localStorageInitScript`).
  */
 export const PLUGIN_API_VERSION = '1.3';
 
