@@ -2,7 +2,7 @@
 // could ask for (text, link targets, image sources, table structure, JSON-LD, microdata, meta) and
 // drops what carries none. One streaming pass (see render.ts); linear in the page size.
 import { findMainContent } from './main-content.ts';
-import { renderPage, type Range } from './render.ts';
+import { renderPage, type Range, type Rendered } from './render.ts';
 import { complement } from './scan.ts';
 import { compactJson } from './structured.ts';
 
@@ -41,6 +41,9 @@ const MAX_MAIN_DETECT = 1_000_000;
 const LINK_SHARE = 0.5;
 /** ... in a run of lines holding at least this many links (a linked title with its text is content). */
 const MIN_LINKS = 3;
+/** ... and inside a product page's main content, in a run of at least this many (a breadcrumb or a
+ * few variant links stay). */
+const MIN_PRODUCT_LINKS = 8;
 
 export function reducePage(html: string, opts: ReduceOptions): ReducedPage {
   const precision = opts.mode === 'precision';
@@ -52,6 +55,9 @@ export function reducePage(html: string, opts: ReduceOptions): ReducedPage {
   const siteOrigin = (opts.siteRelative ?? !precision) ? originOf(opts.url) : undefined;
   let r = renderPage(html, { url: opts.url, precision, dropChrome: !precision, only, siteOrigin });
   let body = r.body;
+  // On a product page, link lists inside the main content are its menus and rails (a mega-menu the
+  // detected content holds, "customers also viewed"), not its facts.
+  if (main ? main.type === 'product' : !precision && typedProduct(r)) body = dropLinkLists(body, MIN_PRODUCT_LINKS);
   if (only) {
     // The rest is everything outside the main content as rendered, the parts it left out too (a
     // product's reviews, a sidebar inside the content): still facts a caller may ask for.
@@ -65,11 +71,15 @@ export function reducePage(html: string, opts: ReduceOptions): ReducedPage {
     const extra = dropLinkLists(rest.body);
     if (extra) body = body ? `${body}\n\n${extra}` : extra;
   }
+  // No main content found (its text set aside as chrome, or too little of it): the whole page is read
+  // as the rest of a page is, without its link lists (menus, category trees, footers).
+  const noMain = main !== null && !only;
+  if (noMain) body = unlessAllLinks(body);
   if (!precision) body = dropRepeatedImages(dedupeBlocks(body));
   if (!precision && body.length < MIN_BODY) {
     // A page whose content lives inside something that looks like chrome: keep the chrome.
     const all = renderPage(html, { url: opts.url, precision: false, dropChrome: false, siteOrigin });
-    const allBody = dedupeBlocks(all.body);
+    const allBody = dedupeBlocks(noMain ? unlessAllLinks(all.body) : all.body);
     if (allBody.length > body.length) {
       r = all;
       body = allBody;
@@ -112,6 +122,25 @@ export function reducePage(html: string, opts: ReduceOptions): ReducedPage {
     links: r.links,
     images: r.images,
   };
+}
+
+/** A page its own structured data calls a product (`og:type` product, or one JSON-LD or microdata
+ * `Product` — a listing carries one per card): the page type when main-content detection does not run
+ * (a page too large for it). */
+function typedProduct(r: Rendered): boolean {
+  if (/product/i.test(r.meta['og:type'] ?? '')) return true;
+  const isProduct = (t: unknown): boolean => (Array.isArray(t) ? t.some(isProduct) : typeof t === 'string' && /(?:^|[/#\s])Product$/.test(t));
+  let n = 0;
+  const count = (v: unknown, depth: number): void => {
+    if (depth > 3 || !v || typeof v !== 'object') return;
+    if (Array.isArray(v)) return v.forEach((x) => count(x, depth + 1));
+    const o = v as Record<string, unknown>;
+    if (isProduct(o['@type'])) n++;
+    count(o['@graph'], depth + 1);
+  };
+  r.jsonLd.forEach((v) => count(v, 0));
+  for (const i of r.microdata.items) if (i.type !== undefined && isProduct(i.type)) n++;
+  return n === 1;
 }
 
 function originOf(url: string): string | undefined {
@@ -195,6 +224,12 @@ function dedupeBlocks(body: string): string {
   return out.length === blocks.length ? body : out.join('\n\n');
 }
 
+/** The text without its link lists, unless they are nearly all it says (a page of links is its links). */
+function unlessAllLinks(body: string): string {
+  const rest = dropLinkLists(body);
+  return rest.length >= MIN_BODY ? rest : body;
+}
+
 /** `ranges` without `drop` (both sorted and disjoint). */
 function subtract(ranges: Range[], drop: Range[]): Range[] {
   const out: Range[] = [];
@@ -217,12 +252,12 @@ const letters = (s: string) => s.replace(/[^\p{L}\p{N}]+/gu, '').length;
 
 /** Drops runs of lines that are mostly link text and hold at least MIN_LINKS links (a menu, a list
  * of related pages, a footer's links); a line of text next to them stays. */
-function dropLinkLists(text: string): string {
+function dropLinkLists(text: string, minLinks = MIN_LINKS): string {
   const out: string[] = [];
   let run: string[] = [];
   let runLinks = 0;
   const flush = () => {
-    if (runLinks < MIN_LINKS) out.push(...run);
+    if (runLinks < minLinks) out.push(...run);
     run = [];
     runLinks = 0;
   };

@@ -4,7 +4,7 @@
 import { isBoilerplate, isHidden, renderAttrs } from './boilerplate.ts';
 import { linearParser } from './sax.ts';
 import { Microdata, collectMeta, parseJsonLd, type MicroFrame } from './structured.ts';
-import { isTrackingPixel, pickImageSrc, urlResolver, type UrlResolver } from './urls.ts';
+import { isTrackingPixel, pickImageSrc, redirectTarget, urlResolver, type UrlResolver } from './urls.ts';
 import { Writer, collapse } from './writer.ts';
 import { own } from '../own.ts';
 
@@ -130,9 +130,23 @@ const STREAMED = /^S:[\w-]+$/;
 const PAGE_LEVEL = 4;
 const VISIBILITY_HIDDEN = /visibility\s*:\s*hidden/i;
 
+/** Class or id words of a part the reader opens with a click: a tab's panel, an accordion's or
+ * expander's body, a carousel's slide. Hidden only until clicked, it is the page's content (a
+ * product's specifications, a service page's FAQ answers); a menu that collapses is not. */
+const DISCLOSURE =
+  /tab-?pane|tab-?panel|tabpanel|tab__content|tab-content|tabbed-content|collaps|accordion|expander|carousel__(?:cell|slide|item)|carousel-(?:cell|slide|item)|swiper-slide/;
+const NOT_DISCLOSURE = /nav|menu|clone|modal|popup|drawer|dropdown|tooltip|search/;
+
+function isDisclosure(a: Attrs): boolean {
+  if (a.role === 'tabpanel') return true;
+  const names = `${a.class ?? ''} ${a.id ?? ''}`.toLowerCase();
+  return names.length > 4 && DISCLOSURE.test(names) && !NOT_DISCLOSURE.test(names);
+}
+
 function hiddenFromReader(tag: string, a: Attrs, depth: number): boolean {
   if (!isHidden(tag, a)) return false;
   if (a.hidden !== undefined && a.id !== undefined && STREAMED.test(a.id) && a['aria-hidden'] !== 'true') return false;
+  if (tag !== 'input' && isDisclosure(a)) return false;
   // A page-level wrapper (html > body > an app root > it) made invisible until its scripts have run
   // (visibility:hidden, revealed on load): the page itself.
   if (
@@ -266,6 +280,12 @@ class Renderer {
     return u && o && u.length > o.length && u.startsWith(o) && u[o.length] === '/' && u[o.length + 1] !== '/' ? u.slice(o.length) : u;
   }
 
+  /** A link's resolved target; in standard mode a click-tracking redirect is written as its destination. */
+  private linkTarget(href: string | undefined): string | null {
+    const u = this.resolve(href ?? '');
+    return u && !this.o.precision ? (redirectTarget(u) ?? u) : u;
+  }
+
   /** Whether the current event lies in the part of the page being rendered. */
   private shown(): boolean {
     if (!this.inRanges) return true;
@@ -294,7 +314,7 @@ class Renderer {
       case 'a':
         if (w.sinks.length >= MAX_SINKS) break; // links nested in links nested in ...: plain text
         e.f |= F_LINK;
-        e.data = { href: this.written(this.resolve(a.href ?? '')), label: a['aria-label'] ?? a.title ?? '' };
+        e.data = { href: this.written(this.linkTarget(a.href)), label: a['aria-label'] ?? a.title ?? '' };
         w.push(true);
         break;
       case 'img': {

@@ -33,6 +33,37 @@ function safeDecode(s: string): string {
   }
 }
 
+/** Path words of a click-tracking redirect (`/rrserver/click?...&ct=<target>`, `/aclk?adurl=<target>`). */
+const REDIRECT_PATH = /(?:^|[/._-])(?:click|clk|clickthrough|redirect|redir|rd|out|outbound|track|tracking|aclk|goto|go|link|url|away|exit)(?:[/._-]|$)/i;
+/** Query parameters that carry a redirect's destination. */
+const REDIRECT_PARAM = /^(?:url|u|ct|dest|destination|redirect|redirect_?url|target|to|goto|link|adurl|out|ru|return_?url)$/i;
+
+/**
+ * The destination of a click-tracking redirect: an absolute URL whose path names a redirect (click,
+ * redirect, out, track, ...) and whose query carries an absolute http(s) URL in a destination
+ * parameter (url, u, ct, dest, adurl, ...). Null for any other URL. The reader lands on the
+ * destination: written instead of the redirect it is the same link in a fraction of the tokens.
+ */
+export function redirectTarget(url: string): string | null {
+  const q = url.indexOf('?');
+  if (q === -1) return null;
+  const path = url.slice(url.indexOf('/', url.indexOf('//') + 2), q);
+  if (!REDIRECT_PATH.test(path)) return null;
+  const end = url.indexOf('#', q);
+  for (const part of url.slice(q + 1, end === -1 ? url.length : end).split('&')) {
+    const eq = part.indexOf('=');
+    if (eq <= 0 || !REDIRECT_PARAM.test(part.slice(0, eq))) continue;
+    const v = safeDecode(part.slice(eq + 1).replace(/\+/g, ' ')).trim();
+    if (!/^https?:\/\/[^/\s]/i.test(v)) continue;
+    try {
+      return stripTracking(new URL(v));
+    } catch {
+      /* not a URL */
+    }
+  }
+  return null;
+}
+
 export type UrlResolver = {
   /** Absolute, tracking-free URL for an href/src, or null when it points nowhere useful. */
   resolve(href: string | undefined): string | null;

@@ -1,0 +1,54 @@
+// Standard-mode reduction rules added for real pages (docs/benchmarks.md, "What the model reads"):
+// each on a small page written for it.
+import { expect } from 'chai';
+import { reducePage } from '../src/page/index.ts';
+
+const reduce = (html: string, url = 'https://shop.example.com/p/kettle') => reducePage(html, { url, mode: 'standard' }).text;
+
+describe('page reduction for the model (standard mode)', () => {
+  it("reads a tab's panel, an accordion's body and a carousel's slides, hidden only until clicked; not a collapsed menu", () => {
+    const html = `<html><body><main><h1>Blue kettle</h1><p>A kettle that boils a litre of water in three minutes flat.</p>
+      <div role="tablist"><button>Description</button><button>Specifications</button></div>
+      <div role="tabpanel" hidden><p>Weight: 1.2 kg, capacity 1.7 l</p></div>
+      <div class="tab-pane" style="display:none"><p>Part number KT-2201</p></div>
+      <dd class="cmp-accordion__panel cmp-accordion__panel--hidden" hidden>Can I descale it? Yes, with citric acid.</dd>
+      <ul><li class="carousel__cell" aria-hidden="true">Fits the Blue teapot as well.</li></ul>
+      <div class="navbar-collapse" style="display:none"><p>Collapsed menu text</p></div>
+      <div class="carousel-item dropdown-menu" style="display:none"><p>A dropdown's links</p></div>
+      <p style="display:none">A hidden tracking note</p></main></body></html>`;
+    const text = reduce(html);
+    for (const fact of ['Weight: 1.2 kg', 'Part number KT-2201', 'Can I descale it?', 'Fits the Blue teapot']) expect(text).to.include(fact);
+    for (const hidden of ['Collapsed menu text', "A dropdown's links", 'A hidden tracking note']) expect(text).not.to.include(hidden);
+  });
+
+  it("writes a click-tracking redirect as its destination; a share link's URL parameter stays", () => {
+    const target = 'https://www.example.it/products/8008324077359.html';
+    const html = `<html><body><main><h1>Puzzle</h1><p>Five puzzles of 42 pieces in one box, for children from three years on.</p>
+      <a href="https://recs.example.net/rrserver/click?a=8ae8&vg=3288&pti=1&ct=${encodeURIComponent(target)}">Gormiti card game</a>
+      <a href="https://social.example.com/sharer.php?u=${encodeURIComponent(target)}">Share</a></main></body></html>`;
+    const text = reduce(html);
+    expect(text).to.include(`[Gormiti card game](${target})`).and.not.include('rrserver');
+    expect(text).to.include('sharer.php?u=');
+    expect(reducePage(html, { url: 'https://shop.example.com/p/kettle', mode: 'precision' }).text).to.include('rrserver/click');
+  });
+
+  const menu = (n: number) => `<ul>${Array.from({ length: n }, (_, i) => `<li><a href="/c/${i}">Category ${i}</a></li>`).join('')}</ul>`;
+
+  it("drops a product page's long link lists (a mega-menu inside the detected content), keeps its breadcrumb", () => {
+    const html = `<html><head><script type="application/ld+json">{"@type":"Product","name":"Blue kettle","sku":"KT-2201"}</script></head>
+      <body><div class="wrap"><p><a href="/">Home</a> <a href="/kitchen">Kitchen</a></p>${menu(20)}
+      <h1>Blue kettle</h1><p>A kettle that boils a litre of water in three minutes flat, with a filter for limescale.</p>
+      <p>Price: 39.90 EUR. In stock.</p><p>Made of stainless steel with a cool-touch handle and a 360 degree base.</p></div></body></html>`;
+    const text = reduce(html);
+    expect(text).to.include('Price: 39.90 EUR').and.include('[Kitchen](/kitchen)').and.include('KT-2201');
+    expect(text).not.to.include('Category 7');
+  });
+
+  it('reads a page with no main content found without its link lists', () => {
+    const html = `<html><body><nav class="sidebar"><h1>Opening hours</h1>${menu(6)}
+      <p>The shop is open from nine to five on weekdays and from ten to two on Saturdays. On public holidays it stays closed, and in December it opens on Sundays too, from eleven to four, for the Christmas market.</p></nav></body></html>`;
+    const text = reduce(html, 'https://shop.example.com/hours');
+    expect(text).to.include('open from nine to five');
+    expect(text).not.to.include('Category 3');
+  });
+});
