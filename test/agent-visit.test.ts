@@ -41,7 +41,7 @@ function suite(label: string, opts: StackOptions): void {
         }
         return agent.script(req, i);
       });
-      const done = await runTask(s, { url: `${s.site.url}/category/kettles?page=1`, prompt: PROMPT, attributes: DETAIL_ATTRIBUTES }, 180_000);
+      const done = await runTask(s, { url: `${s.site.url}/category/kettles?page=1`, prompt: PROMPT, attributes: DETAIL_ATTRIBUTES, snapshots: true }, 180_000);
       expect(done.status, JSON.stringify(done).slice(0, 2000)).to.equal('completed');
       expect(sortByName(done.data)).to.deep.equal(items('kettles').map(({ name, sku, weight }) => ({ name, sku, weight })));
       expect(done.steps.map((st: any) => [st.action, st.ok, st.records])).to.deep.equal([
@@ -71,6 +71,23 @@ function suite(label: string, opts: StackOptions): void {
       for (let p = 2; p <= LISTING_PAGES; p++) expect(paths.filter((x) => x === `/category/kettles?page=${p}`)).to.have.length(1);
       // (Twice at most: a page that timed out on a busy machine is fetched once more.)
       for (const it of items('kettles')) expect(paths.filter((x) => x === `/product/${it.slug}`).length, it.slug).to.be.within(1, 2);
+      // snapshots: true kept every detail page the visit read (the records came from them).
+      const snapshot = (n: number) => fetch(`${s.url}/v1/tasks/${done.task_id}/snapshot?page=${n}`, { headers: { 'X-API-KEY': s.key } });
+      const first = await snapshot(1);
+      expect(first.status).to.equal(200);
+      expect(first.headers.get('x-gleaner-snapshot-pages')).to.equal('30');
+      const kept = new Set<string>();
+      for (let n = 1; n <= 30; n++) {
+        const res = n === 1 ? first : await snapshot(n);
+        const url = res.headers.get('x-gleaner-snapshot-url')!;
+        expect(await res.text(), url).to.contain(items('kettles').find((it) => url.endsWith(`/product/${it.slug}`))!.sku);
+        kept.add(url);
+      }
+      expect([...kept].sort()).to.deep.equal(
+        items('kettles')
+          .map((it) => `${s.site.url}/product/${it.slug}`)
+          .sort(),
+      );
     });
 
     it('merges the detail records into the records the agent extracted on the listing', async () => {
@@ -119,7 +136,12 @@ function suite(label: string, opts: StackOptions): void {
       expect(v.script.steps.map((st: any) => st.action)).to.deep.equal(['goto', 'visit']);
 
       s.model.reset();
-      const run = await s.api('POST', '/v1/scrapers/run_async', { template_id: ready.template_id, url: `${s.site.url}/category/mugs?page=1`, parameters: {} });
+      const run = await s.api('POST', '/v1/scrapers/run_async', {
+        template_id: ready.template_id,
+        url: `${s.site.url}/category/mugs?page=1`,
+        parameters: {},
+        snapshots: true,
+      });
       expect(run.status, run.text).to.equal(202);
       const done = await waitFor(
         async () => {
@@ -133,6 +155,11 @@ function suite(label: string, opts: StackOptions): void {
       expect(done.status, JSON.stringify(done).slice(0, 2000)).to.equal('completed');
       expect(sortByName(done.data[`${s.site.url}/category/mugs?page=1`])).to.deep.equal(items('mugs').map(({ name, sku, weight }) => ({ name, sku, weight })));
       expect(s.model.chatRequests()).to.have.length(0);
+      // snapshots: true kept the replay's detail pages too (the 30 product pages).
+      const item = await fetch(`${s.url}/v1/runs/${run.body.run_id}/items/0/snapshot?page=2`, { headers: { 'X-API-KEY': s.key } });
+      expect(item.status).to.equal(200);
+      expect(Number(item.headers.get('x-gleaner-snapshot-pages'))).to.be.at.least(30);
+      expect(item.headers.get('x-gleaner-snapshot-url')).to.match(/\/product\/mugs-\d+$/);
     });
   });
 }

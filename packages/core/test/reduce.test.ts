@@ -19,6 +19,10 @@ describe('page reduction for the model (standard mode)', () => {
     const text = reduce(html);
     for (const fact of ['Weight: 1.2 kg', 'Part number KT-2201', 'Can I descale it?', 'Fits the Blue teapot']) expect(text).to.include(fact);
     for (const hidden of ['Collapsed menu text', "A dropdown's links", 'A hidden tracking note']) expect(text).not.to.include(hidden);
+    // asShown (the agent, which clicks a tab open): the page as the browser shows it.
+    const shown = reducePage(html, { url: 'https://shop.example.com/p/kettle', mode: 'standard', asShown: true }).text;
+    expect(shown).to.include('three minutes flat');
+    for (const closed of ['Weight: 1.2 kg', 'Part number KT-2201', 'Can I descale it?']) expect(shown).not.to.include(closed);
   });
 
   it("writes a click-tracking redirect as its destination; a share link's URL parameter stays", () => {

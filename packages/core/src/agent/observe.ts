@@ -24,7 +24,7 @@ export const OBSERVE_LIMITS = Object.freeze({ elements: 150, textTokens: 2500, n
 
 export function observation(outline: PageOutline, snapshot: PageSnapshot): Observation {
   const url = snapshot.finalUrl || outline.url;
-  const reduced = reducePage(snapshot.html, { url, mode: 'standard' });
+  const reduced = reducePage(snapshot.html, { url, mode: 'standard', asShown: true });
   const elements = outline.elements.map((e) => `${e.role}|${e.name}|${e.value ?? ''}|${e.href ?? ''}`).join('\n');
   const fingerprint = createHash('sha1').update(`${url}\n${elements}\n${reduced.text}`).digest('hex');
   return { url, title: outline.title || reduced.title, outline, snapshot, text: reduced.text, fingerprint };

@@ -342,7 +342,8 @@ export class ScriptReplay {
           recipe: st.recipe,
         });
         this.#visits.push({ listingUrl: page.finalUrl, pages: out.pages });
-        for (const p of out.pages) this.pages.push({ url: p.url, records: p.records.length });
+        // Each detail page read goes to the snapshot archive with the listing's.
+        for (const p of out.pages) this.pages.push({ url: p.url, records: p.records.length, ...(p.document ? { ...p.document, driver: p.driver } : {}) });
         if (st.sampleRecords > 0 && !out.pages.some((p) => p.records.length)) {
           const failed = out.pages.find((p) => p.error);
           throw new Drift(

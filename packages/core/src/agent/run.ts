@@ -135,7 +135,17 @@ export async function runAgent(ctx: OperationContext, input: AgentRunInput): Pro
   async function extractHere(o: Observation): Promise<ExtractedRecord[]> {
     const started = Date.now();
     const html = hide(o.snapshot.html);
-    const once = () => extractWithModel(ctx, { html, url: o.url, attributes: input.goal.attributes, prompt: input.goal.prompt, precision: false, signal });
+    const once = () =>
+      extractWithModel(ctx, {
+        html,
+        url: o.url,
+        attributes: input.goal.attributes,
+        prompt: input.goal.prompt,
+        precision: false,
+        signal,
+        // What the agent sees: a closed tab's panel is for it to click open, not to read.
+        asShown: true,
+      });
     // An answer that stayed bad through its repair round is asked once more afresh (a small model's slip), then reported.
     const res = await once()
       .catch((err: unknown) => (badOutput(err) ? once() : Promise.reject(err)))

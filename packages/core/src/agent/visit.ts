@@ -69,7 +69,12 @@ export interface VisitedPage {
   by: 'recipe' | 'model' | 'failed';
   driver?: string;
   error?: string;
+  /** The page as read (for the snapshot archive); absent when it could not be fetched. */
+  document?: { html: string; body?: Uint8Array; charset?: string };
 }
+
+/** The driver and document of a page read, for a VisitedPage. */
+const readFrom = (page: PageSnapshot) => ({ driver: page.driver, document: { html: page.html, body: page.body, charset: page.charset } });
 
 export interface VisitOutcome {
   /** The listing pages read (the current one first). */
@@ -398,10 +403,10 @@ export async function runVisit(v: VisitContext): Promise<VisitOutcome> {
         const page = got.page;
         const records = await byModel(page);
         if (typeof records === 'string') {
-          pages.push({ url: page.finalUrl, records: [], by: 'failed', driver: page.driver, error: records });
+          pages.push({ url: page.finalUrl, records: [], by: 'failed', ...readFrom(page), error: records });
           continue;
         }
-        pages.push({ url: page.finalUrl, records, by: 'model', driver: page.driver });
+        pages.push({ url: page.finalUrl, records, by: 'model', ...readFrom(page) });
         if (!records.length) continue;
         if (recipe) {
           const actual = withRecipe(recipe, page);
@@ -440,14 +445,14 @@ export async function runVisit(v: VisitContext): Promise<VisitOutcome> {
       if (recipe) {
         const records = withRecipe(recipe, page);
         const have = filledFields(records);
-        if (records.length && [...expectFields].every((f) => have.has(f))) return { url: page.finalUrl, records, by: 'recipe', driver: page.driver };
-        if (!v.model) return { url: page.finalUrl, records, by: 'recipe', driver: page.driver };
+        if (records.length && [...expectFields].every((f) => have.has(f))) return { url: page.finalUrl, records, by: 'recipe', ...readFrom(page) };
+        if (!v.model) return { url: page.finalUrl, records, by: 'recipe', ...readFrom(page) };
       }
-      if (!v.model) return { url: page.finalUrl, records: [], by: 'failed', driver: page.driver, error: 'no recipe' };
+      if (!v.model) return { url: page.finalUrl, records: [], by: 'failed', ...readFrom(page), error: 'no recipe' };
       const records = await limited(() => byModel(page));
       return typeof records === 'string'
-        ? { url: page.finalUrl, records: [], by: 'failed', driver: page.driver, error: records }
-        : { url: page.finalUrl, records, by: 'model', driver: page.driver };
+        ? { url: page.finalUrl, records: [], by: 'failed', ...readFrom(page), error: records }
+        : { url: page.finalUrl, records, by: 'model', ...readFrom(page) };
     });
     pages.push(...(await Promise.all(rest)));
     return { listingPages, pages, recipe: verified ? recipe : null, usage, modelMs, skipped };

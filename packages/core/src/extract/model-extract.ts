@@ -95,10 +95,10 @@ export function estimateOutput(text: string, attributes: Attribute[], calls: num
 
 export async function extractWithModel(
   ctx: OperationContext,
-  input: { html: string; url: string; attributes: Attribute[]; prompt: string; precision: boolean; signal?: AbortSignal },
+  input: { html: string; url: string; attributes: Attribute[]; prompt: string; precision: boolean; signal?: AbortSignal; asShown?: boolean },
 ): Promise<ModelExtraction> {
   const model = requireModel(ctx);
-  const reduced = reducePage(input.html, { url: input.url, mode: input.precision ? 'precision' : 'standard' });
+  const reduced = reducePage(input.html, { url: input.url, mode: input.precision ? 'precision' : 'standard', asShown: input.asShown });
   const usage = emptyUsage();
   if (!reduced.text.trim()) return { records: [], usage, chunks: 0, skippedChunks: 0, page: reduced };
   const { schema, chunks, skipped, userMessage } = await modelRequests(ctx, reduced, input.attributes, input.prompt);

@@ -16,6 +16,9 @@ export type ReduceOptions = {
    * absolute (default: true in standard mode). Callers resolve them against the page URL again:
    * `absoluteLinks()`. */
   siteRelative?: boolean;
+  /** Standard mode: leave out parts hidden until a click (tab panels, accordion bodies, slides), as a
+   * browser shows the page; the agent, which can open them, reads it so. Default: they are read. */
+  asShown?: boolean;
 };
 export type ReducedPage = {
   title: string;
@@ -53,7 +56,8 @@ export function reducePage(html: string, opts: ReduceOptions): ReducedPage {
   const main = precision || html.length > MAX_MAIN_DETECT ? null : findMainContent(html);
   const only = main && main.ranges.length ? { ranges: main.ranges, drop: main.drop } : undefined;
   const siteOrigin = (opts.siteRelative ?? !precision) ? originOf(opts.url) : undefined;
-  let r = renderPage(html, { url: opts.url, precision, dropChrome: !precision, only, siteOrigin });
+  const asShown = opts.asShown;
+  let r = renderPage(html, { url: opts.url, precision, dropChrome: !precision, only, siteOrigin, asShown });
   let body = r.body;
   // On a product page, link lists inside the main content are its menus and rails (a mega-menu the
   // detected content holds, "customers also viewed"), not its facts.
@@ -67,6 +71,7 @@ export function reducePage(html: string, opts: ReduceOptions): ReducedPage {
       dropChrome: true,
       only: { ranges: complement(subtract(only.ranges, only.drop), html.length), drop: [] },
       siteOrigin,
+      asShown,
     });
     const extra = dropLinkLists(rest.body);
     if (extra) body = body ? `${body}\n\n${extra}` : extra;
@@ -78,7 +83,7 @@ export function reducePage(html: string, opts: ReduceOptions): ReducedPage {
   if (!precision) body = dropRepeatedImages(dedupeBlocks(body));
   if (!precision && body.length < MIN_BODY) {
     // A page whose content lives inside something that looks like chrome: keep the chrome.
-    const all = renderPage(html, { url: opts.url, precision: false, dropChrome: false, siteOrigin });
+    const all = renderPage(html, { url: opts.url, precision: false, dropChrome: false, siteOrigin, asShown });
     const allBody = dedupeBlocks(noMain ? unlessAllLinks(all.body) : all.body);
     if (allBody.length > body.length) {
       r = all;

@@ -21,6 +21,9 @@ export type RenderOptions = {
   /** Link and image URLs on this origin (scheme://host[:port]) are written from the site's root
    * (`/path?query`): the same URL, resolved against the page, in fewer tokens. */
   siteOrigin?: string;
+  /** Leave out parts hidden until a click (tab panels, accordion bodies, slides) as the browser does:
+   * the agent, which can click them open, reads the page as shown. Default: they are read. */
+  asShown?: boolean;
 };
 export type Rendered = {
   title: string;
@@ -143,10 +146,10 @@ function isDisclosure(a: Attrs): boolean {
   return names.length > 4 && DISCLOSURE.test(names) && !NOT_DISCLOSURE.test(names);
 }
 
-function hiddenFromReader(tag: string, a: Attrs, depth: number): boolean {
+function hiddenFromReader(tag: string, a: Attrs, depth: number, asShown = false): boolean {
   if (!isHidden(tag, a)) return false;
   if (a.hidden !== undefined && a.id !== undefined && STREAMED.test(a.id) && a['aria-hidden'] !== 'true') return false;
-  if (tag !== 'input' && isDisclosure(a)) return false;
+  if (!asShown && tag !== 'input' && isDisclosure(a)) return false;
   // A page-level wrapper (html > body > an app root > it) made invisible until its scripts have run
   // (visibility:hidden, revealed on load): the page itself.
   if (
@@ -261,7 +264,7 @@ class Renderer {
       return;
     }
     if (this.soft > 0 || !this.shown()) return;
-    if (!this.o.precision && (hiddenFromReader(tag, a, this.stack.length) || (this.o.dropChrome && isBoilerplate(tag, a, this.content > 0)))) {
+    if (!this.o.precision && (hiddenFromReader(tag, a, this.stack.length, this.o.asShown) || (this.o.dropChrome && isBoilerplate(tag, a, this.content > 0)))) {
       e.f = F_SOFT;
       this.soft++;
       return;

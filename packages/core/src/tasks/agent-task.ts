@@ -295,8 +295,11 @@ export function agentTaskJob(ctx: () => OperationContext) {
           },
         });
         if (row.request.snapshots) {
-          // The pages the records came from (each page the agent extracted from, in order).
-          const pages = result.extractions.map((e) => ({ url: e.url, driver: e.driver, html: e.html }));
+          // The pages the records came from (each page the agent extracted from, in order, then its visits' detail pages).
+          const pages = [
+            ...result.extractions.map((e) => ({ url: e.url, driver: e.driver, html: e.html })),
+            ...result.visits.flatMap((v) => v.pages.flatMap((p) => (p.document ? [{ url: p.url, driver: p.driver ?? result.driver, ...p.document }] : []))),
+          ];
           await archiveSourcePages(archiveStore(c), row.owner_id, 'agent', taskId, pages);
         }
         const visitModelPages = result.visits.reduce((n, v) => n + v.pages.filter((p) => p.by === 'model').length, 0);
