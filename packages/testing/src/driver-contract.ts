@@ -14,6 +14,7 @@ import { startForwardProxy } from './forward-proxy.ts';
 import type { ForwardProxy } from './forward-proxy.ts';
 import { rejection } from './assert.ts';
 import { ssrfContract } from './driver-contract-ssrf.ts';
+import { localStorageContract } from './driver-contract-storage.ts';
 
 /** What the contract passes to a driver factory (the options every driver factory accepts). */
 export interface ContractDriverOptions {
@@ -291,36 +292,7 @@ export function driverContract(name: string, make: (opts: ContractDriverOptions)
       });
     });
 
-    // A profile's local storage: written before the origin's first page script, once per session.
-    (features.capabilities.javascript ? describe : describe.skip)('local storage', () => {
-      const shop = () => `http://www.shop.test:${site.port}`;
-      before(() =>
-        site.page(
-          '/storage',
-          `<!doctype html><title>Storage</title><p id="out">?</p><script>
-document.getElementById('out').textContent = 'token=' + localStorage.getItem('token');
-localStorage.setItem('token', 'changed');
-localStorage.setItem('seen', '1');
-</script>`,
-        ),
-      );
-
-      it('starts with the local storage given, keeps what the page changes, and reads it back', async () => {
-        const session = await driver.openSession({ localStorage: { [shop()]: { token: 'abc' }, 'http://other.test:1': { x: 'y' } } });
-        try {
-          expect((await session.goto(`${shop()}/storage`)).html).to.contain('token=abc');
-          // The page's own change stands on its next document: the profile is written once.
-          expect((await session.goto(`${shop()}/storage`)).html).to.contain('token=changed');
-          expect(session.localStorage, 'a browser session reads its local storage').to.be.a('function');
-          const state = await session.localStorage!();
-          expect(state[shop()]).to.deep.equal({ token: 'changed', seen: '1' });
-        } finally {
-          await session.close();
-        }
-        // Sessions do not share it.
-        expect((await visit(driver, `${shop()}/storage`)).html).to.contain('token=null');
-      });
-    });
+    localStorageContract(features.capabilities, () => ({ site, driver }));
 
     if (!features.capabilities.proxy) {
       it('refuses a session proxy it cannot honour with DRIVER_UNAVAILABLE (never connects around it)', async () => {

@@ -131,21 +131,14 @@ export async function runAgent(ctx: OperationContext, input: AgentRunInput): Pro
     await input.onStep?.(step, steps.length - 1);
   };
 
+  // The page as the agent sees it: a closed tab's panel is for it to click open, not to read.
+  const extraction = { attributes: input.goal.attributes, prompt: input.goal.prompt, precision: false, signal, asShown: true };
+
   /** Extracts the current page (the extract tool, and the closing extraction of a run that found nothing). */
   async function extractHere(o: Observation): Promise<ExtractedRecord[]> {
     const started = Date.now();
     const html = hide(o.snapshot.html);
-    const once = () =>
-      extractWithModel(ctx, {
-        html,
-        url: o.url,
-        attributes: input.goal.attributes,
-        prompt: input.goal.prompt,
-        precision: false,
-        signal,
-        // What the agent sees: a closed tab's panel is for it to click open, not to read.
-        asShown: true,
-      });
+    const once = () => extractWithModel(ctx, { ...extraction, html, url: o.url });
     // An answer that stayed bad through its repair round is asked once more afresh (a small model's slip), then reported.
     const res = await once()
       .catch((err: unknown) => (badOutput(err) ? once() : Promise.reject(err)))
