@@ -99,6 +99,23 @@ function spawnChromedriver(path: string): { child: ChildProcess; ready: Promise<
   return { child, ready };
 }
 
+/**
+ * spawnChromedriver, spawned again (up to three times) when chromedriver gives up on the port it
+ * picked: with --port=0 it chooses a port free on IPv6 and then binds IPv4 to the same number, which
+ * another process may hold on 127.0.0.1 ("IPv4 port not available"). Any other failure is final.
+ */
+async function spawnListeningChromedriver(path: string, signal?: AbortSignal): Promise<{ child: ChildProcess; ready: Promise<string> }> {
+  for (let attempt = 1; ; attempt++) {
+    const started = spawnChromedriver(path);
+    // An abort returns at once: the caller's abortable(ready, signal) then rejects and cleans up.
+    const failure = await abortable(started.ready, signal).then(
+      () => null,
+      (err: Error) => err,
+    );
+    if (!failure || attempt >= 3 || signal?.aborted || !/Address already in use|port not available/i.test(failure.message)) return started;
+  }
+}
+
 /** Pids of the processes (zombies included) in process group `pgid`, from /proc (empty elsewhere). */
 export function processGroupMembers(pgid: number): number[] {
   let entries: string[];
@@ -139,7 +156,7 @@ async function devtoolsSocketUrl(debuggerAddress: string, signal?: AbortSignal):
 /** The `launch` of the browser pool in local mode. */
 export function localLauncher(s: LaunchSettings): (signal?: AbortSignal) => Promise<LaunchedBrowser<SeleniumBrowser>> {
   return async (signal) => {
-    const { child, ready } = spawnChromedriver(s.chromedriverPath);
+    const { child, ready } = await spawnListeningChromedriver(s.chromedriverPath, signal);
     const exited = new Promise<void>((resolve) => {
       if (child.exitCode !== null || child.signalCode !== null) resolve();
       else child.once('exit', () => resolve());

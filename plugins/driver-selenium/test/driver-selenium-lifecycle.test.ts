@@ -3,7 +3,9 @@
 // chromedriver the test starts itself), where each job gets a browser of its own.
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect } from 'chai';
 import { killProcessGroup, normalizeCookies } from '@gleaner/core/plugin';
 import { createSeleniumDriver } from '../src/index.ts';
@@ -72,6 +74,36 @@ describe('driver-selenium: browser lifecycle', function () {
     expect((await visit(d, `${site.url}/page`)).status).to.equal(200);
     expect(d.stats()).to.include({ launches: 2, killed: 1 });
   });
+
+  it('starts chromedriver again when it cannot bind the port it picked, and only then', async () => {
+    // A chromedriver that gives up on its first start as the real one does when 127.0.0.1 holds the
+    // port it chose, then runs the real one; the second one fails every time with another message.
+    const dir = mkdtempSync(join(tmpdir(), 'gleaner-chromedriver-'));
+    try {
+      const flaky = join(dir, 'flaky-chromedriver');
+      writeFileSync(
+        flaky,
+        `#!/bin/sh\nif [ ! -e "${dir}/tried" ]; then touch "${dir}/tried"; echo 'Starting ChromeDriver on port 0'; ` +
+          `echo '[1.0][SEVERE]: bind() failed: Address already in use (98)'; echo 'IPv4 port not available. Exiting...'; exit 1; fi\n` +
+          `exec /usr/bin/chromedriver "$@"\n`,
+      );
+      chmodSync(flaky, 0o755);
+      const d = make({ chromedriverPath: flaky });
+      expect((await visit(d, `${site.url}/page`)).status).to.equal(200);
+      expect(existsSync(join(dir, 'tried')), 'the first start failed').to.equal(true);
+      expect(d.stats().launches).to.equal(1);
+
+      const broken = join(dir, 'broken-chromedriver');
+      writeFileSync(broken, `#!/bin/sh\necho "started $$" >> "${dir}/starts"; echo 'cannot open display'; exit 1\n`);
+      chmodSync(broken, 0o755);
+      const e = await visit(make({ chromedriverPath: broken }), `${site.url}/page`).catch((err: Error) => err);
+      expect(e).to.be.instanceOf(Error);
+      expect((e as Error).message).to.match(/cannot open display/);
+      expect(readFileSync(join(dir, 'starts'), 'utf8').trim().split('\n'), 'started once, not retried').to.have.length(1);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('driver-selenium: Grid mode (remote WebDriver endpoint)', function () {
@@ -83,16 +115,25 @@ describe('driver-selenium: Grid mode (remote WebDriver endpoint)', function () {
   before(async () => {
     site = await startFixtureSite();
     // A chromedriver speaks the same W3C protocol as a Grid; it launches one Chromium per session.
-    grid = spawn('/usr/bin/chromedriver', ['--port=0'], { detached: true, stdio: ['ignore', 'pipe', 'ignore'] });
-    const url = await new Promise<string>((resolve, reject) => {
-      let out = '';
-      grid!.stdout!.on('data', (d: Buffer) => {
-        out += d;
-        const m = /started successfully on port (\d+)/.exec(out);
-        if (m) resolve(`http://127.0.0.1:${m[1]}`);
+    // Started again when it cannot bind the port it picked (the launcher's own retry, for the same race).
+    let url: string | undefined;
+    for (let attempt = 1; !url; attempt++) {
+      grid = spawn('/usr/bin/chromedriver', ['--port=0'], { detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+      url = await new Promise<string>((resolve, reject) => {
+        let out = '';
+        const onData = (d: Buffer) => {
+          out += d;
+          const m = /started successfully on port (\d+)/.exec(out);
+          if (m) resolve(`http://127.0.0.1:${m[1]}`);
+        };
+        grid!.stdout!.on('data', onData);
+        grid!.stderr!.on('data', onData);
+        grid!.once('exit', () => reject(new Error(`chromedriver exited: ${out}`)));
+      }).catch((err: Error) => {
+        if (attempt >= 3 || !/port not available/.test(err.message)) throw err;
+        return undefined;
       });
-      grid!.once('exit', () => reject(new Error(`chromedriver exited: ${out}`)));
-    });
+    }
     driver = createSeleniumDriver({ allowNetworks: ['127.0.0.1/32'], seleniumUrl: url, maxPages: 2, timeoutMs: 15_000 });
   });
   after(async () => {
