@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { startStack, type Stack } from './support/stack.ts';
 import { buildBookScraper, openBookshop, shelf } from './support/books.ts';
@@ -40,8 +41,13 @@ describe('cli: scripting commands against a running server', function () {
   let dir: string;
 
   before(async () => {
-    s = await startStack();
+    // A secrets key, as a server offering browser profiles has (for --profile).
+    s = await startStack({ config: { auth: { secretsKey: randomBytes(32).toString('base64') } } });
     shelfUrl = openBookshop(s);
+    s.site.route('/members', (q, res) => {
+      const signedIn = /(?:^|;\s*)sid=member-7(?:;|$)/.test(q.headers.cookie ?? '');
+      res.writeHead(200, { 'content-type': 'text/html' }).end(signedIn ? '<h1>Members</h1><p>Order 7 shipped</p>' : '<h1>Sign in</h1><p>Members only</p>');
+    });
     s.site.route('/gone', (_q, res) => void res.writeHead(404, { 'content-type': 'text/html' }).end('<h1>Not here</h1>'));
     env = { GLEANER_API_KEY: s.key };
     scraperId = await buildBookScraper(s, shelfUrl(1));
@@ -166,5 +172,28 @@ describe('cli: scripting commands against a running server', function () {
     const unknown = await gleaner(['run', '--scraper', 'no-such-scraper', '--server', s.url], env);
     expect(unknown.code).to.equal(2);
     expect(unknown.stderr).to.contain('NOT_FOUND');
+  });
+
+  it("extract and markdown read the pages signed in with --profile; an unknown profile is the server's 404", async () => {
+    const host = new URL(s.site.url).hostname;
+    expect((await s.api('POST', '/v1/profiles', { name: 'member', cookies: [{ name: 'sid', value: 'member-7', domain: host }] })).status).to.equal(201);
+    const anonymous = await gleaner(['markdown', `${s.site.url}/members`, '--server', s.url], env);
+    expect(anonymous.stdout).to.contain('Members only');
+    const md = await gleaner(['markdown', `${s.site.url}/members`, '--profile', 'member', '--server', s.url], env);
+    expect(md.code, md.stderr).to.equal(0);
+    expect(md.stdout).to.contain('Order 7 shipped');
+
+    // The bookshop's model finds no book here; what matters is what it was shown.
+    const ex = await gleaner(['extract', `${s.site.url}/members`, '--attr', 'order', '--profile', 'member', '--server', s.url], env);
+    expect(ex.code, ex.stderr).to.equal(0);
+    expect(JSON.stringify(s.model.chatRequests().at(-1)!.body.messages)).to.contain('Order 7 shipped');
+
+    const unknown = await gleaner(['markdown', `${s.site.url}/members`, '--profile', 'nobody', '--server', s.url], env);
+    expect(unknown.code).to.not.equal(0);
+    expect(unknown.stderr).to.match(/404|nobody|profile/i);
+    // run passes it on too: the server refuses the run for the unknown profile.
+    const run = await gleaner(['run', '--scraper', scraperId, '--profile', 'nobody', '--server', s.url], env);
+    expect(run.code).to.not.equal(0);
+    expect(run.stderr).to.match(/nobody|profile/i);
   });
 });

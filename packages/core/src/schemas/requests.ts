@@ -70,11 +70,11 @@ const commonExtract = {
   ...SNAPSHOTS_FIELD,
 } as const;
 
-/** `profile` (a Gleaner extension, docs/api.md "Profiles"): a browser profile's cookies for the pages. */
+/** `profile` (a Gleaner extension, docs/api.md "Profiles"): a browser profile's cookies and local storage for the pages. */
 export const PROFILE_FIELD = {
   type: ['string', 'null'],
   description:
-    'Gleaner extension: the name of one of your browser profiles (GET /v1/profiles): its cookies are sent with every page (404 when there is no such profile).',
+    'Gleaner extension: the name of one of your browser profiles (GET /v1/profiles): its cookies and local storage are used for every page (404 when there is no such profile).',
 } as const;
 
 export const EXTRACT_BODY = {

@@ -58,6 +58,7 @@ interface ExtractCliOptions extends ServerOption {
   dryRun?: boolean;
   maxCredits?: number;
   maxTokens?: number;
+  profile?: string;
 }
 
 interface UsageReportBody {
@@ -105,6 +106,7 @@ interface RunOptions extends ServerOption {
   batch: number;
   pollMs: number;
   provenance?: boolean;
+  profile?: string;
 }
 
 interface RunStatus {
@@ -138,10 +140,11 @@ async function runScraper(o: RunOptions): Promise<number> {
     // A URL the server refuses is reported with its line of the file and left out; the others run.
     for (;;) {
       if (batch && !batch.length) break;
-      const body: { template_id: string; source: string; url?: string[]; provenance?: true } = batch
+      const body: { template_id: string; source: string; url?: string[]; provenance?: true; profile?: string } = batch
         ? { template_id: o.scraper, url: batch.map((u) => u.url), source: 'cli' }
         : { template_id: o.scraper, source: 'cli' };
       if (o.provenance) body.provenance = true;
+      if (o.profile) body.profile = o.profile;
       try {
         const started = await api.call<RunStatus>('POST', '/v1/scrapers/run_async', body);
         const first = batch?.[0]?.line;
@@ -214,6 +217,7 @@ export function registerScriptingCommands(program: Command): void {
     .option('--dry-run', 'print what the extraction would cost (pages, model calls, tokens, credits, money); extract nothing')
     .option('--max-credits <n>', 'refuse or stop the extraction past this many credits', nonNegative('--max-credits'))
     .option('--max-tokens <n>', 'refuse or stop the extraction past this many model tokens', nonNegative('--max-tokens'))
+    .option('--profile <name>', 'sign in with one of your browser profiles (its cookies and local storage; see GET /v1/profiles)')
     .option(serverOption, serverHelp)
     .action(async (url: string, o: ExtractCliOptions) => {
       const body: Record<string, unknown> = { url, source: 'cli' };
@@ -227,6 +231,7 @@ export function registerScriptingCommands(program: Command): void {
       if (o.dryRun) body.dry_run = true;
       if (o.maxCredits !== undefined) body.max_credits = o.maxCredits;
       if (o.maxTokens !== undefined) body.max_tokens = Math.floor(o.maxTokens);
+      if (o.profile) body.profile = o.profile;
       // --json: the whole response, with the extraction's details (driver, pages, tokens, credits).
       const result = await client(o).call<{ data: unknown[]; estimate?: unknown; warnings?: Array<{ record: number | null; field: string; msg: string }> }>(
         'POST',
@@ -266,12 +271,14 @@ export function registerScriptingCommands(program: Command): void {
     .argument('<url>')
     .option('--proxy-country <code>', 'fetch through a proxy of this country')
     .option('--main', "only the page's main content (no navigation, header, footer, sidebars, related content)")
+    .option('--profile <name>', 'sign in with one of your browser profiles (its cookies and local storage; see GET /v1/profiles)')
     .option(serverOption, serverHelp)
-    .action(async (url: string, o: ServerOption & { proxyCountry?: string; main?: boolean }) => {
+    .action(async (url: string, o: ServerOption & { proxyCountry?: string; main?: boolean; profile?: string }) => {
       const result = await client(o).call<{ data: string }>('POST', '/v1/extract_markdown', {
         url,
         ...(o.proxyCountry ? { proxy_country: o.proxyCountry } : {}),
         ...(o.main ? { only_main_content: true } : {}),
+        ...(o.profile ? { profile: o.profile } : {}),
       });
       process.stdout.write(result.data.endsWith('\n') ? result.data : `${result.data}\n`);
     });
@@ -284,6 +291,7 @@ export function registerScriptingCommands(program: Command): void {
     .option('--batch <n>', 'URLs per run (at most 100)', positiveInt('--batch', 100), 100)
     .option('--poll-ms <ms>', 'how often to ask for progress', positiveInt('--poll-ms'), 1000)
     .option('--provenance', "add each value's provenance (its recipe rule, page URL and hash) to its record (_provenance)")
+    .option('--profile <name>', 'sign in with one of your browser profiles (its cookies and local storage; see GET /v1/profiles)')
     .option(serverOption, serverHelp)
     .action(async (o: RunOptions) => {
       const failed = await runScraper(o);
