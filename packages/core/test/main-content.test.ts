@@ -197,6 +197,34 @@ describe('page: markdown links and images', () => {
     expectOnly(out, ['Lathe question', 'Post number 1 answers', 'Post number 4 answers'], ['Joined: March', 'Posts: 121', 'spare parts shop', ...CHROME_WORDS]);
   });
 
+  it('the remarks under each post of a questions-and-answers thread are left out, a thread of comments is kept', () => {
+    const remarks = (i: number) =>
+      `<div class="comments" id="comments-${i}"><ul><li class="comment">Remark ${i}a: could you say which version?</li><li class="comment">Remark ${i}b: works for me.</li></ul></div>`;
+    const post = (i: number, kind: string) =>
+      `<div class="${kind}" id="post-${i}"><div class="post-text"><p>Post ${i} explains the problem and the fix in enough words to stand alone.</p></div>${remarks(i)}</div>`;
+    const html = page(
+      `<div id="content"><h1>How to mount the drive</h1>${post(1, 'question')}<div id="answers">${post(2, 'answer')}${post(3, 'answer')}${post(4, 'answer')}</div></div>`,
+      '<script type="application/ld+json">{"@type":"QAPage"}</script>',
+    );
+    const out = md(html);
+    expect(findMainContent(html).type).to.equal('forum');
+    expectOnly(out, ['How to mount the drive', 'Post 1 explains', 'Post 4 explains'], ['Remark 1a', 'Remark 3b', ...CHROME_WORDS]);
+    // Marked by microdata only: Comment items inside an Answer.
+    const micro = html
+      .replaceAll('class="comment"', 'itemscope itemtype="https://schema.org/Comment"')
+      .replaceAll('class="comments" id="comments-', 'class="follow-ups" id="f-')
+      .replaceAll('class="answer"', 'class="answer" itemscope itemtype="https://schema.org/Answer"');
+    expectOnly(md(micro), ['Post 1 explains', 'Post 4 explains', 'Remark 1a'], ['Remark 2a', 'Remark 4b']);
+    // A thread whose posts are the comments, side by side, keeps them.
+    const thread = page(
+      `<div id="content"><h1>Weekend plans</h1><p>What are you building this weekend, everyone?</p><div class="comment-tree">${[1, 2, 3, 4]
+        .map((i) => `<div class="comment"><p>Reply ${i}: a shelf for the garage, with a long story about the wood.</p></div>`)
+        .join('')}</div></div>`,
+      '<script type="application/ld+json">{"@type":"DiscussionForumPosting"}</script>',
+    );
+    expectOnly(md(thread), ['Weekend plans', 'Reply 1: a shelf', 'Reply 4: a shelf'], CHROME_WORDS);
+  });
+
   it('a collapsed accordion panel or an inactive tab is content; other hidden blocks are not', () => {
     const html = page(`<main><h1>Trail shoe</h1>${para('Overview', 2)}
       <div class="accordion"><button>Description</button><div class="accordion-collapse" style="display:none"><p>The upper is a breathable mesh with a welded toe cap.</p></div>

@@ -102,6 +102,7 @@ export function findMainContent(html: string): MainContent {
     }
   // A forum post's signature and its author's profile box (join date, post count) are not the post.
   if (type === 'forum') for (const i of named(t, node, POSTER)) drop.push(rangeOf(t.els[i], html));
+  if (type === 'forum') for (const i of postComments(t, node)) drop.push(rangeOf(t.els[i], html));
   for (const i of headingAnchors(t, node)) drop.push(rangeOf(t.els[i], html));
   for (const i of duplicates(t, node, type)) drop.push(rangeOf(t.els[i], html));
   if (type !== 'listing') for (const i of rails(t, node)) drop.push(rangeOf(t.els[i], html));
@@ -168,6 +169,45 @@ function named(t: Tree, node: number, re: RegExp): number[] {
   }
   return out;
 }
+
+/**
+ * The comments under each post of a questions-and-answers thread (short remarks on the question and
+ * on every answer): comment blocks of one kind, two or more, each in a different parent (one per
+ * post). A thread whose posts are themselves comments (a run of siblings, a single comment tree)
+ * keeps them.
+ */
+function postComments(t: Tree, node: number): number[] {
+  const found = named(t, node, COMMENTS);
+  const bySig = new Map<string, number[]>();
+  for (const i of found) {
+    const sig = signature(t.els[i]);
+    if (!bySig.has(sig)) bySig.set(sig, []);
+    bySig.get(sig)!.push(i);
+  }
+  const out: number[] = [];
+  for (const group of bySig.values()) {
+    if (group.length < 2 || new Set(group.map((i) => t.parent[i])).size < group.length) continue;
+    // Each sits beside its post's own text.
+    if (group.every((i) => weight(t, t.parent[i]) > weight(t, i))) out.push(...group);
+  }
+  // By microdata: schema.org Comment items inside an Answer or a Question (a forum's replies, marked
+  // as comments of the thread's posting, are not inside either).
+  const last = subtreeEnd(t, node);
+  for (let i = node + 1; i <= last; i++) {
+    if (t.gone[i] || !COMMENT_ITEM.test(t.els[i].attribs.itemtype ?? '')) continue;
+    let post = false;
+    let outer = false;
+    for (let a = t.parent[i]; a !== -1 && a >= node; a = t.parent[a]) {
+      const it = t.els[a].attribs.itemtype ?? '';
+      if (COMMENT_ITEM.test(it)) outer = true;
+      if (POST_ITEM.test(it)) post = true;
+    }
+    if (post && !outer && !out.some((o) => isAncestor(t, o, i))) out.push(i);
+  }
+  return out;
+}
+const COMMENT_ITEM = /schema\.org\/Comment\/?$/i;
+const POST_ITEM = /schema\.org\/(?:Answer|Question)\/?$/i;
 
 const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
 
