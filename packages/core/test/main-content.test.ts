@@ -234,6 +234,20 @@ describe('page: markdown links and images', () => {
     expectOnly(out, ['Trail shoe', 'Overview paragraph 2', 'breathable mesh', 'Wash by hand'], ['Sizing assistant', ...CHROME_WORDS]);
   });
 
+  it('text for screen readers only is left out, unless it stands in for something shown', () => {
+    const html = page(`<main><h1>Trail shoe</h1>${para('Overview', 2)}
+      <div class="visually-hidden"><a href="/w">Women</a> <a href="/m">Men</a> <a href="/k">Kids</a> shop by category</div>
+      <a href="/size">Size guide<span class="sr-only">Opens in a new window</span></a>
+      <p class="price"><s aria-hidden="true">$90</s><span class="screen-reader-text">Original price was $90</span> $70</p>
+      <table><tr><th>Waterproof</th><td><i class="icon-check" aria-hidden="true"></i><span class="sr-only">Included in the shoe</span></td></tr></table></main>`);
+    const out = md(html);
+    expectOnly(
+      out,
+      ['Trail shoe', 'Overview paragraph 2', 'Size guide', 'Original price was $90', 'Included in the shoe'],
+      ['Kids', 'shop by category', 'Opens in a new window', ...CHROME_WORDS],
+    );
+  });
+
   it('the name link in every row of a ranking is content, a lone block of links is not', () => {
     const row = (i: number) =>
       `<div class="row"><div class="name">No. ${i} <a href="/p/${i}">Product number ${i}</a></div><div class="score">Score: ${(9.9 - i / 10).toFixed(1)} of 10.0</div></div>`;
