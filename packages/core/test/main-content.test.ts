@@ -248,6 +248,14 @@ describe('page: markdown links and images', () => {
     );
   });
 
+  it('legal disclaimers, popovers and the returns policy block are left out of the content', () => {
+    const html = page(`<main><h1>Trail shoe</h1>${para('Description', 3)}
+      <div class="product-returns"><p>Free returns within 30 days, see our policy for the exceptions.</p></div>
+      <div class="size-popover"><p>Find your size: measure your foot from heel to toe.</p></div>
+      <p class="legal-disclaimer">Prices and availability are subject to change without notice.</p></main>`);
+    expectOnly(md(html), ['Trail shoe', 'Description paragraph 3'], ['Free returns within', 'Find your size', 'subject to change', ...CHROME_WORDS]);
+  });
+
   it('the name link in every row of a ranking is content, a lone block of links is not', () => {
     const row = (i: number) =>
       `<div class="row"><div class="name">No. ${i} <a href="/p/${i}">Product number ${i}</a></div><div class="score">Score: ${(9.9 - i / 10).toFixed(1)} of 10.0</div></div>`;
