@@ -256,6 +256,16 @@ describe('page: markdown links and images', () => {
     expectOnly(md(html), ['Trail shoe', 'Description paragraph 3'], ['Free returns within', 'Find your size', 'subject to change', ...CHROME_WORDS]);
   });
 
+  it("a shop's filter facets inside the content are left out, a section merely named so is kept", () => {
+    const card = (i: number) =>
+      `<li class="card"><a href="/p/${i}"><h3>Kettle ${i}</h3></a><p>Stainless steel kettle number ${i}, 1.7 litres, $${i}9.00</p></li>`;
+    const html = page(`<main><h1>Kettles</h1><div class="collection-facets"><h2>Filter by</h2>
+      <label><input type="checkbox" name="c" value="red"> Red (12 products)</label><label><input type="checkbox" name="c" value="steel"> Steel (30 products)</label></div>
+      <ul class="grid">${Array.from({ length: 8 }, (_, i) => card(i + 1)).join('')}</ul>
+      <div class="expandable-section filters"><h3>Which kettle boils fastest?</h3><p>A kettle with a higher wattage boils water faster, whatever its size.</p></div></main>`);
+    expectOnly(md(html), ['Kettles', 'Kettle 1', 'Stainless steel kettle number 8', 'boils water faster'], ['Red (12 products)', 'Steel (30', ...CHROME_WORDS]);
+  });
+
   it('the name link in every row of a ranking is content, a lone block of links is not', () => {
     const row = (i: number) =>
       `<div class="row"><div class="name">No. ${i} <a href="/p/${i}">Product number ${i}</a></div><div class="score">Score: ${(9.9 - i / 10).toFixed(1)} of 10.0</div></div>`;

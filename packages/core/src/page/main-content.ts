@@ -103,6 +103,7 @@ export function findMainContent(html: string): MainContent {
   // A forum post's signature and its author's profile box (join date, post count) are not the post.
   if (type === 'forum') for (const i of named(t, node, POSTER)) drop.push(rangeOf(t.els[i], html));
   if (type === 'forum') for (const i of postComments(t, node)) drop.push(rangeOf(t.els[i], html));
+  for (const i of facets(t, node)) drop.push(rangeOf(t.els[i], html));
   for (const i of headingAnchors(t, node)) drop.push(rangeOf(t.els[i], html));
   for (const i of duplicates(t, node, type)) drop.push(rangeOf(t.els[i], html));
   if (type !== 'listing') for (const i of rails(t, node)) drop.push(rangeOf(t.els[i], html));
@@ -208,6 +209,42 @@ function postComments(t: Tree, node: number): number[] {
 }
 const COMMENT_ITEM = /schema\.org\/Comment\/?$/i;
 const POST_ITEM = /schema\.org\/(?:Answer|Question)\/?$/i;
+
+/** A shop's filter facets and sort controls, by whole class token or id ("facets-container",
+ * "collection-filters"; not a bare "filter", a CSS utility, nor a layout's "facet-row"). */
+const FACETS =
+  /^(?:[a-z]+[-_]+)*(?:facets|facet-?filters?|filters|filter-?(?:bar|panel|sidebar|drawer|menu|form|group|wrapper|container)|refinements?|sort-?by|sorting)(?:[-_]+(?:wrapper|container|form|list|panel|sidebar|menu|drawer|nav|block|section))*$/;
+const CONTROLS = new Set(['input', 'select', 'label', 'button']);
+/** A block holding this share of the content is its wrapper, not its facets. */
+const FACET_SHARE = 0.5;
+
+/**
+ * Filter facets and sort controls (colour, size and price checkboxes with their counts): blocks
+ * named so that hold form controls or are mostly links, and little of the content.
+ */
+function facets(t: Tree, node: number): number[] {
+  const out: number[] = [];
+  const whole = weight(t, node);
+  const stack = elementChildren(t, node);
+  while (stack.length) {
+    const k = stack.pop()!;
+    const el = t.els[k];
+    const named =
+      (el.attribs.class !== undefined || el.attribs.id !== undefined) &&
+      classId(el)
+        .split(/\s+/)
+        .some((w) => FACETS.test(w));
+    if (named && weight(t, k) < FACET_SHARE * whole && (t.lnk[k] > t.txt[k] || hasControl(t, k))) out.push(k);
+    else stack.push(...elementChildren(t, k));
+  }
+  return out;
+}
+
+function hasControl(t: Tree, k: number): boolean {
+  const last = subtreeEnd(t, k);
+  for (let i = k + 1; i <= last; i++) if (CONTROLS.has(t.els[i].name)) return true;
+  return false;
+}
 
 const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
 
