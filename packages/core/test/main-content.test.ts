@@ -105,6 +105,10 @@ describe('page: main content', () => {
     expect(md(crawler)).to.include('Post paragraph 4');
     const streamed = `<html><body><div id="shell">Loading</div><div hidden id="S:0"><h1>Streamed</h1>${para('Streamed', 3)}</div></body></html>`;
     expect(md(streamed)).to.include('Streamed paragraph 3');
+    // A part streamed late belongs where its placeholder is: in the content, it is content.
+    const late = page(`<main><h1>Guide</h1>${para('Guide', 4)}<template id="B:1"></template></main><aside class="ad-rail"><template id="B:2"></template></aside>
+      <div hidden id="S:1"><pre><code>git clone https://example.com/guide.git</code></pre></div><div hidden id="S:2"><p>Sponsored: try our hosting plan today.</p></div>`);
+    expectOnly(md(late), ['Guide paragraph 4', 'git clone https://example.com/guide.git'], ['Sponsored: try', ...CHROME_WORDS]);
   });
 
   it('ranges point into the original HTML', () => {

@@ -82,6 +82,7 @@ export function findMainContent(html: string): MainContent {
     else if (t.els[title].startIndex! < t.els[node].startIndex!) ranges.push(rangeOf(t.els[title], html));
   }
   ranges.push(rangeOf(t.els[node], html));
+  streamed(t, html, ranges);
   const drop: Range[] = [];
   for (let i = 0; i < n; i++) {
     if (!t.removed[i] || (t.parent[i] >= 0 && t.gone[t.parent[i]])) continue;
@@ -109,6 +110,33 @@ export function findMainContent(html: string): MainContent {
   if (type !== 'listing') for (const i of rails(t, node)) drop.push(rangeOf(t.els[i], html));
   drop.sort((a, b) => a[0] - b[0]);
   return { type, ranges, drop };
+}
+
+/**
+ * React's streamed server rendering sends a part finished late as `<div hidden id="S:n">` at the end
+ * of the body, for a script to move into its placeholder `<template id="B:n">`: when the placeholder
+ * lies in the content, so does the part (added to `ranges`, kept sorted).
+ */
+function streamed(t: Tree, html: string, ranges: Range[]): void {
+  const parts = new Map<string, number>();
+  const holders: number[] = [];
+  for (let i = 0; i < t.els.length; i++) {
+    const id = t.els[i].attribs.id;
+    if (id === undefined) continue;
+    if (t.els[i].name === 'template' && id.startsWith('B:')) holders.push(i);
+    else if (id.startsWith('S:') && t.els[i].attribs.hidden !== undefined && !t.gone[i]) parts.set(id.slice(2), i);
+  }
+  const inside = (at: number) => ranges.some(([s, e]) => at >= s && at < e);
+  for (let added = true; added;) {
+    added = false;
+    for (const h of holders) {
+      const part = parts.get(t.els[h].attribs.id.slice(2));
+      if (part === undefined || !inside(t.els[h].startIndex ?? -1) || inside(t.els[part].startIndex ?? -1)) continue;
+      ranges.push(rangeOf(t.els[part], html));
+      added = true;
+    }
+  }
+  ranges.sort((a, b) => a[0] - b[0]);
 }
 
 const BLOCK_TAGS = new Set(['div', 'ul', 'ol', 'section', 'aside', 'nav', 'table', 'dl', 'header', 'footer', 'form', 'span', 'details']);
