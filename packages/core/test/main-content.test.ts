@@ -270,6 +270,18 @@ describe('page: markdown links and images', () => {
     expectOnly(md(html), ['Kettles', 'Kettle 1', 'Stainless steel kettle number 8', 'boils water faster'], ['Red (12 products)', 'Steel (30', ...CHROME_WORDS]);
   });
 
+  it("a wiki's site notice, category links and print footer, and a copyright line are left out", () => {
+    const html = page(`<div id="content" class="mw-body"><div id="siteNotice">Want to edit? Log in first.</div><h1>Tuning</h1>
+      <div id="jump-to-nav"><a class="mw-jump-link" href="#nav">Jump to navigation</a></div>${para('Tuning', 4)}
+      <div class="printfooter">Retrieved from the wiki page history</div><div id="catlinks"><a href="/c/perf">Category: Performance</a></div>
+      <div id="docs-copyright">Copyright 2007-2026, the authors and contributors.</div></div>`);
+    expectOnly(
+      md(html),
+      ['Tuning', 'Tuning paragraph 4'],
+      ['Want to edit', 'Jump to navigation', 'Retrieved from', 'Category: Performance', 'Copyright 2007', ...CHROME_WORDS],
+    );
+  });
+
   it('the name link in every row of a ranking is content, a lone block of links is not', () => {
     const row = (i: number) =>
       `<div class="row"><div class="name">No. ${i} <a href="/p/${i}">Product number ${i}</a></div><div class="score">Score: ${(9.9 - i / 10).toFixed(1)} of 10.0</div></div>`;
