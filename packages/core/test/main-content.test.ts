@@ -297,6 +297,15 @@ describe('page: markdown links and images', () => {
     );
   });
 
+  it('the text of a link whose words sit in a span is kept (a cross-reference in a sentence)', () => {
+    const ref = (i: number) =>
+      `<p>Step ${i} is explained in the <a class="reference internal" href="../tutorial/index.html#setup"><span class="std std-ref">Unified Setup Tutorial</span></a>, with examples you can run.</p>`;
+    const html = page(`<main><h1>Quick start</h1>${[1, 2, 3, 4].map(ref).join('')}${para('Guide', 2)}</main>`);
+    const out = md(html);
+    expect(out).to.include('[Unified Setup Tutorial](https://site.example/tutorial/index.html#setup)');
+    expect(out).not.to.include('[](');
+  });
+
   it("a heading's own permalink is left out, a heading that is a link is kept", () => {
     const html = page(`<main><h1>Guide</h1>${para('Intro', 2)}<h2><a href="#usage" class="anchor">Direct link to heading</a>Usage</h2>${para('Usage', 2)}
       <h2><a href="#faq">Questions</a></h2>${para('Answer', 2)}</main>`);

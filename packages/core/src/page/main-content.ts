@@ -12,6 +12,7 @@
 // The parts: content-tree.ts (the measured tree, chrome set aside by markup), page-type.ts (the page
 // type), rails.ts (related-content rails named by their heading), copies.ts (repeated blocks); here
 // the descent to the content element and the link blocks, reviews and comments left out inside it.
+import type { Element } from 'domhandler';
 import { classId, elementChildren, isAncestor, measure, rangeOf, signature, subtreeEnd, weight, type Range, type Tree } from './content-tree.ts';
 import { duplicates } from './copies.ts';
 import { detectType, type PageType } from './page-type.ts';
@@ -141,6 +142,9 @@ function streamed(t: Tree, html: string, ranges: Range[]): void {
 
 const BLOCK_TAGS = new Set(['div', 'ul', 'ol', 'section', 'aside', 'nav', 'table', 'dl', 'header', 'footer', 'form', 'span', 'details']);
 
+/** A link to another page (a sentence's link, a card's link), not an in-page control (`#details`, `javascript:`). */
+const inlineLink = (el: Element) => el.name === 'a' && /^(?!#|javascript:)./i.test(el.attribs.href ?? '');
+
 /**
  * Blocks inside the content that are mostly links (a table of contents, tag lists, recent-post and
  * archive widgets, "read next" lists): dropped, unless they make up much of the content together with
@@ -158,7 +162,8 @@ function linkBlocks(t: Tree, node: number, runShare: number): number[] {
     for (const k of kids) {
       if (t.txt[k] + t.lnk[k] === 0) continue;
       if (!BLOCK_TAGS.has(t.els[k].name) || !linky(k)) {
-        stack.push(k);
+        // Inside a link to another page, a span of link text is the link's own text, not a block of links.
+        if (!inlineLink(t.els[k])) stack.push(k);
         continue;
       }
       let run = 0;
