@@ -306,6 +306,17 @@ describe('page: markdown links and images', () => {
     expect(out).not.to.include('[](');
   });
 
+  it('a list of links introduced by the paragraph before it is content; a lone list of links is not', () => {
+    const html = page(`<main><h1>Billing</h1>${para('Billing', 4)}<p>For how each charge is computed, refer to the following pages:</p>
+      <ul><li><a href="/docs/mau">Pricing per active user</a></li><li><a href="/docs/sso">Pricing per SSO user</a></li></ul>
+      ${para('Limits', 2)}<ul><li><a href="/blog/1">Our latest post</a></li><li><a href="/blog/2">An older post</a></li></ul></main>`);
+    expectOnly(
+      md(html),
+      ['Billing paragraph 4', 'Pricing per active user', 'Pricing per SSO user', 'Limits paragraph 2'],
+      ['Our latest post', ...CHROME_WORDS],
+    );
+  });
+
   it("a heading's own permalink is left out, a heading that is a link is kept", () => {
     const html = page(`<main><h1>Guide</h1>${para('Intro', 2)}<h2><a href="#usage" class="anchor">Direct link to heading</a>Usage</h2>${para('Usage', 2)}
       <h2><a href="#faq">Questions</a></h2>${para('Answer', 2)}</main>`);

@@ -12,7 +12,7 @@
 // The parts: content-tree.ts (the measured tree, chrome set aside by markup), page-type.ts (the page
 // type), rails.ts (related-content rails named by their heading), copies.ts (repeated blocks); here
 // the descent to the content element and the link blocks, reviews and comments left out inside it.
-import type { Element } from 'domhandler';
+import type { AnyNode, Element, Text } from 'domhandler';
 import { classId, elementChildren, isAncestor, measure, rangeOf, signature, subtreeEnd, weight, type Range, type Tree } from './content-tree.ts';
 import { duplicates } from './copies.ts';
 import { detectType, type PageType } from './page-type.ts';
@@ -145,6 +145,28 @@ const BLOCK_TAGS = new Set(['div', 'ul', 'ol', 'section', 'aside', 'nav', 'table
 /** A link to another page (a sentence's link, a card's link), not an in-page control (`#details`, `javascript:`). */
 const inlineLink = (el: Element) => el.name === 'a' && /^(?!#|javascript:)./i.test(el.attribs.href ?? '');
 
+/** A list of links that the paragraph before it introduces ("refer to the following pages:"). */
+function introduced(t: Tree, k: number): boolean {
+  const el = t.els[k];
+  if (el.name !== 'ul' && el.name !== 'ol') return false;
+  let prev = el.prev;
+  while (prev && prev.type !== 'tag') prev = prev.prev;
+  if (!prev || (prev as Element).name !== 'p') return false;
+  return /:\s*$/.test(textEnd(prev as Element));
+}
+
+/** The last characters of an element's text. */
+function textEnd(el: Element): string {
+  let s = '';
+  const stack: AnyNode[] = [el];
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (n.type === 'text') s += (n as Text).data;
+    else if (n.type === 'tag') for (let i = (n as Element).children.length - 1; i >= 0; i--) stack.push((n as Element).children[i]);
+  }
+  return s.slice(-40);
+}
+
 /**
  * Blocks inside the content that are mostly links (a table of contents, tag lists, recent-post and
  * archive widgets, "read next" lists): dropped, unless they make up much of the content together with
@@ -166,6 +188,7 @@ function linkBlocks(t: Tree, node: number, runShare: number): number[] {
         if (!inlineLink(t.els[k])) stack.push(k);
         continue;
       }
+      if (introduced(t, k)) continue;
       let run = 0;
       for (const o of kids) if (BLOCK_TAGS.has(t.els[o].name) && linky(o)) run += weight(t, o);
       if (run < runShare * whole) out.push(k);
