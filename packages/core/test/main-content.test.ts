@@ -270,6 +270,15 @@ describe('page: markdown links and images', () => {
     expectOnly(md(html), ['Kettles', 'Kettle 1', 'Stainless steel kettle number 8', 'boils water faster'], ['Red (12 products)', 'Steel (30', ...CHROME_WORDS]);
   });
 
+  it("a shop's buy box, delivery and payment-plan notes and seller card are left out of the product", () => {
+    const html = page(`<main><h1>Ceramic kettle</h1>${para('Kettle', 2)}
+      <div class="buy-box"><span>$49.00</span><div class="qty-selector">Quantity 1</div><a class="add-to-cart" href="/cart">Add to basket now</a></div>
+      <div class="delivery-estimate">Arrives by Friday if you order within 3 hours</div>
+      <div class="installments-message">Or 4 interest-free payments of $12.25</div>
+      <div class="seller-card">Sold by Kettle Corner, 98% positive feedback</div></main>`);
+    expectOnly(md(html), ['Ceramic kettle', 'Kettle paragraph 2'], ['Add to basket', 'Arrives by Friday', 'interest-free', 'Kettle Corner', ...CHROME_WORDS]);
+  });
+
   it("a wiki's site notice, category links and print footer, and a copyright line are left out", () => {
     const html = page(`<div id="content" class="mw-body"><div id="siteNotice">Want to edit? Log in first.</div><h1>Tuning</h1>
       <div id="jump-to-nav"><a class="mw-jump-link" href="#nav">Jump to navigation</a></div>${para('Tuning', 4)}
