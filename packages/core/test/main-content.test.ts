@@ -97,7 +97,7 @@ describe('page: main content', () => {
   it('an app shell (everything rendered by scripts) has no main content: empty output', () => {
     const html = `<!doctype html><html><head><title>App</title><script src="/app.js"></script></head><body><div id="root"></div><noscript>You need to enable JavaScript to run this app.</noscript><script>boot()</script></body></html>`;
     expect(md(html)).to.equal('');
-    expect(findMainContent(html)).to.deep.equal({ type: 'empty', ranges: [], drop: [] });
+    expect(findMainContent(html)).to.deep.equal({ type: 'empty', ranges: [], drop: [], shop: [] });
   });
 
   it('reads a page that a <noscript> holds for crawlers, and content parked in streamed hidden blocks', () => {
@@ -277,6 +277,10 @@ describe('page: markdown links and images', () => {
       <div class="installments-message">Or 4 interest-free payments of $12.25</div>
       <div class="seller-card">Sold by Kettle Corner, 98% positive feedback</div></main>`);
     expectOnly(md(html), ['Ceramic kettle', 'Kettle paragraph 2'], ['Add to basket', 'Arrives by Friday', 'interest-free', 'Kettle Corner', ...CHROME_WORDS]);
+    // They hold the product's facts: the ranges keep them, for code mode's skeleton and the model input.
+    const found = findMainContent(html);
+    expect(found.shop).to.have.length(4);
+    expect(found.drop.some(([s, e]) => html.slice(s, e).includes('Add to basket'))).to.equal(false);
   });
 
   it("a wiki's site notice, category links and print footer, and a copyright line are left out", () => {

@@ -27,6 +27,12 @@ export type MainContent = {
   ranges: Range[];
   /** Boilerplate inside those ranges to leave out (sorted, disjoint). */
   drop: Range[];
+  /**
+   * A shop's buy box, delivery, payment-plan and seller boxes inside the ranges (sorted, disjoint):
+   * not the product's content to read, but where its facts are (price, availability, seller), so
+   * only the markdown leaves them out.
+   */
+  shop: Range[];
 };
 
 /** The main content is the deepest element holding at least this share of the page's weight. */
@@ -48,7 +54,7 @@ export function findMainContent(html: string): MainContent {
   const n = t.els.length;
   let body = t.els.findIndex((el) => el.name === 'body');
   if (body === -1) body = 0;
-  if (n === 0 || weight(t, body) < MIN_WEIGHT) return { type: 'empty', ranges: [], drop: [] };
+  if (n === 0 || weight(t, body) < MIN_WEIGHT) return { type: 'empty', ranges: [], drop: [], shop: [] };
   const total = weight(t, body);
   let node = body;
   for (;;) {
@@ -110,7 +116,11 @@ export function findMainContent(html: string): MainContent {
   for (const i of duplicates(t, node, type)) drop.push(rangeOf(t.els[i], html));
   if (type !== 'listing') for (const i of rails(t, node)) drop.push(rangeOf(t.els[i], html));
   drop.sort((a, b) => a[0] - b[0]);
-  return { type, ranges, drop };
+  const shop = named(t, node, SHOP)
+    .filter((i) => weight(t, i) < SHOP_SHARE * total)
+    .map((i) => rangeOf(t.els[i], html))
+    .sort((a, b) => a[0] - b[0]);
+  return { type, ranges, drop, shop };
 }
 
 /**
@@ -203,6 +213,12 @@ function linkBlocks(t: Tree, node: number, runShare: number): number[] {
 
 /** A product's customer reviews and questions: the shop's content is the description and specifications. */
 const REVIEWS = /review|rating|okendo|yotpo|bazaarvoice|stamped|jdgm|judgeme|trustpilot|questions|recently-viewed|recommend|upsell|cross-sell/;
+
+/** A shop's buy box (add to cart, quantity), delivery estimate, payment-plan note and seller's card, by class or id. */
+const SHOP =
+  /(?:^|[-_\s])(?:buy-?box|add-to-cart|addtocart|delivery|quantity|qty|payments?|installments?|klarna|afterpay|seller-?info|seller-?card)(?:$|[-_\s])/;
+/** A block named so that holds this share of the page is a wrapper. */
+const SHOP_SHARE = 0.4;
 
 /** A forum post's signature and its author's profile box, by class or id. */
 const POSTER = /(?:^|[-_\s])(?:signature|signatures|post-?signature|user-?extras|postprofile|user-?info|user-?stats|author-?stats|poster-?info)(?:$|[-_\s])/;
