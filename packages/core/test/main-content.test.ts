@@ -283,6 +283,16 @@ describe('page: markdown links and images', () => {
     expect(found.drop.some(([s, e]) => html.slice(s, e).includes('Add to basket'))).to.equal(false);
   });
 
+  it('a link styled as a button (a call to action) is left out, a link in the text is kept', () => {
+    const html = page(`<main><h1>Function calling</h1>${para('Model', 3)}<p>See the <a href="/docs/format">formatting guide</a> for details.</p>
+      <p><a class="button button-primary" href="/try">Try the model now</a> <a class="btn btn--large" href="/download">Download the weights</a></p></main>`);
+    expectOnly(
+      md(html),
+      ['Model paragraph 3', '[formatting guide](https://site.example/docs/format)'],
+      ['Try the model now', 'Download the weights', ...CHROME_WORDS],
+    );
+  });
+
   it("a wiki's site notice, category links and print footer, and a copyright line are left out", () => {
     const html = page(`<div id="content" class="mw-body"><div id="siteNotice">Want to edit? Log in first.</div><h1>Tuning</h1>
       <div id="jump-to-nav"><a class="mw-jump-link" href="#nav">Jump to navigation</a></div>${para('Tuning', 4)}

@@ -28,9 +28,9 @@ export type MainContent = {
   /** Boilerplate inside those ranges to leave out (sorted, disjoint). */
   drop: Range[];
   /**
-   * A shop's buy box, delivery, payment-plan and seller boxes inside the ranges (sorted, disjoint):
-   * not the product's content to read, but where its facts are (price, availability, seller), so
-   * only the markdown leaves them out.
+   * A shop's buy box, delivery, payment-plan and seller boxes, and links styled as buttons, inside
+   * the ranges (sorted, disjoint): not the content to read, but where a product's facts and a page's
+   * next steps are (price, availability, seller, "Get started"), so only the markdown leaves them out.
    */
   shop: Range[];
 };
@@ -116,10 +116,10 @@ export function findMainContent(html: string): MainContent {
   for (const i of duplicates(t, node, type)) drop.push(rangeOf(t.els[i], html));
   if (type !== 'listing') for (const i of rails(t, node)) drop.push(rangeOf(t.els[i], html));
   drop.sort((a, b) => a[0] - b[0]);
-  const shop = named(t, node, SHOP)
-    .filter((i) => weight(t, i) < SHOP_SHARE * total)
+  const shop = [...named(t, node, SHOP).filter((i) => weight(t, i) < SHOP_SHARE * total), ...buttons(t, node)]
     .map((i) => rangeOf(t.els[i], html))
-    .sort((a, b) => a[0] - b[0]);
+    .sort((a, b) => a[0] - b[0])
+    .filter((r, k, all) => k === 0 || r[0] >= all[k - 1][1]);
   return { type, ranges, drop, shop };
 }
 
@@ -219,6 +219,20 @@ const SHOP =
   /(?:^|[-_\s])(?:buy-?box|add-to-cart|addtocart|delivery|quantity|qty|payments?|installments?|klarna|afterpay|seller-?info|seller-?card)(?:$|[-_\s])/;
 /** A block named so that holds this share of the page is a wrapper. */
 const SHOP_SHARE = 0.4;
+
+/** A button's class (`button`, `btn`, `button--primary`, `btn-lg`), as a whole token. */
+const BUTTON = /^(?:button|btn)(?:--?[a-z]+)*$/i;
+
+/** Links styled as buttons: calls to action ("Get started", "Try it now"), not the content's text. */
+function buttons(t: Tree, node: number): number[] {
+  const out: number[] = [];
+  const last = subtreeEnd(t, node);
+  for (let i = node + 1; i <= last; i++) {
+    const el = t.els[i];
+    if (el.name === 'a' && !t.gone[i] && el.attribs.class !== undefined && el.attribs.class.split(/\s+/).some((w) => BUTTON.test(w))) out.push(i);
+  }
+  return out;
+}
 
 /** A forum post's signature and its author's profile box, by class or id. */
 const POSTER = /(?:^|[-_\s])(?:signature|signatures|post-?signature|user-?extras|postprofile|user-?info|user-?stats|author-?stats|poster-?info)(?:$|[-_\s])/;
