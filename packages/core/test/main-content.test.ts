@@ -275,11 +275,16 @@ describe('page: markdown links and images', () => {
       <div class="buy-box"><span>$49.00</span><div class="qty-selector">Quantity 1</div><a class="add-to-cart" href="/cart">Add to basket now</a></div>
       <div class="delivery-estimate">Arrives by Friday if you order within 3 hours</div>
       <div class="installments-message">Or 4 interest-free payments of $12.25</div>
-      <div class="seller-card">Sold by Kettle Corner, 98% positive feedback</div></main>`);
-    expectOnly(md(html), ['Ceramic kettle', 'Kettle paragraph 2'], ['Add to basket', 'Arrives by Friday', 'interest-free', 'Kettle Corner', ...CHROME_WORDS]);
+      <div class="seller-card">Sold by Kettle Corner, 98% positive feedback</div>
+      <div class="product-form__variants">Colour: Sage, Sand, Slate</div></main>`);
+    expectOnly(
+      md(html),
+      ['Ceramic kettle', 'Kettle paragraph 2'],
+      ['Add to basket', 'Arrives by Friday', 'interest-free', 'Kettle Corner', 'Colour: Sage', ...CHROME_WORDS],
+    );
     // They hold the product's facts: the ranges keep them, for code mode's skeleton and the model input.
     const found = findMainContent(html);
-    expect(found.shop).to.have.length(4);
+    expect(found.shop).to.have.length(5);
     expect(found.drop.some(([s, e]) => html.slice(s, e).includes('Add to basket'))).to.equal(false);
   });
 

@@ -214,9 +214,9 @@ function linkBlocks(t: Tree, node: number, runShare: number): number[] {
 /** A product's customer reviews and questions: the shop's content is the description and specifications. */
 const REVIEWS = /review|rating|okendo|yotpo|bazaarvoice|stamped|jdgm|judgeme|trustpilot|questions|recently-viewed|recommend|upsell|cross-sell/;
 
-/** A shop's buy box (add to cart, quantity), delivery estimate, payment-plan note and seller's card, by class or id. */
+/** A shop's buy box (product form, add to cart, quantity), delivery estimate, payment-plan note and seller's card, by class or id. */
 const SHOP =
-  /(?:^|[-_\s])(?:buy-?box|add-to-cart|addtocart|delivery|quantity|qty|payments?|installments?|klarna|afterpay|seller-?info|seller-?card)(?:$|[-_\s])/;
+  /(?:^|[-_\s])(?:buy-?box|add-to-cart|addtocart|delivery|quantity|qty|payments?|installments?|klarna|afterpay|seller-?info|seller-?card|product-?form)(?:$|[-_\s])/;
 /** A block named so that holds this share of the page is a wrapper. */
 const SHOP_SHARE = 0.4;
 
