@@ -97,7 +97,7 @@ describe('page: main content', () => {
   it('an app shell (everything rendered by scripts) has no main content: empty output', () => {
     const html = `<!doctype html><html><head><title>App</title><script src="/app.js"></script></head><body><div id="root"></div><noscript>You need to enable JavaScript to run this app.</noscript><script>boot()</script></body></html>`;
     expect(md(html)).to.equal('');
-    expect(findMainContent(html)).to.deep.equal({ type: 'empty', ranges: [], drop: [] });
+    expect(findMainContent(html)).to.deep.equal({ type: 'empty', ranges: [], drop: [], shop: [] });
   });
 
   it('reads a page that a <noscript> holds for crawlers, and content parked in streamed hidden blocks', () => {
@@ -105,6 +105,10 @@ describe('page: main content', () => {
     expect(md(crawler)).to.include('Post paragraph 4');
     const streamed = `<html><body><div id="shell">Loading</div><div hidden id="S:0"><h1>Streamed</h1>${para('Streamed', 3)}</div></body></html>`;
     expect(md(streamed)).to.include('Streamed paragraph 3');
+    // A part streamed late belongs where its placeholder is: in the content, it is content.
+    const late = page(`<main><h1>Guide</h1>${para('Guide', 4)}<template id="B:1"></template></main><aside class="ad-rail"><template id="B:2"></template></aside>
+      <div hidden id="S:1"><pre><code>git clone https://example.com/guide.git</code></pre></div><div hidden id="S:2"><p>Sponsored: try our hosting plan today.</p></div>`);
+    expectOnly(md(late), ['Guide paragraph 4', 'git clone https://example.com/guide.git'], ['Sponsored: try', ...CHROME_WORDS]);
   });
 
   it('ranges point into the original HTML', () => {
@@ -197,6 +201,34 @@ describe('page: markdown links and images', () => {
     expectOnly(out, ['Lathe question', 'Post number 1 answers', 'Post number 4 answers'], ['Joined: March', 'Posts: 121', 'spare parts shop', ...CHROME_WORDS]);
   });
 
+  it('the remarks under each post of a questions-and-answers thread are left out, a thread of comments is kept', () => {
+    const remarks = (i: number) =>
+      `<div class="comments" id="comments-${i}"><ul><li class="comment">Remark ${i}a: could you say which version?</li><li class="comment">Remark ${i}b: works for me.</li></ul></div>`;
+    const post = (i: number, kind: string) =>
+      `<div class="${kind}" id="post-${i}"><div class="post-text"><p>Post ${i} explains the problem and the fix in enough words to stand alone.</p></div>${remarks(i)}</div>`;
+    const html = page(
+      `<div id="content"><h1>How to mount the drive</h1>${post(1, 'question')}<div id="answers">${post(2, 'answer')}${post(3, 'answer')}${post(4, 'answer')}</div></div>`,
+      '<script type="application/ld+json">{"@type":"QAPage"}</script>',
+    );
+    const out = md(html);
+    expect(findMainContent(html).type).to.equal('forum');
+    expectOnly(out, ['How to mount the drive', 'Post 1 explains', 'Post 4 explains'], ['Remark 1a', 'Remark 3b', ...CHROME_WORDS]);
+    // Marked by microdata only: Comment items inside an Answer.
+    const micro = html
+      .replaceAll('class="comment"', 'itemscope itemtype="https://schema.org/Comment"')
+      .replaceAll('class="comments" id="comments-', 'class="follow-ups" id="f-')
+      .replaceAll('class="answer"', 'class="answer" itemscope itemtype="https://schema.org/Answer"');
+    expectOnly(md(micro), ['Post 1 explains', 'Post 4 explains', 'Remark 1a'], ['Remark 2a', 'Remark 4b']);
+    // A thread whose posts are the comments, side by side, keeps them.
+    const thread = page(
+      `<div id="content"><h1>Weekend plans</h1><p>What are you building this weekend, everyone?</p><div class="comment-tree">${[1, 2, 3, 4]
+        .map((i) => `<div class="comment"><p>Reply ${i}: a shelf for the garage, with a long story about the wood.</p></div>`)
+        .join('')}</div></div>`,
+      '<script type="application/ld+json">{"@type":"DiscussionForumPosting"}</script>',
+    );
+    expectOnly(md(thread), ['Weekend plans', 'Reply 1: a shelf', 'Reply 4: a shelf'], CHROME_WORDS);
+  });
+
   it('a collapsed accordion panel or an inactive tab is content; other hidden blocks are not', () => {
     const html = page(`<main><h1>Trail shoe</h1>${para('Overview', 2)}
       <div class="accordion"><button>Description</button><div class="accordion-collapse" style="display:none"><p>The upper is a breathable mesh with a welded toe cap.</p></div>
@@ -204,6 +236,78 @@ describe('page: markdown links and images', () => {
       <div style="display:none"><p>Sizing assistant failed to load, try again later.</p></div></main>`);
     const out = md(html);
     expectOnly(out, ['Trail shoe', 'Overview paragraph 2', 'breathable mesh', 'Wash by hand'], ['Sizing assistant', ...CHROME_WORDS]);
+  });
+
+  it('text for screen readers only is left out, unless it stands in for something shown', () => {
+    const html = page(`<main><h1>Trail shoe</h1>${para('Overview', 2)}
+      <div class="visually-hidden"><a href="/w">Women</a> <a href="/m">Men</a> <a href="/k">Kids</a> shop by category</div>
+      <a href="/size">Size guide<span class="sr-only">Opens in a new window</span></a>
+      <p class="price"><s aria-hidden="true">$90</s><span class="screen-reader-text">Original price was $90</span> $70</p>
+      <table><tr><th>Waterproof</th><td><i class="icon-check" aria-hidden="true"></i><span class="sr-only">Included in the shoe</span></td></tr></table></main>`);
+    const out = md(html);
+    expectOnly(
+      out,
+      ['Trail shoe', 'Overview paragraph 2', 'Size guide', 'Original price was $90', 'Included in the shoe'],
+      ['Kids', 'shop by category', 'Opens in a new window', ...CHROME_WORDS],
+    );
+  });
+
+  it('legal disclaimers, popovers and the returns policy block are left out of the content', () => {
+    const html = page(`<main><h1>Trail shoe</h1>${para('Description', 3)}
+      <div class="product-returns"><p>Free returns within 30 days, see our policy for the exceptions.</p></div>
+      <div class="size-popover"><p>Find your size: measure your foot from heel to toe.</p></div>
+      <p class="legal-disclaimer">Prices and availability are subject to change without notice.</p></main>`);
+    expectOnly(md(html), ['Trail shoe', 'Description paragraph 3'], ['Free returns within', 'Find your size', 'subject to change', ...CHROME_WORDS]);
+  });
+
+  it("a shop's filter facets inside the content are left out, a section merely named so is kept", () => {
+    const card = (i: number) =>
+      `<li class="card"><a href="/p/${i}"><h3>Kettle ${i}</h3></a><p>Stainless steel kettle number ${i}, 1.7 litres, $${i}9.00</p></li>`;
+    const html = page(`<main><h1>Kettles</h1><div class="collection-facets"><h2>Filter by</h2>
+      <label><input type="checkbox" name="c" value="red"> Red (12 products)</label><label><input type="checkbox" name="c" value="steel"> Steel (30 products)</label></div>
+      <ul class="grid">${Array.from({ length: 8 }, (_, i) => card(i + 1)).join('')}</ul>
+      <div class="expandable-section filters"><h3>Which kettle boils fastest?</h3><p>A kettle with a higher wattage boils water faster, whatever its size.</p></div></main>`);
+    expectOnly(md(html), ['Kettles', 'Kettle 1', 'Stainless steel kettle number 8', 'boils water faster'], ['Red (12 products)', 'Steel (30', ...CHROME_WORDS]);
+  });
+
+  it("a shop's buy box, delivery and payment-plan notes and seller card are left out of the product", () => {
+    const html = page(`<main><h1>Ceramic kettle</h1>${para('Kettle', 2)}
+      <div class="buy-box"><span>$49.00</span><div class="qty-selector">Quantity 1</div><a class="add-to-cart" href="/cart">Add to basket now</a></div>
+      <div class="delivery-estimate">Arrives by Friday if you order within 3 hours</div>
+      <div class="installments-message">Or 4 interest-free payments of $12.25</div>
+      <div class="seller-card">Sold by Kettle Corner, 98% positive feedback</div>
+      <div class="product-form__variants">Colour: Sage, Sand, Slate</div></main>`);
+    expectOnly(
+      md(html),
+      ['Ceramic kettle', 'Kettle paragraph 2'],
+      ['Add to basket', 'Arrives by Friday', 'interest-free', 'Kettle Corner', 'Colour: Sage', ...CHROME_WORDS],
+    );
+    // They hold the product's facts: the ranges keep them, for code mode's skeleton and the model input.
+    const found = findMainContent(html);
+    expect(found.shop).to.have.length(5);
+    expect(found.drop.some(([s, e]) => html.slice(s, e).includes('Add to basket'))).to.equal(false);
+  });
+
+  it('a link styled as a button (a call to action) is left out, a link in the text is kept', () => {
+    const html = page(`<main><h1>Function calling</h1>${para('Model', 3)}<p>See the <a href="/docs/format">formatting guide</a> for details.</p>
+      <p><a class="button button-primary" href="/try">Try the model now</a> <a class="btn btn--large" href="/download">Download the weights</a></p></main>`);
+    expectOnly(
+      md(html),
+      ['Model paragraph 3', '[formatting guide](https://site.example/docs/format)'],
+      ['Try the model now', 'Download the weights', ...CHROME_WORDS],
+    );
+  });
+
+  it("a wiki's site notice, category links and print footer, and a copyright line are left out", () => {
+    const html = page(`<div id="content" class="mw-body"><div id="siteNotice">Want to edit? Log in first.</div><h1>Tuning</h1>
+      <div id="jump-to-nav"><a class="mw-jump-link" href="#nav">Jump to navigation</a></div>${para('Tuning', 4)}
+      <div class="printfooter">Retrieved from the wiki page history</div><div id="catlinks"><a href="/c/perf">Category: Performance</a></div>
+      <div id="docs-copyright">Copyright 2007-2026, the authors and contributors.</div></div>`);
+    expectOnly(
+      md(html),
+      ['Tuning', 'Tuning paragraph 4'],
+      ['Want to edit', 'Jump to navigation', 'Retrieved from', 'Category: Performance', 'Copyright 2007', ...CHROME_WORDS],
+    );
   });
 
   it('the name link in every row of a ranking is content, a lone block of links is not', () => {
@@ -218,6 +322,26 @@ describe('page: markdown links and images', () => {
       md(html),
       ['Best tools', '[Product number 1](https://site.example/p/1)', 'Product number 10', 'Score: 8.9 of 10.0'],
       ['Another ranking', ...CHROME_WORDS],
+    );
+  });
+
+  it('the text of a link whose words sit in a span is kept (a cross-reference in a sentence)', () => {
+    const ref = (i: number) =>
+      `<p>Step ${i} is explained in the <a class="reference internal" href="../tutorial/index.html#setup"><span class="std std-ref">Unified Setup Tutorial</span></a>, with examples you can run.</p>`;
+    const html = page(`<main><h1>Quick start</h1>${[1, 2, 3, 4].map(ref).join('')}${para('Guide', 2)}</main>`);
+    const out = md(html);
+    expect(out).to.include('[Unified Setup Tutorial](https://site.example/tutorial/index.html#setup)');
+    expect(out).not.to.include('[](');
+  });
+
+  it('a list of links introduced by the paragraph before it is content; a lone list of links is not', () => {
+    const html = page(`<main><h1>Billing</h1>${para('Billing', 4)}<p>For how each charge is computed, refer to the following pages:</p>
+      <ul><li><a href="/docs/mau">Pricing per active user</a></li><li><a href="/docs/sso">Pricing per SSO user</a></li></ul>
+      ${para('Limits', 2)}<ul><li><a href="/blog/1">Our latest post</a></li><li><a href="/blog/2">An older post</a></li></ul></main>`);
+    expectOnly(
+      md(html),
+      ['Billing paragraph 4', 'Pricing per active user', 'Pricing per SSO user', 'Limits paragraph 2'],
+      ['Our latest post', ...CHROME_WORDS],
     );
   });
 

@@ -31,7 +31,7 @@ const SKIP = new Set([
 const CONTENT = new Set(['article', 'main', 'section']);
 /** Chrome and clutter named in class or id (in addition to boilerplate.ts's page chrome). */
 const NEGATIVE =
-  /(?:^|[-_\s])(?:related|share|sharing|sharebar|social|breadcrumbs?|newsletter|subscribe|subscription|sponsored|sponsor|promo|advert|ads|adslot|banner-ad|disqus|respond|comment-form|reply-form|recommended|recommendations|read-?next|more-stories|trending|popular-posts|outbrain|taboola|cookie|consent|skip-link|toolbar|widget-area|widgets|site-footer|site-header|footer|masthead|top-bar|utility-bar|author-box|author-bio|about-the-author|about-author|author-info|byline|entry-meta|post-meta|article-meta|post-navigation|nav-links|print|feedback|rating-form|signup|login|search-form|searchform)(?:$|[-_\s])/;
+  /(?:^|[-_\s])(?:related|share|sharing|sharebar|social|breadcrumbs?|newsletter|subscribe|subscription|sponsored|sponsor|promo|advert|ads|adslot|banner-ad|disqus|respond|comment-form|reply-form|recommended|recommendations|read-?next|more-stories|trending|popular-posts|outbrain|taboola|cookie|consent|skip-link|toolbar|widget-area|widgets|site-footer|site-header|footer|masthead|top-bar|utility-bar|author-box|author-bio|about-the-author|about-author|author-info|byline|entry-meta|post-meta|article-meta|post-navigation|nav-links|print|feedback|rating-form|signup|login|search-form|searchform|disclaimers?|popover|returns|copyright|sitenotice|printfooter|catlinks|mw-jump-link|jump-to-nav)(?:$|[-_\s])/;
 /** A link's text counts this much of plain text when weighing where the content is. */
 export const LINK_WEIGHT = 0.4;
 /** A class- or id-named block holding at least this share of the page's weight is a wrapper, not chrome. */
@@ -71,6 +71,17 @@ const isPanel = (tag: string, a: Record<string, string>) =>
   a.role === 'region' ||
   (tag !== 'nav' && (a.class !== undefined || a.id !== undefined) && PANEL.test(`${a.class ?? ''} ${a.id ?? ''}`.toLowerCase()));
 
+/** Utility classes that keep text off the screen for screen readers only. */
+const SCREEN_READER = /^(?:sr-only|visually-?hidden|screen-?reader-?(?:text|only)|hidden-?visually|a11y-?hidden|u-?hidden-?visually)$/i;
+
+/** A screen-reader text that stands in for something shown: a visible twin hidden from screen
+ * readers beside it, or an icon in a table cell (a comparison's check marks, a tooltip's note). */
+function standsIn(el: Element): boolean {
+  if ((el.parent?.children ?? []).some((c) => c !== el && c.type === 'tag' && (c as Element).attribs['aria-hidden'] === 'true')) return true;
+  for (let p = el.parent; p && p.type === 'tag'; p = p.parent) if ((p as Element).name === 'td' || (p as Element).name === 'th') return true;
+  return false;
+}
+
 /** 2: dropped with what it holds; 1: dropped unless it holds much of the page (a class word can be a wrapper's); 0: kept. */
 function removal(el: Element, inContent: boolean): 0 | 1 | 2 {
   const tag = el.name;
@@ -89,6 +100,10 @@ function removal(el: Element, inContent: boolean): 0 | 1 | 2 {
   if ((a.hidden !== undefined || a.style !== undefined) && isPanel(tag, a)) return 0;
   if (a.style !== undefined && isHidden(tag, a)) return 1;
   if (isHidden(tag, a)) return 2;
+  // Text for screen readers only, kept off the screen by a utility class ("Opens in a new window",
+  // "Sale price", a visually hidden copy of the menu); unless it stands in for something shown
+  // (`<s aria-hidden="true">$30</s><span class="sr-only">Was $30</span>`).
+  if (a.class !== undefined && a.class.split(/\s+/).some((w) => SCREEN_READER.test(w)) && !standsIn(el)) return 1;
   if (tag === 'nav' || ((tag === 'header' || tag === 'footer' || tag === 'aside') && !inContent)) return 2;
   if (isBoilerplate(tag, a, inContent)) return 1;
   if (tag === 'main' || tag === 'article') return 0;

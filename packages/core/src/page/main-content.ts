@@ -12,6 +12,7 @@
 // The parts: content-tree.ts (the measured tree, chrome set aside by markup), page-type.ts (the page
 // type), rails.ts (related-content rails named by their heading), copies.ts (repeated blocks); here
 // the descent to the content element and the link blocks, reviews and comments left out inside it.
+import type { AnyNode, Element, Text } from 'domhandler';
 import { classId, elementChildren, isAncestor, measure, rangeOf, signature, subtreeEnd, weight, type Range, type Tree } from './content-tree.ts';
 import { duplicates } from './copies.ts';
 import { detectType, type PageType } from './page-type.ts';
@@ -26,6 +27,12 @@ export type MainContent = {
   ranges: Range[];
   /** Boilerplate inside those ranges to leave out (sorted, disjoint). */
   drop: Range[];
+  /**
+   * A shop's buy box, delivery, payment-plan and seller boxes, and links styled as buttons, inside
+   * the ranges (sorted, disjoint): not the content to read, but where a product's facts and a page's
+   * next steps are (price, availability, seller, "Get started"), so only the markdown leaves them out.
+   */
+  shop: Range[];
 };
 
 /** The main content is the deepest element holding at least this share of the page's weight. */
@@ -47,7 +54,7 @@ export function findMainContent(html: string): MainContent {
   const n = t.els.length;
   let body = t.els.findIndex((el) => el.name === 'body');
   if (body === -1) body = 0;
-  if (n === 0 || weight(t, body) < MIN_WEIGHT) return { type: 'empty', ranges: [], drop: [] };
+  if (n === 0 || weight(t, body) < MIN_WEIGHT) return { type: 'empty', ranges: [], drop: [], shop: [] };
   const total = weight(t, body);
   let node = body;
   for (;;) {
@@ -82,6 +89,7 @@ export function findMainContent(html: string): MainContent {
     else if (t.els[title].startIndex! < t.els[node].startIndex!) ranges.push(rangeOf(t.els[title], html));
   }
   ranges.push(rangeOf(t.els[node], html));
+  streamed(t, html, ranges);
   const drop: Range[] = [];
   for (let i = 0; i < n; i++) {
     if (!t.removed[i] || (t.parent[i] >= 0 && t.gone[t.parent[i]])) continue;
@@ -102,14 +110,72 @@ export function findMainContent(html: string): MainContent {
     }
   // A forum post's signature and its author's profile box (join date, post count) are not the post.
   if (type === 'forum') for (const i of named(t, node, POSTER)) drop.push(rangeOf(t.els[i], html));
+  if (type === 'forum') for (const i of postComments(t, node)) drop.push(rangeOf(t.els[i], html));
+  for (const i of facets(t, node)) drop.push(rangeOf(t.els[i], html));
   for (const i of headingAnchors(t, node)) drop.push(rangeOf(t.els[i], html));
   for (const i of duplicates(t, node, type)) drop.push(rangeOf(t.els[i], html));
   if (type !== 'listing') for (const i of rails(t, node)) drop.push(rangeOf(t.els[i], html));
   drop.sort((a, b) => a[0] - b[0]);
-  return { type, ranges, drop };
+  const shop = [...named(t, node, SHOP).filter((i) => weight(t, i) < SHOP_SHARE * total), ...buttons(t, node)]
+    .map((i) => rangeOf(t.els[i], html))
+    .sort((a, b) => a[0] - b[0])
+    .filter((r, k, all) => k === 0 || r[0] >= all[k - 1][1]);
+  return { type, ranges, drop, shop };
+}
+
+/**
+ * React's streamed server rendering sends a part finished late as `<div hidden id="S:n">` at the end
+ * of the body, for a script to move into its placeholder `<template id="B:n">`: when the placeholder
+ * lies in the content, so does the part (added to `ranges`, kept sorted).
+ */
+function streamed(t: Tree, html: string, ranges: Range[]): void {
+  const parts = new Map<string, number>();
+  const holders: number[] = [];
+  for (let i = 0; i < t.els.length; i++) {
+    const id = t.els[i].attribs.id;
+    if (id === undefined) continue;
+    if (t.els[i].name === 'template' && id.startsWith('B:')) holders.push(i);
+    else if (id.startsWith('S:') && t.els[i].attribs.hidden !== undefined && !t.gone[i]) parts.set(id.slice(2), i);
+  }
+  const inside = (at: number) => ranges.some(([s, e]) => at >= s && at < e);
+  for (let added = true; added;) {
+    added = false;
+    for (const h of holders) {
+      const part = parts.get(t.els[h].attribs.id.slice(2));
+      if (part === undefined || !inside(t.els[h].startIndex ?? -1) || inside(t.els[part].startIndex ?? -1)) continue;
+      ranges.push(rangeOf(t.els[part], html));
+      added = true;
+    }
+  }
+  ranges.sort((a, b) => a[0] - b[0]);
 }
 
 const BLOCK_TAGS = new Set(['div', 'ul', 'ol', 'section', 'aside', 'nav', 'table', 'dl', 'header', 'footer', 'form', 'span', 'details']);
+
+/** A link to another page (a sentence's link, a card's link), not an in-page control (`#details`, `javascript:`). */
+const inlineLink = (el: Element) => el.name === 'a' && /^(?!#|javascript:)./i.test(el.attribs.href ?? '');
+
+/** A list of links that the paragraph before it introduces ("refer to the following pages:"). */
+function introduced(t: Tree, k: number): boolean {
+  const el = t.els[k];
+  if (el.name !== 'ul' && el.name !== 'ol') return false;
+  let prev = el.prev;
+  while (prev && prev.type !== 'tag') prev = prev.prev;
+  if (!prev || (prev as Element).name !== 'p') return false;
+  return /:\s*$/.test(textEnd(prev as Element));
+}
+
+/** The last characters of an element's text. */
+function textEnd(el: Element): string {
+  let s = '';
+  const stack: AnyNode[] = [el];
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (n.type === 'text') s += (n as Text).data;
+    else if (n.type === 'tag') for (let i = (n as Element).children.length - 1; i >= 0; i--) stack.push((n as Element).children[i]);
+  }
+  return s.slice(-40);
+}
 
 /**
  * Blocks inside the content that are mostly links (a table of contents, tag lists, recent-post and
@@ -128,9 +194,11 @@ function linkBlocks(t: Tree, node: number, runShare: number): number[] {
     for (const k of kids) {
       if (t.txt[k] + t.lnk[k] === 0) continue;
       if (!BLOCK_TAGS.has(t.els[k].name) || !linky(k)) {
-        stack.push(k);
+        // Inside a link to another page, a span of link text is the link's own text, not a block of links.
+        if (!inlineLink(t.els[k])) stack.push(k);
         continue;
       }
+      if (introduced(t, k)) continue;
       let run = 0;
       for (const o of kids) if (BLOCK_TAGS.has(t.els[o].name) && linky(o)) run += weight(t, o);
       if (run < runShare * whole) out.push(k);
@@ -145,6 +213,26 @@ function linkBlocks(t: Tree, node: number, runShare: number): number[] {
 
 /** A product's customer reviews and questions: the shop's content is the description and specifications. */
 const REVIEWS = /review|rating|okendo|yotpo|bazaarvoice|stamped|jdgm|judgeme|trustpilot|questions|recently-viewed|recommend|upsell|cross-sell/;
+
+/** A shop's buy box (product form, add to cart, quantity), delivery estimate, payment-plan note and seller's card, by class or id. */
+const SHOP =
+  /(?:^|[-_\s])(?:buy-?box|add-to-cart|addtocart|delivery|quantity|qty|payments?|installments?|klarna|afterpay|seller-?info|seller-?card|product-?form)(?:$|[-_\s])/;
+/** A block named so that holds this share of the page is a wrapper. */
+const SHOP_SHARE = 0.4;
+
+/** A button's class (`button`, `btn`, `button--primary`, `btn-lg`), as a whole token. */
+const BUTTON = /^(?:button|btn)(?:--?[a-z]+)*$/i;
+
+/** Links styled as buttons: calls to action ("Get started", "Try it now"), not the content's text. */
+function buttons(t: Tree, node: number): number[] {
+  const out: number[] = [];
+  const last = subtreeEnd(t, node);
+  for (let i = node + 1; i <= last; i++) {
+    const el = t.els[i];
+    if (el.name === 'a' && !t.gone[i] && el.attribs.class !== undefined && el.attribs.class.split(/\s+/).some((w) => BUTTON.test(w))) out.push(i);
+  }
+  return out;
+}
 
 /** A forum post's signature and its author's profile box, by class or id. */
 const POSTER = /(?:^|[-_\s])(?:signature|signatures|post-?signature|user-?extras|postprofile|user-?info|user-?stats|author-?stats|poster-?info)(?:$|[-_\s])/;
@@ -167,6 +255,81 @@ function named(t: Tree, node: number, re: RegExp): number[] {
     else stack.push(...elementChildren(t, k));
   }
   return out;
+}
+
+/**
+ * The comments under each post of a questions-and-answers thread (short remarks on the question and
+ * on every answer): comment blocks of one kind, two or more, each in a different parent (one per
+ * post). A thread whose posts are themselves comments (a run of siblings, a single comment tree)
+ * keeps them.
+ */
+function postComments(t: Tree, node: number): number[] {
+  const found = named(t, node, COMMENTS);
+  const bySig = new Map<string, number[]>();
+  for (const i of found) {
+    const sig = signature(t.els[i]);
+    if (!bySig.has(sig)) bySig.set(sig, []);
+    bySig.get(sig)!.push(i);
+  }
+  const out: number[] = [];
+  for (const group of bySig.values()) {
+    if (group.length < 2 || new Set(group.map((i) => t.parent[i])).size < group.length) continue;
+    // Each sits beside its post's own text.
+    if (group.every((i) => weight(t, t.parent[i]) > weight(t, i))) out.push(...group);
+  }
+  // By microdata: schema.org Comment items inside an Answer or a Question (a forum's replies, marked
+  // as comments of the thread's posting, are not inside either).
+  const last = subtreeEnd(t, node);
+  for (let i = node + 1; i <= last; i++) {
+    if (t.gone[i] || !COMMENT_ITEM.test(t.els[i].attribs.itemtype ?? '')) continue;
+    let post = false;
+    let outer = false;
+    for (let a = t.parent[i]; a !== -1 && a >= node; a = t.parent[a]) {
+      const it = t.els[a].attribs.itemtype ?? '';
+      if (COMMENT_ITEM.test(it)) outer = true;
+      if (POST_ITEM.test(it)) post = true;
+    }
+    if (post && !outer && !out.some((o) => isAncestor(t, o, i))) out.push(i);
+  }
+  return out;
+}
+const COMMENT_ITEM = /schema\.org\/Comment\/?$/i;
+const POST_ITEM = /schema\.org\/(?:Answer|Question)\/?$/i;
+
+/** A shop's filter facets and sort controls, by whole class token or id ("facets-container",
+ * "collection-filters"; not a bare "filter", a CSS utility, nor a layout's "facet-row"). */
+const FACETS =
+  /^(?:[a-z]+[-_]+)*(?:facets|facet-?filters?|filters|filter-?(?:bar|panel|sidebar|drawer|menu|form|group|wrapper|container)|refinements?|sort-?by|sorting)(?:[-_]+(?:wrapper|container|form|list|panel|sidebar|menu|drawer|nav|block|section))*$/;
+const CONTROLS = new Set(['input', 'select', 'label', 'button']);
+/** A block holding this share of the content is its wrapper, not its facets. */
+const FACET_SHARE = 0.5;
+
+/**
+ * Filter facets and sort controls (colour, size and price checkboxes with their counts): blocks
+ * named so that hold form controls or are mostly links, and little of the content.
+ */
+function facets(t: Tree, node: number): number[] {
+  const out: number[] = [];
+  const whole = weight(t, node);
+  const stack = elementChildren(t, node);
+  while (stack.length) {
+    const k = stack.pop()!;
+    const el = t.els[k];
+    const named =
+      (el.attribs.class !== undefined || el.attribs.id !== undefined) &&
+      classId(el)
+        .split(/\s+/)
+        .some((w) => FACETS.test(w));
+    if (named && weight(t, k) < FACET_SHARE * whole && (t.lnk[k] > t.txt[k] || hasControl(t, k))) out.push(k);
+    else stack.push(...elementChildren(t, k));
+  }
+  return out;
+}
+
+function hasControl(t: Tree, k: number): boolean {
+  const last = subtreeEnd(t, k);
+  for (let i = k + 1; i <= last; i++) if (CONTROLS.has(t.els[i].name)) return true;
+  return false;
 }
 
 const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);

@@ -32,7 +32,7 @@ export function htmlToMarkdown(html: string, opts: MarkdownOptions): string {
     // A cut enclosing the content is a <noscript> holding the page for crawlers: kept.
     const [first] = found.ranges;
     const kept = plan.cuts.filter((c) => !(c.s <= first[0] && c.e >= first[1]));
-    const cuts = mergeCuts([...kept, ...found.drop.map(([s, e]) => ({ s, e, rep: '' }))]);
+    const cuts = mergeCuts([...kept, ...[...found.drop, ...found.shop].map(([s, e]) => ({ s, e, rep: '' }))]);
     return stripTrackingParams(convert(assemble(html, found.ranges, cuts), origin));
   }
   let mainRanges: Range[];
