@@ -100,6 +100,17 @@ describe('page: main content', () => {
     expect(findMainContent(html)).to.deep.equal({ type: 'empty', ranges: [], drop: [], shop: [] });
   });
 
+  it('a short page is content (one sentence under its title); a shell of template placeholders is not', () => {
+    const short = `<html><body><nav><a href="/">Home</a> <a href="/about">About</a></nav><main><h1>Orders</h1><p>Order 12 shipped on Monday.</p></main><footer>Copyright</footer></body></html>`;
+    const out = md(short);
+    expect(out).to.include('# Orders');
+    expect(out).to.include('Order 12 shipped on Monday.');
+    expect(out).to.not.include('Copyright');
+    const template = `<html><body><div id="app"><span class="price">\${{amount_no_decimals}}</span><h2>{{ product.title }}</h2></div><noscript>Please enable JavaScript in your browser.</noscript></body></html>`;
+    expect(md(template)).to.equal('');
+    expect(findMainContent(template).type).to.equal('empty');
+  });
+
   it('reads a page that a <noscript> holds for crawlers, and content parked in streamed hidden blocks', () => {
     const crawler = `<html><body><div id="app"></div><noscript><div class="topic"><h1>Crawler view</h1>${para('Post', 4)}</div></noscript></body></html>`;
     expect(md(crawler)).to.include('Post paragraph 4');

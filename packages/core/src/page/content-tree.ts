@@ -1,7 +1,7 @@
 // The light tree main-content detection works on (main-content.ts): one htmlparser2 pass with source
 // offsets; boilerplate subtrees set aside by markup (tags, roles, class/id words, hidden state); every
 // element carrying how much text it holds and how much of it is link text.
-import { DomHandler, type AnyNode, type Element } from 'domhandler';
+import { DomHandler, type AnyNode, type Element, type Text } from 'domhandler';
 import { isBoilerplate, isHidden, isOverlay } from './boilerplate.ts';
 import { linearParser } from './sax.ts';
 
@@ -28,6 +28,8 @@ const SKIP = new Set([
   'link',
   'dialog',
 ]);
+/** The notice a <noscript> shows instead of an app ("You need to enable JavaScript to run this app"). */
+const SCRIPT_NOTICE = /\b(?:enable|turn on|activate)\b.{0,40}\bjavascript\b|\bjavascript\b.{0,40}\b(?:required|disabled|needed|turned off)\b/i;
 const CONTENT = new Set(['article', 'main', 'section']);
 /** Chrome and clutter named in class or id (in addition to boilerplate.ts's page chrome). */
 const NEGATIVE =
@@ -53,6 +55,8 @@ export type Tree = {
 const COOKIE = /cookie|consent|gdpr|ccpa|onetrust|cookiebot|didomi|cc-window|cc-banner|(?:^|\s)cky-/;
 const isDialog = (a: Record<string, string>) => a['aria-modal'] === 'true' || a.role === 'dialog' || a.role === 'alertdialog';
 export const classId = (el: Element) => `${el.attribs.class ?? ''} ${el.attribs.id ?? ''}`.toLowerCase();
+
+const PLACEHOLDER = /\$?\{\{[^{}]*\}\}/g;
 
 function countChars(s: string): number {
   let n = 0;
@@ -82,12 +86,25 @@ function standsIn(el: Element): boolean {
   return false;
 }
 
+/** A short <noscript> asking for JavaScript (a page it holds for crawlers is content). */
+function isScriptNotice(el: Element): boolean {
+  let text = '';
+  const walk = (n: AnyNode): void => {
+    if (text.length > 300) return;
+    if (n.type === 'text') text += (n as Text).data;
+    else if ('children' in n) for (const c of (n as Element).children) walk(c);
+  };
+  walk(el);
+  return text.length <= 300 && SCRIPT_NOTICE.test(text);
+}
+
 /** 2: dropped with what it holds; 1: dropped unless it holds much of the page (a class word can be a wrapper's); 0: kept. */
 function removal(el: Element, inContent: boolean): 0 | 1 | 2 {
   const tag = el.name;
   if (SKIP.has(tag)) return 2;
   const a = el.attribs;
   if (tag === 'html' || tag === 'body') return 0;
+  if (tag === 'noscript' && isScriptNotice(el)) return 2;
   // Streamed server rendering parks content in <div hidden id="S:n"> until a script moves it in.
   if (a.hidden !== undefined && a.id !== undefined && /^S:\d+$/.test(a.id)) return 0;
   // aria-hidden on a large part is a snapshot taken with a dialog open: dropped only if small.
@@ -128,7 +145,8 @@ export function measure(html: string): Tree {
     const [node, p, inContent, inLink] = stack.pop()!;
     if (node.type === 'text') {
       if (p === -1) continue;
-      const n = countChars(node.data);
+      // A client-side template's placeholders ({{ price }}, ${{amount}}) are not text yet.
+      const n = countChars(node.data.includes('{{') ? node.data.replace(PLACEHOLDER, '') : node.data);
       if (inLink) lnkList[p] += n;
       else txtList[p] += n;
       continue;

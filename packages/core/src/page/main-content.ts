@@ -38,7 +38,7 @@ export type MainContent = {
 /** The main content is the deepest element holding at least this share of the page's weight. */
 const SHARE = 0.6;
 /** Below this much text weight, the page has no main content (an app shell, a bare redirect). */
-const MIN_WEIGHT = 40;
+const MIN_WEIGHT = 20;
 /** Like siblings weighing this much of the heaviest one make the content their parent. */
 const LIKE = 0.1;
 /** The content grows up to the title's common ancestor when that adds at most this factor of weight. */
