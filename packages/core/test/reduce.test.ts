@@ -55,4 +55,14 @@ describe('page reduction for the model (standard mode)', () => {
     expect(text).to.include('open from nine to five');
     expect(text).not.to.include('Category 3');
   });
+
+  it("keeps a link's text in a sentence when the link wraps it in an element of its own (a glossary term)", () => {
+    const para = (i: number) =>
+      `<p>Paragraph ${i}: the <a href="/glossary#engine"><span class="term">Engine</span></a> is a factory that creates database connections and keeps them in a <a href="/glossary#pool"><span class="std-term">Connection Pool</span></a> for fast reuse.</p>`;
+    const html = `<html><body><nav><a href="/">Home</a> <a href="/docs">Docs</a></nav><main><h1>Create an engine</h1>${[1, 2, 3, 4].map(para).join('')}</main></body></html>`;
+    const text = reduce(html, 'https://docs.example.org/orm/quickstart');
+    expect(text).to.include('keeps them in a [Connection Pool](/glossary#pool) for fast reuse');
+    expect(text).to.include('the [Engine](/glossary#engine) is a factory');
+  });
 });
+

@@ -126,7 +126,8 @@ function linkBlocks(t: Tree, node: number, runShare: number): number[] {
     const kids = elementChildren(t, at);
     const linky = (k: number) => t.lnk[k] > LINKY * (t.txt[k] + t.lnk[k]);
     for (const k of kids) {
-      if (t.txt[k] + t.lnk[k] === 0) continue;
+      // A link's own inner elements are its text (`<a><span>Connection Pool</span></a>` in a sentence).
+      if (t.txt[k] + t.lnk[k] === 0 || t.els[k].name === 'a') continue;
       if (!BLOCK_TAGS.has(t.els[k].name) || !linky(k)) {
         stack.push(k);
         continue;
