@@ -64,5 +64,25 @@ describe('page reduction for the model (standard mode)', () => {
     expect(text).to.include('keeps them in a [Connection Pool](/glossary#pool) for fast reuse');
     expect(text).to.include('the [Engine](/glossary#engine) is a factory');
   });
-});
 
+  it('reads what the page says outside its main content as an outline: sentences with their titles, numbers, labelled values, pagination and long headlines, not short labels', () => {
+    const article = Array.from(
+      { length: 6 },
+      (_, i) => `<p>Paragraph ${i} of the report on the new bridge, which the council approved after a long debate about its cost and its route.</p>`,
+    ).join('');
+    const headlines = [
+      'Council approves the new bridge over the river after a long debate',
+      'Schools reopen next week with longer opening hours for the library',
+    ];
+    const html = `<html><body><div class="promo"><h3>Delivery</h3><p>We deliver to every town in the county within two days.</p>
+      <p>Subscribe now</p><p>Add to cart</p><p>Call us: 555 0100</p><p>Brand:</p><p>Acme</p><p><a href="/bridge?page=2">Next</a></p>
+      <ul><li><a href="/">Home</a></li><li><a href="/news">News</a></li><li><a href="/sport">Sport</a></li><li><a href="/about">About us</a></li></ul>
+      <ul>${headlines.map((h, i) => `<li><a href="/n/${i}">${h}</a></li>`).join('')}<li><a href="/n/9">More news</a></li></ul></div>
+      <main><h1>The bridge</h1>${article}</main></body></html>`;
+    const text = reduce(html, 'https://news.example.com/bridge');
+    expect(text).to.include('Paragraph 5 of the report');
+    for (const kept of ['### Delivery\n\nWe deliver', 'Call us: 555 0100', 'Brand:\n\nAcme', '[Next](/bridge?page=2)', ...headlines])
+      expect(text).to.include(kept);
+    for (const dropped of ['Subscribe now', 'Add to cart', '[Home]', 'About us', 'More news']) expect(text).not.to.include(dropped);
+  });
+});
