@@ -85,4 +85,22 @@ describe('page reduction for the model (standard mode)', () => {
       expect(text).to.include(kept);
     for (const dropped of ['Subscribe now', 'Add to cart', '[Home]', 'About us', 'More news']) expect(text).not.to.include(dropped);
   });
+
+  it('leaves out page chrome written as structured data (a menu as SiteNavigationElement items), keeps the rest of it', () => {
+    const nav = ['Home', 'Categories', 'Terms of Service'].map((name, i) => ({
+      '@type': 'SiteNavigationElement',
+      name,
+      url: `https://forum.example.org/${i}`,
+    }));
+    const ld = { '@context': 'https://schema.org', '@graph': [{ '@type': 'Organization', name: 'Example Forum Society' }, ...nav] };
+    const html = `<html><head><script type="application/ld+json">${JSON.stringify(ld)}</script></head><body>
+      <nav itemscope itemtype="https://schema.org/SiteNavigationElement"><a itemprop="url" href="/tos"><span itemprop="name">Terms of Service</span></a></nav>
+      <main><h1>How to renew a certificate</h1><p>${'The client renews the certificate thirty days before it expires, on its own. '.repeat(4)}</p></main></body></html>`;
+    const text = reduce(html, 'https://forum.example.org/t/renew');
+    expect(text).to.include('"name":"Example Forum Society"');
+    expect(text).not.to.include('SiteNavigationElement');
+    expect(text).not.to.include('Terms of Service');
+    expect(text).not.to.include('null');
+    expect(reducePage(html, { url: 'https://forum.example.org/t/renew', mode: 'precision' }).text).to.include('SiteNavigationElement');
+  });
 });

@@ -111,7 +111,7 @@ export function reducePage(html: string, opts: ReduceOptions): ReducedPage {
   }
   if (ld.length) parts.push(`## JSON-LD\n${ld.join('\n')}`);
 
-  const md = (precision ? microdata : r.microdata.summary(body)).map((v) => compactJson(v)).filter((s) => s && !seen.has(s));
+  const md = (precision ? microdata : r.microdata.summary(body)).map((v) => compactJson(v, precision ? undefined : '')).filter((s) => s && !seen.has(s));
   if (md.length) parts.push(`## Microdata\n${md.join('\n')}`);
 
   const metaLines: string[] = [];
