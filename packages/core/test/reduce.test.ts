@@ -103,4 +103,13 @@ describe('page reduction for the model (standard mode)', () => {
     expect(text).not.to.include('null');
     expect(reducePage(html, { url: 'https://forum.example.org/t/renew', mode: 'precision' }).text).to.include('SiteNavigationElement');
   });
+
+  it('glues punctuation to a link as the page does (Minnow’s), and still parts a word glued to it', () => {
+    const html = `<html><body><main><h1>Moray</h1><p>Meet the Moray, <a href="/p/minnow">Minnow</a>’s slightly bigger brother, and read the <a href="/guide">guide</a>—or the <a href="/faq">FAQ</a>first.</p>
+      <p>${'It fits in a pocket and holds every bit a repair needs. '.repeat(4)}</p></main></body></html>`;
+    const text = reduce(html, 'https://tools.example.com/p/moray');
+    expect(text).to.include('[Minnow](/p/minnow)’s slightly bigger brother');
+    expect(text).to.include('[guide](/guide)—or');
+    expect(text).to.include('[FAQ](/faq) first');
+  });
 });
