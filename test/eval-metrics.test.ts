@@ -13,7 +13,7 @@ describe('eval: snippet checks on the model input', () => {
       <p>Brother SE600 | Computerized Sewing Machine, a network called [projectname]_default.</p>
       <ul><li><a href="/a">First item</a> of the list</li><li>Second item</li></ul>
       <table><tr><th>Size</th><th>Weight</th></tr><tr><td>Large</td><td>2 kg</td></tr></table>
-      <p><del>Old price</del> New price</p></main></body></html>`;
+      <p><del>Old price</del> New price</p><p>Not only in the clinic<del>,</del> but also in the office.</p></main></body></html>`;
     const md = reducePage(html, { url: 'https://example.com/doc', mode: 'standard' }).text;
     const visible = normalize(htmlToText(html));
     const input = normalize(modelInputText(md));
@@ -30,7 +30,8 @@ describe('eval: snippet checks on the model input', () => {
     }
     // markdownToText (for the markdown endpoint's output) strips those characters: it would miss them.
     expect(snippets.filter((s) => hasSnippet(normalize(markdownToText(md)), s))).to.have.length.below(snippets.length);
-    for (const s of ['First item of the list', 'Size Weight', 'Large 2 kg', 'Old price New price']) expect(hasSnippet(input, s), s).to.equal(true);
+    for (const s of ['First item of the list', 'Size Weight', 'Large 2 kg', 'Old price New price', 'in the clinic, but also'])
+      expect(hasSnippet(input, s), s).to.equal(true);
     for (const markup of ['](/a)', '# Git', '- Second', '|---', '~~']) expect(modelInputText(md)).not.to.include(markup);
   });
 });

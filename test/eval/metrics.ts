@@ -60,7 +60,7 @@ export function modelInputText(md: string): string {
     .replace(/^\s*\|?(?:\s*:?-{3,}:?\s*\|)+\s*:?-*:?\s*$/gm, '')
     .replace(/^\s*\|.*\|\s*$/gm, (row) => row.replace(/\|/g, ' '))
     .replace(/^\s{0,16}(?:#{1,6}|>|[-*+]|\d+[.)])\s+/gm, '')
-    .replace(/~~/g, ' ');
+    .replace(/~~/g, '');
 }
 
 /** Both sides of a snippet comparison: entities decoded, NFKC, straight quotes and dashes, collapsed, folded. */
