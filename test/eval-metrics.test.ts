@@ -13,7 +13,7 @@ describe('eval: snippet checks on the model input', () => {
       <p>Brother SE600 | Computerized Sewing Machine, a network called [projectname]_default.</p>
       <ul><li><a href="/a">First item</a> of the list</li><li>Second item</li></ul>
       <table><tr><th>Size</th><th>Weight</th></tr><tr><td>Large</td><td>2 kg</td></tr></table>
-      <p><del>Old price</del> New price</p><p>Not only in the clinic<del>,</del> but also in the office.</p></main></body></html>`;
+      <p><del>Old price</del> New price</p><p>Not only in the clinic<del>,</del> but also in the office.</p><p>* Up to 100W with the dual port adapter</p></main></body></html>`;
     const md = reducePage(html, { url: 'https://example.com/doc', mode: 'standard' }).text;
     const visible = normalize(htmlToText(html));
     const input = normalize(modelInputText(md));
@@ -23,6 +23,7 @@ describe('eval: snippet checks on the model input', () => {
       'or ~4-8 sets',
       'Brother SE600 | Computerized',
       '[projectname]_default',
+      '* Up to 100W',
     ];
     for (const s of snippets) {
       expect(hasSnippet(visible, s), s).to.equal(true);
