@@ -44,6 +44,25 @@ export function markdownToText(md: string): string {
     .replace(/[*`|~]+/g, ' ');
 }
 
+/**
+ * The model input (reducePage's text) as plain text for the snippet checks: only the markup its writer
+ * adds is removed — link and image syntax, the heading and list markers it writes at a line's start
+ * (`# `, `- `, `1. `), code fences, table pipes and separator rows, `~~` — so that the text compares like with like with the
+ * page's visible text. The writer never writes emphasis, escapes, quote markers or HTML tags: an `*`,
+ * `_`, `|`, `~`, a line's leading `* ` or `>` or `<commit>` in the model input is the page's own text, as in the visible text (markdownToText, for
+ * the markdown endpoint's output, removes them).
+ */
+export function modelInputText(md: string): string {
+  return md
+    .replace(/!\[([^\]]*)\]\((?:[^()]|\([^()]*\))*\)/g, ' ')
+    .replace(/\[([^\]]*)\]\((?:[^()]|\([^()]*\))*\)/g, '$1')
+    .replace(/^\s*```.*$/gm, ' ')
+    .replace(/^\s*\|?(?:\s*:?-{3,}:?\s*\|)+\s*:?-*:?\s*$/gm, '')
+    .replace(/^\s*\|.*\|\s*$/gm, (row) => row.replace(/\|/g, ' '))
+    .replace(/^\s{0,16}(?:#{1,6}|-|\d+\.)\s+/gm, '')
+    .replace(/~~/g, '');
+}
+
 /** Both sides of a snippet comparison: entities decoded, NFKC, straight quotes and dashes, collapsed, folded. */
 export function normalize(s: string): string {
   return decodeHTML(s)

@@ -14,7 +14,7 @@ import { countTokens, htmlToMarkdown, pageSkeleton, reducePage } from '@gleaner/
 import { anchorTexts, defuddle, readability, type AnchorTexts } from './anchors.ts';
 import { loadProducts, loadWcxb, type ProductPage, type WcxbPage } from './corpora.ts';
 import { htmlFacts, htmlToText } from './html-text.ts';
-import { hasSnippet, markdownToText, normalize, valuePresent, wordF1, type F1 } from './metrics.ts';
+import { hasSnippet, markdownToText, modelInputText, normalize, valuePresent, wordF1, type F1 } from './metrics.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -174,7 +174,7 @@ async function evalWcxb(): Promise<void> {
     const [reduced, tRed] = timed(() => reducePage(page.html, { url: page.url, mode: 'standard' }));
     cpu.reduce.total += lastCpu;
     if (lastCpu > cpu.reduce.worst) cpu.reduce = { ...cpu.reduce, worst: lastCpu, id: page.id };
-    const inputNorm = normalize(markdownToText(reduced.text));
+    const inputNorm = normalize(modelInputText(reduced.text));
     const visNorm = normalize(visible);
     const ceil = page.with.filter((s) => hasSnippet(visNorm, s));
     const tokens = countTokens(reduced.text);

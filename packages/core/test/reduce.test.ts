@@ -55,4 +55,61 @@ describe('page reduction for the model (standard mode)', () => {
     expect(text).to.include('open from nine to five');
     expect(text).not.to.include('Category 3');
   });
+
+  it("keeps a link's text in a sentence when the link wraps it in an element of its own (a glossary term)", () => {
+    const para = (i: number) =>
+      `<p>Paragraph ${i}: the <a href="/glossary#engine"><span class="term">Engine</span></a> is a factory that creates database connections and keeps them in a <a href="/glossary#pool"><span class="std-term">Connection Pool</span></a> for fast reuse.</p>`;
+    const html = `<html><body><nav><a href="/">Home</a> <a href="/docs">Docs</a></nav><main><h1>Create an engine</h1>${[1, 2, 3, 4].map(para).join('')}</main></body></html>`;
+    const text = reduce(html, 'https://docs.example.org/orm/quickstart');
+    expect(text).to.include('keeps them in a [Connection Pool](/glossary#pool) for fast reuse');
+    expect(text).to.include('the [Engine](/glossary#engine) is a factory');
+  });
+
+  it('reads what the page says outside its main content as an outline: sentences with their titles, numbers, labelled values, pagination and long headlines, not short labels', () => {
+    const article = Array.from(
+      { length: 6 },
+      (_, i) => `<p>Paragraph ${i} of the report on the new bridge, which the council approved after a long debate about its cost and its route.</p>`,
+    ).join('');
+    const headlines = [
+      'Council approves the new bridge over the river after a long debate',
+      'Schools reopen next week with longer opening hours for the library',
+    ];
+    const html = `<html><body><div class="promo"><h3>Delivery</h3><p>We deliver to every town in the county within two days.</p>
+      <p>Subscribe now</p><p>Add to cart</p><p>Call us: 555 0100</p><p>Brand:</p><p>Acme</p><p><a href="/bridge?page=2">Next</a></p>
+      <ul><li><a href="/">Home</a></li><li><a href="/news">News</a></li><li><a href="/sport">Sport</a></li><li><a href="/about">About us</a></li></ul>
+      <ul>${headlines.map((h, i) => `<li><a href="/n/${i}">${h}</a></li>`).join('')}<li><a href="/n/9">More news</a></li></ul></div>
+      <main><h1>The bridge</h1>${article}</main></body></html>`;
+    const text = reduce(html, 'https://news.example.com/bridge');
+    expect(text).to.include('Paragraph 5 of the report');
+    for (const kept of ['### Delivery\n\nWe deliver', 'Call us: 555 0100', 'Brand:\n\nAcme', '[Next](/bridge?page=2)', ...headlines])
+      expect(text).to.include(kept);
+    for (const dropped of ['Subscribe now', 'Add to cart', '[Home]', 'About us', 'More news']) expect(text).not.to.include(dropped);
+  });
+
+  it('leaves out page chrome written as structured data (a menu as SiteNavigationElement items), keeps the rest of it', () => {
+    const nav = ['Home', 'Categories', 'Terms of Service'].map((name, i) => ({
+      '@type': 'SiteNavigationElement',
+      name,
+      url: `https://forum.example.org/${i}`,
+    }));
+    const ld = { '@context': 'https://schema.org', '@graph': [{ '@type': 'Organization', name: 'Example Forum Society' }, ...nav] };
+    const html = `<html><head><script type="application/ld+json">${JSON.stringify(ld)}</script></head><body>
+      <nav itemscope itemtype="https://schema.org/SiteNavigationElement"><a itemprop="url" href="/tos"><span itemprop="name">Terms of Service</span></a></nav>
+      <main><h1>How to renew a certificate</h1><p>${'The client renews the certificate thirty days before it expires, on its own. '.repeat(4)}</p></main></body></html>`;
+    const text = reduce(html, 'https://forum.example.org/t/renew');
+    expect(text).to.include('"name":"Example Forum Society"');
+    expect(text).not.to.include('SiteNavigationElement');
+    expect(text).not.to.include('Terms of Service');
+    expect(text).not.to.include('null');
+    expect(reducePage(html, { url: 'https://forum.example.org/t/renew', mode: 'precision' }).text).to.include('SiteNavigationElement');
+  });
+
+  it('glues punctuation to a link as the page does (Minnow’s), and still parts a word glued to it', () => {
+    const html = `<html><body><main><h1>Moray</h1><p>Meet the Moray, <a href="/p/minnow">Minnow</a>’s slightly bigger brother, and read the <a href="/guide">guide</a>—or the <a href="/faq">FAQ</a>first.</p>
+      <p>${'It fits in a pocket and holds every bit a repair needs. '.repeat(4)}</p></main></body></html>`;
+    const text = reduce(html, 'https://tools.example.com/p/moray');
+    expect(text).to.include('[Minnow](/p/minnow)’s slightly bigger brother');
+    expect(text).to.include('[guide](/guide)—or');
+    expect(text).to.include('[FAQ](/faq) first');
+  });
 });

@@ -192,7 +192,8 @@ function linkBlocks(t: Tree, node: number, runShare: number): number[] {
     const kids = elementChildren(t, at);
     const linky = (k: number) => t.lnk[k] > LINKY * (t.txt[k] + t.lnk[k]);
     for (const k of kids) {
-      if (t.txt[k] + t.lnk[k] === 0) continue;
+      // A link's own inner elements are its text (`<a><span>Connection Pool</span></a>` in a sentence).
+      if (t.txt[k] + t.lnk[k] === 0 || t.els[k].name === 'a') continue;
       if (!BLOCK_TAGS.has(t.els[k].name) || !linky(k)) {
         // Inside a link to another page, a span of link text is the link's own text, not a block of links.
         if (!inlineLink(t.els[k])) stack.push(k);

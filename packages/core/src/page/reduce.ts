@@ -40,6 +40,11 @@ const MIN_DEDUPE = 60;
  * many characters the page is reduced in one streaming pass, chrome dropped by markup, so the cost per
  * page stays bounded. */
 const MAX_MAIN_DETECT = 1_000_000;
+/** Outside the main content, a line with fewer words than this is left out unless it holds a number
+ * (a price, a date, a phone number), a labelled value or a table row: "Add to cart", "Privacy
+ * Policy", "Related products", "Share:" are chrome; a sentence, a card's description, a
+ * specification are what the page says. */
+const REST_WORDS = 6;
 /** Outside the main content, a block whose text is at least this much link text is dropped. */
 const LINK_SHARE = 0.5;
 /** ... in a run of lines holding at least this many links (a linked title with its text is content). */
@@ -73,7 +78,7 @@ export function reducePage(html: string, opts: ReduceOptions): ReducedPage {
       siteOrigin,
       asShown,
     });
-    const extra = dropLinkLists(rest.body);
+    const extra = outline(rest.body);
     if (extra) body = body ? `${body}\n\n${extra}` : extra;
   }
   // No main content found (its text set aside as chrome, or too little of it): the whole page is read
@@ -106,7 +111,7 @@ export function reducePage(html: string, opts: ReduceOptions): ReducedPage {
   }
   if (ld.length) parts.push(`## JSON-LD\n${ld.join('\n')}`);
 
-  const md = (precision ? microdata : r.microdata.summary(body)).map((v) => compactJson(v)).filter((s) => s && !seen.has(s));
+  const md = (precision ? microdata : r.microdata.summary(body)).map((v) => compactJson(v, precision ? undefined : '')).filter((s) => s && !seen.has(s));
   if (md.length) parts.push(`## Microdata\n${md.join('\n')}`);
 
   const metaLines: string[] = [];
@@ -255,14 +260,63 @@ const LINK = /\[([^\]]*)\]\([^)\s]*\)/g;
 const IMAGE = /!\[[^\]]*\]\([^)\s]*\)/g;
 const letters = (s: string) => s.replace(/[^\p{L}\p{N}]+/gu, '').length;
 
+/** What the page says outside its main content, as a compact outline: link lists without their short
+ * labels (a menu's items go; a headline's or a card's long link text stays), then the lines of at
+ * least REST_WORDS words with the short lines of their paragraph, lines with a number, labelled values
+ * and table rows. */
+function outline(text: string): string {
+  const lines = dropLinkLists(text, MIN_LINKS, REST_WORDS).split('\n');
+  const long = lines.map((line) => wordCount(line) >= REST_WORDS);
+  const keep = lines.map((line, i) => !line || long[i] || line[0] === '|' || FACT.test(plainText(line)) || PAGE_LINK.test(line));
+  let prev = -1;
+  for (let i = 0; i < lines.length; i++) {
+    if (!lines[i]) continue;
+    if (prev !== -1) {
+      // A label on a line of its own ("Brand:") and its value on the next ("Acme"), blank lines between.
+      if (lines[prev].endsWith(':') && !lines[i].endsWith(':')) keep[prev] = keep[i] = true;
+      // The title or name above a text (a heading, the reviewer above a review).
+      if (long[i]) keep[prev] = true;
+    }
+    prev = i;
+  }
+  // A short line in the same paragraph as a long one: its title, or the name above a review.
+  for (let start = 0; start < lines.length;) {
+    let end = start;
+    while (end < lines.length && lines[end]) end++;
+    if (long.slice(start, end).includes(true)) keep.fill(true, start, end);
+    start = end + 1;
+  }
+  return lines
+    .filter((_, i) => keep[i])
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+}
+
+/** A short line that still says something: a number, or a labelled value ("Brand: Acme"). */
+const FACT = /\p{N}|\p{L}[^:]{0,40}:\s*[\p{L}\p{N}]/u;
+const WORD = /[\p{L}\p{N}_]+/gu;
+const plainText = (line: string) => line.replace(IMAGE, ' ').replace(LINK, '$1');
+const wordCount = (line: string) => plainText(line).match(WORD)?.length ?? 0;
+/** A link to another page of the same list (`?page=3`, `/page/3/`): pagination, however it is labelled. */
+const PAGE_LINK = /\]\([^)\s]*(?:[?&](?:page|pg|p|start|offset)=\d+|\/page\/\d+)/i;
+/** The words of a line's longest link text. */
+function longestLink(line: string): number {
+  let most = 0;
+  for (const m of line.replace(IMAGE, ' ').matchAll(LINK)) most = Math.max(most, m[1].match(WORD)?.length ?? 0);
+  return most;
+}
+
 /** Drops runs of lines that are mostly link text and hold at least MIN_LINKS links (a menu, a list
- * of related pages, a footer's links); a line of text next to them stays. */
-function dropLinkLists(text: string, minLinks = MIN_LINKS): string {
+ * of related pages, a footer's links); a line of text next to them stays. With `keepWords`, a line
+ * of the run with at least that many words stays (a headline, a card's text). */
+function dropLinkLists(text: string, minLinks = MIN_LINKS, keepWords = Infinity): string {
   const out: string[] = [];
   let run: string[] = [];
   let runLinks = 0;
   const flush = () => {
     if (runLinks < minLinks) out.push(...run);
+    else if (keepWords < Infinity) for (const line of run) if (longestLink(line) >= keepWords) out.push(line);
     run = [];
     runLinks = 0;
   };

@@ -156,12 +156,25 @@ const NOISE_KEYS = new Set(['@context', 'potentialAction']);
 /** Strings at least this long that the model already reads in the page text are left out. */
 const SHOWN_MIN = 60;
 
+/** Page chrome written as structured data: a site's menu (`SiteNavigationElement`), its header,
+ * footer and sidebar. The model reads the page's content, not its menus. */
+const CHROME_TYPE = /^(?:https?:\/\/schema\.org\/)?(?:SiteNavigationElement|WPHeader|WPFooter|WPSideBar)$/;
+const isChromeData = (v: unknown): boolean => {
+  if (!v || typeof v !== 'object' || Array.isArray(v)) return false;
+  const t = (v as Record<string, unknown>)['@type'];
+  return typeof t === 'string' ? CHROME_TYPE.test(t) : Array.isArray(t) && t.length > 0 && t.every((x) => typeof x === 'string' && CHROME_TYPE.test(x));
+};
+
 /** Compact JSON for the model: no @context noise; with `shown` (the page text the model is given),
- * long strings it already reads there are left out, so a description is not read twice. */
+ * long strings it already reads there are left out, so a description is not read twice, and so is
+ * page chrome written as data (a menu as `SiteNavigationElement` items). */
 export function compactJson(v: unknown, shown?: string): string {
+  if (shown !== undefined && isChromeData(v)) return '';
   return (
     JSON.stringify(v, (k, val) => {
       if (NOISE_KEYS.has(k)) return undefined;
+      if (shown !== undefined && Array.isArray(val) && val.some(isChromeData)) return val.filter((x) => !isChromeData(x));
+      if (shown !== undefined && k !== '' && isChromeData(val)) return undefined;
       if (shown && typeof val === 'string' && val.length >= SHOWN_MIN && shown.includes(collapse(val).slice(0, PROBE_CHARS))) return undefined;
       return val;
     }) ?? ''

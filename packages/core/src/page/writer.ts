@@ -18,7 +18,10 @@ type Table = { rows: string[][]; row: string[] | null; layout: boolean; caption:
 const IMG_ONLY = /^(?:!\[[^\]]*\]\([^)\s]*\)\s*)+$/;
 export const collapse = (s: string) => s.replace(/\s+/g, ' ').trim();
 
-const wordStart = (c: number) => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c > 191;
+const LETTER = /[\p{L}\p{N}]/u;
+/** A letter or digit: text glued to a link gets a space before it ("[Docs](/d) page"), punctuation
+ * does not ("[Minnow](/m)’s", "[Docs](/d)—"). */
+const wordStart = (c: number) => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c > 191 && LETTER.test(String.fromCharCode(c)));
 
 function sink(inline: boolean): Sink {
   return { parts: [], inline, brk: 0, space: false, started: false, prefix: '', lead: false, soft: false };
