@@ -119,6 +119,17 @@ const PAGES: Record<string, string> = {
       s.addEventListener('keyup', () => { document.getElementById('keyed').textContent = 'keyup: ' + s.value; });
       s.addEventListener('input', () => { document.getElementById('inputs').textContent = String(++inputs); });</script>`,
   ),
+  // A <details> and a link on pages without scripts, and the same <details> on a page with one.
+  '/plain-details': doc(
+    'Plain',
+    '<details id="d"><summary id="show">Show</summary><p>Inside the details</p></details><a id="next" href="/plain-next">Next</a>',
+  ),
+  '/plain-next': doc('Plain next', '<h1>The next page</h1>'),
+  '/scripted-details': doc(
+    'Scripted',
+    `<details id="d"><summary id="show">Show</summary><p>Inside the details</p></details><p id="t">0</p>
+    <script>document.getElementById('show').addEventListener('click', () => setTimeout(() => { document.getElementById('t').textContent = '1'; }, 150));</script>`,
+  ),
   '/with-frame': doc('Framed', '<h1>Outer page</h1><iframe id="inner" src="/framed"></iframe>'),
   '/framed': doc('Inner', '<p id="in-frame">Inside the frame</p>'),
 };
@@ -329,6 +340,28 @@ export function interactionContract(name: string, make: (opts: ContractDriverOpt
       await s.click('#go');
       await s.waitFor({ quietMs: 300, afterChange: true, timeoutMs: 5000 });
       expect((await s.outline()).url).to.equal(`${site.url}/outline`);
+    });
+
+    itJs('after the change, a page without scripts is quiet at once (a <details> opened, a link followed); a page with scripts waits quietMs', async () => {
+      const s = await open('/plain-details');
+      await s.outline();
+      await s.click('#show');
+      let started = Date.now();
+      await s.waitFor({ quietMs: 3000, afterChange: true, timeoutMs: 10_000 });
+      expect(Date.now() - started).to.be.below(2500);
+      expect((await s.snapshot()).html).to.match(/<details id="d" open/);
+      await s.outline();
+      await s.click('#next');
+      started = Date.now();
+      await s.waitFor({ quietMs: 3000, afterChange: true, timeoutMs: 10_000 });
+      expect(Date.now() - started).to.be.below(2500);
+      expect((await s.outline()).url).to.equal(`${site.url}/plain-next`);
+      // With a script, a change it makes later (150 ms after the click) is waited for.
+      await s.goto(`${site.url}/scripted-details`);
+      await s.outline();
+      await s.click('#show');
+      await s.waitFor({ quietMs: 400, afterChange: true, timeoutMs: 10_000 });
+      expect((await s.snapshot()).html).to.contain('<p id="t">1</p>');
     });
 
     itJs('does not let a request the page opened before the action (one that never ends) hold the quiet wait', async () => {

@@ -154,6 +154,7 @@ export function createPlaywrightDriver(opts: PlaywrightDriverOptions = {}): Play
     const plain = upstream === null && userAgent === defaults.userAgent && opts.spareContext !== false;
     try {
       const { proxy, context, page } = (plain ? await spare.take(lease.browser) : null) ?? (await makePage(lease.browser, upstream, userAgent, logger));
+      const behind = plain && spare.behind;
       const totalMs = sessionOpts.timeouts?.totalMs ?? defaults.timeoutMs;
       let spareTimer: NodeJS.Timeout | undefined;
       const session: PlaywrightSession = new PlaywrightSession({
@@ -181,8 +182,11 @@ export function createPlaywrightDriver(opts: PlaywrightDriverOptions = {}): Play
         // The next session's page is made when this one closes, or SPARE_AFTER_MS after its first
         // page loaded when it runs longer (an agent waiting on its model): a short session (a
         // replay) does not share the CPU with a renderer starting, and the next one finds it ready.
+        // When sessions follow one another closely (this one found no spare ready), it is made at
+        // once instead, so that the next session does not wait for it (spare.ts).
         onFirstLoad: plain
           ? () => {
+              if (behind) return void (closed || spare.prepare(lease.browser));
               spareTimer = setTimeout(() => void (closed || spare.prepare(lease.browser)), SPARE_AFTER_MS);
               spareTimer.unref();
             }

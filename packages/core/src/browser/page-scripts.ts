@@ -187,12 +187,43 @@ export function changeRecorder(restart: boolean): [ChangeRecorder, boolean] | nu
  * `afterChange`: first wait for the document to change since the last `PAGE_SCRIPTS.outline`
  * (which restarts the count; a recorder this call installed means the document is newer than that
  * outline, i.e. the page navigated), then for quiet counted from the last change. An action's
- * effect is seen as soon as it happens, not at the next poll.
+ * effect is seen as soon as it happens, not at the next poll. Once that change has happened, a
+ * document that has finished loading and shows no sign of scripts — no script element, frame,
+ * plugin object, event-handler attribute, `javascript:` URL, meta refresh or shadow root, and no
+ * script, fetch or XHR among the resources it loaded — is quiet at once: nothing but another action
+ * can change it (a plain link followed, a `<details>` opened).
  */
 export function quietPage(opts: QuietArgs, recorded: [ChangeRecorder, boolean] | null): Promise<QuietResult> {
   const start = performance.now();
   if (!recorded) return Promise.resolve({ quiet: true });
   const [rec, created] = recorded;
+  /** Whether the document has nothing that runs scripts (looked at once it is parsed; null: not yet). */
+  let scriptless: boolean | null = null;
+  const inert = (): boolean => {
+    if (scriptless === null && document.readyState !== 'loading') {
+      try {
+        const risky =
+          'script, iframe, frame, object, embed, meta[http-equiv="refresh" i], [href^="javascript:" i], [action^="javascript:" i], [formaction^="javascript:" i], [src^="javascript:" i]';
+        scriptless = !document.querySelector(risky) && document.getElementsByTagName('*').length <= 20000;
+        // A script that removed itself still shows by what it loaded or fetched.
+        if (scriptless)
+          scriptless = !performance
+            .getEntriesByType('resource')
+            .some((e) => /^(script|fetch|xmlhttprequest|beacon)$/.test((e as PerformanceResourceTiming).initiatorType));
+        if (scriptless) {
+          const walker = document.createTreeWalker(document, NodeFilter.SHOW_ELEMENT);
+          for (let n = walker.nextNode() as Element | null; n && scriptless; n = walker.nextNode() as Element | null) {
+            if (n.shadowRoot) scriptless = false;
+            for (let i = 0; i < n.attributes.length && scriptless; i++) if (/^on/i.test(n.attributes[i].name)) scriptless = false;
+          }
+        }
+      } catch {
+        // a page that broke the DOM's built-ins for itself has scripts
+        scriptless = false;
+      }
+    }
+    return scriptless === true && document.readyState === 'complete';
+  };
   return new Promise((resolve) => {
     const check = () => {
       // Changes not yet handed to the observer's callback (made in this very task).
@@ -204,11 +235,14 @@ export function quietPage(opts: QuietArgs, recorded: [ChangeRecorder, boolean] |
       // Without afterChange, quiet counts from this call; with it, from the last change after the outline.
       const changed = !opts.afterChange || created || rec.count > 0;
       const since = opts.afterChange ? rec.last : Math.max(start, rec.last);
-      const quiet = changed && now - since >= opts.quietMs;
+      const settled = changed && opts.afterChange === true && inert();
+      const quiet = (changed && now - since >= opts.quietMs) || settled;
       if (quiet || now - start >= opts.maxMs) {
         resolve({ quiet });
       } else {
-        setTimeout(check, changed ? Math.max(4, Math.min(opts.quietMs - (now - since), opts.maxMs - (now - start))) : 4);
+        // A document without scripts still loading (its images) is looked at again soon.
+        const next = changed ? Math.max(4, Math.min(opts.quietMs - (now - since), opts.maxMs - (now - start))) : 4;
+        setTimeout(check, changed && opts.afterChange && scriptless ? Math.min(next, 10) : next);
       }
     };
     check();
