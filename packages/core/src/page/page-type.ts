@@ -10,12 +10,18 @@ function declaredType(html: string): PageType | null {
   const types = new Set<string>();
   for (const m of html.matchAll(/"@type"\s*:\s*\[?\s*"(?:https?:\/\/schema\.org\/)?([A-Za-z]+)"/g)) types.add(m[1]);
   for (const m of html.matchAll(/itemtype\s*=\s*["']?https?:\/\/schema\.org\/([A-Za-z]+)/gi)) types.add(m[1]);
-  // A page may carry several og:type tags (a theme's default, then the shop plugin's); any of them counts.
-  const ogs = [...html.matchAll(/<meta[^>]+property\s*=\s*["']og:type["'][^>]*content\s*=\s*["']([^"']+)/gi)].map((m) => m[1].toLowerCase());
+  // A page may carry several og:type tags (a theme's default, then the shop plugin's): any of those in
+  // the head counts; tags put in the body are read as before, the first one only (scanning a whole
+  // page for every tag costs more than the rest of this function).
+  const headEnd = html.search(/<\/head\s*>/i);
+  const head = headEnd < 0 ? html : html.slice(0, headEnd);
+  const OG = /<meta[^>]+property\s*=\s*["']og:type["'][^>]*content\s*=\s*["']([^"']+)/gi;
+  const ogs = [...head.matchAll(OG)].map((m) => m[1].toLowerCase());
+  if (!ogs.length) ogs.push(new RegExp(OG.source, 'i').exec(html)?.[1]?.toLowerCase() ?? '');
   const og = ogs[0];
   if (types.has('QAPage') || types.has('DiscussionForumPosting') || types.has('SocialMediaPosting')) return 'forum';
   // Open Graph product price (product:price:amount, og:price:amount) is only given for a single product.
-  const price = /<meta[^>]+property\s*=\s*["'](?:product|og):price:amount["']/i.test(html);
+  const price = /<meta[^>]+property\s*=\s*["'](?:product|og):price:amount["']/i.test(head);
   if (types.has('Product') || price || ogs.some((o) => o === 'product' || o === 'og:product')) return 'product';
   if (types.has('ItemList') || types.has('CollectionPage') || types.has('SearchResultsPage')) return 'listing';
   if (types.has('TechArticle') || types.has('APIReference')) return 'documentation';
