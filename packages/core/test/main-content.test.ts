@@ -75,6 +75,29 @@ describe('page: main content', () => {
     expect(findMainContent(html).type).to.equal('product');
   });
 
+  it('a product without schema.org markup: named by its title element or by Open Graph price tags', () => {
+    const body = (h1: string) =>
+      `<div class="dp"><div class="center-col">${h1}<p class="price">$18.00</p>
+      <div id="editorialReviews"><h2>Editorial reviews</h2><p>A practical guide to small daily habits, praised by readers and critics alike.</p></div>
+      <div class="description">${para('Book', 3)}</div></div>
+      <div id="customerReviews"><h2>Customer reviews</h2><p>Loved it, read it twice in one week and bought copies for friends.</p></div></div>`;
+    const kept = ['Small Habits', '$18.00', 'A practical guide', 'Book paragraph 3'];
+    // The h1, or the element holding its text, is named as a product title.
+    for (const h1 of ['<h1 id="title"><span id="productTitle">Small Habits</span></h1>', '<h1 data-test="product-title">Small Habits</h1>']) {
+      const html = page(body(h1));
+      expect(findMainContent(html).type, h1).to.equal('product');
+      expectOnly(md(html), kept, ['Loved it', ...CHROME_WORDS]);
+    }
+    // A theme's og:type article comes first; the shop's og:type and product price follow.
+    const og =
+      '<meta property="og:type" content="article"><meta property="og:type" content="og:product"><meta property="product:price:amount" content="18.00">';
+    const html = page(body('<h1>Small Habits</h1>'), og);
+    expect(findMainContent(html).type).to.equal('product');
+    expectOnly(md(html), kept, ['Loved it']);
+    // An h1 named for something else is no product signal.
+    expect(findMainContent(page(body('<h1 class="page-title">Small Habits</h1>'))).type).not.to.equal('product');
+  });
+
   it('a service page: every section', () => {
     const html = page(
       `<div class="hero"><h1>Plumbing services</h1><p>Fast repairs across the city, day and night, by licensed plumbers.</p></div>` +

@@ -212,8 +212,12 @@ function linkBlocks(t: Tree, node: number, runShare: number): number[] {
   return out.filter((k) => bySig.get(signature(t.els[k]))! < runShare * whole);
 }
 
-/** A product's customer reviews and questions: the shop's content is the description and specifications. */
-const REVIEWS = /review|rating|okendo|yotpo|bazaarvoice|stamped|jdgm|judgeme|trustpilot|questions|recently-viewed|recommend|upsell|cross-sell/;
+/**
+ * A product's customer reviews and questions: the shop's content is the description and specifications.
+ * Editorial reviews (a book's blurbs and description from the publisher) are content.
+ */
+const REVIEWS =
+  /(?<!editorial[-_]?)review|rating|okendo|yotpo|bazaarvoice|stamped|jdgm|judgeme|trustpilot|questions|recently-viewed|recommend|upsell|cross-sell/;
 
 /** A shop's buy box (product form, add to cart, quantity), delivery estimate, payment-plan note and seller's card, by class or id. */
 const SHOP =

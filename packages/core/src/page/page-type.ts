@@ -1,5 +1,6 @@
 // The page type of a page whose main content was found (main-content.ts): from schema.org types
 // (JSON-LD, microdata) and Open Graph, else from the shape of the content.
+import type { Element } from 'domhandler';
 import { classId, elementChildren, signature, weight, type Tree } from './content-tree.ts';
 
 export type PageType = 'article' | 'forum' | 'listing' | 'product' | 'documentation' | 'service' | 'empty';
@@ -9,9 +10,19 @@ function declaredType(html: string): PageType | null {
   const types = new Set<string>();
   for (const m of html.matchAll(/"@type"\s*:\s*\[?\s*"(?:https?:\/\/schema\.org\/)?([A-Za-z]+)"/g)) types.add(m[1]);
   for (const m of html.matchAll(/itemtype\s*=\s*["']?https?:\/\/schema\.org\/([A-Za-z]+)/gi)) types.add(m[1]);
-  const og = /<meta[^>]+property\s*=\s*["']og:type["'][^>]*content\s*=\s*["']([^"']+)/i.exec(html)?.[1]?.toLowerCase();
+  // A page may carry several og:type tags (a theme's default, then the shop plugin's): any of those in
+  // the head counts; tags put in the body are read as before, the first one only (scanning a whole
+  // page for every tag costs more than the rest of this function).
+  const headEnd = html.search(/<\/head\s*>/i);
+  const head = headEnd < 0 ? html : html.slice(0, headEnd);
+  const OG = /<meta[^>]+property\s*=\s*["']og:type["'][^>]*content\s*=\s*["']([^"']+)/gi;
+  const ogs = [...head.matchAll(OG)].map((m) => m[1].toLowerCase());
+  if (!ogs.length) ogs.push(new RegExp(OG.source, 'i').exec(html)?.[1]?.toLowerCase() ?? '');
+  const og = ogs[0];
   if (types.has('QAPage') || types.has('DiscussionForumPosting') || types.has('SocialMediaPosting')) return 'forum';
-  if (types.has('Product') || og === 'product' || og === 'og:product') return 'product';
+  // Open Graph product price (product:price:amount, og:price:amount) is only given for a single product.
+  const price = /<meta[^>]+property\s*=\s*["'](?:product|og):price:amount["']/i.test(head);
+  if (types.has('Product') || price || ogs.some((o) => o === 'product' || o === 'og:product')) return 'product';
   if (types.has('ItemList') || types.has('CollectionPage') || types.has('SearchResultsPage')) return 'listing';
   if (types.has('TechArticle') || types.has('APIReference')) return 'documentation';
   if (types.has('NewsArticle') || types.has('BlogPosting') || types.has('Article') || og === 'article') return 'article';
@@ -41,9 +52,34 @@ function repeatedRun(t: Tree, node: number): number[] | null {
   return null;
 }
 
+const PRODUCT_TITLE = /(?:^|[^a-z])(?:product|pdp)[-_]?(?:title|name|heading)/;
+
+/** The naming attributes of an element (class, id, data-test and other data-*), lowercased. */
+const attrText = (el: Element) =>
+  Object.entries(el.attribs)
+    .filter(([k]) => k === 'class' || k === 'id' || k.startsWith('data-'))
+    .map(([, v]) => v)
+    .join(' ')
+    .toLowerCase();
+
+/**
+ * A page without schema.org or Open Graph product markup whose h1, or the element wrapping the h1's
+ * text, is named as a product title (`product-title`, `productTitle`, `pdp-title`, `data-test="product-name"`).
+ */
+function namedProductTitle(t: Tree): boolean {
+  for (const el of t.els) {
+    if (el.name !== 'h1') continue;
+    if (PRODUCT_TITLE.test(attrText(el))) return true;
+    const first = el.children.find((c): c is Element => c.type === 'tag');
+    if (first && PRODUCT_TITLE.test(attrText(first))) return true;
+  }
+  return false;
+}
+
 export function detectType(html: string, t: Tree, node: number): PageType {
   const declared = declaredType(html);
   if (declared) return declared;
+  if (namedProductTitle(t)) return 'product';
   const run = repeatedRun(t, node);
   const linky = run
     ? run.reduce((a, k) => a + t.lnk[k], 0) /
