@@ -218,6 +218,31 @@ function suite(label: string, opts: StackOptions): void {
       expect(without.body.data).to.deep.equal([]);
     });
 
+    it("a profile saved by an agent task signs in again by replaying the task's sign-in, with zero model calls", async () => {
+      const orders = `${s.site.url}/account/orders`;
+      const profiles = async () => (await s.api('GET', '/v1/profiles')).body.profiles.find((p: any) => p.name === 'club-task');
+      const before = (await profiles()).updated_at;
+      const calls = s.model.requests.length;
+      const signIns = site.signIns;
+      site.expire();
+      const markdown = await s.api('POST', '/v1/extract_markdown', { url: orders, profile: 'club-task' });
+      expect(markdown.status, markdown.text).to.equal(200);
+      expect(markdown.body.data).to.contain('Signed Kettle').and.not.contain('One-time code');
+      expect(site.signIns, 'one sign-in, replayed').to.equal(signIns + 1);
+      // The replay typed the real values (a fresh one-time code), the model was not asked.
+      expect(site.posts.at(-1)).to.include({ username: 'alice', password: PASSWORD });
+      expect(site.posts.at(-1)!.code).to.match(/^\d{6}$/);
+      expect(s.model.requests.length, 'model calls of the refresh').to.equal(calls);
+      const after = await profiles();
+      expect(after.updated_at > before).to.equal(true);
+      expect(after.source).to.equal('agent_task');
+      // Still refreshable: the sign-in is kept with the refreshed profile.
+      site.expire();
+      const again = await s.api('POST', '/v1/extract_markdown', { url: orders, profile: 'club-task' });
+      expect(again.body.data).to.contain('Signed Kettle');
+      expect(site.signIns).to.equal(signIns + 2);
+    });
+
     it('the secret values reached no request to the model, no log line and no database column', async () => {
       const codes = [...new Set(site.posts.map((p) => p.code))];
       const values = [PASSWORD, SEED];

@@ -14,7 +14,7 @@ import { compareRecipeOutput, executeRecipe, type Recipe } from '../recipes/inde
 import { buildRecipe } from '../scrapers/build.ts';
 import { parameterizeText, parameterizeUrl } from './script-parameters.ts';
 import { SCRIPT_FORMAT, validateScript, type AgentScript, type ScriptStep } from './script.ts';
-import type { AgentExtraction, AgentRunResult, StableTarget } from './types.ts';
+import type { AgentExtraction, AgentRunResult, RecordedAction, StableTarget } from './types.ts';
 
 export interface ScriptBuildInput {
   run: AgentRunResult;
@@ -111,6 +111,37 @@ async function recipeFor(
   return { recipe: built.recipe };
 }
 
+/**
+ * The script step that repeats a recorded browsing action (navigate, back, click, type, select,
+ * scroll, wait); null for the others (extract, visit, finish), which need more than the action.
+ */
+export function actionStep(a: RecordedAction, url: (u: string) => string, values: Record<string, unknown>): ScriptStep | null {
+  // The replay waits for the page to change only after actions that changed it when recorded.
+  const still = a.urlAfter === a.urlBefore && a.effect === UNCHANGED ? { changes: false } : {};
+  switch (a.action) {
+    case 'navigate':
+      return a.url ? { action: 'goto', url: url(a.url) } : null;
+    case 'back':
+      return { action: 'goto', url: url(a.urlAfter) };
+    case 'click':
+      return a.target ? { action: 'click', target: a.target, ...still } : null;
+    case 'type':
+      return a.target
+        ? { action: 'type', target: a.target, value: parameterizeText(String(a.value ?? ''), values), ...(a.pressEnter ? { pressEnter: true } : {}), ...still }
+        : null;
+    case 'select':
+      return a.target ? { action: 'select', target: a.target, values: [a.value ?? []].flat().map((v) => parameterizeText(v, values)), ...still } : null;
+    case 'scroll':
+      if (a.target) return { action: 'scroll', target: a.target, ...still };
+      if (a.scroll?.pixels !== undefined) return { action: 'scroll', pixels: Math.round(a.scroll.pixels), ...still };
+      return { action: 'scroll', to: a.scroll?.to ?? 'bottom', ...still };
+    case 'wait':
+      return { action: 'wait', ms: Math.min(30_000, Math.max(0, Math.round(a.ms ?? 1000))) };
+    default:
+      return null;
+  }
+}
+
 export async function buildScript(ctx: OperationContext, input: ScriptBuildInput): Promise<ScriptBuildResult> {
   const { run, values } = input;
   const usage = emptyUsage();
@@ -124,39 +155,12 @@ export async function buildScript(ctx: OperationContext, input: ScriptBuildInput
 
   for (const [i, a] of run.steps.entries()) {
     if (!a.ok) continue; // a failed action changed nothing the replay needs
-    // The replay waits for the page to change only after actions that changed it when recorded.
-    const still = a.urlAfter === a.urlBefore && a.effect === UNCHANGED ? { changes: false } : {};
+    const acted = actionStep(a, url, values);
+    if (acted) {
+      steps.push(acted);
+      continue;
+    }
     switch (a.action) {
-      case 'navigate':
-        if (a.url) steps.push({ action: 'goto', url: url(a.url) });
-        break;
-      case 'back':
-        steps.push({ action: 'goto', url: url(a.urlAfter) });
-        break;
-      case 'click':
-        if (a.target) steps.push({ action: 'click', target: a.target, ...still });
-        break;
-      case 'type':
-        if (a.target)
-          steps.push({
-            action: 'type',
-            target: a.target,
-            value: parameterizeText(String(a.value ?? ''), values),
-            ...(a.pressEnter ? { pressEnter: true } : {}),
-            ...still,
-          });
-        break;
-      case 'select':
-        if (a.target) steps.push({ action: 'select', target: a.target, values: [a.value ?? []].flat().map((v) => parameterizeText(v, values)), ...still });
-        break;
-      case 'scroll':
-        if (a.target) steps.push({ action: 'scroll', target: a.target, ...still });
-        else if (a.scroll?.pixels !== undefined) steps.push({ action: 'scroll', pixels: Math.round(a.scroll.pixels), ...still });
-        else steps.push({ action: 'scroll', to: a.scroll?.to ?? 'bottom', ...still });
-        break;
-      case 'wait':
-        steps.push({ action: 'wait', ms: Math.min(30_000, Math.max(0, Math.round(a.ms ?? 1000))) });
-        break;
       case 'extract': {
         const x = byStep.get(i);
         if (!x || !x.records.length) break; // nothing to reproduce on this page

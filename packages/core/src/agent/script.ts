@@ -137,18 +137,19 @@ const ajv = new Ajv({ allErrors: true, strict: false });
 const validateShape = ajv.compile(SCRIPT_SCHEMA);
 
 /**
- * Checks a script (schema, then rules the schema cannot say: it starts with goto, has an extract,
- * a paginate follows an extract, every recipe is valid). Throws GleanerError SCRIPT_INVALID naming
+ * Checks a script (schema, then rules the schema cannot say: it starts with goto, has an extract
+ * unless it is a profile's sign-in (`signIn`), a paginate follows an extract, every recipe is valid). Throws GleanerError SCRIPT_INVALID naming
  * the first problems; returns the script typed.
  */
-export function validateScript(script: unknown): AgentScript {
+export function validateScript(script: unknown, opts: { signIn?: boolean } = {}): AgentScript {
   const problems: string[] = [];
   if (!validateShape(script)) {
     problems.push(...(validateShape.errors ?? []).slice(0, 5).map((e) => `${e.instancePath || '/'} ${e.message}`));
   } else {
     const s = script as unknown as AgentScript;
     if (s.steps[0].action !== 'goto') problems.push('/steps/0 must be a goto step');
-    if (!s.steps.some((st) => st.action === 'extract' || st.action === 'visit')) problems.push('/steps has no extract or visit step');
+    // A profile's sign-in (profiles/sign-in.ts) only acts: it extracts nothing.
+    if (!opts.signIn && !s.steps.some((st) => st.action === 'extract' || st.action === 'visit')) problems.push('/steps has no extract or visit step');
     s.steps.forEach((st, i) => {
       if (st.action === 'paginate' && !s.steps.slice(0, i).some((p) => p.action === 'extract'))
         problems.push(`/steps/${i} paginate has no extract step before it`);

@@ -6,7 +6,8 @@
  * sessions start with its cookies. Listing shows names, domains and times, never a value. A
  * profile saved by an agentic scraper remembers it: when a page answers as signed out (HTTP 401,
  * or a redirect to a sign-in page), `refreshProfile` replays that scraper's sign-in without the
- * model and saves the fresh state.
+ * model and saves the fresh state. A profile saved by an agent task keeps the task's sign-in
+ * (profiles/sign-in.ts), sealed with its state, and is refreshed from it the same way.
  */
 import { randomUUID } from 'node:crypto';
 import { GleanerError, validationFailed, type ValidationIssue } from '../errors.ts';
@@ -18,6 +19,7 @@ import { checkRequest } from '../schemas/validate.ts';
 import { PROFILE_CREATE_BODY } from '../schemas/secrets.ts';
 import { seal, secretsKey, unseal } from '../secrets/vault.ts';
 import type { Owner } from '../auth/owners.ts';
+import type { ProfileSignIn } from './sign-in.ts';
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$/;
 
@@ -27,6 +29,8 @@ export interface ProfileState {
   cookies: Cookie[];
   /** Local storage by origin. */
   localStorage: Record<string, Record<string, string>>;
+  /** A one-shot agent task's sign-in, to replay when the session is over (profiles/sign-in.ts). */
+  signIn?: ProfileSignIn | null;
 }
 
 export interface LoadedProfile extends ProfileState {
@@ -68,7 +72,7 @@ export async function saveProfile(
   state: ProfileState,
   from: { source: ProfileSource; scraperId?: string | null },
 ): Promise<void> {
-  const sealed = seal(ctx.config, { cookies: state.cookies, localStorage: state.localStorage }, 'profiles');
+  const sealed = seal(ctx.config, { cookies: state.cookies, localStorage: state.localStorage, ...(state.signIn ? { signIn: state.signIn } : {}) }, 'profiles');
   await db.query(
     `INSERT INTO profiles (id, owner_id, name, state, domains, cookie_count, source, scraper_id)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
@@ -90,6 +94,7 @@ export async function loadProfile(ctx: Pick<OperationContext, 'config' | 'db'>, 
     name,
     cookies: state.cookies ?? [],
     localStorage: state.localStorage ?? {},
+    signIn: state.signIn ?? null,
     source: rows[0].source,
     scraperId: rows[0].scraper_id,
     updatedAt: rows[0].updated_at,

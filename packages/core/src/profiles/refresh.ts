@@ -4,8 +4,9 @@
  * with a password field) where another page was asked for, means the profile's session is over.
  * A profile saved by an agentic scraper is then refreshed: that scraper's script is replayed
  * without the model (its stored secret parameters typed, a TOTP code computed then), and the
- * browser state it ends with replaces the profile. Other profiles (imported, or saved by a one-shot
- * agent task) cannot be refreshed: the caller reports the expiry.
+ * browser state it ends with replaces the profile. A profile saved by a one-shot agent task is
+ * refreshed the same way from the sign-in kept with it (profiles/sign-in.ts: the task's actions and
+ * secret parameters). Imported profiles cannot be refreshed: the caller reports the expiry.
  */
 import type { OperationContext } from '../context.ts';
 import { isGleanerError } from '../errors.ts';
@@ -16,6 +17,7 @@ import { validateScript } from '../agent/script.ts';
 import { loadScraper } from '../scrapers/store.ts';
 import { withScraperLock } from '../scrapers/lock.ts';
 import { storedSecrets } from '../scrapers/secret-parameters.ts';
+import { secretsFrom } from '../secrets/values.ts';
 import { loadProfile, saveProfile, type LoadedProfile } from './index.ts';
 
 const SIGN_IN_PATH = /(^|[/_.-])(log[-_]?in|sign[-_]?in|auth|sso|session\/new)([/_.-]|$)/i;
@@ -56,8 +58,35 @@ export async function refreshProfile(
   seen: LoadedProfile,
   signal?: AbortSignal,
 ): Promise<LoadedProfile | null> {
+  if (seen.source === 'agent_task' && seen.signIn)
+    return withScraperLock(ctx.db, `profile:${ownerId}:${name}`, () => signInAgain(ctx, ownerId, name, seen, signal), { signal });
   if (seen.source !== 'agentic_scraper' || !seen.scraperId) return null;
   return withScraperLock(ctx.db, seen.scraperId, () => signIn(ctx, ownerId, name, seen, signal), { signal });
+}
+
+/** Replays the sign-in an agent task kept with profile `name` (one at a time per profile, as above). */
+async function signInAgain(ctx: OperationContext, ownerId: string, name: string, seen: LoadedProfile, signal?: AbortSignal): Promise<LoadedProfile | null> {
+  const profile = await loadProfile(ctx, ownerId, name);
+  if (profile.updatedAt !== seen.updatedAt) return profile; // refreshed meanwhile
+  const kept = profile.signIn;
+  if (profile.source !== 'agent_task' || !kept) return null;
+  const started = Date.now();
+  const replay = await replayScript(ctx, {
+    script: validateScript(kept.script, { signIn: true }),
+    url: kept.url,
+    parameters: secretsFrom(kept.secrets),
+    attributes: [],
+    signal,
+    keepState: true,
+  });
+  if (replay.drift || !replay.cookies?.length) {
+    ctx.logger.warn({ profile: name, drift: replay.drift?.message }, "profile: replaying its agent task's sign-in failed");
+    return null;
+  }
+  const state = { cookies: replay.cookies, localStorage: replay.localStorage ?? profile.localStorage, signIn: kept };
+  await saveProfile(ctx, ctx.db, ownerId, name, state, { source: 'agent_task' });
+  ctx.logger.info({ profile: name, ms: Date.now() - started }, "profile refreshed: its agent task's sign-in was replayed");
+  return { ...profile, ...state };
 }
 
 async function signIn(ctx: OperationContext, ownerId: string, name: string, seen: LoadedProfile, signal?: AbortSignal): Promise<LoadedProfile | null> {
@@ -117,7 +146,7 @@ export async function withProfile<T>(
     first = { ok: false, err };
   }
   if (first.ok && !signedOut(first.value)) return first.value;
-  const fresh = profile.source === 'agentic_scraper' ? await refreshProfile(ctx, ownerId, name, profile, signal) : null;
+  const fresh = await refreshProfile(ctx, ownerId, name, profile, signal);
   if (!fresh) {
     if (first.ok) return first.value;
     throw first.err;

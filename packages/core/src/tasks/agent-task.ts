@@ -34,6 +34,7 @@ import { archiveSourcePages, archiveStore, keepsSnapshots } from '../snapshots/a
 import { normalizeSecretsInput, secretsFrom, type SecretInput } from '../secrets/values.ts';
 import { seal, secretsKey, unseal } from '../secrets/vault.ts';
 import { checkProfile, loadProfile, profileField, saveProfile } from '../profiles/index.ts';
+import { signInFromSteps } from '../profiles/sign-in.ts';
 import { getOwnerSettings } from '../cost/settings.ts';
 import { TrustLog, withProvenance, type GroundingPolicy, type GroundingWarning } from '../trust/provenance.ts';
 import { isEmptyRecord } from '../records/attributes.ts';
@@ -315,7 +316,18 @@ export function agentTaskJob(ctx: () => OperationContext) {
               tx,
               row.owner_id,
               row.request.saveProfile,
-              { cookies: result.cookies, localStorage: result.localStorage ?? {} },
+              {
+                cookies: result.cookies,
+                localStorage: result.localStorage ?? {},
+                // Its sign-in, to replay when the session is over; a task that started on this
+                // profile signed in already and keeps the profile's own.
+                signIn:
+                  signInFromSteps(
+                    row.request.url,
+                    result.steps,
+                    row.request.secrets ? unseal<SecretInput[]>(c.config, row.request.secrets, 'secret parameters') : [],
+                  ) ?? (row.request.profile === row.request.saveProfile ? (profile?.signIn ?? null) : null),
+              },
               { source: 'agent_task' },
             );
           if (result.records.length === 0 && result.outcome !== 'finished') {
