@@ -138,8 +138,8 @@ const validateShape = ajv.compile(SCRIPT_SCHEMA);
 
 /**
  * Checks a script (schema, then rules the schema cannot say: it starts with goto, has an extract
- * unless it is a profile's sign-in (`signIn`), a paginate follows an extract, every recipe is valid). Throws GleanerError SCRIPT_INVALID naming
- * the first problems; returns the script typed.
+ * unless it is a profile's sign-in (`signIn`), a paginate follows an extract, every recipe is
+ * valid). Throws GleanerError SCRIPT_INVALID naming the first problems; returns the script typed.
  */
 export function validateScript(script: unknown, opts: { signIn?: boolean } = {}): AgentScript {
   const problems: string[] = [];

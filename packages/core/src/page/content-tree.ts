@@ -1,7 +1,7 @@
 // The light tree main-content detection works on (main-content.ts): one htmlparser2 pass with source
 // offsets; boilerplate subtrees set aside by markup (tags, roles, class/id words, hidden state); every
 // element carrying how much text it holds and how much of it is link text.
-import { DomHandler, type AnyNode, type Element, type Text } from 'domhandler';
+import { DomHandler, type AnyNode, type Element } from 'domhandler';
 import { isBoilerplate, isHidden, isOverlay } from './boilerplate.ts';
 import { linearParser } from './sax.ts';
 
@@ -88,14 +88,8 @@ function standsIn(el: Element): boolean {
 
 /** A short <noscript> asking for JavaScript (a page it holds for crawlers is content). */
 function isScriptNotice(el: Element): boolean {
-  let text = '';
-  const walk = (n: AnyNode): void => {
-    if (text.length > 300) return;
-    if (n.type === 'text') text += (n as Text).data;
-    else if ('children' in n) for (const c of (n as Element).children) walk(c);
-  };
-  walk(el);
-  return text.length <= 300 && SCRIPT_NOTICE.test(text);
+  const text = textOf(el); // stops after 200 characters: a notice is shorter
+  return text.length < 200 && SCRIPT_NOTICE.test(text);
 }
 
 /** 2: dropped with what it holds; 1: dropped unless it holds much of the page (a class word can be a wrapper's); 0: kept. */

@@ -152,9 +152,6 @@ function streamed(t: Tree, html: string, ranges: Range[]): void {
 
 const BLOCK_TAGS = new Set(['div', 'ul', 'ol', 'section', 'aside', 'nav', 'table', 'dl', 'header', 'footer', 'form', 'span', 'details']);
 
-/** A link to another page (a sentence's link, a card's link), not an in-page control (`#details`, `javascript:`). */
-const inlineLink = (el: Element) => el.name === 'a' && /^(?!#|javascript:)./i.test(el.attribs.href ?? '');
-
 /** A list of links that the paragraph before it introduces ("refer to the following pages:"). */
 function introduced(t: Tree, k: number): boolean {
   const el = t.els[k];
@@ -195,8 +192,7 @@ function linkBlocks(t: Tree, node: number, runShare: number): number[] {
       // A link's own inner elements are its text (`<a><span>Connection Pool</span></a>` in a sentence).
       if (t.txt[k] + t.lnk[k] === 0 || t.els[k].name === 'a') continue;
       if (!BLOCK_TAGS.has(t.els[k].name) || !linky(k)) {
-        // Inside a link to another page, a span of link text is the link's own text, not a block of links.
-        if (!inlineLink(t.els[k])) stack.push(k);
+        stack.push(k);
         continue;
       }
       if (introduced(t, k)) continue;

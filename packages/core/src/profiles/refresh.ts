@@ -12,13 +12,13 @@ import type { OperationContext } from '../context.ts';
 import { isGleanerError } from '../errors.ts';
 import type { Cookie } from '../net/cookies.ts';
 import type { LocalStorageState } from '../plugins/driver.ts';
-import { replayScript } from '../agent/replay.ts';
+import { replayScript, type ReplayInput } from '../agent/replay.ts';
 import { validateScript } from '../agent/script.ts';
 import { loadScraper } from '../scrapers/store.ts';
 import { withScraperLock } from '../scrapers/lock.ts';
 import { storedSecrets } from '../scrapers/secret-parameters.ts';
 import { secretsFrom } from '../secrets/values.ts';
-import { loadProfile, saveProfile, type LoadedProfile } from './index.ts';
+import { loadProfile, saveProfile, type LoadedProfile, type ProfileSource } from './index.ts';
 
 const SIGN_IN_PATH = /(^|[/_.-])(log[-_]?in|sign[-_]?in|auth|sso|session\/new)([/_.-]|$)/i;
 
@@ -45,11 +45,11 @@ export function isUnauthorized(err: unknown): boolean {
 }
 
 /**
- * Replays the sign-in that made profile `name` (an agentic scraper's script) and saves the state
- * it ends with. Returns the fresh profile, or null when it cannot be refreshed (not made by an
- * agentic scraper, the scraper is gone, or its replay drifted). One refresh per scraper at a time
- * (its build lock): a caller that waited finds the profile saved since `seen` and takes it as is,
- * so the items of a run that all find it expired sign in once.
+ * Replays the sign-in that made profile `name` (an agentic scraper's script, or the sign-in an agent
+ * task kept with it) and saves the state it ends with. Returns the fresh profile, or null when it
+ * cannot be refreshed (imported, the scraper is gone, or the replay drifted). One refresh at a time
+ * per scraper (its build lock) or per agent-task profile: a caller that waited finds the profile
+ * saved since `seen` and takes it as is, so the items of a run that all find it expired sign in once.
  */
 export async function refreshProfile(
   ctx: OperationContext,
@@ -58,68 +58,59 @@ export async function refreshProfile(
   seen: LoadedProfile,
   signal?: AbortSignal,
 ): Promise<LoadedProfile | null> {
-  if (seen.source === 'agent_task' && seen.signIn)
-    return withScraperLock(ctx.db, `profile:${ownerId}:${name}`, () => signInAgain(ctx, ownerId, name, seen, signal), { signal });
-  if (seen.source !== 'agentic_scraper' || !seen.scraperId) return null;
-  return withScraperLock(ctx.db, seen.scraperId, () => signIn(ctx, ownerId, name, seen, signal), { signal });
+  const lock = seen.source === 'agent_task' && seen.signIn ? `profile:${ownerId}:${name}` : seen.source === 'agentic_scraper' ? seen.scraperId : null;
+  if (!lock) return null;
+  return withScraperLock(
+    ctx.db,
+    lock,
+    async () => {
+      const profile = await loadProfile(ctx, ownerId, name);
+      if (profile.updatedAt !== seen.updatedAt) return profile; // refreshed meanwhile
+      const how = await signInOf(ctx, ownerId, profile);
+      if (!how) return null;
+      const started = Date.now();
+      const replay = await replayScript(ctx, { ...how.replay, signal, keepState: true });
+      const log = { profile: name, ...(how.from.scraperId ? { scraperId: how.from.scraperId } : {}) };
+      if (replay.drift || !replay.cookies?.length) {
+        ctx.logger.warn({ ...log, drift: replay.drift?.message }, 'profile: replaying its sign-in failed');
+        return null;
+      }
+      const state = { cookies: replay.cookies, localStorage: replay.localStorage ?? profile.localStorage, signIn: profile.signIn };
+      await saveProfile(ctx, ctx.db, ownerId, name, state, how.from);
+      ctx.logger.info({ ...log, ms: Date.now() - started }, 'profile refreshed: its sign-in was replayed');
+      return { ...profile, ...state };
+    },
+    { signal },
+  );
 }
 
-/** Replays the sign-in an agent task kept with profile `name` (one at a time per profile, as above). */
-async function signInAgain(ctx: OperationContext, ownerId: string, name: string, seen: LoadedProfile, signal?: AbortSignal): Promise<LoadedProfile | null> {
-  const profile = await loadProfile(ctx, ownerId, name);
-  if (profile.updatedAt !== seen.updatedAt) return profile; // refreshed meanwhile
-  const kept = profile.signIn;
-  if (profile.source !== 'agent_task' || !kept) return null;
-  const started = Date.now();
-  const replay = await replayScript(ctx, {
-    script: validateScript(kept.script, { signIn: true }),
-    url: kept.url,
-    parameters: secretsFrom(kept.secrets),
-    attributes: [],
-    signal,
-    keepState: true,
-  });
-  if (replay.drift || !replay.cookies?.length) {
-    ctx.logger.warn({ profile: name, drift: replay.drift?.message }, "profile: replaying its agent task's sign-in failed");
-    return null;
+/** How `profile` signs in again without the model (what its replay runs, how it is saved); null when it cannot. */
+async function signInOf(
+  ctx: OperationContext,
+  ownerId: string,
+  profile: LoadedProfile,
+): Promise<{ replay: Pick<ReplayInput, 'script' | 'url' | 'parameters' | 'attributes'>; from: { source: ProfileSource; scraperId?: string } } | null> {
+  if (profile.source === 'agent_task' && profile.signIn) {
+    const kept = profile.signIn;
+    return {
+      replay: { script: validateScript(kept.script, { signIn: true }), url: kept.url, parameters: secretsFrom(kept.secrets), attributes: [] },
+      from: { source: 'agent_task' },
+    };
   }
-  const state = { cookies: replay.cookies, localStorage: replay.localStorage ?? profile.localStorage, signIn: kept };
-  await saveProfile(ctx, ctx.db, ownerId, name, state, { source: 'agent_task' });
-  ctx.logger.info({ profile: name, ms: Date.now() - started }, "profile refreshed: its agent task's sign-in was replayed");
-  return { ...profile, ...state };
-}
-
-async function signIn(ctx: OperationContext, ownerId: string, name: string, seen: LoadedProfile, signal?: AbortSignal): Promise<LoadedProfile | null> {
-  const profile = await loadProfile(ctx, ownerId, name);
-  if (profile.updatedAt !== seen.updatedAt) return profile; // refreshed meanwhile
   if (profile.source !== 'agentic_scraper' || !profile.scraperId) return null;
   const scraper = await loadScraper(ctx.db, ownerId, profile.scraperId);
   if (!scraper?.script || !scraper.url) return null;
   const script = validateScript(scraper.script);
   const defaults = Object.fromEntries((scraper.parametersSchema ?? []).filter((p) => p.default !== undefined).map((p) => [p.name, p.default]));
-  const started = Date.now();
-  const replay = await replayScript(ctx, {
-    script,
-    url: scraper.url,
-    parameters: { ...script.parameters, ...defaults, ...storedSecrets(ctx, scraper.request) },
-    attributes: scraper.attributes,
-    signal,
-    keepState: true,
-  });
-  if (replay.drift || !replay.cookies?.length) {
-    ctx.logger.warn({ profile: name, scraperId: scraper.id, drift: replay.drift?.message }, 'profile: replaying its sign-in failed');
-    return null;
-  }
-  await saveProfile(
-    ctx,
-    ctx.db,
-    ownerId,
-    name,
-    { cookies: replay.cookies, localStorage: replay.localStorage ?? profile.localStorage },
-    { source: 'agentic_scraper', scraperId: scraper.id },
-  );
-  ctx.logger.info({ profile: name, scraperId: scraper.id, ms: Date.now() - started }, 'profile refreshed: its sign-in was replayed');
-  return { ...profile, cookies: replay.cookies, localStorage: replay.localStorage ?? profile.localStorage };
+  return {
+    replay: {
+      script,
+      url: scraper.url,
+      parameters: { ...script.parameters, ...defaults, ...storedSecrets(ctx, scraper.request) },
+      attributes: scraper.attributes,
+    },
+    from: { source: 'agentic_scraper', scraperId: scraper.id },
+  };
 }
 
 /**

@@ -275,7 +275,8 @@ export function agentTaskJob(ctx: () => OperationContext) {
       let closing: Promise<void> | undefined;
       try {
         const allowance = await tokenAllowance(c, row.owner_id, { maxTokens: row.request.max_tokens, maxCredits: row.request.max_credits });
-        const secrets = row.request.secrets ? secretsFrom(unseal<SecretInput[]>(c.config, row.request.secrets, 'secret parameters')) : null;
+        const secretInputs = row.request.secrets ? unseal<SecretInput[]>(c.config, row.request.secrets, 'secret parameters') : null;
+        const secrets = secretInputs ? secretsFrom(secretInputs) : null;
         const profile = row.request.profile ? await loadProfile(c, row.owner_id, row.request.profile) : null;
         const result = await runAgent(c, {
           secrets,
@@ -322,11 +323,8 @@ export function agentTaskJob(ctx: () => OperationContext) {
                 // Its sign-in, to replay when the session is over; a task that started on this
                 // profile signed in already and keeps the profile's own.
                 signIn:
-                  signInFromSteps(
-                    row.request.url,
-                    result.steps,
-                    row.request.secrets ? unseal<SecretInput[]>(c.config, row.request.secrets, 'secret parameters') : [],
-                  ) ?? (row.request.profile === row.request.saveProfile ? (profile?.signIn ?? null) : null),
+                  signInFromSteps(row.request.url, result.steps, secretInputs ?? []) ??
+                  (row.request.profile === row.request.saveProfile ? (profile?.signIn ?? null) : null),
               },
               { source: 'agent_task' },
             );

@@ -197,6 +197,8 @@ async function runScraper(o: RunOptions): Promise<number> {
 export function registerScriptingCommands(program: Command): void {
   const serverOption = '--server <url>';
   const serverHelp = 'Gleaner server (GLEANER_SERVER, default http://127.0.0.1:8080); key in GLEANER_API_KEY';
+  const profileOption = '--profile <name>';
+  const profileHelp = 'sign in with one of your browser profiles (its cookies and local storage; see GET /v1/profiles)';
 
   program
     .command('extract')
@@ -217,7 +219,7 @@ export function registerScriptingCommands(program: Command): void {
     .option('--dry-run', 'print what the extraction would cost (pages, model calls, tokens, credits, money); extract nothing')
     .option('--max-credits <n>', 'refuse or stop the extraction past this many credits', nonNegative('--max-credits'))
     .option('--max-tokens <n>', 'refuse or stop the extraction past this many model tokens', nonNegative('--max-tokens'))
-    .option('--profile <name>', 'sign in with one of your browser profiles (its cookies and local storage; see GET /v1/profiles)')
+    .option(profileOption, profileHelp)
     .option(serverOption, serverHelp)
     .action(async (url: string, o: ExtractCliOptions) => {
       const body: Record<string, unknown> = { url, source: 'cli' };
@@ -271,7 +273,7 @@ export function registerScriptingCommands(program: Command): void {
     .argument('<url>')
     .option('--proxy-country <code>', 'fetch through a proxy of this country')
     .option('--main', "only the page's main content (no navigation, header, footer, sidebars, related content)")
-    .option('--profile <name>', 'sign in with one of your browser profiles (its cookies and local storage; see GET /v1/profiles)')
+    .option(profileOption, profileHelp)
     .option(serverOption, serverHelp)
     .action(async (url: string, o: ServerOption & { proxyCountry?: string; main?: boolean; profile?: string }) => {
       const result = await client(o).call<{ data: string }>('POST', '/v1/extract_markdown', {
@@ -291,7 +293,7 @@ export function registerScriptingCommands(program: Command): void {
     .option('--batch <n>', 'URLs per run (at most 100)', positiveInt('--batch', 100), 100)
     .option('--poll-ms <ms>', 'how often to ask for progress', positiveInt('--poll-ms'), 1000)
     .option('--provenance', "add each value's provenance (its recipe rule, page URL and hash) to its record (_provenance)")
-    .option('--profile <name>', 'sign in with one of your browser profiles (its cookies and local storage; see GET /v1/profiles)')
+    .option(profileOption, profileHelp)
     .option(serverOption, serverHelp)
     .action(async (o: RunOptions) => {
       const failed = await runScraper(o);
