@@ -48,6 +48,8 @@ export type Tree = {
   removed: Uint8Array;
   /** Dropped, or inside a dropped subtree. */
   gone: Uint8Array;
+  /** Elements chrome or hidden by their markup that were kept as holding much of the page (wrappers). */
+  wrappers: number[];
   index: Map<Element, number>;
 };
 
@@ -180,6 +182,7 @@ export function measure(html: string): Tree {
   let total = 0;
   for (let i = 0; i < n; i++) if (els[i].name === 'body') total = txt[i] + LINK_WEIGHT * lnk[i];
   const gone = new Uint8Array(n);
+  const wrappers: number[] = [];
   for (let i = 0; i < n; i++) {
     const p = parent[i];
     if (p >= 0 && gone[p]) {
@@ -187,13 +190,16 @@ export function measure(html: string): Tree {
       removed[i] = 0;
       continue;
     }
-    if (removed[i] === 1 && txt[i] + LINK_WEIGHT * lnk[i] >= KEEP * total) removed[i] = 0;
+    if (removed[i] === 1 && txt[i] + LINK_WEIGHT * lnk[i] >= KEEP * total) {
+      removed[i] = 0;
+      wrappers.push(i);
+    }
     if (removed[i]) gone[i] = 1;
   }
   sum(1);
   const index = new Map<Element, number>();
   for (let i = 0; i < n; i++) index.set(els[i], i);
-  return { els, parent, txt, lnk, removed, gone, index };
+  return { els, parent, txt, lnk, removed, gone, wrappers, index };
 }
 
 export const weight = (t: Tree, i: number) => t.txt[i] + LINK_WEIGHT * t.lnk[i];
