@@ -56,6 +56,15 @@ describe('page: main content', () => {
     expect(findMainContent(html).type).to.equal('listing');
   });
 
+  it("a card's own footer (BEM `card__footer`: its author and date) is the card's; a block named footer is not", () => {
+    const card = (i: number) =>
+      `<li><div class="card__data"><h4 class="card__title"><a href="/news/${i}">News story ${i} about the new release</a></h4>
+      <div class="card__footer"><span><a href="/profile/${i}">Author ${i}</a></span> <span class="date">on Mar 0${i}</span></div></div></li>`;
+    const html = page(`<main><h1>News</h1><ul class="cards">${[1, 2, 3, 4, 5, 6].map(card).join('')}</ul>
+      <div class="footer"><p>Footer block of the content area with its own links</p></div></main>`);
+    expectOnly(md(html), ['News story 6 about the new release', 'Author 6', 'on Mar 06'], ['Footer block', ...CHROME_WORDS]);
+  });
+
   it('a product: name, price, description and specifications, without the related products rail', () => {
     const html = page(
       `<div class="product"><div class="gallery"><img src="/big.jpg" alt="Photo"></div>
