@@ -152,6 +152,15 @@ describe('page reduction for the model (standard mode)', () => {
     expect(reduce(review, 'https://guide.example.com/headphones')).to.include('Lauren writes about audio gear');
   });
 
+  it("keeps a header inside an element with role=main (the main part's title and summary); drops the page's header", () => {
+    const html = `<html><body><header class="top"><p>Welcome to the example training site for every electrician in town</p></header>
+      <div id="maincontent" role="main"><header class="hero"><h1>Fundamentals</h1><p class="summary">The fundamentals course is for anyone with up to four years in the trade.</p></header>
+      <section class="body">${words('Course', 6)}</section></div></body></html>`;
+    const text = reduce(html, 'https://training.example.com/fundamentals');
+    expect(text).to.include('The fundamentals course is for anyone').and.include('Course paragraph 6');
+    expect(text).not.to.include('Welcome to the example training site');
+  });
+
   it('reads a wrapper that holds the page and its title although its markup says chrome or hidden (a #Header around it all, a display:none lock)', () => {
     const named = `<html><body><div id="Header"><div class="logo">Makers</div><div class="Content"><h1>Makers Market</h1>${words('Market', 6)}</div></div></body></html>`;
     expect(reduce(named, 'https://market.example.com/')).to.include('Market paragraph 6');

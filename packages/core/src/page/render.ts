@@ -119,7 +119,8 @@ const F_CONTENT = 16384,
   F_DT = 65536,
   F_CAPTION = 131072,
   F_SPACE = 262144,
-  F_REPEAT = 524288;
+  F_REPEAT = 524288,
+  F_LANDMARK = 1048576;
 
 /** Output sinks (link text, table cells) nest at most this deep, so no text is re-joined more than this often. */
 const MAX_SINKS = 12;
@@ -230,6 +231,7 @@ class Renderer {
   /** The id of each element named by an `aria-controls` so far, with its control's id. */
   private readonly controls = new Map<string, string>();
   private content = 0; // inside article/main/section
+  private landmark = 0; // inside an element with role=main
   private pre = 0;
   private afterDt = false;
   private firstOption = true;
@@ -297,10 +299,16 @@ class Renderer {
     if (this.soft > 0) return;
     if (!this.shown()) {
       // The article, main or section around the main content holds it: a header inside is its own
-      // (a title, a byline), not the page's.
-      if (CONTENT.has(tag) && this.o.only?.main) {
-        e.f = F_CONTENT;
-        this.content++;
+      // (a title, a byline), not the page's; so does an element with role=main, for a header.
+      if (this.o.only?.main) {
+        if (CONTENT.has(tag)) {
+          e.f |= F_CONTENT;
+          this.content++;
+        }
+        if (a.role === 'main') {
+          e.f |= F_LANDMARK;
+          this.landmark++;
+        }
       }
       return;
     }
@@ -311,7 +319,8 @@ class Renderer {
     }
     if (
       !this.o.precision &&
-      (hiddenFromReader(tag, a, this.stack.length, this.controls, this.o.asShown) || (this.o.dropChrome && isBoilerplate(tag, a, this.content > 0))) &&
+      (hiddenFromReader(tag, a, this.stack.length, this.controls, this.o.asShown) ||
+        (this.o.dropChrome && isBoilerplate(tag, a, this.content > 0 || (tag === 'header' && this.landmark > 0)))) &&
       !this.o.wrappers?.has(this.at())
     ) {
       e.f = F_SOFT;
@@ -321,6 +330,10 @@ class Renderer {
     if (CONTENT.has(tag)) {
       e.f |= F_CONTENT;
       this.content++;
+    }
+    if (a.role === 'main') {
+      e.f |= F_LANDMARK;
+      this.landmark++;
     }
     if (tag !== 'dd') this.afterDt = false;
     this.render(tag, a, e);
@@ -485,6 +498,7 @@ class Renderer {
     if (f & F_NOSCRIPT) return void this.noscript--;
     if (f & F_REPEAT) return void this.repeat--;
     if (f & F_CONTENT) this.content--;
+    if (f & F_LANDMARK) this.landmark--;
     const w = this.w;
     if (f & F_LINK) {
       const d = e.data as { href: string | null; label: string; skip: boolean };
