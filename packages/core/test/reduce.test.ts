@@ -6,6 +6,12 @@ import { reducePage } from '../src/page/index.ts';
 const reduce = (html: string, url = 'https://shop.example.com/p/kettle') => reducePage(html, { url, mode: 'standard' }).text;
 
 describe('page reduction for the model (standard mode)', () => {
+  const words = (topic: string, n = 4) =>
+    Array.from(
+      { length: n },
+      (_, i) => `<p>${topic} paragraph ${i + 1} tells the reader what the page is about, in a sentence long enough to stand alone.</p>`,
+    ).join('');
+
   it("reads a tab's panel, an accordion's body and a carousel's slides, hidden only until clicked; not a collapsed menu", () => {
     const html = `<html><body><main><h1>Blue kettle</h1><p>A kettle that boils a litre of water in three minutes flat.</p>
       <div role="tablist"><button>Description</button><button>Specifications</button></div>
@@ -46,6 +52,15 @@ describe('page reduction for the model (standard mode)', () => {
     const text = reduce(html);
     expect(text).to.include('Price: 39.90 EUR').and.include('[Kitchen](/kitchen)').and.include('KT-2201');
     expect(text).not.to.include('Category 7');
+  });
+
+  it("keeps a large collection page's product links (og:type product.group); drops a large product page's link lists", () => {
+    const padding = `<script>var state = "${'x'.repeat(1_100_000)}";</script>`;
+    const cards = `<ul>${Array.from({ length: 12 }, (_, i) => `<li><a href="/products/w${i}">Wallet ${i}</a></li>`).join('')}</ul>`;
+    const page = (type: string) =>
+      `<html><head><meta property="og:type" content="${type}">${padding}</head><body><h1>Wallets</h1>${words('Wallets')}${cards}</body></html>`;
+    expect(reduce(page('product.group'), 'https://shop.example.com/collections/wallets')).to.include('[Wallet 11](/products/w11)');
+    expect(reduce(page('product'), 'https://shop.example.com/products/w1')).not.to.include('Wallet 11');
   });
 
   it('reads a page with no main content found without its link lists', () => {
@@ -112,12 +127,6 @@ describe('page reduction for the model (standard mode)', () => {
     expect(text).to.include('[guide](/guide)—or');
     expect(text).to.include('[FAQ](/faq) first');
   });
-  const words = (topic: string, n = 4) =>
-    Array.from(
-      { length: n },
-      (_, i) => `<p>${topic} paragraph ${i + 1} tells the reader what the page is about, in a sentence long enough to stand alone.</p>`,
-    ).join('');
-
   it("reads a card's repeat link hidden from screen readers (aria-hidden, tabindex -1) as text, without its target and images", () => {
     const card = (i: number) => `<article class="card"><h2><a href="/n/${i}">Story ${i} headline</a></h2>
       <p class="desc"><a href="/n/${i}" aria-hidden="true" tabindex="-1"><img src="/img/${i}.jpg" alt="">Teaser ${i}: the new bridge over the river opened to traffic after two years of work.</a></p></article>`;

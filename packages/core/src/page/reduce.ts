@@ -136,11 +136,12 @@ export function reducePage(html: string, opts: ReduceOptions): ReducedPage {
   };
 }
 
-/** A page its own structured data calls a product (`og:type` product, or one JSON-LD or microdata
- * `Product` — a listing carries one per card): the page type when main-content detection does not run
- * (a page too large for it). */
+/** A page its own structured data calls a product (`og:type` product or product.item, in any
+ * namespace — not product.group, a shop's collection — or one JSON-LD or microdata `Product`: a
+ * listing carries one per card): the page type when main-content detection does not run (a page too
+ * large for it). */
 function typedProduct(r: Rendered): boolean {
-  if (/product/i.test(r.meta['og:type'] ?? '')) return true;
+  if (/(?:^|:)product(?:\.item)?$/i.test((r.meta['og:type'] ?? '').trim())) return true;
   const isProduct = (t: unknown): boolean => (Array.isArray(t) ? t.some(isProduct) : typeof t === 'string' && /(?:^|[/#\s])Product$/.test(t));
   let n = 0;
   const count = (v: unknown, depth: number): void => {
