@@ -124,7 +124,8 @@ function removal(el: Element, inContent: boolean): 0 | 1 | 2 {
   if (isBoilerplate(tag, a, inContent)) return 1;
   if (tag === 'main' || tag === 'article') return 0;
   if (a.class === undefined && a.id === undefined) return 0;
-  return NEGATIVE.test(classId(el).replace(PART_EDGE, ' ')) ? 1 : 0;
+  const names = classId(el);
+  return NEGATIVE.test(names.includes('__') ? names.replace(PART_EDGE, ' ') : names) ? 1 : 0;
 }
 
 /** The tree in pre-order with text weights summed bottom-up; removed subtrees weigh nothing. */

@@ -170,10 +170,9 @@ function introduced(t: Tree, k: number): boolean {
   return /:\s*$/.test(textEnd(prev as Element));
 }
 
-/** An element with text of the sentence it is in beside it (a text sibling with a word). */
+/** An element with text of the sentence it is in right beside it (a text sibling with a word). */
 function inSentence(el: Element): boolean {
-  for (const c of el.parent?.children ?? []) if (c.type === 'text' && /[\p{L}\p{N}]/u.test((c as Text).data)) return true;
-  return false;
+  return [el.prev, el.next].some((c) => c?.type === 'text' && /[\p{L}\p{N}]/u.test((c as Text).data));
 }
 
 /** The last characters of an element's text. */
@@ -205,13 +204,13 @@ function linkBlocks(t: Tree, node: number, runShare: number): number[] {
     for (const k of kids) {
       // A link's own inner elements are its text (`<a><span>Connection Pool</span></a>` in a sentence).
       if (t.txt[k] + t.lnk[k] === 0 || t.els[k].name === 'a') continue;
-      // So is a span around a link in a sentence (`My goal is <span class="keyword"><a>MBB</a></span> since`).
-      if (t.els[k].name === 'span' && inSentence(t.els[k])) continue;
       if (!BLOCK_TAGS.has(t.els[k].name) || !linky(k)) {
         stack.push(k);
         continue;
       }
       if (introduced(t, k)) continue;
+      // So is a span around a link in a sentence (`My goal is <span class="keyword"><a>MBB</a></span> since`).
+      if (t.els[k].name === 'span' && inSentence(t.els[k])) continue;
       let run = 0;
       for (const o of kids) if (BLOCK_TAGS.has(t.els[o].name) && linky(o)) run += weight(t, o);
       if (run < runShare * whole) out.push(k);
