@@ -312,19 +312,20 @@ class Renderer {
       }
       return;
     }
-    if (!this.o.precision && visibleRepeat(tag, a)) {
-      e.f = F_REPEAT;
-      this.repeat++;
-      return;
-    }
+    const repeat = !this.o.precision && visibleRepeat(tag, a);
     if (
       !this.o.precision &&
-      (hiddenFromReader(tag, a, this.stack.length, this.controls, this.o.asShown) ||
+      ((!repeat && hiddenFromReader(tag, a, this.stack.length, this.controls, this.o.asShown)) ||
         (this.o.dropChrome && isBoilerplate(tag, a, this.content > 0 || (tag === 'header' && this.landmark > 0)))) &&
       !this.o.wrappers?.has(this.at())
     ) {
       e.f = F_SOFT;
       this.soft++;
+      return;
+    }
+    if (repeat) {
+      e.f = F_REPEAT;
+      this.repeat++;
       return;
     }
     if (CONTENT.has(tag)) {
