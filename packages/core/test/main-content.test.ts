@@ -107,6 +107,27 @@ describe('page: main content', () => {
     expect(findMainContent(page(body('<h1 class="page-title">Small Habits</h1>'))).type).not.to.equal('product');
   });
 
+  it('a product whose customer reviews outweigh its description: the description, not the reviews nor the title alone', () => {
+    const review = (i: number) =>
+      `<div class="review-item"><p class="review-author">Buyer ${i}</p><p>Review ${i}: sturdy and light, fits every bit of gear I carry on day hikes, and the straps stay comfortable after hours on the trail.</p></div>`;
+    const html = page(
+      `<div class="product-page"><div class="buy"><h1 class="product-title">Trail 25 Pack</h1><p class="price">$89.95</p></div>
+      <div class="details"><p>A light day pack with pockets for every essential.</p>${para('Pack', 8)}<ul><li>Capacity: 25 liters</li><li>Weight: 1 lb 13 oz</li></ul></div>
+      <section class="product-reviews"><h2>Reviews</h2>${Array.from({ length: 10 }, (_, i) => review(i + 1)).join('')}</section></div>`,
+      '<script type="application/ld+json">{"@context":"https://schema.org","@type":"Product","name":"Trail 25 Pack"}</script>',
+    );
+    const found = findMainContent(html);
+    expect(found.type).to.equal('product');
+    expectOnly(
+      md(html),
+      ['Trail 25 Pack', 'A light day pack', 'Pack paragraph 8', 'Capacity: 25 liters'],
+      ['Review 1:', 'Review 10:', 'Buyer 3', ...CHROME_WORDS],
+    );
+    // The same reviews under an article (not a product page) are where its content is found.
+    const article = html.replace('"@type":"Product"', '"@type":"WebPage"').replace('class="product-title"', 'class="page-title"');
+    expect(md(article)).to.include('Review 10:');
+  });
+
   it('a service page: every section', () => {
     const html = page(
       `<div class="hero"><h1>Plumbing services</h1><p>Fast repairs across the city, day and night, by licensed plumbers.</p></div>` +

@@ -13,9 +13,9 @@
 // type), rails.ts (related-content rails named by their heading), copies.ts (repeated blocks); here
 // the descent to the content element and the link blocks, reviews and comments left out inside it.
 import type { AnyNode, Element, Text } from 'domhandler';
-import { classId, elementChildren, isAncestor, measure, rangeOf, signature, subtreeEnd, weight, type Range, type Tree } from './content-tree.ts';
+import { classId, elementChildren, isAncestor, measure, rangeOf, setAside, signature, subtreeEnd, weight, type Range, type Tree } from './content-tree.ts';
 import { duplicates } from './copies.ts';
-import { detectType, type PageType } from './page-type.ts';
+import { declaredType, detectType, namedProductTitle, type PageType } from './page-type.ts';
 import { rails } from './rails.ts';
 
 export type { Range } from './content-tree.ts';
@@ -61,27 +61,16 @@ export function findMainContent(html: string): MainContent {
   let body = t.els.findIndex((el) => el.name === 'body');
   if (body === -1) body = 0;
   if (n === 0 || weight(t, body) < MIN_WEIGHT) return { type: 'empty', ranges: [], drop: [], shop: [], wrappers: [] };
-  const total = weight(t, body);
-  let node = body;
-  for (;;) {
-    let best = -1;
-    let bestW = 0;
-    for (const c of elementChildren(t, node)) {
-      const w = weight(t, c);
-      if (w > bestW) {
-        bestW = w;
-        best = c;
-      }
-    }
-    if (best === -1 || bestW < SHARE * total) break;
-    // One of a run of like siblings (posts of a thread, cards of a grid, sections of a page): the
-    // content is the run, not its heaviest member.
-    const sig = signature(t.els[best]);
-    let like = 0;
-    for (const c of elementChildren(t, node)) if (c !== best && signature(t.els[c]) === sig) like += weight(t, c);
-    if (like >= LIKE * bestW) break;
-    node = best;
+  const declared = declaredType(html);
+  let node = descend(t, body);
+  // A product page's customer reviews can outweigh its description and specifications (a hundred
+  // reviews under a short feature list): when the content found is the reviews, they are set aside
+  // and the descent made again (else they would be dropped as reviews, leaving the title alone).
+  if ((declared === 'product' || (declared === null && namedProductTitle(t))) && within(t, node, body, CUSTOMER_REVIEWS)) {
+    for (const i of named(t, body, CUSTOMER_REVIEWS)) if (!holdsTitle(t, i)) setAside(t, i);
+    node = descend(t, body);
   }
+  const total = weight(t, body);
   // The page's title heading, when it sits outside the content element: the content starts at the
   // title (a product's name and price above its description) when their common ancestor adds little
   // else; otherwise the heading alone comes first (a hero above the body).
@@ -102,7 +91,7 @@ export function findMainContent(html: string): MainContent {
     const r = rangeOf(t.els[i], html);
     if (ranges.some(([s, e]) => r[0] >= s && r[1] <= e)) drop.push(r);
   }
-  const type = detectType(html, t, node);
+  const type = detectType(html, t, node, declared);
   if (type !== 'listing') for (const i of linkBlocks(t, node, RUN_SHARE)) drop.push(rangeOf(t.els[i], html));
   if (type === 'product') for (const i of named(t, node, REVIEWS)) drop.push(rangeOf(t.els[i], html));
   // An article's comment thread is not the article (on a forum the posts are the content).
@@ -129,6 +118,47 @@ export function findMainContent(html: string): MainContent {
   // A wrapper that holds the page's title is the page's (a sidebar holding most of a short page is not).
   const wrappers = title === -1 ? [] : t.wrappers.filter((i) => isAncestor(t, i, title)).map((i) => t.els[i].startIndex ?? 0);
   return { type, ranges, drop, shop, wrappers };
+}
+
+/** The deepest element holding most of the page's weight, stopping at a run of like siblings. */
+function descend(t: Tree, body: number): number {
+  const total = weight(t, body);
+  let node = body;
+  for (;;) {
+    let best = -1;
+    let bestW = 0;
+    for (const c of elementChildren(t, node)) {
+      const w = weight(t, c);
+      if (w > bestW) {
+        bestW = w;
+        best = c;
+      }
+    }
+    if (best === -1 || bestW < SHARE * total) return node;
+    // One of a run of like siblings (posts of a thread, cards of a grid, sections of a page): the
+    // content is the run, not its heaviest member.
+    const sig = signature(t.els[best]);
+    let like = 0;
+    for (const c of elementChildren(t, node)) if (c !== best && signature(t.els[c]) === sig) like += weight(t, c);
+    if (like >= LIKE * bestW) return node;
+    node = best;
+  }
+}
+
+/** Whether `node` or one of its ancestors below `top` is named so (class or id). */
+function within(t: Tree, node: number, top: number, re: RegExp): boolean {
+  for (let a = node; a !== -1 && a !== top; a = t.parent[a]) {
+    const el = t.els[a];
+    if ((el.attribs.class !== undefined || el.attribs.id !== undefined) && re.test(classId(el))) return true;
+  }
+  return false;
+}
+
+/** Whether a page title (an h1 still counted) lies inside `i`. */
+function holdsTitle(t: Tree, i: number): boolean {
+  const last = subtreeEnd(t, i);
+  for (let k = i + 1; k <= last; k++) if (t.els[k].name === 'h1' && !t.gone[k]) return true;
+  return false;
 }
 
 /**
@@ -229,6 +259,9 @@ function linkBlocks(t: Tree, node: number, runShare: number): number[] {
  */
 const REVIEWS =
   /(?<!editorial[-_]?)review|rating|okendo|yotpo|bazaarvoice|stamped|jdgm|judgeme|trustpilot|questions|recently-viewed|recommend|upsell|cross-sell/;
+
+/** Customer reviews only (not questions, ratings or recommendations, which can name a product's FAQ or its spec cards). */
+const CUSTOMER_REVIEWS = /(?<!editorial[-_]?)review|okendo|yotpo|bazaarvoice|jdgm|judgeme|trustpilot/;
 
 /** A shop's buy box (product form, add to cart, quantity), delivery estimate, payment-plan note and seller's card, by class or id. */
 const SHOP =

@@ -6,7 +6,7 @@ import { classId, elementChildren, signature, weight, type Tree } from './conten
 export type PageType = 'article' | 'forum' | 'listing' | 'product' | 'documentation' | 'service' | 'empty';
 
 /** Page-level signals: schema.org types in JSON-LD or microdata, Open Graph type. */
-function declaredType(html: string): PageType | null {
+export function declaredType(html: string): PageType | null {
   const types = new Set<string>();
   for (const m of html.matchAll(/"@type"\s*:\s*\[?\s*"(?:https?:\/\/schema\.org\/)?([A-Za-z]+)"/g)) types.add(m[1]);
   for (const m of html.matchAll(/itemtype\s*=\s*["']?https?:\/\/schema\.org\/([A-Za-z]+)/gi)) types.add(m[1]);
@@ -66,7 +66,7 @@ const attrText = (el: Element) =>
  * A page without schema.org or Open Graph product markup whose h1, or the element wrapping the h1's
  * text, is named as a product title (`product-title`, `productTitle`, `pdp-title`, `data-test="product-name"`).
  */
-function namedProductTitle(t: Tree): boolean {
+export function namedProductTitle(t: Tree): boolean {
   for (const el of t.els) {
     if (el.name !== 'h1') continue;
     if (PRODUCT_TITLE.test(attrText(el))) return true;
@@ -76,8 +76,8 @@ function namedProductTitle(t: Tree): boolean {
   return false;
 }
 
-export function detectType(html: string, t: Tree, node: number): PageType {
-  const declared = declaredType(html);
+/** The page type; `declared` is declaredType(html), computed once by the caller. */
+export function detectType(html: string, t: Tree, node: number, declared: PageType | null): PageType {
   if (declared) return declared;
   if (namedProductTitle(t)) return 'product';
   const run = repeatedRun(t, node);
