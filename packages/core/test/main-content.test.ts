@@ -56,6 +56,15 @@ describe('page: main content', () => {
     expect(findMainContent(html).type).to.equal('listing');
   });
 
+  it("a card's own footer (BEM `card__footer`: its author and date) is the card's; a block named footer is not", () => {
+    const card = (i: number) =>
+      `<li><div class="card__data"><h4 class="card__title"><a href="/news/${i}">News story ${i} about the new release</a></h4>
+      <div class="card__footer"><span><a href="/profile/${i}">Author ${i}</a></span> <span class="date">on Mar 0${i}</span></div></div></li>`;
+    const html = page(`<main><h1>News</h1><ul class="cards">${[1, 2, 3, 4, 5, 6].map(card).join('')}</ul>
+      <div class="footer"><p>Footer block of the content area with its own links</p></div></main>`);
+    expectOnly(md(html), ['News story 6 about the new release', 'Author 6', 'on Mar 06'], ['Footer block', ...CHROME_WORDS]);
+  });
+
   it('a product: name, price, description and specifications, without the related products rail', () => {
     const html = page(
       `<div class="product"><div class="gallery"><img src="/big.jpg" alt="Photo"></div>
@@ -141,7 +150,7 @@ describe('page: main content', () => {
   it('an app shell (everything rendered by scripts) has no main content: empty output', () => {
     const html = `<!doctype html><html><head><title>App</title><script src="/app.js"></script></head><body><div id="root"></div><noscript>You need to enable JavaScript to run this app.</noscript><script>boot()</script></body></html>`;
     expect(md(html)).to.equal('');
-    expect(findMainContent(html)).to.deep.equal({ type: 'empty', ranges: [], drop: [], shop: [] });
+    expect(findMainContent(html)).to.deep.equal({ type: 'empty', ranges: [], drop: [], shop: [], wrappers: [] });
   });
 
   it('a short page is content (one sentence under its title); a shell of template placeholders is not', () => {
@@ -387,6 +396,15 @@ describe('page: markdown links and images', () => {
     const out = md(html);
     expect(out).to.include('[Unified Setup Tutorial](https://site.example/tutorial/index.html#setup)');
     expect(out).not.to.include('[](');
+  });
+
+  it('a link wrapped in a span of its own inside a sentence is kept (a keyword link, a package name)', () => {
+    const ref = (i: number) =>
+      `<p>Step ${i}: install the <span class="pkg-link"><a href="/packages/sudo">sudo</a></span> package, then read on with the next step.</p>`;
+    const html = page(
+      `<main><h1>Setup</h1>${[1, 2, 3].map(ref).join('')}${para('Setup', 2)}<div class="links"><span><a href="/a">Tag one</a></span> <span><a href="/b">Tag two</a></span></div></main>`,
+    );
+    expectOnly(md(html), ['Step 3: install the [sudo](https://site.example/packages/sudo) package', 'Setup paragraph 2'], ['Tag one', ...CHROME_WORDS]);
   });
 
   it('a list of links introduced by the paragraph before it is content; a lone list of links is not', () => {

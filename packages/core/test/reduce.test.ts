@@ -6,6 +6,12 @@ import { reducePage } from '../src/page/index.ts';
 const reduce = (html: string, url = 'https://shop.example.com/p/kettle') => reducePage(html, { url, mode: 'standard' }).text;
 
 describe('page reduction for the model (standard mode)', () => {
+  const words = (topic: string, n = 4) =>
+    Array.from(
+      { length: n },
+      (_, i) => `<p>${topic} paragraph ${i + 1} tells the reader what the page is about, in a sentence long enough to stand alone.</p>`,
+    ).join('');
+
   it("reads a tab's panel, an accordion's body and a carousel's slides, hidden only until clicked; not a collapsed menu", () => {
     const html = `<html><body><main><h1>Blue kettle</h1><p>A kettle that boils a litre of water in three minutes flat.</p>
       <div role="tablist"><button>Description</button><button>Specifications</button></div>
@@ -46,6 +52,15 @@ describe('page reduction for the model (standard mode)', () => {
     const text = reduce(html);
     expect(text).to.include('Price: 39.90 EUR').and.include('[Kitchen](/kitchen)').and.include('KT-2201');
     expect(text).not.to.include('Category 7');
+  });
+
+  it("keeps a large collection page's product links (og:type product.group); drops a large product page's link lists", () => {
+    const padding = `<script>var state = "${'x'.repeat(1_100_000)}";</script>`;
+    const cards = `<ul>${Array.from({ length: 12 }, (_, i) => `<li><a href="/products/w${i}">Wallet ${i}</a></li>`).join('')}</ul>`;
+    const page = (type: string) =>
+      `<html><head><meta property="og:type" content="${type}">${padding}</head><body><h1>Wallets</h1>${words('Wallets')}${cards}</body></html>`;
+    expect(reduce(page('product.group'), 'https://shop.example.com/collections/wallets')).to.include('[Wallet 11](/products/w11)');
+    expect(reduce(page('product'), 'https://shop.example.com/products/w1')).not.to.include('Wallet 11');
   });
 
   it('reads a page with no main content found without its link lists', () => {
@@ -111,5 +126,66 @@ describe('page reduction for the model (standard mode)', () => {
     expect(text).to.include('[Minnow](/p/minnow)’s slightly bigger brother');
     expect(text).to.include('[guide](/guide)—or');
     expect(text).to.include('[FAQ](/faq) first');
+  });
+  it("reads a card's repeat link hidden from screen readers (aria-hidden, tabindex -1) as text, without its target and images", () => {
+    const card = (i: number) => `<article class="card"><h2><a href="/n/${i}">Story ${i} headline</a></h2>
+      <p class="desc"><a href="/n/${i}" aria-hidden="true" tabindex="-1"><img src="/img/${i}.jpg" alt="">Teaser ${i}: the new bridge over the river opened to traffic after two years of work.</a></p></article>`;
+    const html = `<html><body><main><h1>News</h1>${[1, 2, 3, 4].map(card).join('')}<p>Rated <span aria-hidden="true">★★★★</span> by readers.</p></main></body></html>`;
+    const text = reduce(html, 'https://news.example.com/');
+    expect(text).to.include('[Story 3 headline](/n/3)').and.include('Teaser 3: the new bridge over the river opened');
+    expect(text).not.to.include('[Teaser').and.not.include('/img/3.jpg').and.not.include('★');
+  });
+
+  it("reads an accordion's panel wired by ARIA (a button's aria-controls, the panel's aria-labelledby), not a menu wired so", () => {
+    const html = `<html><body><main><h1>Design course</h1>${words('Course')}
+      <div><button id="q1" aria-controls="a1" aria-expanded="false">Do I need a degree?</button>
+      <div id="a1" aria-labelledby="q1" hidden><p>No degree is required, only the will to learn.</p></div></div>
+      <button id="m1" aria-controls="menu1" aria-expanded="false">Account</button>
+      <ul id="menu1" role="menu" aria-labelledby="m1" hidden><li>Sign out of every device you use</li></ul>
+      <div id="note" hidden><p>A hidden note that nothing opens</p></div></main></body></html>`;
+    const text = reduce(html, 'https://school.example.com/design');
+    expect(text).to.include('No degree is required, only the will to learn.');
+    for (const hidden of ['Sign out of every device', 'A hidden note']) expect(text).not.to.include(hidden);
+    const shown = reducePage(html, { url: 'https://school.example.com/design', mode: 'standard', asShown: true }).text;
+    expect(shown).not.to.include('No degree is required');
+  });
+
+  it("keeps a hero marked role=banner inside the content and a header inside the content's article; drops the page's banner", () => {
+    const html = `<html><body><div role="banner"><p>Welcome to the example shop for every kitchen need you have</p></div>
+      <main><h1>Phone case</h1><div role="banner" class="hero"><p>Built with an integrated array of magnets that hold it to any charger.</p></div>${words('Case')}</main></body></html>`;
+    const text = reduce(html);
+    expect(text).to.include('Built with an integrated array of magnets');
+    expect(text).not.to.include('Welcome to the example shop');
+    const review = `<html><body><article class="review"><div class="inner"><header class="byline"><p>Lauren writes about audio gear and hearing aids for the guide.</p></header>
+      <div class="body">${words('Review', 6)}</div></div><div class="more">${words('More', 2)}</div></article></body></html>`;
+    expect(reduce(review, 'https://guide.example.com/headphones')).to.include('Lauren writes about audio gear');
+  });
+
+  it("keeps a header inside an element with role=main (the main part's title and summary); drops the page's header", () => {
+    const html = `<html><body><header class="top"><p>Welcome to the example training site for every electrician in town</p></header>
+      <div id="maincontent" role="main"><header class="hero"><h1>Fundamentals</h1><p class="summary">The fundamentals course is for anyone with up to four years in the trade.</p></header>
+      <section class="body">${words('Course', 6)}</section></div></body></html>`;
+    const text = reduce(html, 'https://training.example.com/fundamentals');
+    expect(text).to.include('The fundamentals course is for anyone').and.include('Course paragraph 6');
+    expect(text).not.to.include('Welcome to the example training site');
+  });
+
+  it('reads a wrapper that holds the page and its title although its markup says chrome or hidden (a #Header around it all, a display:none lock)', () => {
+    const named = `<html><body><div id="Header"><div class="logo">Makers</div><div class="Content"><h1>Makers Market</h1>${words('Market', 6)}</div></div></body></html>`;
+    expect(reduce(named, 'https://market.example.com/')).to.include('Market paragraph 6');
+    const locked = `<html><body><main><div class="lockdown-content" style="display:none;"><h1>Dark roast</h1>${words('Coffee', 6)}</div>
+      <div class="popup" style="display:none"><p>Enter your email address to get ten percent off your first order</p></div></main></body></html>`;
+    const text = reduce(locked, 'https://coffee.example.com/dark');
+    expect(text).to.include('Coffee paragraph 6').and.not.include('ten percent off');
+  });
+
+  it('keeps a breadcrumb written with text separators outside the main content; drops skip links', () => {
+    const html = `<html><body><a href="#main" class="visually-hidden-focusable">Skip to main content</a>
+      <div class="top"><p><a href="/games">All Games</a> &gt; <a href="/games/action">Action Games</a> &gt; <a href="/app/7">Rust</a></p>
+      <p><a href="/hub">Community Hub</a></p><p><a href="/news">News</a></p></div>
+      <main id="main"><h1>Rust</h1>${words('Game')}<p>See <a href="#reviews">the reviews</a> below.</p></main></body></html>`;
+    const text = reduce(html, 'https://store.example.com/app/7');
+    expect(text).to.include('[All Games](/games) > [Action Games](/games/action) > [Rust](/app/7)').and.include('the reviews');
+    for (const dropped of ['Skip to main content', 'Community Hub']) expect(text).not.to.include(dropped);
   });
 });

@@ -31,7 +31,8 @@ export function isBoilerplate(tag: string, attrs: Attrs, inContent: boolean): bo
   if ((tag === 'header' || tag === 'footer' || tag === 'aside') && !inContent) return true;
   const role = attrs.role;
   if (role !== undefined) {
-    if (CHROME_ROLE.has(role)) return true;
+    // A banner role inside the content is a hero, not the page's header.
+    if (CHROME_ROLE.has(role) && !(inContent && role === 'banner')) return true;
     if (role === 'complementary' && !inContent) return true;
   }
   if (cls === undefined && id === undefined) return false;

@@ -34,6 +34,9 @@ const CONTENT = new Set(['article', 'main', 'section']);
 /** Chrome and clutter named in class or id (in addition to boilerplate.ts's page chrome). */
 const NEGATIVE =
   /(?:^|[-_\s])(?:related|share|sharing|sharebar|social|breadcrumbs?|newsletter|subscribe|subscription|sponsored|sponsor|promo|advert|ads|adslot|banner-ad|disqus|respond|comment-form|reply-form|recommended|recommendations|read-?next|more-stories|trending|popular-posts|outbrain|taboola|cookie|consent|skip-link|toolbar|widget-area|widgets|site-footer|site-header|footer|masthead|top-bar|utility-bar|author-box|author-bio|about-the-author|about-author|author-info|byline|entry-meta|post-meta|article-meta|post-navigation|nav-links|print|feedback|rating-form|signup|login|search-form|searchform|disclaimers?|popover|returns|copyright|sitenotice|printfooter|catlinks|mw-jump-link|jump-to-nav)(?:$|[-_\s])/;
+/** A component's own header or footer by BEM name (`card__footer`, `post__header`): its byline, date
+ * or title, not the page's; the page's own (`site__footer`, `page__header`) stays chrome. */
+const PART_EDGE = /(?:^|\s)(?!(?:site|page|layout|global|main|app)__)[a-z0-9-]+__(?:header|footer)(?=\s|$)/g;
 /** A link's text counts this much of plain text when weighing where the content is. */
 export const LINK_WEIGHT = 0.4;
 /** A class- or id-named block holding at least this share of the page's weight is a wrapper, not chrome. */
@@ -48,6 +51,8 @@ export type Tree = {
   removed: Uint8Array;
   /** Dropped, or inside a dropped subtree. */
   gone: Uint8Array;
+  /** Elements chrome or hidden by their markup that were kept as holding much of the page (wrappers). */
+  wrappers: number[];
   index: Map<Element, number>;
 };
 
@@ -119,7 +124,8 @@ function removal(el: Element, inContent: boolean): 0 | 1 | 2 {
   if (isBoilerplate(tag, a, inContent)) return 1;
   if (tag === 'main' || tag === 'article') return 0;
   if (a.class === undefined && a.id === undefined) return 0;
-  return NEGATIVE.test(classId(el)) ? 1 : 0;
+  const names = classId(el);
+  return NEGATIVE.test(names.includes('__') ? names.replace(PART_EDGE, ' ') : names) ? 1 : 0;
 }
 
 /** The tree in pre-order with text weights summed bottom-up; removed subtrees weigh nothing. */
@@ -180,6 +186,7 @@ export function measure(html: string): Tree {
   let total = 0;
   for (let i = 0; i < n; i++) if (els[i].name === 'body') total = txt[i] + LINK_WEIGHT * lnk[i];
   const gone = new Uint8Array(n);
+  const wrappers: number[] = [];
   for (let i = 0; i < n; i++) {
     const p = parent[i];
     if (p >= 0 && gone[p]) {
@@ -187,13 +194,16 @@ export function measure(html: string): Tree {
       removed[i] = 0;
       continue;
     }
-    if (removed[i] === 1 && txt[i] + LINK_WEIGHT * lnk[i] >= KEEP * total) removed[i] = 0;
+    if (removed[i] === 1 && txt[i] + LINK_WEIGHT * lnk[i] >= KEEP * total) {
+      removed[i] = 0;
+      wrappers.push(i);
+    }
     if (removed[i]) gone[i] = 1;
   }
   sum(1);
   const index = new Map<Element, number>();
   for (let i = 0; i < n; i++) index.set(els[i], i);
-  return { els, parent, txt, lnk, removed, gone, index };
+  return { els, parent, txt, lnk, removed, gone, wrappers, index };
 }
 
 export const weight = (t: Tree, i: number) => t.txt[i] + LINK_WEIGHT * t.lnk[i];

@@ -33,6 +33,12 @@ export type MainContent = {
    * next steps are (price, availability, seller, "Get started"), so only the markdown leaves them out.
    */
   shop: Range[];
+  /**
+   * Start offsets of elements that look like chrome or are hidden by their markup (a `#Header` or
+   * an inline `display:none` around the page, revealed by a script) but hold much of the page and
+   * its title: a wrapper, whose text is read.
+   */
+  wrappers: number[];
 };
 
 /** The main content is the deepest element holding at least this share of the page's weight. */
@@ -54,7 +60,7 @@ export function findMainContent(html: string): MainContent {
   const n = t.els.length;
   let body = t.els.findIndex((el) => el.name === 'body');
   if (body === -1) body = 0;
-  if (n === 0 || weight(t, body) < MIN_WEIGHT) return { type: 'empty', ranges: [], drop: [], shop: [] };
+  if (n === 0 || weight(t, body) < MIN_WEIGHT) return { type: 'empty', ranges: [], drop: [], shop: [], wrappers: [] };
   const declared = declaredType(html);
   let node = descend(t, body);
   // A product page's customer reviews can outweigh its description and specifications (a hundred
@@ -109,7 +115,9 @@ export function findMainContent(html: string): MainContent {
     .map((i) => rangeOf(t.els[i], html))
     .sort((a, b) => a[0] - b[0])
     .filter((r, k, all) => k === 0 || r[0] >= all[k - 1][1]);
-  return { type, ranges, drop, shop };
+  // A wrapper that holds the page's title is the page's (a sidebar holding most of a short page is not).
+  const wrappers = title === -1 ? [] : t.wrappers.filter((i) => isAncestor(t, i, title)).map((i) => t.els[i].startIndex ?? 0);
+  return { type, ranges, drop, shop, wrappers };
 }
 
 /** The deepest element holding most of the page's weight, stopping at a run of like siblings. */
@@ -192,6 +200,11 @@ function introduced(t: Tree, k: number): boolean {
   return /:\s*$/.test(textEnd(prev as Element));
 }
 
+/** An element with text of the sentence it is in right beside it (a text sibling with a word). */
+function inSentence(el: Element): boolean {
+  return [el.prev, el.next].some((c) => c?.type === 'text' && /[\p{L}\p{N}]/u.test((c as Text).data));
+}
+
 /** The last characters of an element's text. */
 function textEnd(el: Element): string {
   let s = '';
@@ -226,6 +239,8 @@ function linkBlocks(t: Tree, node: number, runShare: number): number[] {
         continue;
       }
       if (introduced(t, k)) continue;
+      // So is a span around a link in a sentence (`My goal is <span class="keyword"><a>MBB</a></span> since`).
+      if (t.els[k].name === 'span' && inSentence(t.els[k])) continue;
       let run = 0;
       for (const o of kids) if (BLOCK_TAGS.has(t.els[o].name) && linky(o)) run += weight(t, o);
       if (run < runShare * whole) out.push(k);

@@ -59,10 +59,11 @@ export function reducePage(html: string, opts: ReduceOptions): ReducedPage {
   // outside it, without its link lists (menus, related rails, footers); structured data, meta and the
   // title come from the whole page.
   const main = precision || html.length > MAX_MAIN_DETECT ? null : findMainContent(html);
-  const only = main && main.ranges.length ? { ranges: main.ranges, drop: main.drop } : undefined;
+  const only = main && main.ranges.length ? { ranges: main.ranges, drop: main.drop, main: true } : undefined;
   const siteOrigin = (opts.siteRelative ?? !precision) ? originOf(opts.url) : undefined;
   const asShown = opts.asShown;
-  let r = renderPage(html, { url: opts.url, precision, dropChrome: !precision, only, siteOrigin, asShown });
+  const wrappers = main?.wrappers.length ? new Set(main.wrappers) : undefined;
+  let r = renderPage(html, { url: opts.url, precision, dropChrome: !precision, only, siteOrigin, asShown, wrappers });
   let body = r.body;
   // On a product page, link lists inside the main content are its menus and rails (a mega-menu the
   // detected content holds, "customers also viewed"), not its facts.
@@ -77,6 +78,7 @@ export function reducePage(html: string, opts: ReduceOptions): ReducedPage {
       only: { ranges: complement(subtract(only.ranges, only.drop), html.length), drop: [] },
       siteOrigin,
       asShown,
+      wrappers,
     });
     const extra = outline(rest.body);
     if (extra) body = body ? `${body}\n\n${extra}` : extra;
@@ -88,7 +90,7 @@ export function reducePage(html: string, opts: ReduceOptions): ReducedPage {
   if (!precision) body = dropRepeatedImages(dedupeBlocks(body));
   if (!precision && body.length < MIN_BODY) {
     // A page whose content lives inside something that looks like chrome: keep the chrome.
-    const all = renderPage(html, { url: opts.url, precision: false, dropChrome: false, siteOrigin, asShown });
+    const all = renderPage(html, { url: opts.url, precision: false, dropChrome: false, siteOrigin, asShown, wrappers });
     const allBody = dedupeBlocks(noMain ? unlessAllLinks(all.body) : all.body);
     if (allBody.length > body.length) {
       r = all;
@@ -134,11 +136,12 @@ export function reducePage(html: string, opts: ReduceOptions): ReducedPage {
   };
 }
 
-/** A page its own structured data calls a product (`og:type` product, or one JSON-LD or microdata
- * `Product` — a listing carries one per card): the page type when main-content detection does not run
- * (a page too large for it). */
+/** A page its own structured data calls a product (`og:type` product or product.item, in any
+ * namespace — not product.group, a shop's collection — or one JSON-LD or microdata `Product`: a
+ * listing carries one per card): the page type when main-content detection does not run (a page too
+ * large for it). */
 function typedProduct(r: Rendered): boolean {
-  if (/product/i.test(r.meta['og:type'] ?? '')) return true;
+  if (/(?:^|:)product(?:\.item)?$/i.test((r.meta['og:type'] ?? '').trim())) return true;
   const isProduct = (t: unknown): boolean => (Array.isArray(t) ? t.some(isProduct) : typeof t === 'string' && /(?:^|[/#\s])Product$/.test(t));
   let n = 0;
   const count = (v: unknown, depth: number): void => {
@@ -267,7 +270,7 @@ const letters = (s: string) => s.replace(/[^\p{L}\p{N}]+/gu, '').length;
 function outline(text: string): string {
   const lines = dropLinkLists(text, MIN_LINKS, REST_WORDS).split('\n');
   const long = lines.map((line) => wordCount(line) >= REST_WORDS);
-  const keep = lines.map((line, i) => !line || long[i] || line[0] === '|' || FACT.test(plainText(line)) || PAGE_LINK.test(line));
+  const keep = lines.map((line, i) => !line || long[i] || line[0] === '|' || FACT.test(plainText(line)) || PAGE_LINK.test(line) || BREADCRUMB.test(line));
   let prev = -1;
   for (let i = 0; i < lines.length; i++) {
     if (!lines[i]) continue;
@@ -298,6 +301,8 @@ const FACT = /\p{N}|\p{L}[^:]{0,40}:\s*[\p{L}\p{N}]/u;
 const WORD = /[\p{L}\p{N}_]+/gu;
 const plainText = (line: string) => line.replace(IMAGE, ' ').replace(LINK, '$1');
 const wordCount = (line: string) => plainText(line).match(WORD)?.length ?? 0;
+/** A breadcrumb written with text separators: links joined by `>`, `›`, `»` or `→`, nothing else. */
+const BREADCRUMB = /^(?:\[[^\]]+\]\([^)\s]*\)\s*[>›»→]\s*)+\[?[^\]\n]+(?:\]\([^)\s]*\))?$/;
 /** A link to another page of the same list (`?page=3`, `/page/3/`): pagination, however it is labelled. */
 const PAGE_LINK = /\]\([^)\s]*(?:[?&](?:page|pg|p|start|offset)=\d+|\/page\/\d+)/i;
 /** The words of a line's longest link text. */
@@ -316,7 +321,7 @@ function dropLinkLists(text: string, minLinks = MIN_LINKS, keepWords = Infinity)
   let runLinks = 0;
   const flush = () => {
     if (runLinks < minLinks) out.push(...run);
-    else if (keepWords < Infinity) for (const line of run) if (longestLink(line) >= keepWords) out.push(line);
+    else if (keepWords < Infinity) for (const line of run) if (longestLink(line) >= keepWords || BREADCRUMB.test(line)) out.push(line);
     run = [];
     runLinks = 0;
   };

@@ -16,14 +16,17 @@ export type RenderOptions = {
   precision: boolean;
   dropChrome: boolean;
   /** Render only what starts inside these sorted, disjoint ranges, minus `drop` (the page's main
-   * content); structured data, meta and the title are still read from the whole page. */
-  only?: { ranges: Range[]; drop: Range[] };
+   * content); structured data, meta and the title are still read from the whole page. `main`: the
+   * ranges are the main content, whose article, main or section ancestors hold it. */
+  only?: { ranges: Range[]; drop: Range[]; main?: boolean };
   /** Link and image URLs on this origin (scheme://host[:port]) are written from the site's root
    * (`/path?query`): the same URL, resolved against the page, in fewer tokens. */
   siteOrigin?: string;
   /** Leave out parts hidden until a click (tab panels, accordion bodies, slides) as the browser does:
    * the agent, which can click them open, reads the page as shown. Default: they are read. */
   asShown?: boolean;
+  /** Start offsets of elements read although their markup says chrome or hidden (MainContent.wrappers). */
+  wrappers?: ReadonlySet<number>;
 };
 export type Rendered = {
   title: string;
@@ -115,7 +118,9 @@ const F_CONTENT = 16384,
   F_NOSCRIPT = 32768,
   F_DT = 65536,
   F_CAPTION = 131072,
-  F_SPACE = 262144;
+  F_SPACE = 262144,
+  F_REPEAT = 524288,
+  F_LANDMARK = 1048576;
 
 /** Output sinks (link text, table cells) nest at most this deep, so no text is re-joined more than this often. */
 const MAX_SINKS = 12;
@@ -126,6 +131,10 @@ type Entry = { f: number; micro: MicroFrame | null; data: unknown };
  * while a cookie dialog is open (the page is still there), while on icons and decorative copies it
  * means what it says. */
 const ARIA_CONTAINERS = new Set(['div', 'section', 'main', 'article', 'form', 'table', 'ul', 'ol', 'dl', 'header', 'footer', 'aside', 'body']);
+
+/** A link to a place on the same page saying so ("Skip to main content", "Jump to footer"): a
+ * keyboard user's shortcut, not the page's text. */
+const SKIP_LINK = /^(?:skip|jump) to\b/i;
 
 /** React's streamed server rendering sends each finished part as `<div hidden id="S:…">`, moved into
  * place by a script: it is the page's content, not hidden. */
@@ -146,10 +155,29 @@ function isDisclosure(a: Attrs): boolean {
   return names.length > 4 && DISCLOSURE.test(names) && !NOT_DISCLOSURE.test(names);
 }
 
-function hiddenFromReader(tag: string, a: Attrs, depth: number, asShown = false): boolean {
+/** A link hidden from screen readers and taken out of the tab order (`aria-hidden="true"
+ * tabindex="-1"`): a card's second link to the page its title links (its image, its teaser), shown
+ * on screen like the first; only assistive technology skips the repeat. Its text is read, without
+ * its target and images (the title's link has them). */
+const visibleRepeat = (tag: string, a: Attrs) =>
+  tag === 'a' && a['aria-hidden'] === 'true' && a.tabindex === '-1' && a.hidden === undefined && (a.style === undefined || !isHidden(tag, { style: a.style }));
+
+/** Roles of a part a control opens that is not the page's text (a menu, a dialog, a tooltip). */
+const POPUP_ROLE = /^(?:menu|menubar|listbox|dialog|alertdialog|tooltip|combobox|navigation|search)$/;
+
+/** An accordion's panel by its ARIA wiring: opened by a control earlier on the page
+ * (`aria-controls` naming it) and labelled by that control (`aria-labelledby`), as the WAI-ARIA
+ * accordion pattern writes it, whatever its class names say. */
+function isControlledPanel(a: Attrs, controls: Map<string, string>): boolean {
+  if (a.id === undefined || a['aria-labelledby'] === undefined || (a.role !== undefined && POPUP_ROLE.test(a.role))) return false;
+  const by = controls.get(a.id);
+  return by !== undefined && a['aria-labelledby'].split(/\s+/).includes(by);
+}
+
+function hiddenFromReader(tag: string, a: Attrs, depth: number, controls: Map<string, string>, asShown = false): boolean {
   if (!isHidden(tag, a)) return false;
   if (a.hidden !== undefined && a.id !== undefined && STREAMED.test(a.id) && a['aria-hidden'] !== 'true') return false;
-  if (!asShown && tag !== 'input' && isDisclosure(a)) return false;
+  if (!asShown && tag !== 'input' && (isDisclosure(a) || isControlledPanel(a, controls))) return false;
   // A page-level wrapper (html > body > an app root > it) made invisible until its scripts have run
   // (visibility:hidden, revealed on load): the page itself.
   if (
@@ -199,7 +227,11 @@ class Renderer {
   private hard = 0; // inside script/style/svg/...
   private soft = 0; // inside a hidden or chrome element (standard mode)
   private noscript = 0;
+  private repeat = 0; // inside a visible repeat link (visibleRepeat)
+  /** The id of each element named by an `aria-controls` so far, with its control's id. */
+  private readonly controls = new Map<string, string>();
   private content = 0; // inside article/main/section
+  private landmark = 0; // inside an element with role=main
   private pre = 0;
   private afterDt = false;
   private firstOption = true;
@@ -263,15 +295,46 @@ class Renderer {
       this.noscript++;
       return;
     }
-    if (this.soft > 0 || !this.shown()) return;
-    if (!this.o.precision && (hiddenFromReader(tag, a, this.stack.length, this.o.asShown) || (this.o.dropChrome && isBoilerplate(tag, a, this.content > 0)))) {
+    if (a['aria-controls'] !== undefined && a.id !== undefined) for (const c of a['aria-controls'].split(/\s+/)) if (c) this.controls.set(c, a.id);
+    if (this.soft > 0) return;
+    if (!this.shown()) {
+      // The article, main or section around the main content holds it: a header inside is its own
+      // (a title, a byline), not the page's; so does an element with role=main, for a header.
+      if (this.o.only?.main) {
+        if (CONTENT.has(tag)) {
+          e.f |= F_CONTENT;
+          this.content++;
+        }
+        if (a.role === 'main') {
+          e.f |= F_LANDMARK;
+          this.landmark++;
+        }
+      }
+      return;
+    }
+    const repeat = !this.o.precision && visibleRepeat(tag, a);
+    if (
+      !this.o.precision &&
+      ((!repeat && hiddenFromReader(tag, a, this.stack.length, this.controls, this.o.asShown)) ||
+        (this.o.dropChrome && isBoilerplate(tag, a, this.content > 0 || (tag === 'header' && this.landmark > 0)))) &&
+      !this.o.wrappers?.has(this.at())
+    ) {
       e.f = F_SOFT;
       this.soft++;
+      return;
+    }
+    if (repeat) {
+      e.f = F_REPEAT;
+      this.repeat++;
       return;
     }
     if (CONTENT.has(tag)) {
       e.f |= F_CONTENT;
       this.content++;
+    }
+    if (a.role === 'main') {
+      e.f |= F_LANDMARK;
+      this.landmark++;
     }
     if (tag !== 'dd') this.afterDt = false;
     this.render(tag, a, e);
@@ -315,12 +378,13 @@ class Renderer {
     }
     switch (tag) {
       case 'a':
-        if (w.sinks.length >= MAX_SINKS) break; // links nested in links nested in ...: plain text
+        if (w.sinks.length >= MAX_SINKS || this.repeat > 0) break; // links nested in links nested in ...: plain text
         e.f |= F_LINK;
-        e.data = { href: this.written(this.linkTarget(a.href)), label: a['aria-label'] ?? a.title ?? '' };
+        e.data = { href: this.written(this.linkTarget(a.href)), label: a['aria-label'] ?? a.title ?? '', skip: !this.o.precision && a.href?.startsWith('#') };
         w.push(true);
         break;
       case 'img': {
+        if (this.repeat > 0) break;
         const src = pickImageSrc(a);
         const abs = src ? this.resolve(src) : null;
         if (!abs || isTrackingPixel(a, abs) || (this.noscript > 0 && this.emittedImages.has(abs))) break;
@@ -433,11 +497,13 @@ class Renderer {
     if (f & F_SKIP) return void this.hard--;
     if (f & F_SOFT) return void this.soft--;
     if (f & F_NOSCRIPT) return void this.noscript--;
+    if (f & F_REPEAT) return void this.repeat--;
     if (f & F_CONTENT) this.content--;
+    if (f & F_LANDMARK) this.landmark--;
     const w = this.w;
     if (f & F_LINK) {
-      const d = e.data as { href: string | null; label: string };
-      w.closeLink(d.href, d.label);
+      const d = e.data as { href: string | null; label: string; skip: boolean };
+      w.closeLink(d.href, d.label, d.skip ? SKIP_LINK : undefined);
     } else if (f & F_CELL) w.closeCell(e.data as number);
     else if (f & F_ROW) w.closeRow();
     else if (f & F_TABLE) w.closeTable();

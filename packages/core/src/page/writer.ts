@@ -104,11 +104,13 @@ export class Writer {
     return this.sinks.pop()!;
   }
 
-  /** Closes a link sink: `[text](href)`; the same target linked again close by shows its URL once. */
-  closeLink(href: string | null, label: string): void {
+  /** Closes a link sink: `[text](href)`; the same target linked again close by shows its URL once; a
+   * link whose text matches `dropText` is left out with what it holds. */
+  closeLink(href: string | null, label: string, dropText?: RegExp): void {
     const s = this.pop();
     const text = s.parts.join('').trim();
     const parent = this.top;
+    if (dropText?.test(text)) return;
     if (s.lead && parent.started) parent.space = true;
     else if (parent.started && !parent.brk && parent.parts[parent.parts.length - 1]?.endsWith(')')) parent.space = true;
     const shown = text || collapse(label);
