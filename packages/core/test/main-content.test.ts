@@ -128,6 +128,14 @@ describe('page: main content', () => {
     expect(md(article)).to.include('Review 10:');
   });
 
+  it("a shop's review widget is left out on a page not typed as a product", () => {
+    const widget = `<div class="jdgm-widget jdgm-review-widget"><h2>Customer Reviews</h2><p>Based on 4567 reviews</p>
+      <div class="jdgm-rev"><p>I like the scent, my wife loves it too, very happy with this oil and will buy more.</p></div></div>`;
+    const html = page(`<div class="page"><h1>Beard Oil</h1>${para('Oil', 4)}${widget}</div>`);
+    expect(findMainContent(html).type).to.not.equal('product');
+    expectOnly(md(html), ['Beard Oil', 'Oil paragraph 4'], ['Based on 4567 reviews', 'my wife loves it', ...CHROME_WORDS]);
+  });
+
   it('a service page: every section', () => {
     const html = page(
       `<div class="hero"><h1>Plumbing services</h1><p>Fast repairs across the city, day and night, by licensed plumbers.</p></div>` +

@@ -94,6 +94,9 @@ export function findMainContent(html: string): MainContent {
   const type = detectType(html, t, node, declared);
   if (type !== 'listing') for (const i of linkBlocks(t, node, RUN_SHARE)) drop.push(rangeOf(t.els[i], html));
   if (type === 'product') for (const i of named(t, node, REVIEWS)) drop.push(rangeOf(t.els[i], html));
+  // A shop's review widget is its customers' reviews on any page it is put on (a product page typed
+  // as something else, a collection, a landing page).
+  else if (type !== 'forum') for (const i of named(t, node, REVIEW_WIDGETS)) drop.push(rangeOf(t.els[i], html));
   // An article's comment thread is not the article (on a forum the posts are the content).
   // A comment section holding most of the content is still dropped when the article's title lies
   // outside it and the rest is an article's worth of text (a short story under a long thread).
@@ -262,6 +265,9 @@ const REVIEWS =
 
 /** Customer reviews only (not questions, ratings or recommendations, which can name a product's FAQ or its spec cards). */
 const CUSTOMER_REVIEWS = /(?<!editorial[-_]?)review|okendo|yotpo|bazaarvoice|jdgm|judgeme|trustpilot/;
+
+/** The review widgets shops embed, by their class or id prefixes. */
+const REVIEW_WIDGETS = /okendo|yotpo|jdgm|judgeme|stamped-|bazaarvoice|trustpilot|junip/;
 
 /** A shop's buy box (product form, add to cart, quantity), delivery estimate, payment-plan note and seller's card, by class or id. */
 const SHOP =
