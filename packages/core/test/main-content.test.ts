@@ -307,6 +307,27 @@ describe('page: markdown links and images', () => {
     );
   });
 
+  it('the cards of a grid are content even when each is named like chrome; a promotion bar of such slides is not', () => {
+    const card = (i: number) =>
+      `<li class="grid-item"><div class="card-wrapper subscription-eligible"><h3><a href="/p/${i}">Roast coffee ${i}</a></h3><p>Ground, 16 oz bag, whole or ground, $${i}9.99</p></div></li>`;
+    const html = page(`<main><h1>Coffee</h1><p>51 products</p><ul class="product-grid">${Array.from({ length: 12 }, (_, i) => card(i + 1)).join('')}</ul></main>
+      <div class="promo-bar"><div class="slides">${Array.from({ length: 6 }, (_, i) => `<span class="promo-bar__text">Free shipping on orders over $${i}0, this week only</span>`).join('')}</div></div>`);
+    expectOnly(md(html), ['Coffee', 'Roast coffee 1', 'Ground, 16 oz bag, whole or ground, $129.99'], ['Free shipping on orders', ...CHROME_WORDS]);
+    // One block so named is still chrome.
+    const one = page(
+      `<main><h1>Coffee</h1>${para('Coffee', 3)}<div class="subscription-box"><p>Subscribe and save on every bag of coffee you order.</p></div></main>`,
+    );
+    expectOnly(md(one), ['Coffee paragraph 3'], ['Subscribe and save']);
+  });
+
+  it("a teaser in a link hidden from screen readers is shown text; an image link and a heading's overlay link so hidden are not", () => {
+    const item = (i: number) => `<article class="river"><a href="/a/${i}" aria-hidden="true" tabindex="-1"><img src="/i/${i}.jpg" alt="Photo of story ${i}"></a>
+      <h2><a href="/a/${i}" aria-hidden="true" tabindex="-1"><span>Story ${i} overlay</span></a>Story ${i} headline</h2>
+      <p class="desc"><a href="/a/${i}" aria-hidden="true" tabindex="-1">Teaser of story ${i}: what happened, and why it matters to readers.</a></p></article>`;
+    const out = md(page(`<main><h1>Topic</h1>${Array.from({ length: 6 }, (_, i) => item(i + 1)).join('')}</main>`));
+    expectOnly(out, ['Story 1 headline', 'Teaser of story 1: what happened', 'Teaser of story 6'], ['Photo of story', 'Story 1 overlay', ...CHROME_WORDS]);
+  });
+
   it('legal disclaimers, popovers and the returns policy block are left out of the content', () => {
     const html = page(`<main><h1>Trail shoe</h1>${para('Description', 3)}
       <div class="product-returns"><p>Free returns within 30 days, see our policy for the exceptions.</p></div>
