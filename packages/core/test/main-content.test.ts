@@ -320,6 +320,16 @@ describe('page: markdown links and images', () => {
     expectOnly(md(one), ['Coffee paragraph 3'], ['Subscribe and save']);
   });
 
+  it("a card's title rendered twice comes out once; a heading repeated far from its twin is kept", () => {
+    const card = (i: number) =>
+      `<li class="item"><div class="card"><div class="card-inner"><h3 class="title">Mug ${i}</h3></div><div class="card-content"><h3 class="title">Mug ${i}</h3><span>Stoneware, $${i}.50</span></div></div></li>`;
+    const tabs = `<div class="tabs"><h3>Setup</h3><div class="panel"><h3>Setup</h3>${para('Setup', 1)}</div></div>`;
+    const out = md(page(`<main><h1>Mugs</h1><ul class="grid">${Array.from({ length: 12 }, (_, i) => card(i + 1)).join('')}</ul>${tabs}</main>`));
+    expect(out.split('Mug 3').length - 1).to.equal(1);
+    expect(out).to.include('Stoneware, $3.50');
+    expect(out.split('### Setup').length - 1).to.equal(2);
+  });
+
   it("a teaser in a link hidden from screen readers is shown text; an image link and a heading's overlay link so hidden are not", () => {
     const item = (i: number) => `<article class="river"><a href="/a/${i}" aria-hidden="true" tabindex="-1"><img src="/i/${i}.jpg" alt="Photo of story ${i}"></a>
       <h2><a href="/a/${i}" aria-hidden="true" tabindex="-1"><span>Story ${i} overlay</span></a>Story ${i} headline</h2>
