@@ -356,6 +356,21 @@ describe('page: markdown links and images', () => {
     expectOnly(md(html), ['Kettles', 'Kettle 1', 'Stainless steel kettle number 8', 'boils water faster'], ['Red (12 products)', 'Steel (30', ...CHROME_WORDS]);
   });
 
+  it('an unnamed filter form (many checkboxes with short labels) is left out; a table of rows to select is kept', () => {
+    const card = (i: number) => `<li class="card"><a href="/p/${i}"><h3>Lamp ${i}</h3></a><p>Brass desk lamp number ${i}, LED, $${i}9.00</p></li>`;
+    const box = (v: string) => `<label><input type="checkbox" name="f" value="${v}"> ${v}</label>`;
+    const form = `<form class="p-6 bg-white">${['Brass', 'Steel', 'Black', 'White', 'Green', 'Under $50', 'Over $50'].map(box).join('')}</form>`;
+    const html = page(
+      `<main><h1>Lamps</h1><div class="row">${form}<ul class="grid">${Array.from({ length: 12 }, (_, i) => card(i + 1)).join('')}</ul></div></main>`,
+    );
+    expectOnly(md(html), ['Lamps', 'Lamp 1', 'Brass desk lamp number 12'], ['Under $50', 'Over $50', ...CHROME_WORDS]);
+    const row = (i: number) => `<tr><td><input type="checkbox" name="c" value="${i}"></td><td>Conference ${i}</td><td>May ${i}</td></tr>`;
+    const table = page(
+      `<main><h1>Conferences</h1>${para('Conferences', 1)}<table><tbody>${Array.from({ length: 10 }, (_, i) => row(i + 1)).join('')}</tbody></table></main>`,
+    );
+    expectOnly(md(table), ['Conference 1', 'Conference 10', 'May 7'], CHROME_WORDS);
+  });
+
   it("a shop's buy box, delivery and payment-plan notes and seller card are left out of the product", () => {
     const html = page(`<main><h1>Ceramic kettle</h1>${para('Kettle', 2)}
       <div class="buy-box"><span>$49.00</span><div class="qty-selector">Quantity 1</div><a class="add-to-cart" href="/cart">Add to basket now</a></div>

@@ -100,7 +100,7 @@ export function findMainContent(html: string): MainContent {
   // A forum post's signature and its author's profile box (join date, post count) are not the post.
   if (type === 'forum') for (const i of named(t, node, POSTER)) drop.push(rangeOf(t.els[i], html));
   if (type === 'forum') for (const i of postComments(t, node)) drop.push(rangeOf(t.els[i], html));
-  for (const i of facets(t, node)) drop.push(rangeOf(t.els[i], html));
+  for (const i of facets(t, node, type)) drop.push(rangeOf(t.els[i], html));
   for (const i of headingAnchors(t, node)) drop.push(rangeOf(t.els[i], html));
   for (const i of duplicates(t, node, type)) drop.push(rangeOf(t.els[i], html));
   if (type !== 'listing') for (const i of rails(t, node)) drop.push(rangeOf(t.els[i], html));
@@ -337,14 +337,28 @@ const FACETS =
 const CONTROLS = new Set(['input', 'select', 'label', 'button']);
 /** A block holding this share of the content is its wrapper, not its facets. */
 const FACET_SHARE = 0.5;
+/** A block of this many checkboxes and radio buttons or more, with at most BOX_TEXT characters for each, is a filter form... */
+const MIN_BOXES = 6;
+const BOX_TEXT = 30;
+/** ... and at most this share of its text in links. */
+const BOX_LINKS = 0.2;
+const TABLE_PARTS = new Set(['table', 'thead', 'tbody', 'tfoot', 'tr', 'td', 'th']);
 
 /**
  * Filter facets and sort controls (colour, size and price checkboxes with their counts): blocks
  * named so that hold form controls or are mostly links, and little of the content.
  */
-function facets(t: Tree, node: number): number[] {
+function facets(t: Tree, node: number, type: PageType): number[] {
   const out: number[] = [];
   const whole = weight(t, node);
+  // Checkboxes and radio buttons under each element of the content.
+  const last = subtreeEnd(t, node);
+  const boxes = new Int32Array(last - node + 1);
+  for (let i = last; i > node; i--) {
+    const a = t.els[i].attribs;
+    if (t.els[i].name === 'input' && (a.type === 'checkbox' || a.type === 'radio')) boxes[i - node]++;
+    boxes[t.parent[i] - node] += boxes[i - node];
+  }
   const stack = elementChildren(t, node);
   while (stack.length) {
     const k = stack.pop()!;
@@ -354,7 +368,21 @@ function facets(t: Tree, node: number): number[] {
       classId(el)
         .split(/\s+/)
         .some((w) => FACETS.test(w));
-    if (named && weight(t, k) < FACET_SHARE * whole && (t.lnk[k] > t.txt[k] || hasControl(t, k))) out.push(k);
+    const w = weight(t, k);
+    if (named && w < FACET_SHARE * whole && (t.lnk[k] > t.txt[k] || hasControl(t, k))) out.push(k);
+    // Unnamed: a block of many checkboxes or radio buttons, each with a short label and few links (a
+    // filter form; not a product's options, nor a block holding the title, nor rows of a table or cards
+    // to select, which have text or links of their own).
+    else if (
+      type !== 'product' &&
+      !TABLE_PARTS.has(el.name) &&
+      !holdsTitle(t, k) &&
+      boxes[k - node] >= MIN_BOXES &&
+      w < FACET_SHARE * whole &&
+      t.txt[k] + t.lnk[k] < BOX_TEXT * boxes[k - node] &&
+      t.lnk[k] < BOX_LINKS * (t.txt[k] + t.lnk[k])
+    )
+      out.push(k);
     else stack.push(...elementChildren(t, k));
   }
   return out;
