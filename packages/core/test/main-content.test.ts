@@ -426,6 +426,16 @@ describe('page: markdown links and images', () => {
     );
   });
 
+  it('the headline block of every item of a list is content; a name block in every item is not', () => {
+    const item = (
+      i: number,
+    ) => `<div class="views-row"><div class="title"><h4><a href="/news/story-${i}">Schools expand the tutoring program number ${i}</a></h4></div>
+      <div class="author"><h5><a href="/u/${i}">Ann ${i}</a></h5></div>
+      <p>Summary of story ${i}: districts report what the program changed for pupils, in a paragraph of its own. Teachers and parents were asked how the extra hours were spent.</p></div>`;
+    const out = md(page(`<main><h1>News</h1>${Array.from({ length: 8 }, (_, i) => item(i + 1)).join('')}</main>`));
+    expectOnly(out, ['Schools expand the tutoring program number 1', 'tutoring program number 8', 'Summary of story 8'], ['Ann 1', ...CHROME_WORDS]);
+  });
+
   it('the text of a link whose words sit in a span is kept (a cross-reference in a sentence)', () => {
     const ref = (i: number) =>
       `<p>Step ${i} is explained in the <a class="reference internal" href="../tutorial/index.html#setup"><span class="std std-ref">Unified Setup Tutorial</span></a>, with examples you can run.</p>`;

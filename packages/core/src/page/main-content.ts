@@ -47,6 +47,10 @@ const TITLE_SPAN = 1.5;
 const LINKY = 0.5;
 /** Link blocks (with their like siblings) holding this share of the content are content. */
 const RUN_SHARE = 0.3;
+/** The same link block in this many rows or cards (each in a parent of its own) is part of each. */
+const ROWS = 5;
+/** A heading this long (characters) is a headline. */
+const HEADLINE = 25;
 
 /** Finds the page's main content and its type. */
 export function findMainContent(html: string): MainContent {
@@ -86,7 +90,7 @@ export function findMainContent(html: string): MainContent {
     if (ranges.some(([s, e]) => r[0] >= s && r[1] <= e)) drop.push(r);
   }
   const type = detectType(html, t, node, declared);
-  if (type !== 'listing') for (const i of linkBlocks(t, node, RUN_SHARE)) drop.push(rangeOf(t.els[i], html));
+  if (type !== 'listing') for (const i of linkBlocks(t, node, RUN_SHARE, type)) drop.push(rangeOf(t.els[i], html));
   if (type === 'product') for (const i of named(t, node, REVIEWS)) drop.push(rangeOf(t.els[i], html));
   // An article's comment thread is not the article (on a forum the posts are the content).
   // A comment section holding most of the content is still dropped when the article's title lies
@@ -144,6 +148,27 @@ function within(t: Tree, node: number, top: number, re: RegExp): boolean {
     if ((el.attribs.class !== undefined || el.attribs.id !== undefined) && re.test(classId(el))) return true;
   }
   return false;
+}
+
+/**
+ * Elements holding a headline, by index from `node`: a heading (h1 to h6) that is mostly a link of a
+ * title's length (not a name) to another page (an item's title, not a section's anchor), not in a comment.
+ */
+function headlines(t: Tree, node: number): Uint8Array {
+  const last = subtreeEnd(t, node);
+  const out = new Uint8Array(last - node + 1);
+  const linkOut = new Uint8Array(last - node + 1);
+  for (let i = last; i > node; i--) {
+    const el = t.els[i];
+    const href = el.attribs.href;
+    if (el.name === 'a' && href !== undefined && href !== '' && !href.startsWith('#')) linkOut[i - node] = 1;
+    if (HEADINGS.has(el.name) && linkOut[i - node] && !t.gone[i] && t.lnk[i] >= HEADLINE && t.txt[i] <= LINKY * t.lnk[i] && !within(t, i, -1, COMMENTS))
+      out[i - node] = 1;
+    const p = t.parent[i] - node;
+    linkOut[p] |= linkOut[i - node];
+    out[p] |= out[i - node];
+  }
+  return out;
 }
 
 /** Whether a page title (an h1 still counted) lies inside `i`. */
@@ -209,7 +234,7 @@ function textEnd(el: Element): string {
  * archive widgets, "read next" lists): dropped, unless they make up much of the content together with
  * the link blocks beside them (the rows of a product grid, the sections of a listing), kept whole.
  */
-function linkBlocks(t: Tree, node: number, runShare: number): number[] {
+function linkBlocks(t: Tree, node: number, runShare: number, type: PageType): number[] {
   const out: number[] = [];
   const whole = weight(t, node);
   if (t.lnk[node] > LINKY * (t.txt[node] + t.lnk[node])) return out; // a listing: its links are the content
@@ -232,10 +257,22 @@ function linkBlocks(t: Tree, node: number, runShare: number): number[] {
     }
   }
   // The same link block in every row of a table or card of a grid (each row's name cell) is the
-  // rows' content when, all together, they make up as much of it as a run of link blocks would.
+  // rows' content when, all together, they make up as much of it as a run of link blocks would; and
+  // so is one holding an item's headline in five or more rows or cards (a listing's titles), except
+  // on a product page, where such cards are other products.
   const bySig = new Map<string, number>();
-  for (const k of out) bySig.set(signature(t.els[k]), (bySig.get(signature(t.els[k])) ?? 0) + weight(t, k));
-  return out.filter((k) => bySig.get(signature(t.els[k]))! < runShare * whole);
+  const parents = new Map<string, Set<number>>();
+  for (const k of out) {
+    const sig = signature(t.els[k]);
+    bySig.set(sig, (bySig.get(sig) ?? 0) + weight(t, k));
+    if (!parents.has(sig)) parents.set(sig, new Set());
+    parents.get(sig)!.add(t.parent[k]);
+  }
+  const rows = type !== 'product' && [...parents.values()].some((p) => p.size >= ROWS) ? headlines(t, node) : null;
+  return out.filter((k) => {
+    const sig = signature(t.els[k]);
+    return bySig.get(sig)! < runShare * whole && (!rows || parents.get(sig)!.size < ROWS || !rows[k - node]);
+  });
 }
 
 /**
