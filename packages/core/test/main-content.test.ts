@@ -324,6 +324,37 @@ describe('page: markdown links and images', () => {
     );
   });
 
+  it('the cards of a grid are content even when each is named like chrome; a promotion bar of such slides is not', () => {
+    const card = (i: number) =>
+      `<li class="grid-item"><div class="card-wrapper subscription-eligible"><h3><a href="/p/${i}">Roast coffee ${i}</a></h3><p>Ground, 16 oz bag, whole or ground, $${i}9.99</p></div></li>`;
+    const html = page(`<main><h1>Coffee</h1><p>51 products</p><ul class="product-grid">${Array.from({ length: 12 }, (_, i) => card(i + 1)).join('')}</ul></main>
+      <div class="promo-bar"><div class="slides">${Array.from({ length: 6 }, (_, i) => `<span class="promo-bar__text">Free shipping on orders over $${i}0, this week only</span>`).join('')}</div></div>`);
+    expectOnly(md(html), ['Coffee', 'Roast coffee 1', 'Ground, 16 oz bag, whole or ground, $129.99'], ['Free shipping on orders', ...CHROME_WORDS]);
+    // One block so named is still chrome.
+    const one = page(
+      `<main><h1>Coffee</h1>${para('Coffee', 3)}<div class="subscription-box"><p>Subscribe and save on every bag of coffee you order.</p></div></main>`,
+    );
+    expectOnly(md(one), ['Coffee paragraph 3'], ['Subscribe and save']);
+  });
+
+  it("a card's title rendered twice comes out once; a heading repeated far from its twin is kept", () => {
+    const card = (i: number) =>
+      `<li class="item"><div class="card"><div class="card-inner"><h3 class="title">Mug ${i}</h3></div><div class="card-content"><h3 class="title">Mug ${i}</h3><span>Stoneware, $${i}.50</span></div></div></li>`;
+    const tabs = `<div class="tabs"><h3>Setup</h3><div class="panel"><h3>Setup</h3>${para('Setup', 1)}</div></div>`;
+    const out = md(page(`<main><h1>Mugs</h1><ul class="grid">${Array.from({ length: 12 }, (_, i) => card(i + 1)).join('')}</ul>${tabs}</main>`));
+    expect(out.split('Mug 3').length - 1).to.equal(1);
+    expect(out).to.include('Stoneware, $3.50');
+    expect(out.split('### Setup').length - 1).to.equal(2);
+  });
+
+  it("a teaser in a link hidden from screen readers is shown text; an image link and a heading's overlay link so hidden are not", () => {
+    const item = (i: number) => `<article class="river"><a href="/a/${i}" aria-hidden="true" tabindex="-1"><img src="/i/${i}.jpg" alt="Photo of story ${i}"></a>
+      <h2><a href="/a/${i}" aria-hidden="true" tabindex="-1"><span>Story ${i} overlay</span></a>Story ${i} headline</h2>
+      <p class="desc"><a href="/a/${i}" aria-hidden="true" tabindex="-1">Teaser of story ${i}: what happened, and why it matters to readers.</a></p></article>`;
+    const out = md(page(`<main><h1>Topic</h1>${Array.from({ length: 6 }, (_, i) => item(i + 1)).join('')}</main>`));
+    expectOnly(out, ['Story 1 headline', 'Teaser of story 1: what happened', 'Teaser of story 6'], ['Photo of story', 'Story 1 overlay', ...CHROME_WORDS]);
+  });
+
   it('legal disclaimers, popovers and the returns policy block are left out of the content', () => {
     const html = page(`<main><h1>Trail shoe</h1>${para('Description', 3)}
       <div class="product-returns"><p>Free returns within 30 days, see our policy for the exceptions.</p></div>
@@ -340,6 +371,21 @@ describe('page: markdown links and images', () => {
       <ul class="grid">${Array.from({ length: 8 }, (_, i) => card(i + 1)).join('')}</ul>
       <div class="expandable-section filters"><h3>Which kettle boils fastest?</h3><p>A kettle with a higher wattage boils water faster, whatever its size.</p></div></main>`);
     expectOnly(md(html), ['Kettles', 'Kettle 1', 'Stainless steel kettle number 8', 'boils water faster'], ['Red (12 products)', 'Steel (30', ...CHROME_WORDS]);
+  });
+
+  it('an unnamed filter form (many checkboxes with short labels) is left out; a table of rows to select is kept', () => {
+    const card = (i: number) => `<li class="card"><a href="/p/${i}"><h3>Lamp ${i}</h3></a><p>Brass desk lamp number ${i}, LED, $${i}9.00</p></li>`;
+    const box = (v: string) => `<label><input type="checkbox" name="f" value="${v}"> ${v}</label>`;
+    const form = `<form class="p-6 bg-white">${['Brass', 'Steel', 'Black', 'White', 'Green', 'Under $50', 'Over $50'].map(box).join('')}</form>`;
+    const html = page(
+      `<main><h1>Lamps</h1><div class="row">${form}<ul class="grid">${Array.from({ length: 12 }, (_, i) => card(i + 1)).join('')}</ul></div></main>`,
+    );
+    expectOnly(md(html), ['Lamps', 'Lamp 1', 'Brass desk lamp number 12'], ['Under $50', 'Over $50', ...CHROME_WORDS]);
+    const row = (i: number) => `<tr><td><input type="checkbox" name="c" value="${i}"></td><td>Conference ${i}</td><td>May ${i}</td></tr>`;
+    const table = page(
+      `<main><h1>Conferences</h1>${para('Conferences', 1)}<table><tbody>${Array.from({ length: 10 }, (_, i) => row(i + 1)).join('')}</tbody></table></main>`,
+    );
+    expectOnly(md(table), ['Conference 1', 'Conference 10', 'May 7'], CHROME_WORDS);
   });
 
   it("a shop's buy box, delivery and payment-plan notes and seller card are left out of the product", () => {
@@ -395,6 +441,16 @@ describe('page: markdown links and images', () => {
       ['Best tools', '[Product number 1](https://site.example/p/1)', 'Product number 10', 'Score: 8.9 of 10.0'],
       ['Another ranking', ...CHROME_WORDS],
     );
+  });
+
+  it('the headline block of every item of a list is content; a name block in every item is not', () => {
+    const item = (
+      i: number,
+    ) => `<div class="views-row"><div class="title"><h4><a href="/news/story-${i}">Schools expand the tutoring program number ${i}</a></h4></div>
+      <div class="author"><h5><a href="/u/${i}">Ann ${i}</a></h5></div>
+      <p>Summary of story ${i}: districts report what the program changed for pupils, in a paragraph of its own. Teachers and parents were asked how the extra hours were spent.</p></div>`;
+    const out = md(page(`<main><h1>News</h1>${Array.from({ length: 8 }, (_, i) => item(i + 1)).join('')}</main>`));
+    expectOnly(out, ['Schools expand the tutoring program number 1', 'tutoring program number 8', 'Summary of story 8'], ['Ann 1', ...CHROME_WORDS]);
   });
 
   it('the text of a link whose words sit in a span is kept (a cross-reference in a sentence)', () => {

@@ -41,6 +41,9 @@ const PART_EDGE = /(?:^|\s)(?!(?:site|page|layout|global|main|app)__)[a-z0-9-]+_
 export const LINK_WEIGHT = 0.4;
 /** A class- or id-named block holding at least this share of the page's weight is a wrapper, not chrome. */
 const KEEP = 0.4;
+/** Like blocks named as chrome, this many or more, holding this share of the page together, are its items. */
+const MIN_ITEMS = 4;
+const ITEMS_KEEP = 0.3;
 
 export type Tree = {
   els: Element[];
@@ -97,8 +100,9 @@ function isScriptNotice(el: Element): boolean {
   return text.length < 200 && SCRIPT_NOTICE.test(text);
 }
 
-/** 2: dropped with what it holds; 1: dropped unless it holds much of the page (a class word can be a wrapper's); 0: kept. */
-function removal(el: Element, inContent: boolean): 0 | 1 | 2 {
+/** 2: dropped with what it holds; 1: dropped unless it holds much of the page (a class word can be a wrapper's), 3 when
+ * for its name (class, id or role) alone; 0: kept. */
+function removal(el: Element, inContent: boolean): 0 | 1 | 2 | 3 {
   const tag = el.name;
   if (SKIP.has(tag)) return 2;
   const a = el.attribs;
@@ -107,7 +111,18 @@ function removal(el: Element, inContent: boolean): 0 | 1 | 2 {
   // Streamed server rendering parks content in <div hidden id="S:n"> until a script moves it in.
   if (a.hidden !== undefined && a.id !== undefined && /^S:\d+$/.test(a.id)) return 0;
   // aria-hidden on a large part is a snapshot taken with a dialog open: dropped only if small.
-  if (a['aria-hidden'] === 'true' && a.hidden === undefined && !a.style) return isOverlay(tag, a) ? 2 : 1;
+  // A link hidden from screen readers and skipped by the keyboard is shown: a redundant link beside
+  // another to the same place (a card's teaser), its text visible. (Not an image link, whose picture
+  // the other link shows, nor a link stretched over a heading that repeats the heading's words.)
+  const shownLink =
+    tag === 'a' &&
+    a.tabindex === '-1' &&
+    a['aria-hidden'] === 'true' &&
+    a.hidden === undefined &&
+    !a.style &&
+    !(el.parent?.children ?? []).some((c) => c.type === 'text' && c.data.trim() !== '') &&
+    textOf(el) !== '';
+  if (a['aria-hidden'] === 'true' && a.hidden === undefined && !a.style && !shownLink) return isOverlay(tag, a) ? 2 : 1;
   // A dialog by markup is dropped; one named so by class words (newsletter-post, popup-gallery) only
   // when small. An inline-hidden wrapper holding most of the page hides it until scripts have run.
   if (isDialog(a)) return 2;
@@ -115,17 +130,17 @@ function removal(el: Element, inContent: boolean): 0 | 1 | 2 {
   // A collapsed accordion or an inactive tab hides part of the content until clicked: it is read.
   if ((a.hidden !== undefined || a.style !== undefined) && isPanel(tag, a)) return 0;
   if (a.style !== undefined && isHidden(tag, a)) return 1;
-  if (isHidden(tag, a)) return 2;
+  if (isHidden(tag, a) && !shownLink) return 2;
   // Text for screen readers only, kept off the screen by a utility class ("Opens in a new window",
   // "Sale price", a visually hidden copy of the menu); unless it stands in for something shown
   // (`<s aria-hidden="true">$30</s><span class="sr-only">Was $30</span>`).
   if (a.class !== undefined && a.class.split(/\s+/).some((w) => SCREEN_READER.test(w)) && !standsIn(el)) return 1;
   if (tag === 'nav' || ((tag === 'header' || tag === 'footer' || tag === 'aside') && !inContent)) return 2;
-  if (isBoilerplate(tag, a, inContent)) return 1;
+  if (isBoilerplate(tag, a, inContent)) return 3;
   if (tag === 'main' || tag === 'article') return 0;
   if (a.class === undefined && a.id === undefined) return 0;
   const names = classId(el);
-  return NEGATIVE.test(names.includes('__') ? names.replace(PART_EDGE, ' ') : names) ? 1 : 0;
+  return NEGATIVE.test(names.includes('__') ? names.replace(PART_EDGE, ' ') : names) ? 3 : 0;
 }
 
 /** The tree in pre-order with text weights summed bottom-up; removed subtrees weigh nothing. */
@@ -136,6 +151,8 @@ export function measure(html: string): Tree {
   const els: Element[] = [];
   const parents: number[] = [];
   const removedList: number[] = [];
+  /** Soft removals for a name alone, by index. */
+  const byName = new Set<number>();
   const txtList: number[] = [];
   const lnkList: number[] = [];
   // Iterative pre-order walk: [node, parent index, in content, in link].
@@ -154,7 +171,11 @@ export function measure(html: string): Tree {
     if (node.type !== 'tag' && node.type !== 'script' && node.type !== 'style') continue;
     const el = node as Element;
     const idx = els.length;
-    const how = removal(el, inContent);
+    let how = removal(el, inContent);
+    if (how === 3) {
+      byName.add(idx);
+      how = 1;
+    }
     els.push(el);
     parents.push(p);
     removedList.push(how);
@@ -185,6 +206,32 @@ export function measure(html: string): Tree {
   // Soft removals: dropped unless they hold much of the page; then the sums again without them.
   let total = 0;
   for (let i = 0; i < n; i++) if (els[i].name === 'body') total = txt[i] + LINK_WEIGHT * lnk[i];
+  // Like blocks named as chrome, four or more in one run (children or grandchildren of one element),
+  // that together hold much of the page are its items (every card of a grid named "promo"), not chrome.
+  const groups = new Map<string, { n: number; w: number }>();
+  const runKeys = (i: number) => {
+    const sig = signature(els[i]);
+    const p = parent[i];
+    return p < 0 ? [] : [`${sig}|${p}`, `${sig}|${parent[p]}|2`];
+  };
+  for (const i of byName) {
+    for (const key of runKeys(i)) {
+      const g = groups.get(key) ?? { n: 0, w: 0 };
+      g.n++;
+      g.w += txt[i] + LINK_WEIGHT * lnk[i];
+      groups.set(key, g);
+    }
+  }
+  // ... unless inside a block named as chrome too (the slides of a promotion bar).
+  const namedAbove = new Uint8Array(n);
+  for (let i = 1; i < n; i++) if (parent[i] >= 0) namedAbove[i] = namedAbove[parent[i]] || (byName.has(parent[i]) ? 1 : 0);
+  const items = (i: number) =>
+    byName.has(i) &&
+    !namedAbove[i] &&
+    runKeys(i).some((key) => {
+      const g = groups.get(key)!;
+      return g.n >= MIN_ITEMS && g.w >= ITEMS_KEEP * total;
+    });
   const gone = new Uint8Array(n);
   const wrappers: number[] = [];
   for (let i = 0; i < n; i++) {
@@ -197,7 +244,7 @@ export function measure(html: string): Tree {
     if (removed[i] === 1 && txt[i] + LINK_WEIGHT * lnk[i] >= KEEP * total) {
       removed[i] = 0;
       wrappers.push(i);
-    }
+    } else if (removed[i] === 1 && items(i)) removed[i] = 0;
     if (removed[i]) gone[i] = 1;
   }
   sum(1);

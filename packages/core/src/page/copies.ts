@@ -1,7 +1,7 @@
 // Copies inside the main content (main-content.ts): blocks whose text repeats an earlier block's
 // (responsive mobile/desktop copies, cloned slides, quoted posts), to be left out.
 import type { Element } from 'domhandler';
-import { elementChildren, subtreeEnd, type Tree } from './content-tree.ts';
+import { elementChildren, isAncestor, subtreeEnd, type Tree } from './content-tree.ts';
 import type { PageType } from './page-type.ts';
 
 /** A block repeating this many characters (or more) of text already seen is a copy. */
@@ -14,6 +14,15 @@ const LONG_COPY = 100;
 const SCREEN =
   /^(?!is-|has-)(?:[\w-]*[-_])?(?:mobile|desktop|tablet)(?:[-_][\w-]*)?$|^(?:hidden|visible|hide|show)(?:-[\w-]+)?$|^(?:hidden|visible|hide|show)-for-|^d-(?:sm-|md-|lg-|xl-)?none$|^(?:sm|md|lg|xl):hidden$/;
 const ROW = new Set(['tr', 'td', 'th', 'tbody', 'thead']);
+const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
+/** A block holding two like headings is a card when its text is at most this many times as long as one of them. */
+const CARD = 8;
+
+/** The nearest common ancestor of `a` and `b`. */
+function common(t: Tree, a: number, b: number): number {
+  while (!isAncestor(t, a, b)) a = t.parent[a];
+  return a;
+}
 const onSomeScreens = (cls: string) => cls.split(/\s+/).some((w) => SCREEN.test(w.toLowerCase()));
 
 /**
@@ -63,6 +72,10 @@ export function duplicates(t: Tree, node: number, type: PageType): number[] {
     screen[i - node] = screen[t.parent[i] - node] || (c !== undefined && onSomeScreens(c) ? 1 : 0);
   }
   const seen = new Set<string>();
+  // The last heading: a heading repeating its text with no other heading between, both in a small
+  // block (a card), is a copy (a card's title rendered twice, once for a picture-less layout), however
+  // short; a tab's label repeated as its panel's heading is not.
+  let heading = -1;
   // Pre-order with exit markers (-1 - i): a block's text joins `seen` when its subtree is done.
   const stack = [node];
   while (stack.length) {
@@ -73,6 +86,13 @@ export function duplicates(t: Tree, node: number, type: PageType): number[] {
       continue;
     }
     const s = text[i - node];
+    if (s && HEADINGS.has(t.els[i].name)) {
+      if (heading !== -1 && s === text[heading - node] && (text[common(t, heading, i) - node] ?? '').length <= CARD * s.length) {
+        out.push(i);
+        continue;
+      }
+      heading = i;
+    }
     if (
       s &&
       s.length >= MIN_COPY &&

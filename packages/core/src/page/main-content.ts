@@ -53,6 +53,10 @@ const TITLE_SPAN = 1.5;
 const LINKY = 0.5;
 /** Link blocks (with their like siblings) holding this share of the content are content. */
 const RUN_SHARE = 0.3;
+/** The same link block in this many rows or cards (each in a parent of its own) is part of each. */
+const ROWS = 5;
+/** A heading this long (characters) is a headline. */
+const HEADLINE = 25;
 
 /** Finds the page's main content and its type. */
 export function findMainContent(html: string): MainContent {
@@ -92,7 +96,7 @@ export function findMainContent(html: string): MainContent {
     if (ranges.some(([s, e]) => r[0] >= s && r[1] <= e)) drop.push(r);
   }
   const type = detectType(html, t, node, declared);
-  if (type !== 'listing') for (const i of linkBlocks(t, node, RUN_SHARE)) drop.push(rangeOf(t.els[i], html));
+  if (type !== 'listing') for (const i of linkBlocks(t, node, RUN_SHARE, type)) drop.push(rangeOf(t.els[i], html));
   if (type === 'product') for (const i of named(t, node, REVIEWS)) drop.push(rangeOf(t.els[i], html));
   // A shop's review widget is its customers' reviews on any page it is put on (a product page typed
   // as something else, a collection, a landing page).
@@ -109,7 +113,7 @@ export function findMainContent(html: string): MainContent {
   // A forum post's signature and its author's profile box (join date, post count) are not the post.
   if (type === 'forum') for (const i of named(t, node, POSTER)) drop.push(rangeOf(t.els[i], html));
   if (type === 'forum') for (const i of postComments(t, node)) drop.push(rangeOf(t.els[i], html));
-  for (const i of facets(t, node)) drop.push(rangeOf(t.els[i], html));
+  for (const i of facets(t, node, type)) drop.push(rangeOf(t.els[i], html));
   for (const i of headingAnchors(t, node)) drop.push(rangeOf(t.els[i], html));
   for (const i of duplicates(t, node, type)) drop.push(rangeOf(t.els[i], html));
   if (type !== 'listing') for (const i of rails(t, node)) drop.push(rangeOf(t.els[i], html));
@@ -155,6 +159,27 @@ function within(t: Tree, node: number, top: number, re: RegExp): boolean {
     if ((el.attribs.class !== undefined || el.attribs.id !== undefined) && re.test(classId(el))) return true;
   }
   return false;
+}
+
+/**
+ * Elements holding a headline, by index from `node`: a heading (h1 to h6) that is mostly a link of a
+ * title's length (not a name) to another page (an item's title, not a section's anchor), not in a comment.
+ */
+function headlines(t: Tree, node: number): Uint8Array {
+  const last = subtreeEnd(t, node);
+  const out = new Uint8Array(last - node + 1);
+  const linkOut = new Uint8Array(last - node + 1);
+  for (let i = last; i > node; i--) {
+    const el = t.els[i];
+    const href = el.attribs.href;
+    if (el.name === 'a' && href !== undefined && href !== '' && !href.startsWith('#')) linkOut[i - node] = 1;
+    if (HEADINGS.has(el.name) && linkOut[i - node] && !t.gone[i] && t.lnk[i] >= HEADLINE && t.txt[i] <= LINKY * t.lnk[i] && !within(t, i, -1, COMMENTS))
+      out[i - node] = 1;
+    const p = t.parent[i] - node;
+    linkOut[p] |= linkOut[i - node];
+    out[p] |= out[i - node];
+  }
+  return out;
 }
 
 /** Whether a page title (an h1 still counted) lies inside `i`. */
@@ -225,7 +250,7 @@ function textEnd(el: Element): string {
  * archive widgets, "read next" lists): dropped, unless they make up much of the content together with
  * the link blocks beside them (the rows of a product grid, the sections of a listing), kept whole.
  */
-function linkBlocks(t: Tree, node: number, runShare: number): number[] {
+function linkBlocks(t: Tree, node: number, runShare: number, type: PageType): number[] {
   const out: number[] = [];
   const whole = weight(t, node);
   if (t.lnk[node] > LINKY * (t.txt[node] + t.lnk[node])) return out; // a listing: its links are the content
@@ -250,10 +275,22 @@ function linkBlocks(t: Tree, node: number, runShare: number): number[] {
     }
   }
   // The same link block in every row of a table or card of a grid (each row's name cell) is the
-  // rows' content when, all together, they make up as much of it as a run of link blocks would.
+  // rows' content when, all together, they make up as much of it as a run of link blocks would; and
+  // so is one holding an item's headline in five or more rows or cards (a listing's titles), except
+  // on a product page, where such cards are other products.
   const bySig = new Map<string, number>();
-  for (const k of out) bySig.set(signature(t.els[k]), (bySig.get(signature(t.els[k])) ?? 0) + weight(t, k));
-  return out.filter((k) => bySig.get(signature(t.els[k]))! < runShare * whole);
+  const parents = new Map<string, Set<number>>();
+  for (const k of out) {
+    const sig = signature(t.els[k]);
+    bySig.set(sig, (bySig.get(sig) ?? 0) + weight(t, k));
+    if (!parents.has(sig)) parents.set(sig, new Set());
+    parents.get(sig)!.add(t.parent[k]);
+  }
+  const rows = type !== 'product' && [...parents.values()].some((p) => p.size >= ROWS) ? headlines(t, node) : null;
+  return out.filter((k) => {
+    const sig = signature(t.els[k]);
+    return bySig.get(sig)! < runShare * whole && (!rows || parents.get(sig)!.size < ROWS || !rows[k - node]);
+  });
 }
 
 /**
@@ -358,14 +395,28 @@ const FACETS =
 const CONTROLS = new Set(['input', 'select', 'label', 'button']);
 /** A block holding this share of the content is its wrapper, not its facets. */
 const FACET_SHARE = 0.5;
+/** A block of this many checkboxes and radio buttons or more, with at most BOX_TEXT characters for each, is a filter form... */
+const MIN_BOXES = 6;
+const BOX_TEXT = 30;
+/** ... and at most this share of its text in links. */
+const BOX_LINKS = 0.2;
+const TABLE_PARTS = new Set(['table', 'thead', 'tbody', 'tfoot', 'tr', 'td', 'th']);
 
 /**
  * Filter facets and sort controls (colour, size and price checkboxes with their counts): blocks
  * named so that hold form controls or are mostly links, and little of the content.
  */
-function facets(t: Tree, node: number): number[] {
+function facets(t: Tree, node: number, type: PageType): number[] {
   const out: number[] = [];
   const whole = weight(t, node);
+  // Checkboxes and radio buttons under each element of the content.
+  const last = subtreeEnd(t, node);
+  const boxes = new Int32Array(last - node + 1);
+  for (let i = last; i > node; i--) {
+    const a = t.els[i].attribs;
+    if (t.els[i].name === 'input' && (a.type === 'checkbox' || a.type === 'radio')) boxes[i - node]++;
+    boxes[t.parent[i] - node] += boxes[i - node];
+  }
   const stack = elementChildren(t, node);
   while (stack.length) {
     const k = stack.pop()!;
@@ -375,7 +426,21 @@ function facets(t: Tree, node: number): number[] {
       classId(el)
         .split(/\s+/)
         .some((w) => FACETS.test(w));
-    if (named && weight(t, k) < FACET_SHARE * whole && (t.lnk[k] > t.txt[k] || hasControl(t, k))) out.push(k);
+    const w = weight(t, k);
+    if (named && w < FACET_SHARE * whole && (t.lnk[k] > t.txt[k] || hasControl(t, k))) out.push(k);
+    // Unnamed: a block of many checkboxes or radio buttons, each with a short label and few links (a
+    // filter form; not a product's options, nor a block holding the title, nor rows of a table or cards
+    // to select, which have text or links of their own).
+    else if (
+      type !== 'product' &&
+      !TABLE_PARTS.has(el.name) &&
+      !holdsTitle(t, k) &&
+      boxes[k - node] >= MIN_BOXES &&
+      w < FACET_SHARE * whole &&
+      t.txt[k] + t.lnk[k] < BOX_TEXT * boxes[k - node] &&
+      t.lnk[k] < BOX_LINKS * (t.txt[k] + t.lnk[k])
+    )
+      out.push(k);
     else stack.push(...elementChildren(t, k));
   }
   return out;
