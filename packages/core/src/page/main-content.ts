@@ -434,11 +434,11 @@ function facets(t: Tree, node: number, type: PageType): number[] {
     else if (
       type !== 'product' &&
       !TABLE_PARTS.has(el.name) &&
-      !holdsTitle(t, k) &&
       boxes[k - node] >= MIN_BOXES &&
       w < FACET_SHARE * whole &&
       t.txt[k] + t.lnk[k] < BOX_TEXT * boxes[k - node] &&
-      t.lnk[k] < BOX_LINKS * (t.txt[k] + t.lnk[k])
+      t.lnk[k] < BOX_LINKS * (t.txt[k] + t.lnk[k]) &&
+      !holdsTitle(t, k) // last: it reads the block's subtree (deeply nested pages stay linear)
     )
       out.push(k);
     else stack.push(...elementChildren(t, k));
