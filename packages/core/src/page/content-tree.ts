@@ -3,6 +3,7 @@
 // element carrying how much text it holds and how much of it is link text.
 import { DomHandler, type AnyNode, type Element } from 'domhandler';
 import { isBoilerplate, isHidden, isOverlay } from './boilerplate.ts';
+import { visibleRepeat } from './hidden.ts';
 import { linearParser } from './sax.ts';
 
 export type Range = [number, number];
@@ -115,13 +116,7 @@ function removal(el: Element, inContent: boolean): 0 | 1 | 2 | 3 {
   // another to the same place (a card's teaser), its text visible. (Not an image link, whose picture
   // the other link shows, nor a link stretched over a heading that repeats the heading's words.)
   const shownLink =
-    tag === 'a' &&
-    a.tabindex === '-1' &&
-    a['aria-hidden'] === 'true' &&
-    a.hidden === undefined &&
-    !a.style &&
-    !(el.parent?.children ?? []).some((c) => c.type === 'text' && c.data.trim() !== '') &&
-    textOf(el) !== '';
+    visibleRepeat(tag, a) && !a.style && !(el.parent?.children ?? []).some((c) => c.type === 'text' && c.data.trim() !== '') && textOf(el) !== '';
   if (a['aria-hidden'] === 'true' && a.hidden === undefined && !a.style && !shownLink) return isOverlay(tag, a) ? 2 : 1;
   // A dialog by markup is dropped; one named so by class words (newsletter-post, popup-gallery) only
   // when small. An inline-hidden wrapper holding most of the page hides it until scripts have run.

@@ -66,20 +66,22 @@ export function findMainContent(html: string): MainContent {
   if (body === -1) body = 0;
   if (n === 0 || weight(t, body) < MIN_WEIGHT) return { type: 'empty', ranges: [], drop: [], shop: [], wrappers: [] };
   const declared = declaredType(html);
+  // The page's title heading: its first h1 still counted.
+  let title = -1;
+  for (let i = 0; i < n && title === -1; i++) if (t.els[i].name === 'h1' && !t.gone[i]) title = i;
+  const holdsTitle = (i: number) => title !== -1 && isAncestor(t, i, title);
   let node = descend(t, body);
   // A product page's customer reviews can outweigh its description and specifications (a hundred
   // reviews under a short feature list): when the content found is the reviews, they are set aside
   // and the descent made again (else they would be dropped as reviews, leaving the title alone).
   if ((declared === 'product' || (declared === null && namedProductTitle(t))) && within(t, node, body, CUSTOMER_REVIEWS)) {
-    for (const i of named(t, body, CUSTOMER_REVIEWS)) if (!holdsTitle(t, i)) setAside(t, i);
+    for (const i of named(t, body, CUSTOMER_REVIEWS)) if (!holdsTitle(i)) setAside(t, i);
     node = descend(t, body);
   }
   const total = weight(t, body);
-  // The page's title heading, when it sits outside the content element: the content starts at the
-  // title (a product's name and price above its description) when their common ancestor adds little
-  // else; otherwise the heading alone comes first (a hero above the body).
-  let title = -1;
-  for (let i = 0; i < n && title === -1; i++) if (t.els[i].name === 'h1' && !t.gone[i]) title = i;
+  // The title, when it sits outside the content element: the content starts at the title (a
+  // product's name and price above its description) when their common ancestor adds little else;
+  // otherwise the heading alone comes first (a hero above the body).
   const ranges: Range[] = [];
   if (title !== -1 && !isAncestor(t, node, title)) {
     let lca = t.parent[title];
@@ -113,7 +115,7 @@ export function findMainContent(html: string): MainContent {
   // A forum post's signature and its author's profile box (join date, post count) are not the post.
   if (type === 'forum') for (const i of named(t, node, POSTER)) drop.push(rangeOf(t.els[i], html));
   if (type === 'forum') for (const i of postComments(t, node)) drop.push(rangeOf(t.els[i], html));
-  for (const i of facets(t, node, type)) drop.push(rangeOf(t.els[i], html));
+  for (const i of facets(t, node, type, holdsTitle)) drop.push(rangeOf(t.els[i], html));
   for (const i of headingAnchors(t, node)) drop.push(rangeOf(t.els[i], html));
   for (const i of duplicates(t, node, type)) drop.push(rangeOf(t.els[i], html));
   if (type !== 'listing') for (const i of rails(t, node)) drop.push(rangeOf(t.els[i], html));
@@ -123,7 +125,7 @@ export function findMainContent(html: string): MainContent {
     .sort((a, b) => a[0] - b[0])
     .filter((r, k, all) => k === 0 || r[0] >= all[k - 1][1]);
   // A wrapper that holds the page's title is the page's (a sidebar holding most of a short page is not).
-  const wrappers = title === -1 ? [] : t.wrappers.filter((i) => isAncestor(t, i, title)).map((i) => t.els[i].startIndex ?? 0);
+  const wrappers = t.wrappers.filter(holdsTitle).map((i) => t.els[i].startIndex ?? 0);
   return { type, ranges, drop, shop, wrappers };
 }
 
@@ -180,13 +182,6 @@ function headlines(t: Tree, node: number): Uint8Array {
     out[p] |= out[i - node];
   }
   return out;
-}
-
-/** Whether a page title (an h1 still counted) lies inside `i`. */
-function holdsTitle(t: Tree, i: number): boolean {
-  const last = subtreeEnd(t, i);
-  for (let k = i + 1; k <= last; k++) if (t.els[k].name === 'h1' && !t.gone[k]) return true;
-  return false;
 }
 
 /**
@@ -406,7 +401,7 @@ const TABLE_PARTS = new Set(['table', 'thead', 'tbody', 'tfoot', 'tr', 'td', 'th
  * Filter facets and sort controls (colour, size and price checkboxes with their counts): blocks
  * named so that hold form controls or are mostly links, and little of the content.
  */
-function facets(t: Tree, node: number, type: PageType): number[] {
+function facets(t: Tree, node: number, type: PageType, holdsTitle: (i: number) => boolean): number[] {
   const out: number[] = [];
   const whole = weight(t, node);
   // Checkboxes and radio buttons under each element of the content.
@@ -438,7 +433,7 @@ function facets(t: Tree, node: number, type: PageType): number[] {
       w < FACET_SHARE * whole &&
       t.txt[k] + t.lnk[k] < BOX_TEXT * boxes[k - node] &&
       t.lnk[k] < BOX_LINKS * (t.txt[k] + t.lnk[k]) &&
-      !holdsTitle(t, k) // last: it reads the block's subtree (deeply nested pages stay linear)
+      !holdsTitle(k)
     )
       out.push(k);
     else stack.push(...elementChildren(t, k));

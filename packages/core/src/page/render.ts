@@ -1,7 +1,8 @@
 // One streaming pass over a page (htmlparser2's SAX parser, no tree): decides per element what the
 // model reads (writer.ts renders it as compact markdown) and collects structured data on the way.
 // Work per event is O(1) amortised, so the whole pass is linear in the page size.
-import { isBoilerplate, isHidden, renderAttrs } from './boilerplate.ts';
+import { isBoilerplate, renderAttrs } from './boilerplate.ts';
+import { hiddenFromReader, visibleRepeat } from './hidden.ts';
 import { linearParser } from './sax.ts';
 import { Microdata, collectMeta, parseJsonLd, type MicroFrame } from './structured.ts';
 import { isTrackingPixel, pickImageSrc, redirectTarget, urlResolver, type UrlResolver } from './urls.ts';
@@ -127,71 +128,9 @@ const MAX_SINKS = 12;
 
 type Entry = { f: number; micro: MicroFrame | null; data: unknown };
 
-/** Containers that aria-hidden="true" does not hide from the model: pages set it on their whole body
- * while a cookie dialog is open (the page is still there), while on icons and decorative copies it
- * means what it says. */
-const ARIA_CONTAINERS = new Set(['div', 'section', 'main', 'article', 'form', 'table', 'ul', 'ol', 'dl', 'header', 'footer', 'aside', 'body']);
-
 /** A link to a place on the same page saying so ("Skip to main content", "Jump to footer"): a
  * keyboard user's shortcut, not the page's text. */
 const SKIP_LINK = /^(?:skip|jump) to\b/i;
-
-/** React's streamed server rendering sends each finished part as `<div hidden id="S:…">`, moved into
- * place by a script: it is the page's content, not hidden. */
-const STREAMED = /^S:[\w-]+$/;
-const PAGE_LEVEL = 4;
-const VISIBILITY_HIDDEN = /visibility\s*:\s*hidden/i;
-
-/** Class or id words of a part the reader opens with a click: a tab's panel, an accordion's or
- * expander's body, a carousel's slide. Hidden only until clicked, it is the page's content (a
- * product's specifications, a service page's FAQ answers); a menu that collapses is not. */
-const DISCLOSURE =
-  /tab-?pane|tab-?panel|tabpanel|tab__content|tab-content|tabbed-content|collaps|accordion|expander|carousel__(?:cell|slide|item)|carousel-(?:cell|slide|item)|swiper-slide/;
-const NOT_DISCLOSURE = /nav|menu|clone|modal|popup|drawer|dropdown|tooltip|search/;
-
-function isDisclosure(a: Attrs): boolean {
-  if (a.role === 'tabpanel') return true;
-  const names = `${a.class ?? ''} ${a.id ?? ''}`.toLowerCase();
-  return names.length > 4 && DISCLOSURE.test(names) && !NOT_DISCLOSURE.test(names);
-}
-
-/** A link hidden from screen readers and taken out of the tab order (`aria-hidden="true"
- * tabindex="-1"`): a card's second link to the page its title links (its image, its teaser), shown
- * on screen like the first; only assistive technology skips the repeat. Its text is read, without
- * its target and images (the title's link has them). */
-const visibleRepeat = (tag: string, a: Attrs) =>
-  tag === 'a' && a['aria-hidden'] === 'true' && a.tabindex === '-1' && a.hidden === undefined && (a.style === undefined || !isHidden(tag, { style: a.style }));
-
-/** Roles of a part a control opens that is not the page's text (a menu, a dialog, a tooltip). */
-const POPUP_ROLE = /^(?:menu|menubar|listbox|dialog|alertdialog|tooltip|combobox|navigation|search)$/;
-
-/** An accordion's panel by its ARIA wiring: opened by a control earlier on the page
- * (`aria-controls` naming it) and labelled by that control (`aria-labelledby`), as the WAI-ARIA
- * accordion pattern writes it, whatever its class names say. */
-function isControlledPanel(a: Attrs, controls: Map<string, string>): boolean {
-  if (a.id === undefined || a['aria-labelledby'] === undefined || (a.role !== undefined && POPUP_ROLE.test(a.role))) return false;
-  const by = controls.get(a.id);
-  return by !== undefined && a['aria-labelledby'].split(/\s+/).includes(by);
-}
-
-function hiddenFromReader(tag: string, a: Attrs, depth: number, controls: Map<string, string>, asShown = false): boolean {
-  if (!isHidden(tag, a)) return false;
-  if (a.hidden !== undefined && a.id !== undefined && STREAMED.test(a.id) && a['aria-hidden'] !== 'true') return false;
-  if (!asShown && tag !== 'input' && (isDisclosure(a) || isControlledPanel(a, controls))) return false;
-  // A page-level wrapper (html > body > an app root > it) made invisible until its scripts have run
-  // (visibility:hidden, revealed on load): the page itself.
-  if (
-    depth <= PAGE_LEVEL &&
-    a.hidden === undefined &&
-    a['aria-hidden'] !== 'true' &&
-    a.style &&
-    VISIBILITY_HIDDEN.test(a.style) &&
-    !/display\s*:\s*none/i.test(a.style)
-  )
-    return false;
-  if (a['aria-hidden'] !== 'true' || !ARIA_CONTAINERS.has(tag)) return true;
-  return a.hidden !== undefined || (a.style !== undefined && isHidden(tag, { style: a.style }));
-}
 
 export function renderPage(html: string, opts: RenderOptions): Rendered {
   const r = new Renderer(opts);
@@ -300,16 +239,7 @@ class Renderer {
     if (!this.shown()) {
       // The article, main or section around the main content holds it: a header inside is its own
       // (a title, a byline), not the page's; so does an element with role=main, for a header.
-      if (this.o.only?.main) {
-        if (CONTENT.has(tag)) {
-          e.f |= F_CONTENT;
-          this.content++;
-        }
-        if (a.role === 'main') {
-          e.f |= F_LANDMARK;
-          this.landmark++;
-        }
-      }
+      if (this.o.only?.main) this.enterContent(tag, a, e);
       return;
     }
     const repeat = !this.o.precision && visibleRepeat(tag, a);
@@ -328,6 +258,13 @@ class Renderer {
       this.repeat++;
       return;
     }
+    this.enterContent(tag, a, e);
+    if (tag !== 'dd') this.afterDt = false;
+    this.render(tag, a, e);
+  }
+
+  /** Counts an element that holds content (an article, main or section; an element with role=main) while it is open. */
+  private enterContent(tag: string, a: Attrs, e: Entry): void {
     if (CONTENT.has(tag)) {
       e.f |= F_CONTENT;
       this.content++;
@@ -336,8 +273,6 @@ class Renderer {
       e.f |= F_LANDMARK;
       this.landmark++;
     }
-    if (tag !== 'dd') this.afterDt = false;
-    this.render(tag, a, e);
   }
 
   /** A resolved URL as written: from the site's root when it is on the page's origin. */

@@ -1,0 +1,70 @@
+// What a reader of the page does not see, as the model-input pass decides it (render.ts): hidden
+// markup, except what is hidden only until a script runs or a click opens it (streamed parts, tab
+// panels, accordion bodies, a page-level wrapper revealed on load), and the links hidden from screen
+// readers that are shown on screen.
+import { isHidden } from './boilerplate.ts';
+
+type Attrs = Record<string, string>;
+
+/** Containers that aria-hidden="true" does not hide from the model: pages set it on their whole body
+ * while a cookie dialog is open (the page is still there), while on icons and decorative copies it
+ * means what it says. */
+const ARIA_CONTAINERS = new Set(['div', 'section', 'main', 'article', 'form', 'table', 'ul', 'ol', 'dl', 'header', 'footer', 'aside', 'body']);
+
+/** React's streamed server rendering sends each finished part as `<div hidden id="S:…">`, moved into
+ * place by a script: it is the page's content, not hidden. */
+const STREAMED = /^S:[\w-]+$/;
+const PAGE_LEVEL = 4;
+const VISIBILITY_HIDDEN = /visibility\s*:\s*hidden/i;
+
+/** Class or id words of a part the reader opens with a click: a tab's panel, an accordion's or
+ * expander's body, a carousel's slide. Hidden only until clicked, it is the page's content (a
+ * product's specifications, a service page's FAQ answers); a menu that collapses is not. */
+const DISCLOSURE =
+  /tab-?pane|tab-?panel|tabpanel|tab__content|tab-content|tabbed-content|collaps|accordion|expander|carousel__(?:cell|slide|item)|carousel-(?:cell|slide|item)|swiper-slide/;
+const NOT_DISCLOSURE = /nav|menu|clone|modal|popup|drawer|dropdown|tooltip|search/;
+
+function isDisclosure(a: Attrs): boolean {
+  if (a.role === 'tabpanel') return true;
+  const names = `${a.class ?? ''} ${a.id ?? ''}`.toLowerCase();
+  return names.length > 4 && DISCLOSURE.test(names) && !NOT_DISCLOSURE.test(names);
+}
+
+/** A link hidden from screen readers and taken out of the tab order (`aria-hidden="true"
+ * tabindex="-1"`): a card's second link to the page its title links (its image, its teaser), shown
+ * on screen like the first; only assistive technology skips the repeat. Its text is read, without
+ * its target and images (the title's link has them). */
+export const visibleRepeat = (tag: string, a: Attrs) =>
+  tag === 'a' && a['aria-hidden'] === 'true' && a.tabindex === '-1' && a.hidden === undefined && (a.style === undefined || !isHidden(tag, { style: a.style }));
+
+/** Roles of a part a control opens that is not the page's text (a menu, a dialog, a tooltip). */
+const POPUP_ROLE = /^(?:menu|menubar|listbox|dialog|alertdialog|tooltip|combobox|navigation|search)$/;
+
+/** An accordion's panel by its ARIA wiring: opened by a control earlier on the page
+ * (`aria-controls` naming it) and labelled by that control (`aria-labelledby`), as the WAI-ARIA
+ * accordion pattern writes it, whatever its class names say. */
+function isControlledPanel(a: Attrs, controls: Map<string, string>): boolean {
+  if (a.id === undefined || a['aria-labelledby'] === undefined || (a.role !== undefined && POPUP_ROLE.test(a.role))) return false;
+  const by = controls.get(a.id);
+  return by !== undefined && a['aria-labelledby'].split(/\s+/).includes(by);
+}
+
+/** Whether the model does not read an element hidden by its markup (what hidden things it reads: streamed parts, closed disclosures, page-level wrappers, aria-hidden containers). */
+export function hiddenFromReader(tag: string, a: Attrs, depth: number, controls: Map<string, string>, asShown = false): boolean {
+  if (!isHidden(tag, a)) return false;
+  if (a.hidden !== undefined && a.id !== undefined && STREAMED.test(a.id) && a['aria-hidden'] !== 'true') return false;
+  if (!asShown && tag !== 'input' && (isDisclosure(a) || isControlledPanel(a, controls))) return false;
+  // A page-level wrapper (html > body > an app root > it) made invisible until its scripts have run
+  // (visibility:hidden, revealed on load): the page itself.
+  if (
+    depth <= PAGE_LEVEL &&
+    a.hidden === undefined &&
+    a['aria-hidden'] !== 'true' &&
+    a.style &&
+    VISIBILITY_HIDDEN.test(a.style) &&
+    !/display\s*:\s*none/i.test(a.style)
+  )
+    return false;
+  if (a['aria-hidden'] !== 'true' || !ARIA_CONTAINERS.has(tag)) return true;
+  return a.hidden !== undefined || (a.style !== undefined && isHidden(tag, { style: a.style }));
+}
