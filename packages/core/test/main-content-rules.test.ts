@@ -1,0 +1,334 @@
+import { expect } from 'chai';
+import { findMainContent } from '../src/page/main-content.ts';
+import { htmlToMarkdown } from '../src/page/index.ts';
+import { CHROME_WORDS, expectOnly, md, page, para } from './main-content-pages.ts';
+
+describe('page: main content, what it leaves out and keeps', () => {
+  const conv = (body: string) => htmlToMarkdown(`<html><body>${body}</body></html>`, { url: 'https://shop.example/c/' });
+
+  it('a card link holds no raw HTML; an href spanning lines stays absolute; placeholder images are dropped', () => {
+    const out = conv(
+      `<p>Intro text.</p><a href="/p/1"><img src="/a.jpg" alt="Mouse"><h3>VM4R Mouse</h3><div>$92.25</div></a>
+       <a href="\r\nhttps://other.example/x\r\n">Other</a>
+       <img src="data:image/svg+xml,%3Csvg%3E" alt="Share on pinterest"><img src="data:image/gif;base64,AA" data-lazy-src="/real.jpg" alt="Real">`,
+    );
+    expect(out).to.include('[![Mouse](https://shop.example/a.jpg) VM4R Mouse $92.25](https://shop.example/p/1)');
+    expect(out).to.include('[Other](https://other.example/x)');
+    expect(out).to.include('![Real](https://shop.example/real.jpg)');
+    expect(out).not.to.include('data:image');
+    expect(out).not.to.include('<h3>');
+  });
+
+  it('a definition list (product specifications) comes out as Markdown, not raw HTML', () => {
+    const out = conv('<p>Specifications of the lamp.</p><dl><dt>Height</dt><dd>45 cm</dd><dt>Weight</dt><dd>1 kg</dd></dl>');
+    expect(out).to.include('**Height**\n\n45 cm');
+    expect(out).not.to.match(/<\/?d[ltd]>/);
+  });
+
+  it('a block rendered twice (a mobile and a desktop copy, a quoted post) comes out once', () => {
+    const desc = 'Handmade stoneware mug with a speckled glaze, fired twice and safe in the dishwasher.';
+    const html = page(`<main><h1>Speckle mug</h1>
+      <div class="product-description hidden-md-up"><p>${desc}</p></div>
+      <div class="gallery">${para('Gallery', 1)}</div>
+      <div class="product-description d-none d-md-block"><p>${desc}</p></div>
+      <div class="specs"><p>Capacity 350 ml.</p></div>
+      <ul class="cards"><li><p>Free shipping on every order over fifty dollars, worldwide.</p></li><li><p>Free shipping on every order over fifty dollars, worldwide.</p></li><li><p>Free shipping on every order over fifty dollars, worldwide.</p></li></ul></main>`);
+    const out = md(html);
+    expect(out.split(desc).length - 1).to.equal(1);
+    expectOnly(out, ['Speckle mug', 'Gallery paragraph 1', 'Capacity 350 ml'], CHROME_WORDS);
+    // A line every card repeats is the cards' content: kept in each.
+    expect(out.split('Free shipping on every order').length - 1).to.equal(3);
+  });
+
+  it('a related-products rail named by its heading is left out, the product kept', () => {
+    const card = (i: number) => `<div class="c"><h3>Other mug ${i}</h3><span>$1${i}.00</span></div>`;
+    const html = page(`<main><h1>Speckle mug</h1>${para('Description', 3)}
+      <div><div><h2>Similar items</h2></div><div class="row">${Array.from({ length: 6 }, (_, i) => card(i)).join('')}</div></div>
+      <div><h2>Care</h2><p>Rinse after use and dry with a soft cloth.</p></div></main>`);
+    const out = md(html);
+    expectOnly(out, ['Speckle mug', 'Description paragraph 3', 'Care', 'Rinse after use'], ['Similar items', 'Other mug 1', ...CHROME_WORDS]);
+  });
+
+  it("an article's comment thread is left out", () => {
+    const html = page(`<main><article><h1>Essay</h1>${para('Essay', 5)}
+      <div id="comments" class="comments-area"><h2>3 comments</h2><ol class="comment-list"><li class="comment"><p>Great essay, thanks for writing it.</p></li><li class="comment"><p>I disagree with the second point.</p></li></ol></div></article></main>`);
+    const out = md(html);
+    expect(findMainContent(html).type).to.equal('article');
+    expectOnly(out, ['Essay', 'Essay paragraph 5'], ['Great essay, thanks', 'I disagree', ...CHROME_WORDS]);
+  });
+
+  it("an article's comment section is left out even when it is longer than the article", () => {
+    const comment = (i: number) =>
+      `<li class="comment"><p>Reader ${i} writes a long reply about the essay, agreeing with some of it and not the rest.</p></li>`;
+    const html = page(
+      `<main><h1>Short essay</h1><div class="story">${para('Essay', 16)}</div>
+      <div id="comments" class="commentwrap"><ul class="comment-list">${Array.from({ length: 40 }, (_, i) => comment(i + 1)).join('')}</ul></div></main>`,
+      '<meta property="og:type" content="article">',
+    );
+    const out = md(html);
+    expect(findMainContent(html).type).to.equal('article');
+    expectOnly(out, ['Short essay', 'Essay paragraph 1', 'Essay paragraph 16'], ['Reader 1 writes', 'Reader 40 writes', ...CHROME_WORDS]);
+    // A thread whose opening post is short keeps its replies: too little outside them to be an article.
+    const thread = page(`<main><h1>Short question</h1><p>Does this work?</p>
+      <div id="comments" class="commentwrap"><ul class="comment-list">${Array.from({ length: 40 }, (_, i) => comment(i + 1)).join('')}</ul></div></main>`);
+    expectOnly(md(thread), ['Short question', 'Reader 1 writes', 'Reader 40 writes'], CHROME_WORDS);
+  });
+
+  it("a forum post's signature and its author's profile box are left out", () => {
+    const post = (i: number) =>
+      `<div class="post" id="p${i}"><dl class="postprofile"><dt>member${i}</dt><dd>Joined: March 2019</dd><dd>Posts: 12${i}</dd></dl>
+      <div class="postbody"><p>Post number ${i} answers the question with its own words and details.</p></div>
+      <div class="signature">My workshop blog, my build log and my spare parts shop ${i}</div></div>`;
+    const html = page(`<div class="topic"><h1>Lathe question</h1>${[1, 2, 3, 4].map(post).join('')}</div>`);
+    const out = md(html);
+    expect(findMainContent(html).type).to.equal('forum');
+    expectOnly(out, ['Lathe question', 'Post number 1 answers', 'Post number 4 answers'], ['Joined: March', 'Posts: 121', 'spare parts shop', ...CHROME_WORDS]);
+  });
+
+  it('the remarks under each post of a questions-and-answers thread are left out, a thread of comments is kept', () => {
+    const remarks = (i: number) =>
+      `<div class="comments" id="comments-${i}"><ul><li class="comment">Remark ${i}a: could you say which version?</li><li class="comment">Remark ${i}b: works for me.</li></ul></div>`;
+    const post = (i: number, kind: string) =>
+      `<div class="${kind}" id="post-${i}"><div class="post-text"><p>Post ${i} explains the problem and the fix in enough words to stand alone.</p></div>${remarks(i)}</div>`;
+    const html = page(
+      `<div id="content"><h1>How to mount the drive</h1>${post(1, 'question')}<div id="answers">${post(2, 'answer')}${post(3, 'answer')}${post(4, 'answer')}</div></div>`,
+      '<script type="application/ld+json">{"@type":"QAPage"}</script>',
+    );
+    const out = md(html);
+    expect(findMainContent(html).type).to.equal('forum');
+    expectOnly(out, ['How to mount the drive', 'Post 1 explains', 'Post 4 explains'], ['Remark 1a', 'Remark 3b', ...CHROME_WORDS]);
+    // Marked by microdata only: Comment items inside an Answer.
+    const micro = html
+      .replaceAll('class="comment"', 'itemscope itemtype="https://schema.org/Comment"')
+      .replaceAll('class="comments" id="comments-', 'class="follow-ups" id="f-')
+      .replaceAll('class="answer"', 'class="answer" itemscope itemtype="https://schema.org/Answer"');
+    expectOnly(md(micro), ['Post 1 explains', 'Post 4 explains', 'Remark 1a'], ['Remark 2a', 'Remark 4b']);
+    // A thread whose posts are the comments, side by side, keeps them.
+    const thread = page(
+      `<div id="content"><h1>Weekend plans</h1><p>What are you building this weekend, everyone?</p><div class="comment-tree">${[1, 2, 3, 4]
+        .map((i) => `<div class="comment"><p>Reply ${i}: a shelf for the garage, with a long story about the wood.</p></div>`)
+        .join('')}</div></div>`,
+      '<script type="application/ld+json">{"@type":"DiscussionForumPosting"}</script>',
+    );
+    expectOnly(md(thread), ['Weekend plans', 'Reply 1: a shelf', 'Reply 4: a shelf'], CHROME_WORDS);
+  });
+
+  it('a collapsed accordion panel or an inactive tab is content; other hidden blocks are not', () => {
+    const html = page(`<main><h1>Trail shoe</h1>${para('Overview', 2)}
+      <div class="accordion"><button>Description</button><div class="accordion-collapse" style="display:none"><p>The upper is a breathable mesh with a welded toe cap.</p></div>
+      <button>Care</button><div role="tabpanel" hidden><p>Wash by hand in cold water and dry away from heat.</p></div></div>
+      <div style="display:none"><p>Sizing assistant failed to load, try again later.</p></div></main>`);
+    const out = md(html);
+    expectOnly(out, ['Trail shoe', 'Overview paragraph 2', 'breathable mesh', 'Wash by hand'], ['Sizing assistant', ...CHROME_WORDS]);
+  });
+
+  it('text for screen readers only is left out, unless it stands in for something shown', () => {
+    const html = page(`<main><h1>Trail shoe</h1>${para('Overview', 2)}
+      <div class="visually-hidden"><a href="/w">Women</a> <a href="/m">Men</a> <a href="/k">Kids</a> shop by category</div>
+      <a href="/size">Size guide<span class="sr-only">Opens in a new window</span></a>
+      <p class="price"><s aria-hidden="true">$90</s><span class="screen-reader-text">Original price was $90</span> $70</p>
+      <table><tr><th>Waterproof</th><td><i class="icon-check" aria-hidden="true"></i><span class="sr-only">Included in the shoe</span></td></tr></table></main>`);
+    const out = md(html);
+    expectOnly(
+      out,
+      ['Trail shoe', 'Overview paragraph 2', 'Size guide', 'Original price was $90', 'Included in the shoe'],
+      ['Kids', 'shop by category', 'Opens in a new window', ...CHROME_WORDS],
+    );
+  });
+
+  it('the cards of a grid are content even when each is named like chrome; a promotion bar of such slides is not', () => {
+    const card = (i: number) =>
+      `<li class="grid-item"><div class="card-wrapper subscription-eligible"><h3><a href="/p/${i}">Roast coffee ${i}</a></h3><p>Ground, 16 oz bag, whole or ground, $${i}9.99</p></div></li>`;
+    const html = page(`<main><h1>Coffee</h1><p>51 products</p><ul class="product-grid">${Array.from({ length: 12 }, (_, i) => card(i + 1)).join('')}</ul></main>
+      <div class="promo-bar"><div class="slides">${Array.from({ length: 6 }, (_, i) => `<span class="promo-bar__text">Free shipping on orders over $${i}0, this week only</span>`).join('')}</div></div>`);
+    expectOnly(md(html), ['Coffee', 'Roast coffee 1', 'Ground, 16 oz bag, whole or ground, $129.99'], ['Free shipping on orders', ...CHROME_WORDS]);
+    // One block so named is still chrome.
+    const one = page(
+      `<main><h1>Coffee</h1>${para('Coffee', 3)}<div class="subscription-box"><p>Subscribe and save on every bag of coffee you order.</p></div></main>`,
+    );
+    expectOnly(md(one), ['Coffee paragraph 3'], ['Subscribe and save']);
+  });
+
+  it("a card's title rendered twice comes out once; a heading repeated far from its twin is kept", () => {
+    const card = (i: number) =>
+      `<li class="item"><div class="card"><div class="card-inner"><h3 class="title">Mug ${i}</h3></div><div class="card-content"><h3 class="title">Mug ${i}</h3><span>Stoneware, $${i}.50</span></div></div></li>`;
+    const tabs = `<div class="tabs"><h3>Setup</h3><div class="panel"><h3>Setup</h3>${para('Setup', 1)}</div></div>`;
+    const out = md(page(`<main><h1>Mugs</h1><ul class="grid">${Array.from({ length: 12 }, (_, i) => card(i + 1)).join('')}</ul>${tabs}</main>`));
+    expect(out.split('Mug 3').length - 1).to.equal(1);
+    expect(out).to.include('Stoneware, $3.50');
+    expect(out.split('### Setup').length - 1).to.equal(2);
+  });
+
+  it("a teaser in a link hidden from screen readers is shown text; an image link and a heading's overlay link so hidden are not", () => {
+    const item = (i: number) => `<article class="river"><a href="/a/${i}" aria-hidden="true" tabindex="-1"><img src="/i/${i}.jpg" alt="Photo of story ${i}"></a>
+      <h2><a href="/a/${i}" aria-hidden="true" tabindex="-1"><span>Story ${i} overlay</span></a>Story ${i} headline</h2>
+      <p class="desc"><a href="/a/${i}" aria-hidden="true" tabindex="-1">Teaser of story ${i}: what happened, and why it matters to readers.</a></p></article>`;
+    const out = md(page(`<main><h1>Topic</h1>${Array.from({ length: 6 }, (_, i) => item(i + 1)).join('')}</main>`));
+    expectOnly(out, ['Story 1 headline', 'Teaser of story 1: what happened', 'Teaser of story 6'], ['Photo of story', 'Story 1 overlay', ...CHROME_WORDS]);
+  });
+
+  it('legal disclaimers, popovers and the returns policy block are left out of the content', () => {
+    const html = page(`<main><h1>Trail shoe</h1>${para('Description', 3)}
+      <div class="product-returns"><p>Free returns within 30 days, see our policy for the exceptions.</p></div>
+      <div class="size-popover"><p>Find your size: measure your foot from heel to toe.</p></div>
+      <p class="legal-disclaimer">Prices and availability are subject to change without notice.</p></main>`);
+    expectOnly(md(html), ['Trail shoe', 'Description paragraph 3'], ['Free returns within', 'Find your size', 'subject to change', ...CHROME_WORDS]);
+  });
+
+  it("a shop's filter facets inside the content are left out, a section merely named so is kept", () => {
+    const card = (i: number) =>
+      `<li class="card"><a href="/p/${i}"><h3>Kettle ${i}</h3></a><p>Stainless steel kettle number ${i}, 1.7 litres, $${i}9.00</p></li>`;
+    const html = page(`<main><h1>Kettles</h1><div class="collection-facets"><h2>Filter by</h2>
+      <label><input type="checkbox" name="c" value="red"> Red (12 products)</label><label><input type="checkbox" name="c" value="steel"> Steel (30 products)</label></div>
+      <ul class="grid">${Array.from({ length: 8 }, (_, i) => card(i + 1)).join('')}</ul>
+      <div class="expandable-section filters"><h3>Which kettle boils fastest?</h3><p>A kettle with a higher wattage boils water faster, whatever its size.</p></div></main>`);
+    expectOnly(md(html), ['Kettles', 'Kettle 1', 'Stainless steel kettle number 8', 'boils water faster'], ['Red (12 products)', 'Steel (30', ...CHROME_WORDS]);
+  });
+
+  it('an unnamed filter form (many checkboxes with short labels) is left out; a table of rows to select is kept', () => {
+    const card = (i: number) => `<li class="card"><a href="/p/${i}"><h3>Lamp ${i}</h3></a><p>Brass desk lamp number ${i}, LED, $${i}9.00</p></li>`;
+    const box = (v: string) => `<label><input type="checkbox" name="f" value="${v}"> ${v}</label>`;
+    const form = `<form class="p-6 bg-white">${['Brass', 'Steel', 'Black', 'White', 'Green', 'Under $50', 'Over $50'].map(box).join('')}</form>`;
+    const html = page(
+      `<main><h1>Lamps</h1><div class="row">${form}<ul class="grid">${Array.from({ length: 12 }, (_, i) => card(i + 1)).join('')}</ul></div></main>`,
+    );
+    expectOnly(md(html), ['Lamps', 'Lamp 1', 'Brass desk lamp number 12'], ['Under $50', 'Over $50', ...CHROME_WORDS]);
+    const row = (i: number) => `<tr><td><input type="checkbox" name="c" value="${i}"></td><td>Conference ${i}</td><td>May ${i}</td></tr>`;
+    const table = page(
+      `<main><h1>Conferences</h1>${para('Conferences', 1)}<table><tbody>${Array.from({ length: 10 }, (_, i) => row(i + 1)).join('')}</tbody></table></main>`,
+    );
+    expectOnly(md(table), ['Conference 1', 'Conference 10', 'May 7'], CHROME_WORDS);
+  });
+
+  it("a shop's buy box, delivery and payment-plan notes and seller card are left out of the product", () => {
+    const html = page(`<main><h1>Ceramic kettle</h1>${para('Kettle', 2)}
+      <div class="buy-box"><span>$49.00</span><div class="qty-selector">Quantity 1</div><a class="add-to-cart" href="/cart">Add to basket now</a></div>
+      <div class="delivery-estimate">Arrives by Friday if you order within 3 hours</div>
+      <div class="installments-message">Or 4 interest-free payments of $12.25</div>
+      <div class="seller-card">Sold by Kettle Corner, 98% positive feedback</div>
+      <div class="product-form__variants">Colour: Sage, Sand, Slate</div></main>`);
+    expectOnly(
+      md(html),
+      ['Ceramic kettle', 'Kettle paragraph 2'],
+      ['Add to basket', 'Arrives by Friday', 'interest-free', 'Kettle Corner', 'Colour: Sage', ...CHROME_WORDS],
+    );
+    // They hold the product's facts: the ranges keep them, for code mode's skeleton and the model input.
+    const found = findMainContent(html);
+    expect(found.shop).to.have.length(5);
+    expect(found.drop.some(([s, e]) => html.slice(s, e).includes('Add to basket'))).to.equal(false);
+  });
+
+  it('a link styled as a button (a call to action) is left out, a link in the text is kept', () => {
+    const html = page(`<main><h1>Function calling</h1>${para('Model', 3)}<p>See the <a href="/docs/format">formatting guide</a> for details.</p>
+      <p><a class="button button-primary" href="/try">Try the model now</a> <a class="btn btn--large" href="/download">Download the weights</a></p></main>`);
+    expectOnly(
+      md(html),
+      ['Model paragraph 3', '[formatting guide](https://site.example/docs/format)'],
+      ['Try the model now', 'Download the weights', ...CHROME_WORDS],
+    );
+  });
+
+  it("a wiki's site notice, category links and print footer, and a copyright line are left out", () => {
+    const html = page(`<div id="content" class="mw-body"><div id="siteNotice">Want to edit? Log in first.</div><h1>Tuning</h1>
+      <div id="jump-to-nav"><a class="mw-jump-link" href="#nav">Jump to navigation</a></div>${para('Tuning', 4)}
+      <div class="printfooter">Retrieved from the wiki page history</div><div id="catlinks"><a href="/c/perf">Category: Performance</a></div>
+      <div id="docs-copyright">Copyright 2007-2026, the authors and contributors.</div></div>`);
+    expectOnly(
+      md(html),
+      ['Tuning', 'Tuning paragraph 4'],
+      ['Want to edit', 'Jump to navigation', 'Retrieved from', 'Category: Performance', 'Copyright 2007', ...CHROME_WORDS],
+    );
+  });
+
+  it('the name link in every row of a ranking is content, a lone block of links is not', () => {
+    const row = (i: number) =>
+      `<div class="row"><div class="name">No. ${i} <a href="/p/${i}">Product number ${i}</a></div><div class="score">Score: ${(9.9 - i / 10).toFixed(1)} of 10.0</div></div>`;
+    const html = page(
+      `<main><h1>Best tools</h1><div class="list">${Array.from({ length: 10 }, (_, i) => row(i + 1)).join('')}</div>
+      <div class="see-also"><a href="/a">Another ranking</a> <a href="/b">Yet another ranking</a></div></main>`,
+      '<meta property="og:type" content="article">',
+    );
+    expectOnly(
+      md(html),
+      ['Best tools', '[Product number 1](https://site.example/p/1)', 'Product number 10', 'Score: 8.9 of 10.0'],
+      ['Another ranking', ...CHROME_WORDS],
+    );
+  });
+
+  it('the headline block of every item of a list is content; a name block in every item is not', () => {
+    const item = (
+      i: number,
+    ) => `<div class="views-row"><div class="title"><h4><a href="/news/story-${i}">Schools expand the tutoring program number ${i}</a></h4></div>
+      <div class="author"><h5><a href="/u/${i}">Ann ${i}</a></h5></div>
+      <p>Summary of story ${i}: districts report what the program changed for pupils, in a paragraph of its own. Teachers and parents were asked how the extra hours were spent.</p></div>`;
+    const out = md(page(`<main><h1>News</h1>${Array.from({ length: 8 }, (_, i) => item(i + 1)).join('')}</main>`));
+    expectOnly(out, ['Schools expand the tutoring program number 1', 'tutoring program number 8', 'Summary of story 8'], ['Ann 1', ...CHROME_WORDS]);
+  });
+
+  it('the text of a link whose words sit in a span is kept (a cross-reference in a sentence)', () => {
+    const ref = (i: number) =>
+      `<p>Step ${i} is explained in the <a class="reference internal" href="../tutorial/index.html#setup"><span class="std std-ref">Unified Setup Tutorial</span></a>, with examples you can run.</p>`;
+    const html = page(`<main><h1>Quick start</h1>${[1, 2, 3, 4].map(ref).join('')}${para('Guide', 2)}</main>`);
+    const out = md(html);
+    expect(out).to.include('[Unified Setup Tutorial](https://site.example/tutorial/index.html#setup)');
+    expect(out).not.to.include('[](');
+  });
+
+  it('a link wrapped in a span of its own inside a sentence is kept (a keyword link, a package name)', () => {
+    const ref = (i: number) =>
+      `<p>Step ${i}: install the <span class="pkg-link"><a href="/packages/sudo">sudo</a></span> package, then read on with the next step.</p>`;
+    const html = page(
+      `<main><h1>Setup</h1>${[1, 2, 3].map(ref).join('')}${para('Setup', 2)}<div class="links"><span><a href="/a">Tag one</a></span> <span><a href="/b">Tag two</a></span></div></main>`,
+    );
+    expectOnly(md(html), ['Step 3: install the [sudo](https://site.example/packages/sudo) package', 'Setup paragraph 2'], ['Tag one', ...CHROME_WORDS]);
+  });
+
+  it('a list of links introduced by the paragraph before it is content; a lone list of links is not', () => {
+    const html = page(`<main><h1>Billing</h1>${para('Billing', 4)}<p>For how each charge is computed, refer to the following pages:</p>
+      <ul><li><a href="/docs/mau">Pricing per active user</a></li><li><a href="/docs/sso">Pricing per SSO user</a></li></ul>
+      ${para('Limits', 2)}<ul><li><a href="/blog/1">Our latest post</a></li><li><a href="/blog/2">An older post</a></li></ul></main>`);
+    expectOnly(
+      md(html),
+      ['Billing paragraph 4', 'Pricing per active user', 'Pricing per SSO user', 'Limits paragraph 2'],
+      ['Our latest post', ...CHROME_WORDS],
+    );
+  });
+
+  it("a heading's own permalink is left out, a heading that is a link is kept", () => {
+    const html = page(`<main><h1>Guide</h1>${para('Intro', 2)}<h2><a href="#usage" class="anchor">Direct link to heading</a>Usage</h2>${para('Usage', 2)}
+      <h2><a href="#faq">Questions</a></h2>${para('Answer', 2)}</main>`);
+    const out = md(html);
+    expectOnly(out, ['## Usage', 'Usage paragraph 2', 'Questions', 'Answer paragraph 1'], ['Direct link to heading', ...CHROME_WORDS]);
+  });
+
+  it('a stray <![CDATA[ in the body ends at the first > (as in browsers), not at the end of the page', () => {
+    const html = page(`<![CDATA[\n<div id="top"></div><div class="thread"><h1>Thread title</h1>${para('Post', 4)}</div>`);
+    expectOnly(md(html), ['Thread title', 'Post paragraph 4'], CHROME_WORDS);
+  });
+
+  it('a wrapper hidden until scripts run, or named like a popup, still holds the page', () => {
+    const hidden = page(`<div style="visibility:hidden"><main><h1>Guide</h1>${para('Guide', 4)}</main></div>`);
+    expectOnly(md(hidden), ['Guide', 'Guide paragraph 4'], CHROME_WORDS);
+    const named = page(
+      `<article class="newsletter-post post"><h1>Issue 12</h1>${para('Issue', 4)}</article><div class="newsletter-signup">Subscribe to our newsletter</div>`,
+    );
+    expectOnly(md(named), ['Issue 12', 'Issue paragraph 4'], ['Subscribe to our newsletter', ...CHROME_WORDS]);
+    const sticky = page(`<div class="sticky-footer"><div class="body"><h1>Gummies</h1>${para('Gummies', 4)}</div></div>`);
+    expectOnly(md(sticky), ['Gummies', 'Gummies paragraph 4'], CHROME_WORDS);
+  });
+
+  it('stays linear on a page of many unclosed links', () => {
+    // Eight times the links must cost about eight times as much (quadratic work: sixty-four times);
+    // a ratio, not a bound, so that a loaded machine does not fail it.
+    const run = (n: number) => {
+      const html = `<div>${'<a href="/x"><div>t</div>'.repeat(n)}</div>`;
+      const t0 = performance.now();
+      expect(htmlToMarkdown(html, { url: 'https://e.com/', onlyMainContent: true })).to.include('t');
+      return performance.now() - t0;
+    };
+    run(1000);
+    const small = run(5000);
+    const large = run(40_000);
+    expect(large).to.be.below(24 * small + 1000);
+  });
+});
