@@ -128,6 +128,18 @@ describe('page: main content', () => {
     expectOnly(out, ['Plumbing services', 'Fast repairs', 'Repairs paragraph 1', 'Pricing paragraph 2'], CHROME_WORDS);
   });
 
+  it("the page's one main landmark holds the content when a drawer of links outweighs it", () => {
+    // A mobile drawer and a mega-menu named in words no rule knows, written before <main>: their
+    // link text outweighs the service page, so the descent alone stops at the body.
+    const drawer = `<div class="side-section"><ul class="menu-depth-0">${Array.from({ length: 20 }, (_, i) => `<li><a href="/d/${i}">Drawer destination number ${i} of the site</a></li>`).join('')}</ul></div>`;
+    const html = page(`${drawer}<main id="content"><article><h1>Mental health services</h1>${para('Counselling', 3)}</article></main>`);
+    const out = md(html);
+    expectOnly(out, ['Mental health services', 'Counselling paragraph 1', 'Counselling paragraph 3'], [...CHROME_WORDS, 'Drawer destination']);
+    // Without a main landmark holding the title, the content found by weight stands.
+    const intro = page(`<div class="archive-head"><h1>Air fryer recipes</h1>${para('Intro', 2)}</div>${drawer}<main>${para('Grid', 3)}</main>`);
+    expect(md(intro)).to.include('Intro paragraph 1');
+  });
+
   it('a documentation page: the body with its code blocks, without the table of contents', () => {
     const toc = Array.from({ length: 30 }, (_, i) => `<li><a href="/docs/p${i}">Docs page number ${i}</a></li>`).join('');
     const html = page(`<div class="docs"><div class="docs-sidebar" role="navigation"><ul>${toc}</ul></div>

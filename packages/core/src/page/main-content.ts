@@ -55,6 +55,8 @@ const LINKY = 0.5;
 const RUN_SHARE = 0.3;
 /** The same link block in this many rows or cards (each in a parent of its own) is part of each. */
 const ROWS = 5;
+/** The main landmark is the content's root when it holds at least this share of what the descent found. */
+const LANDMARK_SHARE = 0.3;
 /** A heading this long (characters) is a headline. */
 const HEADLINE = 25;
 
@@ -71,6 +73,18 @@ export function findMainContent(html: string): MainContent {
   for (let i = 0; i < n && title === -1; i++) if (t.els[i].name === 'h1' && !t.gone[i]) title = i;
   const holdsTitle = (i: number) => title !== -1 && isAncestor(t, i, title);
   let node = descend(t, body);
+  // The page's one main landmark (`<main>`, `role=main`), when the descent stopped above it: the
+  // chrome around it (menus, a mobile drawer, a footer of links) outweighed it, so the content is
+  // looked for inside the landmark the page itself names.
+  const landmark = mainLandmark(t, body);
+  if (
+    landmark !== -1 &&
+    landmark !== node &&
+    isAncestor(t, node, landmark) &&
+    (title === -1 || holdsTitle(landmark)) &&
+    weight(t, landmark) >= LANDMARK_SHARE * weight(t, node)
+  )
+    node = descend(t, landmark);
   // A product page's customer reviews can outweigh its description and specifications (a hundred
   // reviews under a short feature list): when the content found is the reviews, they are set aside
   // and the descent made again (else they would be dropped as reviews, leaving the title alone).
@@ -127,6 +141,20 @@ export function findMainContent(html: string): MainContent {
   // A wrapper that holds the page's title is the page's (a sidebar holding most of a short page is not).
   const wrappers = t.wrappers.filter(holdsTitle).map((i) => t.els[i].startIndex ?? 0);
   return { type, ranges, drop, shop, wrappers };
+}
+
+/** The page's main landmark: its one `<main>` or `role=main` element still counted (-1 if none, or several). */
+function mainLandmark(t: Tree, body: number): number {
+  let found = -1;
+  for (let i = body; i < t.els.length; i++) {
+    const el = t.els[i];
+    if (el.name !== 'main' && el.attribs.role !== 'main') continue;
+    if (t.gone[i]) continue;
+    if (found !== -1 && isAncestor(t, found, i)) continue;
+    if (found !== -1) return -1;
+    found = i;
+  }
+  return found;
 }
 
 /** The deepest element holding most of the page's weight, stopping at a run of like siblings. */
