@@ -119,6 +119,22 @@ describe('page: main content', () => {
     expectOnly(md(html), ['Beard Oil', 'Oil paragraph 4'], ['Based on 4567 reviews', 'my wife loves it', ...CHROME_WORDS]);
   });
 
+  it('a Product in JSON-LD with a star rating and no offer (a business rating itself) does not make a service page a product', () => {
+    const card = (i: number) =>
+      `<div class="review-card"><p>Customer ${i} says: the technician came the next day, found the nest and sealed every gap.</p></div>`;
+    const body = `<main><h1>Pest control offers</h1>${para('Offer', 2)}<section class="reviews"><h2>What people say</h2>${[1, 2, 3].map(card).join('')}</section></main>`;
+    const rating =
+      '{"@context":"https://schema.org","@type":"Product","name":"Pest control","aggregateRating":{"@type":"AggregateRating","ratingValue":"4.9","reviewCount":"310"}}';
+    const html = page(body, `<script type="application/ld+json">${rating}</script>`);
+    expect(findMainContent(html).type).to.not.equal('product');
+    expectOnly(md(html), ['Pest control offers', 'Offer paragraph 2', 'Customer 3 says'], CHROME_WORDS);
+    // With an offer it is a product, and its customer reviews are left out.
+    const offered = rating.replace('"aggregateRating"', '"offers":{"@type":"Offer","price":"99.00","priceCurrency":"USD"},"aggregateRating"');
+    const product = page(body, `<script type="application/ld+json">${offered}</script>`);
+    expect(findMainContent(product).type).to.equal('product');
+    expect(md(product)).not.to.include('Customer 3 says');
+  });
+
   it('a service page: every section', () => {
     const html = page(
       `<div class="hero"><h1>Plumbing services</h1><p>Fast repairs across the city, day and night, by licensed plumbers.</p></div>` +

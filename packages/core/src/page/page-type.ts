@@ -22,7 +22,11 @@ export function declaredType(html: string): PageType | null {
   if (types.has('QAPage') || types.has('DiscussionForumPosting') || types.has('SocialMediaPosting')) return 'forum';
   // Open Graph product price (product:price:amount, og:price:amount) is only given for a single product.
   const price = /<meta[^>]+property\s*=\s*["'](?:product|og):price:amount["']/i.test(head);
-  if (types.has('Product') || price || ogs.some((o) => o === 'product' || o === 'og:product')) return 'product';
+  // A schema.org Product carrying a star rating but no offer (no price anywhere in its markup) is a
+  // business rating itself for search results (a pest-control or law firm's page), not a product.
+  const ratedOnly = types.has('AggregateRating') && !/"offers"\s*:|itemprop\s*=\s*["']?(?:offers|price)\b|(?:product|og):price:amount/i.test(html);
+  const product = types.has('Product') && !ratedOnly;
+  if (product || price || ogs.some((o) => o === 'product' || o === 'og:product')) return 'product';
   if (types.has('ItemList') || types.has('CollectionPage') || types.has('SearchResultsPage')) return 'listing';
   if (types.has('TechArticle') || types.has('APIReference')) return 'documentation';
   if (types.has('NewsArticle') || types.has('BlogPosting') || types.has('Article') || og === 'article') return 'article';
