@@ -156,6 +156,18 @@ describe('page: main content', () => {
     expect(md(intro)).to.include('Intro paragraph 1');
   });
 
+  it('the intro beside a heavy table is the content too (not on a product page)', () => {
+    const rows = Array.from(
+      { length: 5 },
+      (_, i) => `<tr><td>Provider ${i}</td><td>Career training in trades and technology for adults of every background</td></tr>`,
+    ).join('');
+    const region = (h1: string) =>
+      `<div class="hero"><h1${h1}>Workforce development</h1></div><div class="region"><p>The program funds training providers across the city, listed below with their services.</p><p>Job seekers should visit a provider's website to apply for its programs.</p><table>${rows}</table></div>`;
+    expectOnly(md(page(region(''))), ['Workforce development', 'The program funds training', "visit a provider's website", 'Provider 4'], CHROME_WORDS);
+    // A product page's table (its specifications) sits beside its buy box: the descent goes on there.
+    expect(md(page(region(' class="product-title"')))).not.to.include('The program funds training');
+  });
+
   it('a documentation page: the body with its code blocks, without the table of contents', () => {
     const toc = Array.from({ length: 30 }, (_, i) => `<li><a href="/docs/p${i}">Docs page number ${i}</a></li>`).join('');
     const html = page(`<div class="docs"><div class="docs-sidebar" role="navigation"><ul>${toc}</ul></div>

@@ -57,6 +57,11 @@ const RUN_SHARE = 0.3;
 const ROWS = 5;
 /** The main landmark is the content's root when it holds at least this share of what the descent found. */
 const LANDMARK_SHARE = 0.3;
+/**
+ * The descent stops above its heaviest child when the other children hold this much prose (text
+ * outside links) for its weight: an intro above a table, a grid or a list is the content's too.
+ */
+const PROSE = 0.3;
 /** A heading this long (characters) is a headline. */
 const HEADLINE = 25;
 
@@ -72,7 +77,8 @@ export function findMainContent(html: string): MainContent {
   let title = -1;
   for (let i = 0; i < n && title === -1; i++) if (t.els[i].name === 'h1' && !t.gone[i]) title = i;
   const holdsTitle = (i: number) => title !== -1 && isAncestor(t, i, title);
-  let node = descend(t, body);
+  const productPage = declared === 'product' || (declared === null && namedProductTitle(t));
+  let node = descend(t, body, !productPage);
   // The page's one main landmark (`<main>`, `role=main`), when the descent stopped above it: the
   // chrome around it (menus, a mobile drawer, a footer of links) outweighed it, so the content is
   // looked for inside the landmark the page itself names.
@@ -84,13 +90,13 @@ export function findMainContent(html: string): MainContent {
     (title === -1 || holdsTitle(landmark)) &&
     weight(t, landmark) >= LANDMARK_SHARE * weight(t, node)
   )
-    node = descend(t, landmark);
+    node = descend(t, landmark, !productPage);
   // A product page's customer reviews can outweigh its description and specifications (a hundred
   // reviews under a short feature list): when the content found is the reviews, they are set aside
   // and the descent made again (else they would be dropped as reviews, leaving the title alone).
-  if ((declared === 'product' || (declared === null && namedProductTitle(t))) && within(t, node, body, CUSTOMER_REVIEWS)) {
+  if (productPage && within(t, node, body, CUSTOMER_REVIEWS)) {
     for (const i of named(t, body, CUSTOMER_REVIEWS)) if (!holdsTitle(i)) setAside(t, i);
-    node = descend(t, body);
+    node = descend(t, body, false);
   }
   const total = weight(t, body);
   // The title, when it sits outside the content element: the content starts at the title (a
@@ -157,8 +163,12 @@ function mainLandmark(t: Tree, body: number): number {
   return found;
 }
 
-/** The deepest element holding most of the page's weight, stopping at a run of like siblings. */
-function descend(t: Tree, body: number): number {
+/**
+ * The deepest element holding most of the page's weight, stopping at a run of like siblings and, when
+ * `prosaic`, at prose beside the heaviest child (the intro above a table or a grid). On a product page
+ * the text beside the description is the buy box, delivery and seller boxes: there it goes on.
+ */
+function descend(t: Tree, body: number, prosaic: boolean): number {
   const total = weight(t, body);
   let node = body;
   for (;;) {
@@ -176,8 +186,13 @@ function descend(t: Tree, body: number): number {
     // content is the run, not its heaviest member.
     const sig = signature(t.els[best]);
     let like = 0;
-    for (const c of elementChildren(t, node)) if (c !== best && signature(t.els[c]) === sig) like += weight(t, c);
-    if (like >= LIKE * bestW) return node;
+    let prose = 0;
+    for (const c of elementChildren(t, node)) {
+      if (c === best) continue;
+      if (signature(t.els[c]) === sig) like += weight(t, c);
+      prose += t.txt[c];
+    }
+    if (like >= LIKE * bestW || (prosaic && prose >= PROSE * bestW)) return node;
     node = best;
   }
 }

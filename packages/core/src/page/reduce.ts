@@ -75,7 +75,9 @@ export function reducePage(html: string, opts: ReduceOptions): ReducedPage {
       url: opts.url,
       precision: false,
       dropChrome: true,
-      only: { ranges: complement(subtract(only.ranges, only.drop), html.length), drop: [] },
+      // The parts left out lie inside the main content's article, main or section (not rendered
+      // here): a byline's header there is the article's, not the page's.
+      only: { ranges: complement(subtract(only.ranges, only.drop), html.length), drop: [], main: 'header' },
       siteOrigin,
       asShown,
       wrappers,

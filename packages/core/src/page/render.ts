@@ -18,8 +18,10 @@ export type RenderOptions = {
   dropChrome: boolean;
   /** Render only what starts inside these sorted, disjoint ranges, minus `drop` (the page's main
    * content); structured data, meta and the title are still read from the whole page. `main`: the
-   * ranges are the main content, whose article, main or section ancestors hold it. */
-  only?: { ranges: Range[]; drop: Range[]; main?: boolean };
+   * ranges are the main content, whose article, main or section ancestors hold it; `'header'`: the
+   * ranges are what the main content left out, and its unrendered article, main or section still
+   * holds a header inside (a byline), not the footers and asides it dropped. */
+  only?: { ranges: Range[]; drop: Range[]; main?: boolean | 'header' };
   /** Link and image URLs on this origin (scheme://host[:port]) are written from the site's root
    * (`/path?query`): the same URL, resolved against the page, in fewer tokens. */
   siteOrigin?: string;
@@ -239,7 +241,7 @@ class Renderer {
     if (!this.shown()) {
       // The article, main or section around the main content holds it: a header inside is its own
       // (a title, a byline), not the page's; so does an element with role=main, for a header.
-      if (this.o.only?.main) this.enterContent(tag, a, e);
+      if (this.o.only?.main) this.enterContent(tag, a, e, this.o.only.main === 'header');
       return;
     }
     const repeat = !this.o.precision && visibleRepeat(tag, a);
@@ -263,8 +265,18 @@ class Renderer {
     this.render(tag, a, e);
   }
 
-  /** Counts an element that holds content (an article, main or section; an element with role=main) while it is open. */
-  private enterContent(tag: string, a: Attrs, e: Entry): void {
+  /**
+   * Counts an element that holds content (an article, main or section; an element with role=main)
+   * while it is open; `forHeader`: only as holding a header (counted as the landmark).
+   */
+  private enterContent(tag: string, a: Attrs, e: Entry, forHeader = false): void {
+    if (forHeader) {
+      if (CONTENT.has(tag) || a.role === 'main') {
+        e.f |= F_LANDMARK;
+        this.landmark++;
+      }
+      return;
+    }
     if (CONTENT.has(tag)) {
       e.f |= F_CONTENT;
       this.content++;
