@@ -185,6 +185,16 @@ describe('page: main content, what it leaves out and keeps', () => {
     expectOnly(md(html), ['Kettles', 'Kettle 1', 'Stainless steel kettle number 8', 'boils water faster'], ['Red (12 products)', 'Steel (30', ...CHROME_WORDS]);
   });
 
+  it("a shop's grid of priced cards, each card one link, is kept beside a long buying guide; a list of links is not", () => {
+    // Each card is a single link around its picture, name and price (the price split by React's comment).
+    const card = (i: number) =>
+      `<div class="col-span-3"><a href="/p/${i}"><img src="/s${i}.jpg" alt=""><h2>Dress shoe ${i}</h2><p><span>$<!-- -->3${i}</span></p></a></div>`;
+    const links = `<div class="popular"><a href="/c/socks">Socks</a> <a href="/c/ties">Ties</a> <a href="/c/belts">Belts</a> <a href="/c/vests">Vests</a></div>`;
+    const html = page(`<main><h1>Shoes</h1><div class="row">${Array.from({ length: 6 }, (_, i) => card(i + 1)).join('')}</div>
+      ${links}<div class="about"><h2>About our shoes</h2>${para('Buying guide', 6)}</div></main>`);
+    expectOnly(md(html), ['Shoes', 'Dress shoe 1', 'Dress shoe 6', '$36', 'Buying guide paragraph 6'], ['Vests', ...CHROME_WORDS]);
+  });
+
   it('an unnamed filter form (many checkboxes with short labels) is left out; a table of rows to select is kept', () => {
     const card = (i: number) => `<li class="card"><a href="/p/${i}"><h3>Lamp ${i}</h3></a><p>Brass desk lamp number ${i}, LED, $${i}9.00</p></li>`;
     const box = (v: string) => `<label><input type="checkbox" name="f" value="${v}"> ${v}</label>`;

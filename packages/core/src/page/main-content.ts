@@ -249,6 +249,10 @@ function linkBlocks(t: Tree, node: number, runShare: number, type: PageType): nu
   const out: number[] = [];
   const whole = weight(t, node);
   if (t.lnk[node] > LINKY * (t.txt[node] + t.lnk[node])) return out; // a listing: its links are the content
+  // A shop's grid of priced cards (each card one link around its name and price) is the content of a
+  // category page, not a link block: kept whole, and blocks holding it are looked into (not on a product
+  // page, where such cards are other products).
+  const grid = type === 'product' ? null : pricedGrids(t, node);
   const stack = [node];
   while (stack.length) {
     const at = stack.pop()!;
@@ -258,6 +262,11 @@ function linkBlocks(t: Tree, node: number, runShare: number, type: PageType): nu
       // A link's own inner elements are its text (`<a><span>Connection Pool</span></a>` in a sentence).
       if (t.txt[k] + t.lnk[k] === 0 || t.els[k].name === 'a') continue;
       if (!BLOCK_TAGS.has(t.els[k].name) || !linky(k)) {
+        stack.push(k);
+        continue;
+      }
+      if (grid && (grid[k - node] & GRID || (grid[at - node] & GRID && grid[k - node] & PRICED))) continue;
+      if (grid && grid[k - node] & HOLDS_GRID) {
         stack.push(k);
         continue;
       }
@@ -286,6 +295,44 @@ function linkBlocks(t: Tree, node: number, runShare: number, type: PageType): nu
     const sig = signature(t.els[k]);
     return bySig.get(sig)! < runShare * whole && (!rows || parents.get(sig)!.size < ROWS || !rows[k - node]);
   });
+}
+
+/** A price: a currency sign or code next to an amount (`$30`, `£1,099.00`, `44,99€`, `1305,02 лв`). */
+const PRICE = /(?:[$€£¥₹]|\b(?:USD|EUR|GBP|CHF|CAD|AUD)\b)\s?\d|\d(?:[.,]\d{2})?\s?(?:[€£₽]|\b(?:лв|kr|zł|Kč|Ft|lei|CHF|EUR|USD)(?![\p{L}]))/u;
+/** Cards of one kind (same tag and classes), each holding a price, this many or more under one parent: a shop's grid. */
+const PRICED_CARDS = 5;
+const PRICED = 1;
+const GRID = 2;
+const HOLDS_GRID = 4;
+
+/**
+ * By index from `node`: PRICED for an element holding a price in its text, GRID for the parent of
+ * PRICED_CARDS or more like children (same signature) that each hold one, HOLDS_GRID for its ancestors.
+ */
+function pricedGrids(t: Tree, node: number): Uint8Array {
+  const last = subtreeEnd(t, node);
+  const out = new Uint8Array(last - node + 1);
+  const count = new Map<string, number>();
+  for (let i = last; i >= node; i--) {
+    if (t.gone[i]) continue;
+    const el = t.els[i];
+    if (!(out[i - node] & PRICED)) {
+      // The element's own text, its pieces joined (`$<!-- -->30` as rendered by React).
+      let own = '';
+      for (const c of el.children) if (c.type === 'text') own += (c as Text).data;
+      if (own !== '' && PRICE.test(own)) out[i - node] |= PRICED;
+    }
+    count.clear();
+    for (const c of elementChildren(t, i)) {
+      if (!(out[c - node] & PRICED)) continue;
+      const sig = signature(t.els[c]);
+      const n = (count.get(sig) ?? 0) + 1;
+      count.set(sig, n);
+      if (n >= PRICED_CARDS) out[i - node] |= GRID;
+    }
+    if (i > node) out[t.parent[i] - node] |= (out[i - node] & PRICED) | (out[i - node] & (GRID | HOLDS_GRID) ? HOLDS_GRID : 0);
+  }
+  return out;
 }
 
 /**
