@@ -195,6 +195,15 @@ describe('page: main content, what it leaves out and keeps', () => {
     expectOnly(md(html), ['Shoes', 'Dress shoe 1', 'Dress shoe 6', '$36', 'Buying guide paragraph 6'], ['Vests', ...CHROME_WORDS]);
   });
 
+  it("the toggle every card carries (a checkbox labelled Compare) is left out; a form's own options are kept", () => {
+    const card = (i: number) =>
+      `<li class="card"><h3>Tent ${i}</h3><p>Two-person tent number ${i}, 2.1 kg, $${i}49.00</p>
+      <div class="cc"><input type="checkbox" id="c${i}"><label for="c${i}">Compare</label><label class="d-off" for="c${i}">Stop comparing</label></div></li>`;
+    const html = page(`<main><h1>Tents</h1><ul class="grid">${Array.from({ length: 6 }, (_, i) => card(i + 1)).join('')}</ul>
+      <form><label><input type="checkbox" name="n"> Send me the tent care guide</label></form></main>`);
+    expectOnly(md(html), ['Tents', 'Tent 1', 'Two-person tent number 6', 'tent care guide'], ['Compare', 'Stop comparing', ...CHROME_WORDS]);
+  });
+
   it('an unnamed filter form (many checkboxes with short labels) is left out; a table of rows to select is kept', () => {
     const card = (i: number) => `<li class="card"><a href="/p/${i}"><h3>Lamp ${i}</h3></a><p>Brass desk lamp number ${i}, LED, $${i}9.00</p></li>`;
     const box = (v: string) => `<label><input type="checkbox" name="f" value="${v}"> ${v}</label>`;

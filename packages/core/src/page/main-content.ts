@@ -13,7 +13,20 @@
 // type), rails.ts (related-content rails named by their heading), copies.ts (repeated blocks); here
 // the descent to the content element and the link blocks, reviews and comments left out inside it.
 import type { AnyNode, Element, Text } from 'domhandler';
-import { classId, elementChildren, isAncestor, measure, rangeOf, setAside, signature, subtreeEnd, weight, type Range, type Tree } from './content-tree.ts';
+import {
+  classId,
+  elementChildren,
+  isAncestor,
+  measure,
+  rangeOf,
+  setAside,
+  signature,
+  subtreeEnd,
+  textOf,
+  weight,
+  type Range,
+  type Tree,
+} from './content-tree.ts';
 import { duplicates } from './copies.ts';
 import { declaredType, detectType, namedProductTitle, type PageType } from './page-type.ts';
 import { rails } from './rails.ts';
@@ -116,6 +129,7 @@ export function findMainContent(html: string): MainContent {
   if (type === 'forum') for (const i of named(t, node, POSTER)) drop.push(rangeOf(t.els[i], html));
   if (type === 'forum') for (const i of postComments(t, node)) drop.push(rangeOf(t.els[i], html));
   for (const i of facets(t, node, type, holdsTitle)) drop.push(rangeOf(t.els[i], html));
+  for (const i of cardToggles(t, node)) drop.push(rangeOf(t.els[i], html));
   for (const i of headingAnchors(t, node)) drop.push(rangeOf(t.els[i], html));
   for (const i of duplicates(t, node, type)) drop.push(rangeOf(t.els[i], html));
   if (type !== 'listing') for (const i of rails(t, node)) drop.push(rangeOf(t.els[i], html));
@@ -486,6 +500,36 @@ function facets(t: Tree, node: number, type: PageType, holdsTitle: (i: number) =
     else stack.push(...elementChildren(t, k));
   }
   return out;
+}
+
+/** A checkbox's label of at most this many characters, the same in this many places or more, is every card's toggle. */
+const TOGGLE_TEXT = 30;
+const TOGGLES = 5;
+
+const isCheckbox = (n: AnyNode | null) => n?.type === 'tag' && (n as Element).name === 'input' && (n as Element).attribs.type === 'checkbox';
+
+/**
+ * The toggle every card of a grid carries ("Compare", "Add to compare"): a checkbox's label (around
+ * it, or after it) whose short text recurs, the same, in five places or more. Facets' labels each
+ * differ ("Red (12)", "Steel (30)"); a form's options are not repeated.
+ */
+function cardToggles(t: Tree, node: number): number[] {
+  const byText = new Map<string, number[]>();
+  const last = subtreeEnd(t, node);
+  for (let i = node + 1; i <= last; i++) {
+    const el = t.els[i];
+    if (el.name !== 'label' || t.gone[i] || t.txt[i] + t.lnk[i] === 0 || t.txt[i] + t.lnk[i] > TOGGLE_TEXT) continue;
+    let sib: AnyNode | null = el.prev;
+    // (past the other labels of the same box: "Compare", then "Remove from comparison" shown once ticked)
+    while (sib && ((sib.type === 'text' && !(sib as Text).data.trim()) || (sib.type === 'tag' && (sib as Element).name === 'label'))) sib = sib.prev;
+    let box = isCheckbox(sib);
+    for (let k = i + 1; !box && k <= last && t.els[k].startIndex! < el.endIndex!; k++) box = isCheckbox(t.els[k]);
+    if (!box) continue;
+    const text = textOf(el);
+    if (!byText.has(text)) byText.set(text, []);
+    byText.get(text)!.push(i);
+  }
+  return [...byText.values()].filter((g) => g.length >= TOGGLES).flat();
 }
 
 function hasControl(t: Tree, k: number): boolean {
