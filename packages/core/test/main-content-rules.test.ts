@@ -122,6 +122,14 @@ describe('page: main content, what it leaves out and keeps', () => {
     expectOnly(out, ['Trail shoe', 'Overview paragraph 2', 'breathable mesh', 'Wash by hand'], ['Sizing assistant', ...CHROME_WORDS]);
   });
 
+  it("an accordion wired by ARIA is content: the heading's button and the panel hidden from screen readers until opened", () => {
+    const html = page(`<main><h1>Trail shoe</h1>${para('Overview', 2)}
+      <div class="cdr-accordion"><h3><button aria-expanded="false" aria-controls="p1">How to choose a trail shoe</button></h3>
+      <div class="cdr-accordion__content" aria-hidden="true" id="p1"><p>Pick a lug depth for the ground you run on most.</p></div></div>
+      <div aria-hidden="true"><p>Sizing assistant failed to load, try again later.</p></div></main>`);
+    expectOnly(md(html), ['Trail shoe', 'How to choose a trail shoe', 'Pick a lug depth'], ['Sizing assistant', ...CHROME_WORDS]);
+  });
+
   it('text for screen readers only is left out, unless it stands in for something shown', () => {
     const html = page(`<main><h1>Trail shoe</h1>${para('Overview', 2)}
       <div class="visually-hidden"><a href="/w">Women</a> <a href="/m">Men</a> <a href="/k">Kids</a> shop by category</div>
