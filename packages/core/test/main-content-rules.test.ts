@@ -130,6 +130,14 @@ describe('page: main content, what it leaves out and keeps', () => {
     expectOnly(md(html), ['Trail shoe', 'How to choose a trail shoe', 'Pick a lug depth'], ['Sizing assistant', ...CHROME_WORDS]);
   });
 
+  it("a category's buying guide beside its grid of priced cards is content, the grid holding most of the page", () => {
+    const card = (i: number) =>
+      `<li class="tile"><a href="/p/${i}"><h2>Camp stove ${i}</h2></a><p>Fuel type: canister. Heat output: ${i},000 BTU. Weight: ${i} lbs. Two burners, piezo ignition and a wind screen.</p><span>$${i}9.95</span></li>`;
+    const html = page(`<main><div class="wrap"><div class="results"><ul class="grid">${Array.from({ length: 12 }, (_, i) => card(i + 1)).join('')}</ul></div>
+      <div class="guide"><h2>How to choose a camp stove</h2>${para('Stove guide', 4)}</div></div></main>`);
+    expectOnly(md(html), ['Camp stove 1', 'Camp stove 12', 'Stove guide paragraph 4'], CHROME_WORDS);
+  });
+
   it('text for screen readers only is left out, unless it stands in for something shown', () => {
     const html = page(`<main><h1>Trail shoe</h1>${para('Overview', 2)}
       <div class="visually-hidden"><a href="/w">Women</a> <a href="/m">Men</a> <a href="/k">Kids</a> shop by category</div>

@@ -17,6 +17,7 @@ import {
   classId,
   elementChildren,
   isAncestor,
+  LINK_WEIGHT,
   measure,
   rangeOf,
   setAside,
@@ -91,6 +92,7 @@ export function findMainContent(html: string): MainContent {
     for (const i of named(t, body, CUSTOMER_REVIEWS)) if (!holdsTitle(i)) setAside(t, i);
     node = descend(t, body);
   }
+  if (declared !== 'product') node = withCategoryText(t, body, node);
   const total = weight(t, body);
   // The title, when it sits outside the content element: the content starts at the title (a
   // product's name and price above its description) when their common ancestor adds little else;
@@ -166,6 +168,38 @@ function descend(t: Tree, body: number): number {
     if (like >= LIKE * bestW) return node;
     node = best;
   }
+}
+
+/** Text beside a shop's grid holding this share of the page is the category's own (its buying guide, its FAQ)... */
+const CATEGORY_TEXT = 0.15;
+/** ... when at most this share of it is link text; more link text than this, in more than SMALL of the page, is chrome. */
+const PROSE_LINKS = 0.35;
+const SMALL = 0.05;
+/** Levels walked up from the grid. */
+const CATEGORY_UP = 8;
+
+/**
+ * A category page's grid of priced cards can hold 60% of the page while its buying guide or FAQ lies
+ * beside it (a sibling of the grid or of one of its wrappers): the content grows to the lowest
+ * ancestor that adds prose (mostly unlinked text, CATEGORY_TEXT of the page), as long as what each
+ * step adds is prose or little (not a link-heavy sidebar).
+ */
+function withCategoryText(t: Tree, body: number, node: number): number {
+  if (node === body) return node;
+  const grid = pricedGrids(t, node);
+  if (!(grid[0] & (GRID | HOLDS_GRID))) return node;
+  const total = weight(t, body);
+  let out = node;
+  for (let a = t.parent[node], c = node, up = 0; a !== -1 && a !== body && up < CATEGORY_UP; c = a, a = t.parent[a], up++) {
+    const txt = t.txt[a] - t.txt[c];
+    const lnk = t.lnk[a] - t.lnk[c];
+    if (lnk > PROSE_LINKS * (txt + lnk) && txt + LINK_WEIGHT * lnk > SMALL * total) break;
+    if (txt >= CATEGORY_TEXT * total) {
+      out = a;
+      break;
+    }
+  }
+  return out;
 }
 
 /** Whether `node` or one of its ancestors below `top` is named so (class or id). */
