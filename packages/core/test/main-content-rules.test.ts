@@ -136,6 +136,10 @@ describe('page: main content, what it leaves out and keeps', () => {
     const html = page(`<main><div class="wrap"><div class="results"><ul class="grid">${Array.from({ length: 12 }, (_, i) => card(i + 1)).join('')}</ul></div>
       <div class="guide"><h2>How to choose a camp stove</h2>${para('Stove guide', 4)}</div></div></main>`);
     expectOnly(md(html), ['Camp stove 1', 'Camp stove 12', 'Stove guide paragraph 4'], CHROME_WORDS);
+    // A results bar of links beside the grid does not stop the content's growth; the bar itself is a link block.
+    const bar = `<div class="bar">${Array.from({ length: 30 }, (_, i) => `<a href="?page=${i + 1}">Results page ${i + 1}</a>`).join(' ')}</div>`;
+    const paged = html.replace('<div class="results">', `<div class="results">${bar}`);
+    expectOnly(md(paged), ['Camp stove 12', 'Stove guide paragraph 4'], ['Results page 7', ...CHROME_WORDS]);
   });
 
   it('text for screen readers only is left out, unless it stands in for something shown', () => {

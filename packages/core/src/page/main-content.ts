@@ -172,17 +172,16 @@ function descend(t: Tree, body: number): number {
 
 /** Text beside a shop's grid holding this share of the page is the category's own (its buying guide, its FAQ)... */
 const CATEGORY_TEXT = 0.15;
-/** ... when at most this share of it is link text; more link text than this, in more than SMALL of the page, is chrome. */
+/** A step adding more link text than this share, and CATEGORY_TEXT of the page, is a sidebar or a rail: the walk ends. */
 const PROSE_LINKS = 0.35;
-const SMALL = 0.05;
 /** Levels walked up from the grid. */
 const CATEGORY_UP = 8;
 
 /**
  * A category page's grid of priced cards can hold 60% of the page while its buying guide or FAQ lies
  * beside it (a sibling of the grid or of one of its wrappers): the content grows to the lowest
- * ancestor that adds prose (mostly unlinked text, CATEGORY_TEXT of the page), as long as what each
- * step adds is prose or little (not a link-heavy sidebar).
+ * ancestor that adds unlinked text of CATEGORY_TEXT of the page, unless a step below it adds that much
+ * mostly linked text (a sidebar of links, a rail).
  */
 function withCategoryText(t: Tree, body: number, node: number): number {
   if (node === body) return node;
@@ -193,11 +192,13 @@ function withCategoryText(t: Tree, body: number, node: number): number {
   for (let a = t.parent[node], c = node, up = 0; a !== -1 && a !== body && up < CATEGORY_UP; c = a, a = t.parent[a], up++) {
     const txt = t.txt[a] - t.txt[c];
     const lnk = t.lnk[a] - t.lnk[c];
-    if (lnk > PROSE_LINKS * (txt + lnk) && txt + LINK_WEIGHT * lnk > SMALL * total) break;
     if (txt >= CATEGORY_TEXT * total) {
       out = a;
       break;
     }
+    // A step adding much link text and no prose (a sidebar of links, a rail) ends the walk; a
+    // results bar and pagination beside the grid do not (link blocks, left out later).
+    if (lnk > PROSE_LINKS * (txt + lnk) && txt + LINK_WEIGHT * lnk > CATEGORY_TEXT * total) break;
   }
   return out;
 }
