@@ -224,6 +224,12 @@ describe('page: main content, what it leaves out and keeps', () => {
     expectOnly(md(html), ['Tents', 'Tent 1', 'Two-person tent number 6', 'tent care guide'], ['Compare', 'Stop comparing', ...CHROME_WORDS]);
   });
 
+  it('a skip link inside the content is left out, a link in the text that starts so is kept', () => {
+    const html = page(`<main><h1>Desks</h1><a href="#product-list">Skip to product list</a>${para('Desk', 3)}
+      <p>Read <a href="#care">skipping the varnish</a> before you oil the top.</p><ul id="product-list"><li>Desk one</li></ul></main>`);
+    expectOnly(md(html), ['Desks', 'Desk paragraph 3', 'skipping the varnish', 'Desk one'], ['Skip to product list', ...CHROME_WORDS]);
+  });
+
   it('an unnamed filter form (many checkboxes with short labels) is left out; a table of rows to select is kept', () => {
     const card = (i: number) => `<li class="card"><a href="/p/${i}"><h3>Lamp ${i}</h3></a><p>Brass desk lamp number ${i}, LED, $${i}9.00</p></li>`;
     const box = (v: string) => `<label><input type="checkbox" name="f" value="${v}"> ${v}</label>`;

@@ -133,6 +133,7 @@ export function findMainContent(html: string): MainContent {
   for (const i of facets(t, node, type, holdsTitle)) drop.push(rangeOf(t.els[i], html));
   for (const i of cardToggles(t, node)) drop.push(rangeOf(t.els[i], html));
   for (const i of headingAnchors(t, node)) drop.push(rangeOf(t.els[i], html));
+  for (const i of skipLinks(t, node)) drop.push(rangeOf(t.els[i], html));
   for (const i of duplicates(t, node, type)) drop.push(rangeOf(t.els[i], html));
   if (type !== 'listing') for (const i of rails(t, node)) drop.push(rangeOf(t.els[i], html));
   drop.sort((a, b) => a[0] - b[0]);
@@ -590,6 +591,20 @@ function headingAnchors(t: Tree, node: number): number[] {
       if (t.txt[h] > 0) out.push(i);
       break;
     }
+  }
+  return out;
+}
+
+/** A keyboard user's shortcut: "Skip to product list", "Skip listing", "Skip to filters". */
+const SKIP_LINK = /^skip\b/;
+
+/** In-page links (`#fragment`) whose text is a skip link's, left out everywhere. */
+function skipLinks(t: Tree, node: number): number[] {
+  const out: number[] = [];
+  const last = subtreeEnd(t, node);
+  for (let i = node + 1; i <= last; i++) {
+    const el = t.els[i];
+    if (el.name === 'a' && !t.gone[i] && (el.attribs.href ?? '').startsWith('#') && t.lnk[i] < 60 && SKIP_LINK.test(textOf(el))) out.push(i);
   }
   return out;
 }
