@@ -122,6 +122,26 @@ describe('page: main content, what it leaves out and keeps', () => {
     expectOnly(out, ['Trail shoe', 'Overview paragraph 2', 'breathable mesh', 'Wash by hand'], ['Sizing assistant', ...CHROME_WORDS]);
   });
 
+  it("an accordion wired by ARIA is content: the heading's button and the panel hidden from screen readers until opened", () => {
+    const html = page(`<main><h1>Trail shoe</h1>${para('Overview', 2)}
+      <div class="cdr-accordion"><h3><button aria-expanded="false" aria-controls="p1">How to choose a trail shoe</button></h3>
+      <div class="cdr-accordion__content" aria-hidden="true" id="p1"><p>Pick a lug depth for the ground you run on most.</p></div></div>
+      <div aria-hidden="true"><p>Sizing assistant failed to load, try again later.</p></div></main>`);
+    expectOnly(md(html), ['Trail shoe', 'How to choose a trail shoe', 'Pick a lug depth'], ['Sizing assistant', ...CHROME_WORDS]);
+  });
+
+  it("a category's buying guide beside its grid of priced cards is content, the grid holding most of the page", () => {
+    const card = (i: number) =>
+      `<li class="tile"><a href="/p/${i}"><h2>Camp stove ${i}</h2></a><p>Fuel type: canister. Heat output: ${i},000 BTU. Weight: ${i} lbs. Two burners, piezo ignition and a wind screen.</p><span>$${i}9.95</span></li>`;
+    const html = page(`<main><div class="wrap"><div class="results"><ul class="grid">${Array.from({ length: 12 }, (_, i) => card(i + 1)).join('')}</ul></div>
+      <div class="guide"><h2>How to choose a camp stove</h2>${para('Stove guide', 4)}</div></div></main>`);
+    expectOnly(md(html), ['Camp stove 1', 'Camp stove 12', 'Stove guide paragraph 4'], CHROME_WORDS);
+    // A results bar of links beside the grid does not stop the content's growth; the bar itself is a link block.
+    const bar = `<div class="bar">${Array.from({ length: 30 }, (_, i) => `<a href="?page=${i + 1}">Results page ${i + 1}</a>`).join(' ')}</div>`;
+    const paged = html.replace('<div class="results">', `<div class="results">${bar}`);
+    expectOnly(md(paged), ['Camp stove 12', 'Stove guide paragraph 4'], ['Results page 7', ...CHROME_WORDS]);
+  });
+
   it('text for screen readers only is left out, unless it stands in for something shown', () => {
     const html = page(`<main><h1>Trail shoe</h1>${para('Overview', 2)}
       <div class="visually-hidden"><a href="/w">Women</a> <a href="/m">Men</a> <a href="/k">Kids</a> shop by category</div>
@@ -183,6 +203,31 @@ describe('page: main content, what it leaves out and keeps', () => {
       <ul class="grid">${Array.from({ length: 8 }, (_, i) => card(i + 1)).join('')}</ul>
       <div class="expandable-section filters"><h3>Which kettle boils fastest?</h3><p>A kettle with a higher wattage boils water faster, whatever its size.</p></div></main>`);
     expectOnly(md(html), ['Kettles', 'Kettle 1', 'Stainless steel kettle number 8', 'boils water faster'], ['Red (12 products)', 'Steel (30', ...CHROME_WORDS]);
+  });
+
+  it("a shop's grid of priced cards, each card one link, is kept beside a long buying guide; a list of links is not", () => {
+    // Each card is a single link around its picture, name and price (the price split by React's comment).
+    const card = (i: number) =>
+      `<div class="col-span-3"><a href="/p/${i}"><img src="/s${i}.jpg" alt=""><h2>Dress shoe ${i}</h2><p><span>$<!-- -->3${i}</span></p></a></div>`;
+    const links = `<div class="popular"><a href="/c/socks">Socks</a> <a href="/c/ties">Ties</a> <a href="/c/belts">Belts</a> <a href="/c/vests">Vests</a></div>`;
+    const html = page(`<main><h1>Shoes</h1><div class="row">${Array.from({ length: 6 }, (_, i) => card(i + 1)).join('')}</div>
+      ${links}<div class="about"><h2>About our shoes</h2>${para('Buying guide', 6)}</div></main>`);
+    expectOnly(md(html), ['Shoes', 'Dress shoe 1', 'Dress shoe 6', '$36', 'Buying guide paragraph 6'], ['Vests', ...CHROME_WORDS]);
+  });
+
+  it("the toggle every card carries (a checkbox labelled Compare) is left out; a form's own options are kept", () => {
+    const card = (i: number) =>
+      `<li class="card"><h3>Tent ${i}</h3><p>Two-person tent number ${i}, 2.1 kg, $${i}49.00</p>
+      <div class="cc"><input type="checkbox" id="c${i}"><label for="c${i}">Compare</label><label class="d-off" for="c${i}">Stop comparing</label></div></li>`;
+    const html = page(`<main><h1>Tents</h1><ul class="grid">${Array.from({ length: 6 }, (_, i) => card(i + 1)).join('')}</ul>
+      <form><label><input type="checkbox" name="n"> Send me the tent care guide</label></form></main>`);
+    expectOnly(md(html), ['Tents', 'Tent 1', 'Two-person tent number 6', 'tent care guide'], ['Compare', 'Stop comparing', ...CHROME_WORDS]);
+  });
+
+  it('a skip link inside the content is left out, a link in the text that starts so is kept', () => {
+    const html = page(`<main><h1>Desks</h1><a href="#product-list">Skip to product list</a>${para('Desk', 3)}
+      <p>Read <a href="#care">skipping the varnish</a> before you oil the top.</p><ul id="product-list"><li>Desk one</li></ul></main>`);
+    expectOnly(md(html), ['Desks', 'Desk paragraph 3', 'skipping the varnish', 'Desk one'], ['Skip to product list', ...CHROME_WORDS]);
   });
 
   it('an unnamed filter form (many checkboxes with short labels) is left out; a table of rows to select is kept', () => {

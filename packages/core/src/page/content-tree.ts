@@ -32,6 +32,7 @@ const SKIP = new Set([
 /** The notice a <noscript> shows instead of an app ("You need to enable JavaScript to run this app"). */
 const SCRIPT_NOTICE = /\b(?:enable|turn on|activate)\b.{0,40}\bjavascript\b|\bjavascript\b.{0,40}\b(?:required|disabled|needed|turned off)\b/i;
 const CONTENT = new Set(['article', 'main', 'section']);
+const HEADING = /^h[1-6]$/;
 /** Chrome and clutter named in class or id (in addition to boilerplate.ts's page chrome). */
 const NEGATIVE =
   /(?:^|[-_\s])(?:related|share|sharing|sharebar|social|breadcrumbs?|newsletter|subscribe|subscription|sponsored|sponsor|promo|advert|ads|adslot|banner-ad|disqus|respond|comment-form|reply-form|recommended|recommendations|read-?next|more-stories|trending|popular-posts|outbrain|taboola|cookie|consent|skip-link|toolbar|widget-area|widgets|site-footer|site-header|footer|masthead|top-bar|utility-bar|author-box|author-bio|about-the-author|about-author|author-info|byline|entry-meta|post-meta|article-meta|post-navigation|nav-links|print|feedback|rating-form|signup|login|search-form|searchform|disclaimers?|popover|returns|copyright|sitenotice|printfooter|catlinks|mw-jump-link|jump-to-nav)(?:$|[-_\s])/;
@@ -105,8 +106,12 @@ function isScriptNotice(el: Element): boolean {
  * for its name (class, id or role) alone; 0: kept. */
 function removal(el: Element, inContent: boolean): 0 | 1 | 2 | 3 {
   const tag = el.name;
-  if (SKIP.has(tag)) return 2;
   const a = el.attribs;
+  // An accordion's header: the button inside a heading that opens its panel (`<h3><button
+  // aria-expanded="false" aria-controls="faq-1">How to choose</button></h3>`) holds the heading's text.
+  if (tag === 'button' && (a['aria-expanded'] !== undefined || a['aria-controls'] !== undefined) && HEADING.test((el.parent as Element | null)?.name ?? ''))
+    return 0;
+  if (SKIP.has(tag)) return 2;
   if (tag === 'html' || tag === 'body') return 0;
   if (tag === 'noscript' && isScriptNotice(el)) return 2;
   // Streamed server rendering parks content in <div hidden id="S:n"> until a script moves it in.
@@ -117,6 +122,8 @@ function removal(el: Element, inContent: boolean): 0 | 1 | 2 | 3 {
   // the other link shows, nor a link stretched over a heading that repeats the heading's words.)
   const shownLink =
     visibleRepeat(tag, a) && !a.style && !(el.parent?.children ?? []).some((c) => c.type === 'text' && c.data.trim() !== '') && textOf(el) !== '';
+  // A collapsed accordion's body hidden from screen readers until opened is read, as below.
+  if (a['aria-hidden'] === 'true' && isPanel(tag, a) && !isOverlay(tag, a)) return 0;
   if (a['aria-hidden'] === 'true' && a.hidden === undefined && !a.style && !shownLink) return isOverlay(tag, a) ? 2 : 1;
   // A dialog by markup is dropped; one named so by class words (newsletter-post, popup-gallery) only
   // when small. An inline-hidden wrapper holding most of the page hides it until scripts have run.

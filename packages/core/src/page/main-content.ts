@@ -13,7 +13,21 @@
 // type), rails.ts (related-content rails named by their heading), copies.ts (repeated blocks); here
 // the descent to the content element and the link blocks, reviews and comments left out inside it.
 import type { AnyNode, Element, Text } from 'domhandler';
-import { classId, elementChildren, isAncestor, measure, rangeOf, setAside, signature, subtreeEnd, weight, type Range, type Tree } from './content-tree.ts';
+import {
+  classId,
+  elementChildren,
+  isAncestor,
+  LINK_WEIGHT,
+  measure,
+  rangeOf,
+  setAside,
+  signature,
+  subtreeEnd,
+  textOf,
+  weight,
+  type Range,
+  type Tree,
+} from './content-tree.ts';
 import { duplicates } from './copies.ts';
 import { declaredType, detectType, namedProductTitle, type PageType } from './page-type.ts';
 import { rails } from './rails.ts';
@@ -98,6 +112,7 @@ export function findMainContent(html: string): MainContent {
     for (const i of named(t, body, CUSTOMER_REVIEWS)) if (!holdsTitle(i)) setAside(t, i);
     node = descend(t, body, false);
   }
+  if (declared !== 'product') node = withCategoryText(t, body, node);
   const total = weight(t, body);
   // The title, when it sits outside the content element: the content starts at the title (a
   // product's name and price above its description) when their common ancestor adds little else;
@@ -136,7 +151,9 @@ export function findMainContent(html: string): MainContent {
   if (type === 'forum') for (const i of named(t, node, POSTER)) drop.push(rangeOf(t.els[i], html));
   if (type === 'forum') for (const i of postComments(t, node)) drop.push(rangeOf(t.els[i], html));
   for (const i of facets(t, node, type, holdsTitle)) drop.push(rangeOf(t.els[i], html));
+  for (const i of cardToggles(t, node)) drop.push(rangeOf(t.els[i], html));
   for (const i of headingAnchors(t, node)) drop.push(rangeOf(t.els[i], html));
+  for (const i of skipLinks(t, node)) drop.push(rangeOf(t.els[i], html));
   for (const i of duplicates(t, node, type)) drop.push(rangeOf(t.els[i], html));
   if (type !== 'listing') for (const i of rails(t, node)) drop.push(rangeOf(t.els[i], html));
   drop.sort((a, b) => a[0] - b[0]);
@@ -195,6 +212,39 @@ function descend(t: Tree, body: number, prosaic: boolean): number {
     if (like >= LIKE * bestW || (prosaic && prose >= PROSE * bestW)) return node;
     node = best;
   }
+}
+
+/** Text beside a shop's grid holding this share of the page is the category's own (its buying guide, its FAQ)... */
+const CATEGORY_TEXT = 0.15;
+/** A step adding more link text than this share, and CATEGORY_TEXT of the page, is a sidebar or a rail: the walk ends. */
+const PROSE_LINKS = 0.35;
+/** Levels walked up from the grid. */
+const CATEGORY_UP = 8;
+
+/**
+ * A category page's grid of priced cards can hold 60% of the page while its buying guide or FAQ lies
+ * beside it (a sibling of the grid or of one of its wrappers): the content grows to the lowest
+ * ancestor that adds unlinked text of CATEGORY_TEXT of the page, unless a step below it adds that much
+ * mostly linked text (a sidebar of links, a rail).
+ */
+function withCategoryText(t: Tree, body: number, node: number): number {
+  if (node === body) return node;
+  const grid = pricedGrids(t, node);
+  if (!(grid[0] & (GRID | HOLDS_GRID))) return node;
+  const total = weight(t, body);
+  let out = node;
+  for (let a = t.parent[node], c = node, up = 0; a !== -1 && a !== body && up < CATEGORY_UP; c = a, a = t.parent[a], up++) {
+    const txt = t.txt[a] - t.txt[c];
+    const lnk = t.lnk[a] - t.lnk[c];
+    if (txt >= CATEGORY_TEXT * total) {
+      out = a;
+      break;
+    }
+    // A step adding much link text and no prose (a sidebar of links, a rail) ends the walk; a
+    // results bar and pagination beside the grid do not (link blocks, left out later).
+    if (lnk > PROSE_LINKS * (txt + lnk) && txt + LINK_WEIGHT * lnk > CATEGORY_TEXT * total) break;
+  }
+  return out;
 }
 
 /** Whether `node` or one of its ancestors below `top` is named so (class or id). */
@@ -292,6 +342,10 @@ function linkBlocks(t: Tree, node: number, runShare: number, type: PageType): nu
   const out: number[] = [];
   const whole = weight(t, node);
   if (t.lnk[node] > LINKY * (t.txt[node] + t.lnk[node])) return out; // a listing: its links are the content
+  // A shop's grid of priced cards (each card one link around its name and price) is the content of a
+  // category page, not a link block: kept whole, and blocks holding it are looked into (not on a product
+  // page, where such cards are other products).
+  const grid = type === 'product' ? null : pricedGrids(t, node);
   const stack = [node];
   while (stack.length) {
     const at = stack.pop()!;
@@ -301,6 +355,11 @@ function linkBlocks(t: Tree, node: number, runShare: number, type: PageType): nu
       // A link's own inner elements are its text (`<a><span>Connection Pool</span></a>` in a sentence).
       if (t.txt[k] + t.lnk[k] === 0 || t.els[k].name === 'a') continue;
       if (!BLOCK_TAGS.has(t.els[k].name) || !linky(k)) {
+        stack.push(k);
+        continue;
+      }
+      if (grid && (grid[k - node] & GRID || (grid[at - node] & GRID && grid[k - node] & PRICED))) continue;
+      if (grid && grid[k - node] & HOLDS_GRID) {
         stack.push(k);
         continue;
       }
@@ -329,6 +388,44 @@ function linkBlocks(t: Tree, node: number, runShare: number, type: PageType): nu
     const sig = signature(t.els[k]);
     return bySig.get(sig)! < runShare * whole && (!rows || parents.get(sig)!.size < ROWS || !rows[k - node]);
   });
+}
+
+/** A price: a currency sign or code next to an amount (`$30`, `£1,099.00`, `44,99€`, `1305,02 лв`). */
+const PRICE = /(?:[$€£¥₹]|\b(?:USD|EUR|GBP|CHF|CAD|AUD)\b)\s?\d|\d(?:[.,]\d{2})?\s?(?:[€£₽]|\b(?:лв|kr|zł|Kč|Ft|lei|CHF|EUR|USD)(?![\p{L}]))/u;
+/** Cards of one kind (same tag and classes), each holding a price, this many or more under one parent: a shop's grid. */
+const PRICED_CARDS = 5;
+const PRICED = 1;
+const GRID = 2;
+const HOLDS_GRID = 4;
+
+/**
+ * By index from `node`: PRICED for an element holding a price in its text, GRID for the parent of
+ * PRICED_CARDS or more like children (same signature) that each hold one, HOLDS_GRID for its ancestors.
+ */
+function pricedGrids(t: Tree, node: number): Uint8Array {
+  const last = subtreeEnd(t, node);
+  const out = new Uint8Array(last - node + 1);
+  const count = new Map<string, number>();
+  for (let i = last; i >= node; i--) {
+    if (t.gone[i]) continue;
+    const el = t.els[i];
+    if (!(out[i - node] & PRICED)) {
+      // The element's own text, its pieces joined (`$<!-- -->30` as rendered by React).
+      let own = '';
+      for (const c of el.children) if (c.type === 'text') own += (c as Text).data;
+      if (own !== '' && PRICE.test(own)) out[i - node] |= PRICED;
+    }
+    count.clear();
+    for (const c of elementChildren(t, i)) {
+      if (!(out[c - node] & PRICED)) continue;
+      const sig = signature(t.els[c]);
+      const n = (count.get(sig) ?? 0) + 1;
+      count.set(sig, n);
+      if (n >= PRICED_CARDS) out[i - node] |= GRID;
+    }
+    if (i > node) out[t.parent[i] - node] |= (out[i - node] & PRICED) | (out[i - node] & (GRID | HOLDS_GRID) ? HOLDS_GRID : 0);
+  }
+  return out;
 }
 
 /**
@@ -484,6 +581,36 @@ function facets(t: Tree, node: number, type: PageType, holdsTitle: (i: number) =
   return out;
 }
 
+/** A checkbox's label of at most this many characters, the same in this many places or more, is every card's toggle. */
+const TOGGLE_TEXT = 30;
+const TOGGLES = 5;
+
+const isCheckbox = (n: AnyNode | null) => n?.type === 'tag' && (n as Element).name === 'input' && (n as Element).attribs.type === 'checkbox';
+
+/**
+ * The toggle every card of a grid carries ("Compare", "Add to compare"): a checkbox's label (around
+ * it, or after it) whose short text recurs, the same, in five places or more. Facets' labels each
+ * differ ("Red (12)", "Steel (30)"); a form's options are not repeated.
+ */
+function cardToggles(t: Tree, node: number): number[] {
+  const byText = new Map<string, number[]>();
+  const last = subtreeEnd(t, node);
+  for (let i = node + 1; i <= last; i++) {
+    const el = t.els[i];
+    if (el.name !== 'label' || t.gone[i] || t.txt[i] + t.lnk[i] === 0 || t.txt[i] + t.lnk[i] > TOGGLE_TEXT) continue;
+    let sib: AnyNode | null = el.prev;
+    // (past the other labels of the same box: "Compare", then "Remove from comparison" shown once ticked)
+    while (sib && ((sib.type === 'text' && !(sib as Text).data.trim()) || (sib.type === 'tag' && (sib as Element).name === 'label'))) sib = sib.prev;
+    let box = isCheckbox(sib);
+    for (let k = i + 1; !box && k <= last && t.els[k].startIndex! < el.endIndex!; k++) box = isCheckbox(t.els[k]);
+    if (!box) continue;
+    const text = textOf(el);
+    if (!byText.has(text)) byText.set(text, []);
+    byText.get(text)!.push(i);
+  }
+  return [...byText.values()].filter((g) => g.length >= TOGGLES).flat();
+}
+
 function hasControl(t: Tree, k: number): boolean {
   const last = subtreeEnd(t, k);
   for (let i = k + 1; i <= last; i++) if (CONTROLS.has(t.els[i].name)) return true;
@@ -507,6 +634,20 @@ function headingAnchors(t: Tree, node: number): number[] {
       if (t.txt[h] > 0) out.push(i);
       break;
     }
+  }
+  return out;
+}
+
+/** A keyboard user's shortcut: "Skip to product list", "Skip listing", "Skip to filters". */
+const SKIP_LINK = /^skip\b/;
+
+/** In-page links (`#fragment`) whose text is a skip link's, left out everywhere. */
+function skipLinks(t: Tree, node: number): number[] {
+  const out: number[] = [];
+  const last = subtreeEnd(t, node);
+  for (let i = node + 1; i <= last; i++) {
+    const el = t.els[i];
+    if (el.name === 'a' && !t.gone[i] && (el.attribs.href ?? '').startsWith('#') && t.lnk[i] < 60 && SKIP_LINK.test(textOf(el))) out.push(i);
   }
   return out;
 }
