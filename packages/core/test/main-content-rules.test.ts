@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { findMainContent } from '../src/page/main-content.ts';
-import { htmlToMarkdown } from '../src/page/index.ts';
+import { htmlToMarkdown, reducePage } from '../src/page/index.ts';
 import { CHROME_WORDS, expectOnly, md, page, para } from './main-content-pages.ts';
 
 describe('page: main content, what it leaves out and keeps', () => {
@@ -360,6 +360,18 @@ describe('page: main content, what it leaves out and keeps', () => {
     expectOnly(md(named), ['Issue 12', 'Issue paragraph 4'], ['Subscribe to our newsletter', ...CHROME_WORDS]);
     const sticky = page(`<div class="sticky-footer"><div class="body"><h1>Gummies</h1>${para('Gummies', 4)}</div></div>`);
     expectOnly(md(sticky), ['Gummies', 'Gummies paragraph 4'], CHROME_WORDS);
+  });
+
+  it("a form's status messages, shown only once it is sent, are left out of the content and the model input", () => {
+    const form = `<div class="w-form"><form><label>Email</label><input type="email" name="email"><input type="submit" value="Join"></form>
+      <div class="w-form-done"><div>Thank you! Your submission has been received!</div></div>
+      <div class="w-form-fail"><div>Oops! Something went wrong while submitting the form.</div></div>
+      <div class="form_message-success"><div>Thanks for joining the list!</div></div></div>`;
+    const html = page(`<article><h1>Sleep and light</h1>${para('Sleep', 3)}${form}</article>`);
+    const out = md(html);
+    const input = reducePage(html, { url: 'https://site.example/x/', mode: 'standard' }).text;
+    for (const text of [out, input])
+      expectOnly(text, ['Sleep and light', 'Sleep paragraph 3'], ['submission has been received', 'Something went wrong', 'Thanks for joining']);
   });
 
   it('stays linear on a page of many unclosed links', () => {
