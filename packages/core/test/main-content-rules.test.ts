@@ -362,16 +362,21 @@ describe('page: main content, what it leaves out and keeps', () => {
     expectOnly(md(sticky), ['Gummies', 'Gummies paragraph 4'], CHROME_WORDS);
   });
 
-  it("a form's status messages, shown only once it is sent, are left out of the content and the model input", () => {
+  it("a form's status messages, shown only once it is sent, and fields hidden by its plugin are left out of the content and the model input", () => {
     const form = `<div class="w-form"><form><label>Email</label><input type="email" name="email"><input type="submit" value="Join"></form>
       <div class="w-form-done"><div>Thank you! Your submission has been received!</div></div>
       <div class="w-form-fail"><div>Oops! Something went wrong while submitting the form.</div></div>
-      <div class="form_message-success"><div>Thanks for joining the list!</div></div></div>`;
+      <div class="form_message-success"><div>Thanks for joining the list!</div></div>
+      <div class="gfield gfield_visibility_hidden"><span>This field is hidden when viewing the form</span><input name="utm_source"></div></div>`;
     const html = page(`<article><h1>Sleep and light</h1>${para('Sleep', 3)}${form}</article>`);
     const out = md(html);
     const input = reducePage(html, { url: 'https://site.example/x/', mode: 'standard' }).text;
     for (const text of [out, input])
-      expectOnly(text, ['Sleep and light', 'Sleep paragraph 3'], ['submission has been received', 'Something went wrong', 'Thanks for joining']);
+      expectOnly(
+        text,
+        ['Sleep and light', 'Sleep paragraph 3'],
+        ['submission has been received', 'Something went wrong', 'Thanks for joining', 'This field is hidden'],
+      );
   });
 
   it('stays linear on a page of many unclosed links', () => {

@@ -68,12 +68,13 @@ export function isHidden(tag: string, attrs: Attrs): boolean {
   const style = attrs.style;
   if (style !== undefined && style.length > 8 && HIDDEN_STYLE.test(style)) return true;
   if (tag === 'input' && attrs.type?.toLowerCase() === 'hidden') return true;
-  // A form's status messages, shown by its script only once the form is sent ("Thank you! Your
-  // submission has been received!", "Oops! Something went wrong"): Webflow's and its conventions' classes.
-  if (attrs.class !== undefined && FORM_STATUS.test(attrs.class)) return true;
+  // Parts of a form its plugin's stylesheet hides: the status messages its script shows only once the
+  // form is sent ("Thank you! Your submission has been received!", "Oops! Something went wrong";
+  // Webflow's classes and its conventions'), and Gravity Forms' fields hidden from visitors.
+  if (attrs.class !== undefined && FORM_HIDDEN.test(attrs.class)) return true;
   return false;
 }
-const FORM_STATUS = /(?:^|\s)(?:w-form-(?:done|fail)|form[-_]message[-_](?:success|error))(?:\s|$)/i;
+const FORM_HIDDEN = /(?:^|\s)(?:w-form-(?:done|fail)|form[-_]message[-_](?:success|error)|gfield_visibility_hidden)(?:\s|$)/i;
 
 // Precision mode: attributes rendered inline. Tracking, styling, framework and event attributes are dropped.
 const SHOWN = new Set([
