@@ -152,6 +152,7 @@ export function findMainContent(html: string): MainContent {
   if (type === 'forum') for (const i of postComments(t, node)) drop.push(rangeOf(t.els[i], html));
   for (const i of facets(t, node, type, holdsTitle)) drop.push(rangeOf(t.els[i], html));
   for (const i of cardToggles(t, node)) drop.push(rangeOf(t.els[i], html));
+  for (const i of disclosureMenus(t, node, holdsTitle)) drop.push(rangeOf(t.els[i], html));
   for (const i of headingAnchors(t, node)) drop.push(rangeOf(t.els[i], html));
   for (const i of skipLinks(t, node)) drop.push(rangeOf(t.els[i], html));
   for (const i of duplicates(t, node, type)) drop.push(rangeOf(t.els[i], html));
@@ -577,6 +578,27 @@ function facets(t: Tree, node: number, type: PageType, holdsTitle: (i: number) =
     )
       out.push(k);
     else stack.push(...elementChildren(t, k));
+  }
+  return out;
+}
+
+/**
+ * A disclosure menu (`<details>` opening a list of links: a sort order, a language or date filter, a
+ * menu of options): mostly link text, and little of the content. A disclosure of prose (an FAQ's
+ * answer) is not one. A closed one is left out however long its list (a hundred languages to filter by).
+ */
+function disclosureMenus(t: Tree, node: number, holdsTitle: (i: number) => boolean): number[] {
+  const out: number[] = [];
+  const whole = weight(t, node);
+  const last = subtreeEnd(t, node);
+  for (let i = node + 1; i <= last; i++) {
+    if (t.els[i].name !== 'details' || t.gone[i]) continue;
+    // (a closed one is hidden until opened: however long its list, it is not what the page shows)
+    const closed = t.els[i].attribs.open === undefined;
+    if (t.lnk[i] > LINKY * (t.txt[i] + t.lnk[i]) && (closed || weight(t, i) < FACET_SHARE * whole) && !holdsTitle(i)) {
+      out.push(i);
+      i = subtreeEnd(t, i);
+    }
   }
   return out;
 }
