@@ -240,6 +240,16 @@ describe('page: main content, what it leaves out and keeps', () => {
     );
   });
 
+  it("the names list in every row (authors, each a link, parted by commas) is the rows' content; a tag row parted by spaces is not", () => {
+    const entry = (i: number) =>
+      `<dt><a href="/abs/${i}">arXiv:${i}</a></dt><dd><div class="meta"><div class="title">Title: A study of sparse attention number ${i} in large models</div>
+      <div class="authors"><a href="/a/lee${i}">Ann Lee</a>, <a href="/a/chen${i}">Bo Chen</a> and <a href="/a/diaz${i}">Cy Diaz</a></div>
+      <div class="tags"><a href="/t/ml">ml</a> <a href="/t/nlp">nlp</a> <a href="/t/opt">optimisation</a></div>
+      <div class="subjects">Subjects: Machine learning; computation and language</div></div></dd>`;
+    const html = page(`<main><h1>Recent submissions</h1>${para('Intro', 2)}<dl>${Array.from({ length: 8 }, (_, i) => entry(i + 1)).join('')}</dl></main>`);
+    expectOnly(md(html), ['Recent submissions', 'sparse attention number 8', 'Ann Lee', 'Cy Diaz', 'Subjects: Machine'], ['optimisation', ...CHROME_WORDS]);
+  });
+
   it('a skip link inside the content is left out, a link in the text that starts so is kept', () => {
     const html = page(`<main><h1>Desks</h1><a href="#product-list">Skip to product list</a>${para('Desk', 3)}
       <p>Read <a href="#care">skipping the varnish</a> before you oil the top.</p><ul id="product-list"><li>Desk one</li></ul></main>`);

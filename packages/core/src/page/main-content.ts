@@ -387,8 +387,30 @@ function linkBlocks(t: Tree, node: number, runShare: number, type: PageType): nu
   const rows = type !== 'product' && [...parents.values()].some((p) => p.size >= ROWS) ? headlines(t, node) : null;
   return out.filter((k) => {
     const sig = signature(t.els[k]);
-    return bySig.get(sig)! < runShare * whole && (!rows || parents.get(sig)!.size < ROWS || !rows[k - node]);
+    return bySig.get(sig)! < runShare * whole && (!rows || parents.get(sig)!.size < ROWS || !(rows[k - node] || namesList(t.els[k])));
   });
+}
+
+/** Between the links of a list of names: a comma, a semicolon, an "and". */
+const NAME_SEPARATOR = /^[\s,;]*(?:(?:and|&)[\s,]*)?$/;
+
+/**
+ * A list of names, each a link, separated by commas (`<a>Ann Lee</a>, <a>Bo Chen</a> and <a>Cy Diaz</a>`):
+ * in every row of a listing, the item's authors, as much the item's as its title.
+ */
+function namesList(el: Element): boolean {
+  let links = 0;
+  let separators = 0;
+  for (const c of el.children) {
+    if (c.type === 'text') {
+      const data = (c as Text).data;
+      if (!NAME_SEPARATOR.test(data)) return false;
+      if (data.trim() && links > 0) separators++;
+    } else if (c.type === 'tag' && (c as Element).name === 'a') links++;
+    else if (c.type === 'tag') return false;
+  }
+  // (tags side by side, parted by spaces alone, are not names)
+  return links >= 2 && separators >= links - 1;
 }
 
 /** A price: a currency sign or code next to an amount (`$30`, `£1,099.00`, `44,99€`, `1305,02 лв`). */
