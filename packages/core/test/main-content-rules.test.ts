@@ -224,6 +224,32 @@ describe('page: main content, what it leaves out and keeps', () => {
     expectOnly(md(html), ['Tents', 'Tent 1', 'Two-person tent number 6', 'tent care guide'], ['Compare', 'Stop comparing', ...CHROME_WORDS]);
   });
 
+  it('a disclosure menu of links (a closed <details> filter, however long) is left out; a disclosure of prose is kept', () => {
+    const repo = (i: number) =>
+      `<article class="row"><h2><a href="/r/${i}">owner / project-${i}</a></h2><p>A small library number ${i} for parsing dates.</p><span>${i}0 stars today</span></article>`;
+    const langs = Array.from({ length: 120 }, (_, i) => `<a href="/trending/lang-${i}">Language number ${i}</a>`).join(' ');
+    const html = page(`<main><h1>Trending</h1><p>See what the community is most excited about today.</p>
+      <details><summary>Language: Any</summary><div>${langs}</div></details>
+      <details open><summary>Sort: Most stars</summary><a href="?s=stars">Most stars</a> <a href="?s=forks">Most forks</a> <a href="?s=new">Recently updated</a></details>
+      ${Array.from({ length: 8 }, (_, i) => repo(i + 1)).join('')}
+      <details><summary>How is this list made?</summary><p>Projects are ranked by the stars they gained today, counted every hour.</p></details></main>`);
+    expectOnly(
+      md(html),
+      ['Trending', 'owner / project-1', 'library number 8', 'counted every hour'],
+      ['Language number 7', 'Language: Any', 'Most forks', 'Recently updated', ...CHROME_WORDS],
+    );
+  });
+
+  it("the names list in every row (authors, each a link, parted by commas) is the rows' content; a tag row parted by spaces is not", () => {
+    const entry = (i: number) =>
+      `<dt><a href="/abs/${i}">arXiv:${i}</a></dt><dd><div class="meta"><div class="title">Title: A study of sparse attention number ${i} in large models</div>
+      <div class="authors"><a href="/a/lee${i}">Ann Lee</a>, <a href="/a/chen${i}">Bo Chen</a> and <a href="/a/diaz${i}">Cy Diaz</a></div>
+      <div class="tags"><a href="/t/ml">ml</a> <a href="/t/nlp">nlp</a> <a href="/t/opt">optimisation</a></div>
+      <div class="subjects">Subjects: Machine learning; computation and language</div></div></dd>`;
+    const html = page(`<main><h1>Recent submissions</h1>${para('Intro', 2)}<dl>${Array.from({ length: 8 }, (_, i) => entry(i + 1)).join('')}</dl></main>`);
+    expectOnly(md(html), ['Recent submissions', 'sparse attention number 8', 'Ann Lee', 'Cy Diaz', 'Subjects: Machine'], ['optimisation', ...CHROME_WORDS]);
+  });
+
   it('a skip link inside the content is left out, a link in the text that starts so is kept', () => {
     const html = page(`<main><h1>Desks</h1><a href="#product-list">Skip to product list</a>${para('Desk', 3)}
       <p>Read <a href="#care">skipping the varnish</a> before you oil the top.</p><ul id="product-list"><li>Desk one</li></ul></main>`);

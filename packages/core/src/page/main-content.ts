@@ -152,6 +152,7 @@ export function findMainContent(html: string): MainContent {
   if (type === 'forum') for (const i of postComments(t, node)) drop.push(rangeOf(t.els[i], html));
   for (const i of facets(t, node, type, holdsTitle)) drop.push(rangeOf(t.els[i], html));
   for (const i of cardToggles(t, node)) drop.push(rangeOf(t.els[i], html));
+  for (const i of disclosureMenus(t, node, holdsTitle)) drop.push(rangeOf(t.els[i], html));
   for (const i of headingAnchors(t, node)) drop.push(rangeOf(t.els[i], html));
   for (const i of skipLinks(t, node)) drop.push(rangeOf(t.els[i], html));
   for (const i of duplicates(t, node, type)) drop.push(rangeOf(t.els[i], html));
@@ -386,8 +387,30 @@ function linkBlocks(t: Tree, node: number, runShare: number, type: PageType): nu
   const rows = type !== 'product' && [...parents.values()].some((p) => p.size >= ROWS) ? headlines(t, node) : null;
   return out.filter((k) => {
     const sig = signature(t.els[k]);
-    return bySig.get(sig)! < runShare * whole && (!rows || parents.get(sig)!.size < ROWS || !rows[k - node]);
+    return bySig.get(sig)! < runShare * whole && (!rows || parents.get(sig)!.size < ROWS || !(rows[k - node] || namesList(t.els[k])));
   });
+}
+
+/** Between the links of a list of names: a comma, a semicolon, an "and". */
+const NAME_SEPARATOR = /^[\s,;]*(?:(?:and|&)[\s,]*)?$/;
+
+/**
+ * A list of names, each a link, separated by commas (`<a>Ann Lee</a>, <a>Bo Chen</a> and <a>Cy Diaz</a>`):
+ * in every row of a listing, the item's authors, as much the item's as its title.
+ */
+function namesList(el: Element): boolean {
+  let links = 0;
+  let separators = 0;
+  for (const c of el.children) {
+    if (c.type === 'text') {
+      const data = (c as Text).data;
+      if (!NAME_SEPARATOR.test(data)) return false;
+      if (data.trim() && links > 0) separators++;
+    } else if (c.type === 'tag' && (c as Element).name === 'a') links++;
+    else if (c.type === 'tag') return false;
+  }
+  // (tags side by side, parted by spaces alone, are not names)
+  return links >= 2 && separators >= links - 1;
 }
 
 /** A price: a currency sign or code next to an amount (`$30`, `£1,099.00`, `44,99€`, `1305,02 лв`). */
@@ -577,6 +600,27 @@ function facets(t: Tree, node: number, type: PageType, holdsTitle: (i: number) =
     )
       out.push(k);
     else stack.push(...elementChildren(t, k));
+  }
+  return out;
+}
+
+/**
+ * A disclosure menu (`<details>` opening a list of links: a sort order, a language or date filter, a
+ * menu of options): mostly link text, and little of the content. A disclosure of prose (an FAQ's
+ * answer) is not one. A closed one is left out however long its list (a hundred languages to filter by).
+ */
+function disclosureMenus(t: Tree, node: number, holdsTitle: (i: number) => boolean): number[] {
+  const out: number[] = [];
+  const whole = weight(t, node);
+  const last = subtreeEnd(t, node);
+  for (let i = node + 1; i <= last; i++) {
+    if (t.els[i].name !== 'details' || t.gone[i]) continue;
+    // (a closed one is hidden until opened: however long its list, it is not what the page shows)
+    const closed = t.els[i].attribs.open === undefined;
+    if (t.lnk[i] > LINKY * (t.txt[i] + t.lnk[i]) && (closed || weight(t, i) < FACET_SHARE * whole) && !holdsTitle(i)) {
+      out.push(i);
+      i = subtreeEnd(t, i);
+    }
   }
   return out;
 }
