@@ -263,6 +263,24 @@ describe('page: main content, what it leaves out and keeps', () => {
     expect(found.drop.some(([s, e]) => html.slice(s, e).includes('Add to basket'))).to.equal(false);
   });
 
+  it("a product page's sign-up block around an email field (back in stock, newsletter) is left out with its messages", () => {
+    const ld = `<script type="application/ld+json">{"@context":"https://schema.org","@type":"Product","name":"Wool runner"}</script>`;
+    const html = page(
+      `<main><h1>Wool runner</h1>${para('Runner', 3)}
+      <div class="px-6 py-10"><h3>Notify me when back in stock</h3><p>Sign up and we will let you know when this colour returns.</p>
+      <form><label for="e">Email</label><input id="e" type="email" placeholder="Email address"><button type="submit">Get notified</button></form>
+      <p>You can opt out any time.</p></div>
+      <div class="hidden"><h3>It's official</h3><p>We got your info, and we are rooting for you.</p></div></main>`,
+      ld,
+    );
+    // The sent and failed messages sit beside the form: the block around both is the sign-up.
+    const wrapped = html
+      .replace('<div class="px-6 py-10">', '<div class="modal"><div class="px-6 py-10">')
+      .replace('rooting for you.</p></div>', 'rooting for you.</p></div></div>');
+    expectOnly(md(html), ['Wool runner', 'Runner paragraph 3'], ['Notify me when back', 'opt out any time', ...CHROME_WORDS]);
+    expectOnly(md(wrapped), ['Wool runner', 'Runner paragraph 3'], ['Notify me when back', 'rooting for you', ...CHROME_WORDS]);
+  });
+
   it('a link styled as a button (a call to action) is left out, a link in the text is kept', () => {
     const html = page(`<main><h1>Function calling</h1>${para('Model', 3)}<p>See the <a href="/docs/format">formatting guide</a> for details.</p>
       <p><a class="button button-primary" href="/try">Try the model now</a> <a class="btn btn--large" href="/download">Download the weights</a></p></main>`);

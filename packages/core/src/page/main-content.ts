@@ -152,6 +152,7 @@ export function findMainContent(html: string): MainContent {
   if (type === 'forum') for (const i of postComments(t, node)) drop.push(rangeOf(t.els[i], html));
   for (const i of facets(t, node, type, holdsTitle)) drop.push(rangeOf(t.els[i], html));
   for (const i of cardToggles(t, node)) drop.push(rangeOf(t.els[i], html));
+  if (type === 'product') for (const i of signups(t, node, holdsTitle)) drop.push(rangeOf(t.els[i], html));
   for (const i of headingAnchors(t, node)) drop.push(rangeOf(t.els[i], html));
   for (const i of skipLinks(t, node)) drop.push(rangeOf(t.els[i], html));
   for (const i of duplicates(t, node, type)) drop.push(rangeOf(t.els[i], html));
@@ -457,6 +458,31 @@ function buttons(t: Tree, node: number): number[] {
   for (let i = node + 1; i <= last; i++) {
     const el = t.els[i];
     if (el.name === 'a' && !t.gone[i] && el.attribs.class !== undefined && el.attribs.class.split(/\s+/).some((w) => BUTTON.test(w))) out.push(i);
+  }
+  return out;
+}
+
+/** A sign-up block around an email field holds at most this much text (its heading, its pitch, its sent and failed messages). */
+const SIGNUP_TEXT = 600;
+const EMAIL = /e-?mail/i;
+
+/**
+ * A product page's sign-up blocks (notify me when back in stock, the newsletter): the largest block
+ * around an email field holding little text and not the product's title, with its pitch and its
+ * success and error messages. Not the product's content.
+ */
+function signups(t: Tree, node: number, holdsTitle: (i: number) => boolean): number[] {
+  const out: number[] = [];
+  const last = subtreeEnd(t, node);
+  for (let i = node + 1; i <= last; i++) {
+    const el = t.els[i];
+    if (el.name !== 'input' || t.gone[t.parent[i]]) continue;
+    const a = el.attribs;
+    if (a.type !== 'email' && !EMAIL.test(`${a.name ?? ''} ${a.placeholder ?? ''} ${a.autocomplete ?? ''}`)) continue;
+    if (out.some((o) => isAncestor(t, o, i))) continue;
+    let k = i;
+    while (t.parent[k] > node && !holdsTitle(t.parent[k]) && weight(t, t.parent[k]) <= SIGNUP_TEXT) k = t.parent[k];
+    if (k !== i) out.push(k);
   }
   return out;
 }
