@@ -263,6 +263,16 @@ describe('page: main content, what it leaves out and keeps', () => {
     expect(found.drop.some(([s, e]) => html.slice(s, e).includes('Add to basket'))).to.equal(false);
   });
 
+  it("a copy shown on some screens by a framework's prefixed class (wt-show-lg, wt-hide-lg) comes out once", () => {
+    const line = 'We plant a tree for every delivery we make.';
+    const html = page(`<main><h1>Speckle mug</h1>${para('Mug', 2)}
+      <div><div class="wt-show-lg"><div class="caption">${line} <a href="/trees">See how</a></div></div>
+      <div class="wt-hide-lg"><div class="caption">${line} <a href="/trees">See how</a></div></div></div></main>`);
+    const out = md(html);
+    expect(out.split(line).length - 1).to.equal(1);
+    expectOnly(out, ['Speckle mug', 'Mug paragraph 2'], CHROME_WORDS);
+  });
+
   it("a product page's sign-up block around an email field (back in stock, newsletter) is left out with its messages", () => {
     const ld = `<script type="application/ld+json">{"@context":"https://schema.org","@type":"Product","name":"Wool runner"}</script>`;
     const html = page(
