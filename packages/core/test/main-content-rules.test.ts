@@ -49,6 +49,17 @@ describe('page: main content, what it leaves out and keeps', () => {
     expectOnly(out, ['Speckle mug', 'Description paragraph 3', 'Care', 'Rinse after use'], ['Similar items', 'Other mug 1', ...CHROME_WORDS]);
   });
 
+  it("a product page's comparison with the shop's other products is left out", () => {
+    const ld = `<script type="application/ld+json">{"@context":"https://schema.org","@type":"Product","name":"Driver kit"}</script>`;
+    const col = (i: number) => `<div class="col"><p>Kit ${i}</p><p>Form factor</p><p>Case ${i}</p><p>Bits</p><p>${16 * i}</p></div>`;
+    const html = page(
+      `<main><h1>Driver kit</h1>${para('Kit', 3)}
+      <section id="ComponentSectionProductComparison-4"><h2>Which kit is right for you?</h2><div class="grid">${[1, 2, 3].map(col).join('')}</div></section></main>`,
+      ld,
+    );
+    expectOnly(md(html), ['Driver kit', 'Kit paragraph 3'], ['Which kit is right', 'Form factor', 'Case 2', ...CHROME_WORDS]);
+  });
+
   it("an article's comment thread is left out", () => {
     const html = page(`<main><article><h1>Essay</h1>${para('Essay', 5)}
       <div id="comments" class="comments-area"><h2>3 comments</h2><ol class="comment-list"><li class="comment"><p>Great essay, thanks for writing it.</p></li><li class="comment"><p>I disagree with the second point.</p></li></ol></div></article></main>`);

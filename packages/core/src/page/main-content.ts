@@ -430,11 +430,12 @@ function pricedGrids(t: Tree, node: number): Uint8Array {
 }
 
 /**
- * A product's customer reviews and questions: the shop's content is the description and specifications.
+ * A product's customer reviews and questions, the shop's recommendations and its comparison of this
+ * product with its others: the shop's content is the description and specifications.
  * Editorial reviews (a book's blurbs and description from the publisher) are content.
  */
 const REVIEWS =
-  /(?<!editorial[-_]?)review|rating|okendo|yotpo|bazaarvoice|stamped|jdgm|judgeme|trustpilot|questions|recently-viewed|recommend|upsell|cross-sell/;
+  /(?<!editorial[-_]?)review|rating|okendo|yotpo|bazaarvoice|stamped|jdgm|judgeme|trustpilot|questions|recently-viewed|recommend|upsell|cross-sell|product-?comparison|compare-?products/;
 
 /** Customer reviews only (not questions, ratings or recommendations, which can name a product's FAQ or its spec cards). */
 const CUSTOMER_REVIEWS = /(?<!editorial[-_]?)review|okendo|yotpo|bazaarvoice|jdgm|judgeme|trustpilot/;
