@@ -49,6 +49,17 @@ describe('page: main content, what it leaves out and keeps', () => {
     expectOnly(out, ['Speckle mug', 'Description paragraph 3', 'Care', 'Rinse after use'], ['Similar items', 'Other mug 1', ...CHROME_WORDS]);
   });
 
+  it("a product page's comparison with the shop's other products is left out", () => {
+    const ld = `<script type="application/ld+json">{"@context":"https://schema.org","@type":"Product","name":"Driver kit"}</script>`;
+    const col = (i: number) => `<div class="col"><p>Kit ${i}</p><p>Form factor</p><p>Case ${i}</p><p>Bits</p><p>${16 * i}</p></div>`;
+    const html = page(
+      `<main><h1>Driver kit</h1>${para('Kit', 3)}
+      <section id="ComponentSectionProductComparison-4"><h2>Which kit is right for you?</h2><div class="grid">${[1, 2, 3].map(col).join('')}</div></section></main>`,
+      ld,
+    );
+    expectOnly(md(html), ['Driver kit', 'Kit paragraph 3'], ['Which kit is right', 'Form factor', 'Case 2', ...CHROME_WORDS]);
+  });
+
   it("an article's comment thread is left out", () => {
     const html = page(`<main><article><h1>Essay</h1>${para('Essay', 5)}
       <div id="comments" class="comments-area"><h2>3 comments</h2><ol class="comment-list"><li class="comment"><p>Great essay, thanks for writing it.</p></li><li class="comment"><p>I disagree with the second point.</p></li></ol></div></article></main>`);
@@ -287,6 +298,34 @@ describe('page: main content, what it leaves out and keeps', () => {
     const found = findMainContent(html);
     expect(found.shop).to.have.length(5);
     expect(found.drop.some(([s, e]) => html.slice(s, e).includes('Add to basket'))).to.equal(false);
+  });
+
+  it("a copy shown on some screens by a framework's prefixed class (wt-show-lg, wt-hide-lg) comes out once", () => {
+    const line = 'We plant a tree for every delivery we make.';
+    const html = page(`<main><h1>Speckle mug</h1>${para('Mug', 2)}
+      <div><div class="wt-show-lg"><div class="caption">${line} <a href="/trees">See how</a></div></div>
+      <div class="wt-hide-lg"><div class="caption">${line} <a href="/trees">See how</a></div></div></div></main>`);
+    const out = md(html);
+    expect(out.split(line).length - 1).to.equal(1);
+    expectOnly(out, ['Speckle mug', 'Mug paragraph 2'], CHROME_WORDS);
+  });
+
+  it("a product page's sign-up block around an email field (back in stock, newsletter) is left out with its messages", () => {
+    const ld = `<script type="application/ld+json">{"@context":"https://schema.org","@type":"Product","name":"Wool runner"}</script>`;
+    const html = page(
+      `<main><h1>Wool runner</h1>${para('Runner', 3)}
+      <div class="px-6 py-10"><h3>Notify me when back in stock</h3><p>Sign up and we will let you know when this colour returns.</p>
+      <form><label for="e">Email</label><input id="e" type="email" placeholder="Email address"><button type="submit">Get notified</button></form>
+      <p>You can opt out any time.</p></div>
+      <div class="hidden"><h3>It's official</h3><p>We got your info, and we are rooting for you.</p></div></main>`,
+      ld,
+    );
+    // The sent and failed messages sit beside the form: the block around both is the sign-up.
+    const wrapped = html
+      .replace('<div class="px-6 py-10">', '<div class="modal"><div class="px-6 py-10">')
+      .replace('rooting for you.</p></div>', 'rooting for you.</p></div></div>');
+    expectOnly(md(html), ['Wool runner', 'Runner paragraph 3'], ['Notify me when back', 'opt out any time', ...CHROME_WORDS]);
+    expectOnly(md(wrapped), ['Wool runner', 'Runner paragraph 3'], ['Notify me when back', 'rooting for you', ...CHROME_WORDS]);
   });
 
   it('a link styled as a button (a call to action) is left out, a link in the text is kept', () => {

@@ -10,9 +10,9 @@ const MIN_COPY = 30;
 const MAX_COPY = 20000;
 /** A block this long is a copy however often it repeats; a shorter one only when it occurs twice. */
 const LONG_COPY = 100;
-/** Class words of a part shown on some screens only (responsive copies, hidden variants). */
+/** Class words of a part shown on some screens only (responsive copies, hidden variants; a framework's prefixed `wt-show-lg`, `u-hide-md`). */
 const SCREEN =
-  /^(?!is-|has-)(?:[\w-]*[-_])?(?:mobile|desktop|tablet)(?:[-_][\w-]*)?$|^(?:hidden|visible|hide|show)(?:-[\w-]+)?$|^(?:hidden|visible|hide|show)-for-|^d-(?:sm-|md-|lg-|xl-)?none$|^(?:sm|md|lg|xl):hidden$/;
+  /^(?!is-|has-)(?:[\w-]*[-_])?(?:mobile|desktop|tablet)(?:[-_][\w-]*)?$|^(?:hidden|visible|hide|show)(?:-[\w-]+)?$|^(?:hidden|visible|hide|show)-for-|^d-(?:sm-|md-|lg-|xl-)?none$|^(?:sm|md|lg|xl):hidden$|^[a-z]{1,4}-(?:hidden|visible|hide|show)-(?:xs|sm|md|lg|xl|xxl)$/;
 const ROW = new Set(['tr', 'td', 'th', 'tbody', 'thead']);
 const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
 /** A block holding two like headings is a card when its text is at most this many times as long as one of them. */

@@ -153,6 +153,7 @@ export function findMainContent(html: string): MainContent {
   for (const i of facets(t, node, type, holdsTitle)) drop.push(rangeOf(t.els[i], html));
   for (const i of cardToggles(t, node)) drop.push(rangeOf(t.els[i], html));
   for (const i of disclosureMenus(t, node, holdsTitle)) drop.push(rangeOf(t.els[i], html));
+  if (type === 'product') for (const i of signups(t, node, holdsTitle)) drop.push(rangeOf(t.els[i], html));
   for (const i of headingAnchors(t, node)) drop.push(rangeOf(t.els[i], html));
   for (const i of skipLinks(t, node)) drop.push(rangeOf(t.els[i], html));
   for (const i of duplicates(t, node, type)) drop.push(rangeOf(t.els[i], html));
@@ -452,11 +453,12 @@ function pricedGrids(t: Tree, node: number): Uint8Array {
 }
 
 /**
- * A product's customer reviews and questions: the shop's content is the description and specifications.
+ * A product's customer reviews and questions, the shop's recommendations and its comparison of this
+ * product with its others: the shop's content is the description and specifications.
  * Editorial reviews (a book's blurbs and description from the publisher) are content.
  */
 const REVIEWS =
-  /(?<!editorial[-_]?)review|rating|okendo|yotpo|bazaarvoice|stamped|jdgm|judgeme|trustpilot|questions|recently-viewed|recommend|upsell|cross-sell/;
+  /(?<!editorial[-_]?)review|rating|okendo|yotpo|bazaarvoice|stamped|jdgm|judgeme|trustpilot|questions|recently-viewed|recommend|upsell|cross-sell|product-?comparison|compare-?products/;
 
 /** Customer reviews only (not questions, ratings or recommendations, which can name a product's FAQ or its spec cards). */
 const CUSTOMER_REVIEWS = /(?<!editorial[-_]?)review|okendo|yotpo|bazaarvoice|jdgm|judgeme|trustpilot/;
@@ -480,6 +482,31 @@ function buttons(t: Tree, node: number): number[] {
   for (let i = node + 1; i <= last; i++) {
     const el = t.els[i];
     if (el.name === 'a' && !t.gone[i] && el.attribs.class !== undefined && el.attribs.class.split(/\s+/).some((w) => BUTTON.test(w))) out.push(i);
+  }
+  return out;
+}
+
+/** A sign-up block around an email field holds at most this much text (its heading, its pitch, its sent and failed messages). */
+const SIGNUP_TEXT = 600;
+const EMAIL = /e-?mail/i;
+
+/**
+ * A product page's sign-up blocks (notify me when back in stock, the newsletter): the largest block
+ * around an email field holding little text and not the product's title, with its pitch and its
+ * success and error messages. Not the product's content.
+ */
+function signups(t: Tree, node: number, holdsTitle: (i: number) => boolean): number[] {
+  const out: number[] = [];
+  const last = subtreeEnd(t, node);
+  for (let i = node + 1; i <= last; i++) {
+    const el = t.els[i];
+    if (el.name !== 'input' || t.gone[t.parent[i]]) continue;
+    const a = el.attribs;
+    if (a.type !== 'email' && !EMAIL.test(`${a.name ?? ''} ${a.placeholder ?? ''} ${a.autocomplete ?? ''}`)) continue;
+    if (out.some((o) => isAncestor(t, o, i))) continue;
+    let k = i;
+    while (t.parent[k] > node && !holdsTitle(t.parent[k]) && weight(t, t.parent[k]) <= SIGNUP_TEXT) k = t.parent[k];
+    if (k !== i) out.push(k);
   }
   return out;
 }
