@@ -1,6 +1,7 @@
 // The light tree main-content detection works on (main-content.ts): one htmlparser2 pass with source
 // offsets; boilerplate subtrees set aside by markup (tags, roles, class/id words, hidden state); every
-// element carrying how much text it holds and how much of it is link text.
+// element carrying how much text it holds and how much of it is link text; and the queries on it
+// the other parts share (an element's ancestors or descendants named by class or id).
 import { DomHandler, type AnyNode, type Element } from 'domhandler';
 import { isBoilerplate, isHidden, isOverlay } from './boilerplate.ts';
 import { visibleRepeat } from './hidden.ts';
@@ -32,7 +33,6 @@ const SKIP = new Set([
 /** The notice a <noscript> shows instead of an app ("You need to enable JavaScript to run this app"). */
 const SCRIPT_NOTICE = /\b(?:enable|turn on|activate)\b.{0,40}\bjavascript\b|\bjavascript\b.{0,40}\b(?:required|disabled|needed|turned off)\b/i;
 const CONTENT = new Set(['article', 'main', 'section']);
-const HEADING = /^h[1-6]$/;
 /** Chrome and clutter named in class or id (in addition to boilerplate.ts's page chrome). */
 const NEGATIVE =
   /(?:^|[-_\s])(?:related|share|sharing|sharebar|social|breadcrumbs?|newsletter|subscribe|subscription|sponsored|sponsor|promo|advert|ads|adslot|banner-ad|disqus|respond|comment-form|reply-form|recommended|recommendations|read-?next|more-stories|trending|popular-posts|outbrain|taboola|cookie|consent|skip-link|toolbar|widget-area|widgets|site-footer|site-header|footer|masthead|top-bar|utility-bar|author-box|author-bio|about-the-author|about-author|author-info|byline|entry-meta|post-meta|article-meta|post-navigation|nav-links|print|feedback|rating-form|signup|login|search-form|searchform|disclaimers?|popover|returns|copyright|sitenotice|printfooter|catlinks|mw-jump-link|jump-to-nav)(?:$|[-_\s])/;
@@ -41,6 +41,9 @@ const NEGATIVE =
 const PART_EDGE = /(?:^|\s)(?!(?:site|page|layout|global|main|app)__)[a-z0-9-]+__(?:header|footer)(?=\s|$)/g;
 /** A link's text counts this much of plain text when weighing where the content is. */
 export const LINK_WEIGHT = 0.4;
+/** A block whose text is more than this share link text is a link block. */
+export const LINKY = 0.5;
+export const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
 /** A class- or id-named block holding at least this share of the page's weight is a wrapper, not chrome. */
 const KEEP = 0.4;
 /** Like blocks named as chrome, this many or more, holding this share of the page together, are its items. */
@@ -109,7 +112,7 @@ function removal(el: Element, inContent: boolean): 0 | 1 | 2 | 3 {
   const a = el.attribs;
   // An accordion's header: the button inside a heading that opens its panel (`<h3><button
   // aria-expanded="false" aria-controls="faq-1">How to choose</button></h3>`) holds the heading's text.
-  if (tag === 'button' && (a['aria-expanded'] !== undefined || a['aria-controls'] !== undefined) && HEADING.test((el.parent as Element | null)?.name ?? ''))
+  if (tag === 'button' && (a['aria-expanded'] !== undefined || a['aria-controls'] !== undefined) && HEADINGS.has((el.parent as Element | null)?.name ?? ''))
     return 0;
   if (SKIP.has(tag)) return 2;
   if (tag === 'html' || tag === 'body') return 0;
@@ -317,4 +320,26 @@ export function textOf(el: Element): string {
     else if ('children' in n && n.type === 'tag') for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i]);
   }
   return s.replace(/\s+/g, ' ').trim().toLowerCase();
+}
+
+/** Whether `node` or one of its ancestors below `top` is named so (class or id). */
+export function within(t: Tree, node: number, top: number, re: RegExp): boolean {
+  for (let a = node; a !== -1 && a !== top; a = t.parent[a]) {
+    const el = t.els[a];
+    if ((el.attribs.class !== undefined || el.attribs.id !== undefined) && re.test(classId(el))) return true;
+  }
+  return false;
+}
+
+/** Topmost elements under `node` whose class or id matches. */
+export function named(t: Tree, node: number, re: RegExp): number[] {
+  const out: number[] = [];
+  const stack = elementChildren(t, node);
+  while (stack.length) {
+    const k = stack.pop()!;
+    const el = t.els[k];
+    if ((el.attribs.class !== undefined || el.attribs.id !== undefined) && re.test(classId(el))) out.push(k);
+    else stack.push(...elementChildren(t, k));
+  }
+  return out;
 }

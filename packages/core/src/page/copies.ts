@@ -1,7 +1,7 @@
 // Copies inside the main content (main-content.ts): blocks whose text repeats an earlier block's
 // (responsive mobile/desktop copies, cloned slides, quoted posts), to be left out.
 import type { Element } from 'domhandler';
-import { elementChildren, isAncestor, subtreeEnd, type Tree } from './content-tree.ts';
+import { elementChildren, HEADINGS, isAncestor, subtreeEnd, type Tree } from './content-tree.ts';
 import type { PageType } from './page-type.ts';
 
 /** A block repeating this many characters (or more) of text already seen is a copy. */
@@ -14,7 +14,6 @@ const LONG_COPY = 100;
 const SCREEN =
   /^(?!is-|has-)(?:[\w-]*[-_])?(?:mobile|desktop|tablet)(?:[-_][\w-]*)?$|^(?:hidden|visible|hide|show)(?:-[\w-]+)?$|^(?:hidden|visible|hide|show)-for-|^d-(?:sm-|md-|lg-|xl-)?none$|^(?:sm|md|lg|xl):hidden$|^[a-z]{1,4}-(?:hidden|visible|hide|show)-(?:xs|sm|md|lg|xl|xxl)$/;
 const ROW = new Set(['tr', 'td', 'th', 'tbody', 'thead']);
-const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
 /** A block holding two like headings is a card when its text is at most this many times as long as one of them. */
 const CARD = 8;
 

@@ -1,12 +1,11 @@
 // Related-content rails named by their heading ("Similar items", "You may also like", "Related
 // posts"), found inside the main content (main-content.ts) to be left out.
 import type { Element } from 'domhandler';
-import { subtreeEnd, textOf, weight, type Tree } from './content-tree.ts';
+import { HEADINGS, subtreeEnd, textOf, weight, type Tree } from './content-tree.ts';
 
 /** Headings that name a related-content rail or a recommendation block (not the page's own content). */
 const RAIL =
   /^(?:similar (?:items|products)|related(?: (?:items|products|articles|posts|stories|content|reading|links|videos|guides|topics|searches))?|you (?:may|might) also (?:like|enjoy|be interested in)|(?:customers|people) (?:who (?:viewed|bought) this(?: item)? )?also (?:viewed|bought|liked)|frequently bought together|recently viewed(?: items| products)?|recommended(?: for you| products| articles| reading)?|more (?:from|like this|to explore|stories|articles|products)\b|explore (?:related|more)\b|read next|up next|popular (?:posts|articles|products)|complete the look|shop the look|sponsored(?: products| items)?)(?:[\s:.!?]|$)/;
-const HEADING = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
 /** A rail holds at most this share of the content. */
 const RAIL_SHARE = 0.85;
 /** A paragraph this long (characters, not link text) is prose, never part of a rail. */
@@ -21,7 +20,7 @@ export function rails(t: Tree, node: number): number[] {
   const last = subtreeEnd(t, node);
   // heads[l][i]: headings of level l+1 or above (h1..h(l+1)) under element i.
   const heads = Array.from({ length: 6 }, () => new Int32Array(last - node + 1));
-  const level = (el: Element) => (HEADING.has(el.name) ? Number(el.name[1]) : el.attribs.role === 'heading' ? Number(el.attribs['aria-level'] ?? 2) || 2 : 0);
+  const level = (el: Element) => (HEADINGS.has(el.name) ? Number(el.name[1]) : el.attribs.role === 'heading' ? Number(el.attribs['aria-level'] ?? 2) || 2 : 0);
   const found: [number, number][] = [];
   // prose[i]: paragraphs of prose (PROSE characters or more) under element i.
   const prose = new Int32Array(last - node + 1);

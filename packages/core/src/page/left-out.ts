@@ -1,0 +1,304 @@
+// What the main content leaves out inside it (main-content.ts), by page type: a product's reviews
+// and recommendations, a shop's review widgets, an article's comments, a forum post's signature and
+// the comments under each post, filter facets and menus, the toggle every card carries, sign-up
+// blocks, headings' permalinks and skip links; and the shop's buy box and buttons, which only the
+// markdown leaves out. (Link blocks are link-blocks.ts's; copies copies.ts's; rails rails.ts's.)
+import type { AnyNode, Element, Text } from 'domhandler';
+import { classId, elementChildren, HEADINGS, isAncestor, LINKY, named, signature, subtreeEnd, textOf, weight, type Tree } from './content-tree.ts';
+import type { PageType } from './page-type.ts';
+
+/**
+ * The blocks inside the content `node` to leave out for its page `type`; `holdsTitle` says whether
+ * an element holds the page's title (its first h1).
+ */
+export function leftOut(t: Tree, node: number, type: PageType, holdsTitle: (i: number) => boolean): number[] {
+  const out: number[] = [];
+  const add = (found: number[]) => {
+    for (const i of found) out.push(i);
+  };
+  if (type === 'product') add(named(t, node, REVIEWS));
+  // A shop's review widget is its customers' reviews on any page it is put on (a product page typed
+  // as something else, a collection, a landing page).
+  else if (type !== 'forum') add(named(t, node, REVIEW_WIDGETS));
+  // An article's comment thread is not the article (on a forum the posts are the content).
+  // A comment section holding most of the content is still dropped when the article's title lies
+  // outside it and the rest is an article's worth of text (a short story under a long thread).
+  if (type === 'article')
+    for (const i of named(t, node, COMMENTS)) {
+      const rest = weight(t, node) - weight(t, i);
+      if (weight(t, i) <= COMMENT_SHARE * weight(t, node) || (rest >= MIN_ARTICLE && !holdsTitle(i))) out.push(i);
+    }
+  // A forum post's signature and its author's profile box (join date, post count) are not the post.
+  if (type === 'forum') {
+    add(named(t, node, POSTER));
+    add(postComments(t, node));
+  }
+  add(facets(t, node, type, holdsTitle));
+  add(cardToggles(t, node));
+  add(disclosureMenus(t, node, holdsTitle));
+  if (type === 'product') add(signups(t, node, holdsTitle));
+  add(headingAnchors(t, node));
+  add(skipLinks(t, node));
+  return out;
+}
+
+/** The shop's parts inside the content `node` (buy box, delivery, seller; links styled as buttons); `total` is the page's weight. */
+export function shopParts(t: Tree, node: number, total: number): number[] {
+  return [...named(t, node, SHOP).filter((i) => weight(t, i) < SHOP_SHARE * total), ...buttons(t, node)];
+}
+
+/**
+ * A product's customer reviews and questions, the shop's recommendations and its comparison of this
+ * product with its others: the shop's content is the description and specifications.
+ * Editorial reviews (a book's blurbs and description from the publisher) are content.
+ */
+const REVIEWS =
+  /(?<!editorial[-_]?)review|rating|okendo|yotpo|bazaarvoice|stamped|jdgm|judgeme|trustpilot|questions|recently-viewed|recommend|upsell|cross-sell|product-?comparison|compare-?products/;
+
+/** Customer reviews only (not questions, ratings or recommendations, which can name a product's FAQ or its spec cards). */
+export const CUSTOMER_REVIEWS = /(?<!editorial[-_]?)review|okendo|yotpo|bazaarvoice|jdgm|judgeme|trustpilot/;
+
+/** The review widgets shops embed, by their class or id prefixes. */
+const REVIEW_WIDGETS = /okendo|yotpo|jdgm|judgeme|stamped-|bazaarvoice|trustpilot|junip/;
+
+/** A shop's buy box (product form, add to cart, quantity), delivery estimate, payment-plan note and seller's card, by class or id. */
+const SHOP =
+  /(?:^|[-_\s])(?:buy-?box|add-to-cart|addtocart|delivery|quantity|qty|payments?|installments?|klarna|afterpay|seller-?info|seller-?card|product-?form)(?:$|[-_\s])/;
+/** A block named so that holds this share of the page is a wrapper. */
+const SHOP_SHARE = 0.4;
+
+/** A button's class (`button`, `btn`, `button--primary`, `btn-lg`), as a whole token. */
+const BUTTON = /^(?:button|btn)(?:--?[a-z]+)*$/i;
+
+/** Links styled as buttons: calls to action ("Get started", "Try it now"), not the content's text. */
+function buttons(t: Tree, node: number): number[] {
+  const out: number[] = [];
+  const last = subtreeEnd(t, node);
+  for (let i = node + 1; i <= last; i++) {
+    const el = t.els[i];
+    if (el.name === 'a' && !t.gone[i] && el.attribs.class !== undefined && el.attribs.class.split(/\s+/).some((w) => BUTTON.test(w))) out.push(i);
+  }
+  return out;
+}
+
+/** A sign-up block around an email field holds at most this much text (its heading, its pitch, its sent and failed messages). */
+const SIGNUP_TEXT = 600;
+const EMAIL = /e-?mail/i;
+
+/**
+ * A product page's sign-up blocks (notify me when back in stock, the newsletter): the largest block
+ * around an email field holding little text and not the product's title, with its pitch and its
+ * success and error messages. Not the product's content.
+ */
+function signups(t: Tree, node: number, holdsTitle: (i: number) => boolean): number[] {
+  const out: number[] = [];
+  const last = subtreeEnd(t, node);
+  for (let i = node + 1; i <= last; i++) {
+    const el = t.els[i];
+    if (el.name !== 'input' || t.gone[t.parent[i]]) continue;
+    const a = el.attribs;
+    if (a.type !== 'email' && !EMAIL.test(`${a.name ?? ''} ${a.placeholder ?? ''} ${a.autocomplete ?? ''}`)) continue;
+    if (out.some((o) => isAncestor(t, o, i))) continue;
+    let k = i;
+    while (t.parent[k] > node && !holdsTitle(t.parent[k]) && weight(t, t.parent[k]) <= SIGNUP_TEXT) k = t.parent[k];
+    if (k !== i) out.push(k);
+  }
+  return out;
+}
+
+/** A forum post's signature and its author's profile box, by class or id. */
+const POSTER = /(?:^|[-_\s])(?:signature|signatures|post-?signature|user-?extras|postprofile|user-?info|user-?stats|author-?stats|poster-?info)(?:$|[-_\s])/;
+
+/** An article's comments, by class or id. */
+export const COMMENTS = /(?:^|[-_\s])(?:comments?|comment-?list(?:ing)?|commentlist|comments-area|disqus_thread|replies)(?:$|[-_\s])/;
+/** A block named like comments that holds more than this share of the content is the content's wrapper. */
+const COMMENT_SHARE = 0.8;
+/** Text (characters) outside a larger comment section that makes the article its own. */
+const MIN_ARTICLE = 1500;
+
+/**
+ * The comments under each post of a questions-and-answers thread (short remarks on the question and
+ * on every answer): comment blocks of one kind, two or more, each in a different parent (one per
+ * post). A thread whose posts are themselves comments (a run of siblings, a single comment tree)
+ * keeps them.
+ */
+function postComments(t: Tree, node: number): number[] {
+  const found = named(t, node, COMMENTS);
+  const bySig = new Map<string, number[]>();
+  for (const i of found) {
+    const sig = signature(t.els[i]);
+    if (!bySig.has(sig)) bySig.set(sig, []);
+    bySig.get(sig)!.push(i);
+  }
+  const out: number[] = [];
+  for (const group of bySig.values()) {
+    if (group.length < 2 || new Set(group.map((i) => t.parent[i])).size < group.length) continue;
+    // Each sits beside its post's own text.
+    if (group.every((i) => weight(t, t.parent[i]) > weight(t, i))) out.push(...group);
+  }
+  // By microdata: schema.org Comment items inside an Answer or a Question (a forum's replies, marked
+  // as comments of the thread's posting, are not inside either).
+  const last = subtreeEnd(t, node);
+  for (let i = node + 1; i <= last; i++) {
+    if (t.gone[i] || !COMMENT_ITEM.test(t.els[i].attribs.itemtype ?? '')) continue;
+    let post = false;
+    let outer = false;
+    for (let a = t.parent[i]; a !== -1 && a >= node; a = t.parent[a]) {
+      const it = t.els[a].attribs.itemtype ?? '';
+      if (COMMENT_ITEM.test(it)) outer = true;
+      if (POST_ITEM.test(it)) post = true;
+    }
+    if (post && !outer && !out.some((o) => isAncestor(t, o, i))) out.push(i);
+  }
+  return out;
+}
+const COMMENT_ITEM = /schema\.org\/Comment\/?$/i;
+const POST_ITEM = /schema\.org\/(?:Answer|Question)\/?$/i;
+
+/** A shop's filter facets and sort controls, by whole class token or id ("facets-container",
+ * "collection-filters"; not a bare "filter", a CSS utility, nor a layout's "facet-row"). */
+const FACETS =
+  /^(?:[a-z]+[-_]+)*(?:facets|facet-?filters?|filters|filter-?(?:bar|panel|sidebar|drawer|menu|form|group|wrapper|container)|refinements?|sort-?by|sorting)(?:[-_]+(?:wrapper|container|form|list|panel|sidebar|menu|drawer|nav|block|section))*$/;
+const CONTROLS = new Set(['input', 'select', 'label', 'button']);
+/** A block holding this share of the content is its wrapper, not its facets. */
+const FACET_SHARE = 0.5;
+/** A block of this many checkboxes and radio buttons or more, with at most BOX_TEXT characters for each, is a filter form... */
+const MIN_BOXES = 6;
+const BOX_TEXT = 30;
+/** ... and at most this share of its text in links. */
+const BOX_LINKS = 0.2;
+const TABLE_PARTS = new Set(['table', 'thead', 'tbody', 'tfoot', 'tr', 'td', 'th']);
+
+/**
+ * Filter facets and sort controls (colour, size and price checkboxes with their counts): blocks
+ * named so that hold form controls or are mostly links, and little of the content.
+ */
+function facets(t: Tree, node: number, type: PageType, holdsTitle: (i: number) => boolean): number[] {
+  const out: number[] = [];
+  const whole = weight(t, node);
+  // Checkboxes and radio buttons under each element of the content.
+  const last = subtreeEnd(t, node);
+  const boxes = new Int32Array(last - node + 1);
+  for (let i = last; i > node; i--) {
+    const a = t.els[i].attribs;
+    if (t.els[i].name === 'input' && (a.type === 'checkbox' || a.type === 'radio')) boxes[i - node]++;
+    boxes[t.parent[i] - node] += boxes[i - node];
+  }
+  const stack = elementChildren(t, node);
+  while (stack.length) {
+    const k = stack.pop()!;
+    const el = t.els[k];
+    const named =
+      (el.attribs.class !== undefined || el.attribs.id !== undefined) &&
+      classId(el)
+        .split(/\s+/)
+        .some((w) => FACETS.test(w));
+    const w = weight(t, k);
+    if (named && w < FACET_SHARE * whole && (t.lnk[k] > t.txt[k] || hasControl(t, k))) out.push(k);
+    // Unnamed: a block of many checkboxes or radio buttons, each with a short label and few links (a
+    // filter form; not a product's options, nor a block holding the title, nor rows of a table or cards
+    // to select, which have text or links of their own).
+    else if (
+      type !== 'product' &&
+      !TABLE_PARTS.has(el.name) &&
+      boxes[k - node] >= MIN_BOXES &&
+      w < FACET_SHARE * whole &&
+      t.txt[k] + t.lnk[k] < BOX_TEXT * boxes[k - node] &&
+      t.lnk[k] < BOX_LINKS * (t.txt[k] + t.lnk[k]) &&
+      !holdsTitle(k)
+    )
+      out.push(k);
+    else stack.push(...elementChildren(t, k));
+  }
+  return out;
+}
+
+/**
+ * A disclosure menu (`<details>` opening a list of links: a sort order, a language or date filter, a
+ * menu of options): mostly link text, and little of the content. A disclosure of prose (an FAQ's
+ * answer) is not one. A closed one is left out however long its list (a hundred languages to filter by).
+ */
+function disclosureMenus(t: Tree, node: number, holdsTitle: (i: number) => boolean): number[] {
+  const out: number[] = [];
+  const whole = weight(t, node);
+  const last = subtreeEnd(t, node);
+  for (let i = node + 1; i <= last; i++) {
+    if (t.els[i].name !== 'details' || t.gone[i]) continue;
+    // (a closed one is hidden until opened: however long its list, it is not what the page shows)
+    const closed = t.els[i].attribs.open === undefined;
+    if (t.lnk[i] > LINKY * (t.txt[i] + t.lnk[i]) && (closed || weight(t, i) < FACET_SHARE * whole) && !holdsTitle(i)) {
+      out.push(i);
+      i = subtreeEnd(t, i);
+    }
+  }
+  return out;
+}
+
+/** A checkbox's label of at most this many characters, the same in this many places or more, is every card's toggle. */
+const TOGGLE_TEXT = 30;
+const TOGGLES = 5;
+
+const isCheckbox = (n: AnyNode | null) => n?.type === 'tag' && (n as Element).name === 'input' && (n as Element).attribs.type === 'checkbox';
+
+/**
+ * The toggle every card of a grid carries ("Compare", "Add to compare"): a checkbox's label (around
+ * it, or after it) whose short text recurs, the same, in five places or more. Facets' labels each
+ * differ ("Red (12)", "Steel (30)"); a form's options are not repeated.
+ */
+function cardToggles(t: Tree, node: number): number[] {
+  const byText = new Map<string, number[]>();
+  const last = subtreeEnd(t, node);
+  for (let i = node + 1; i <= last; i++) {
+    const el = t.els[i];
+    if (el.name !== 'label' || t.gone[i] || t.txt[i] + t.lnk[i] === 0 || t.txt[i] + t.lnk[i] > TOGGLE_TEXT) continue;
+    let sib: AnyNode | null = el.prev;
+    // (past the other labels of the same box: "Compare", then "Remove from comparison" shown once ticked)
+    while (sib && ((sib.type === 'text' && !(sib as Text).data.trim()) || (sib.type === 'tag' && (sib as Element).name === 'label'))) sib = sib.prev;
+    let box = isCheckbox(sib);
+    for (let k = i + 1; !box && k <= last && t.els[k].startIndex! < el.endIndex!; k++) box = isCheckbox(t.els[k]);
+    if (!box) continue;
+    const text = textOf(el);
+    if (!byText.has(text)) byText.set(text, []);
+    byText.get(text)!.push(i);
+  }
+  return [...byText.values()].filter((g) => g.length >= TOGGLES).flat();
+}
+
+function hasControl(t: Tree, k: number): boolean {
+  const last = subtreeEnd(t, k);
+  for (let i = k + 1; i <= last; i++) if (CONTROLS.has(t.els[i].name)) return true;
+  return false;
+}
+
+/**
+ * A heading's own permalink (`<h3><a href="#usage">Direct link to heading</a>Usage</h3>`, a `¶` or
+ * `#` after the title): a link to a fragment inside a heading that has text of its own besides.
+ */
+function headingAnchors(t: Tree, node: number): number[] {
+  const out: number[] = [];
+  const last = subtreeEnd(t, node);
+  for (let i = node + 1; i <= last; i++) {
+    const el = t.els[i];
+    if (el.name !== 'a' || t.gone[i] || !(el.attribs.href ?? '').startsWith('#')) continue;
+    for (let h = t.parent[i], up = 0; h > node && up < 3; h = t.parent[h], up++) {
+      if (!HEADINGS.has(t.els[h].name)) continue;
+      if (t.txt[h] > 0) out.push(i);
+      break;
+    }
+  }
+  return out;
+}
+
+/** A keyboard user's shortcut: "Skip to product list", "Skip listing", "Skip to filters". */
+const SKIP_LINK = /^skip\b/;
+
+/** In-page links (`#fragment`) whose text is a skip link's, left out everywhere. */
+function skipLinks(t: Tree, node: number): number[] {
+  const out: number[] = [];
+  const last = subtreeEnd(t, node);
+  for (let i = node + 1; i <= last; i++) {
+    const el = t.els[i];
+    if (el.name === 'a' && !t.gone[i] && (el.attribs.href ?? '').startsWith('#') && t.lnk[i] < 60 && SKIP_LINK.test(textOf(el))) out.push(i);
+  }
+  return out;
+}

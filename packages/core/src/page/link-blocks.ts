@@ -1,0 +1,180 @@
+// Link blocks inside the main content (main-content.ts): blocks that are mostly link text (a table of
+// contents, tag lists, archive widgets, "read next" lists) are left out, unless they are the content
+// itself: a run of them making up much of it, the same one in every row or card (each item's title,
+// its authors), a list a sentence introduces, or a shop's grid of priced cards.
+import type { AnyNode, Element, Text } from 'domhandler';
+import { elementChildren, HEADINGS, LINKY, signature, subtreeEnd, weight, within, type Tree } from './content-tree.ts';
+import { COMMENTS } from './left-out.ts';
+import type { PageType } from './page-type.ts';
+
+/** The same link block in this many rows or cards (each in a parent of its own) is part of each. */
+const ROWS = 5;
+/** A heading this long (characters) is a headline. */
+const HEADLINE = 25;
+
+/**
+ * Elements holding a headline, by index from `node`: a heading (h1 to h6) that is mostly a link of a
+ * title's length (not a name) to another page (an item's title, not a section's anchor), not in a comment.
+ */
+function headlines(t: Tree, node: number): Uint8Array {
+  const last = subtreeEnd(t, node);
+  const out = new Uint8Array(last - node + 1);
+  const linkOut = new Uint8Array(last - node + 1);
+  for (let i = last; i > node; i--) {
+    const el = t.els[i];
+    const href = el.attribs.href;
+    if (el.name === 'a' && href !== undefined && href !== '' && !href.startsWith('#')) linkOut[i - node] = 1;
+    if (HEADINGS.has(el.name) && linkOut[i - node] && !t.gone[i] && t.lnk[i] >= HEADLINE && t.txt[i] <= LINKY * t.lnk[i] && !within(t, i, -1, COMMENTS))
+      out[i - node] = 1;
+    const p = t.parent[i] - node;
+    linkOut[p] |= linkOut[i - node];
+    out[p] |= out[i - node];
+  }
+  return out;
+}
+
+const BLOCK_TAGS = new Set(['div', 'ul', 'ol', 'section', 'aside', 'nav', 'table', 'dl', 'header', 'footer', 'form', 'span', 'details']);
+
+/** A list of links that the paragraph before it introduces ("refer to the following pages:"). */
+function introduced(t: Tree, k: number): boolean {
+  const el = t.els[k];
+  if (el.name !== 'ul' && el.name !== 'ol') return false;
+  let prev = el.prev;
+  while (prev && prev.type !== 'tag') prev = prev.prev;
+  if (!prev || (prev as Element).name !== 'p') return false;
+  return /:\s*$/.test(textEnd(prev as Element));
+}
+
+/** An element with text of the sentence it is in right beside it (a text sibling with a word). */
+function inSentence(el: Element): boolean {
+  return [el.prev, el.next].some((c) => c?.type === 'text' && /[\p{L}\p{N}]/u.test((c as Text).data));
+}
+
+/** The last characters of an element's text. */
+function textEnd(el: Element): string {
+  let s = '';
+  const stack: AnyNode[] = [el];
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (n.type === 'text') s += (n as Text).data;
+    else if (n.type === 'tag') for (let i = (n as Element).children.length - 1; i >= 0; i--) stack.push((n as Element).children[i]);
+  }
+  return s.slice(-40);
+}
+
+/**
+ * Blocks inside the content that are mostly links (a table of contents, tag lists, recent-post and
+ * archive widgets, "read next" lists): dropped, unless they make up much of the content together with
+ * the link blocks beside them (the rows of a product grid, the sections of a listing), kept whole.
+ */
+export function linkBlocks(t: Tree, node: number, runShare: number, type: PageType): number[] {
+  const out: number[] = [];
+  const whole = weight(t, node);
+  if (t.lnk[node] > LINKY * (t.txt[node] + t.lnk[node])) return out; // a listing: its links are the content
+  // A shop's grid of priced cards (each card one link around its name and price) is the content of a
+  // category page, not a link block: kept whole, and blocks holding it are looked into (not on a product
+  // page, where such cards are other products).
+  const grid = type === 'product' ? null : pricedGrids(t, node);
+  const stack = [node];
+  while (stack.length) {
+    const at = stack.pop()!;
+    const kids = elementChildren(t, at);
+    const linky = (k: number) => t.lnk[k] > LINKY * (t.txt[k] + t.lnk[k]);
+    for (const k of kids) {
+      // A link's own inner elements are its text (`<a><span>Connection Pool</span></a>` in a sentence).
+      if (t.txt[k] + t.lnk[k] === 0 || t.els[k].name === 'a') continue;
+      if (!BLOCK_TAGS.has(t.els[k].name) || !linky(k)) {
+        stack.push(k);
+        continue;
+      }
+      if (grid && (grid[k - node] & GRID || (grid[at - node] & GRID && grid[k - node] & PRICED))) continue;
+      if (grid && grid[k - node] & HOLDS_GRID) {
+        stack.push(k);
+        continue;
+      }
+      if (introduced(t, k)) continue;
+      // So is a span around a link in a sentence (`My goal is <span class="keyword"><a>MBB</a></span> since`).
+      if (t.els[k].name === 'span' && inSentence(t.els[k])) continue;
+      let run = 0;
+      for (const o of kids) if (BLOCK_TAGS.has(t.els[o].name) && linky(o)) run += weight(t, o);
+      if (run < runShare * whole) out.push(k);
+    }
+  }
+  // The same link block in every row of a table or card of a grid (each row's name cell) is the
+  // rows' content when, all together, they make up as much of it as a run of link blocks would; and
+  // so is one holding an item's headline in five or more rows or cards (a listing's titles), except
+  // on a product page, where such cards are other products.
+  const bySig = new Map<string, number>();
+  const parents = new Map<string, Set<number>>();
+  for (const k of out) {
+    const sig = signature(t.els[k]);
+    bySig.set(sig, (bySig.get(sig) ?? 0) + weight(t, k));
+    if (!parents.has(sig)) parents.set(sig, new Set());
+    parents.get(sig)!.add(t.parent[k]);
+  }
+  const rows = type !== 'product' && [...parents.values()].some((p) => p.size >= ROWS) ? headlines(t, node) : null;
+  return out.filter((k) => {
+    const sig = signature(t.els[k]);
+    return bySig.get(sig)! < runShare * whole && (!rows || parents.get(sig)!.size < ROWS || !(rows[k - node] || namesList(t.els[k])));
+  });
+}
+
+/** Between the links of a list of names: a comma, a semicolon, an "and". */
+const NAME_SEPARATOR = /^[\s,;]*(?:(?:and|&)[\s,]*)?$/;
+
+/**
+ * A list of names, each a link, separated by commas (`<a>Ann Lee</a>, <a>Bo Chen</a> and <a>Cy Diaz</a>`):
+ * in every row of a listing, the item's authors, as much the item's as its title.
+ */
+function namesList(el: Element): boolean {
+  let links = 0;
+  let separators = 0;
+  for (const c of el.children) {
+    if (c.type === 'text') {
+      const data = (c as Text).data;
+      if (!NAME_SEPARATOR.test(data)) return false;
+      if (data.trim() && links > 0) separators++;
+    } else if (c.type === 'tag' && (c as Element).name === 'a') links++;
+    else if (c.type === 'tag') return false;
+  }
+  // (tags side by side, parted by spaces alone, are not names)
+  return links >= 2 && separators >= links - 1;
+}
+
+/** A price: a currency sign or code next to an amount (`$30`, `£1,099.00`, `44,99€`, `1305,02 лв`). */
+const PRICE = /(?:[$€£¥₹]|\b(?:USD|EUR|GBP|CHF|CAD|AUD)\b)\s?\d|\d(?:[.,]\d{2})?\s?(?:[€£₽]|\b(?:лв|kr|zł|Kč|Ft|lei|CHF|EUR|USD)(?![\p{L}]))/u;
+/** Cards of one kind (same tag and classes), each holding a price, this many or more under one parent: a shop's grid. */
+const PRICED_CARDS = 5;
+const PRICED = 1;
+export const GRID = 2;
+export const HOLDS_GRID = 4;
+
+/**
+ * By index from `node`: PRICED for an element holding a price in its text, GRID for the parent of
+ * PRICED_CARDS or more like children (same signature) that each hold one, HOLDS_GRID for its ancestors.
+ */
+export function pricedGrids(t: Tree, node: number): Uint8Array {
+  const last = subtreeEnd(t, node);
+  const out = new Uint8Array(last - node + 1);
+  const count = new Map<string, number>();
+  for (let i = last; i >= node; i--) {
+    if (t.gone[i]) continue;
+    const el = t.els[i];
+    if (!(out[i - node] & PRICED)) {
+      // The element's own text, its pieces joined (`$<!-- -->30` as rendered by React).
+      let own = '';
+      for (const c of el.children) if (c.type === 'text') own += (c as Text).data;
+      if (own !== '' && PRICE.test(own)) out[i - node] |= PRICED;
+    }
+    count.clear();
+    for (const c of elementChildren(t, i)) {
+      if (!(out[c - node] & PRICED)) continue;
+      const sig = signature(t.els[c]);
+      const n = (count.get(sig) ?? 0) + 1;
+      count.set(sig, n);
+      if (n >= PRICED_CARDS) out[i - node] |= GRID;
+    }
+    if (i > node) out[t.parent[i] - node] |= (out[i - node] & PRICED) | (out[i - node] & (GRID | HOLDS_GRID) ? HOLDS_GRID : 0);
+  }
+  return out;
+}
