@@ -391,6 +391,15 @@ describe('page: markdown', () => {
     expect(md).not.to.include('Menu');
   });
 
+  it("keeps a space between a list item's or a table cell's blocks (a card's price and its review count)", () => {
+    const html = `<main><h1>Boots</h1><ul><li><a href="/p/1"><div>Moab 3</div></a><div><div>$170.00</div></div><div><span>1,332 reviews</span></div></li>
+      <li><h3>Kaha</h3><div><span>Black</span></div></li></ul><table><tr><td><div>alpha</div><div><span>beta</span></div></td></tr></table></main>`;
+    const md = htmlToMarkdown(html, { url: 'https://e.com/' });
+    expect(md).to.include('$170.00 1,332 reviews');
+    expect(md).to.include('Kaha Black');
+    expect(md).to.include('alpha beta');
+  });
+
   it('keeps every target fact of the corpus listings', () => {
     for (const page of buildCorpus().filter((p) => p.kind === 'listing')) {
       const md = htmlToMarkdown(page.html, { url: page.url });

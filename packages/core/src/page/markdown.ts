@@ -59,7 +59,20 @@ export function htmlToMarkdown(html: string, opts: MarkdownOptions): string {
 }
 
 function convert(html: string, origin: string | undefined): string {
-  return html.trim() ? mdream(definitionsAsParagraphs(flattenLinks(html)), origin ? { origin } : {}).trim() : '';
+  return html.trim() ? mdream(definitionsAsParagraphs(spacedBlocks(flattenLinks(html))), origin ? { origin } : {}).trim() : '';
+}
+
+const BLOCK_END = /<\/(div|p|h[1-6]|section|article|header|footer|figure|figcaption|blockquote)>/gi;
+
+/**
+ * Inside a list item or a table cell the converter writes adjacent blocks on one line, and glues a
+ * block's text to the next block's when that starts inside an inline element
+ * (`<li><div>$170.00</div><div><span>1,332 reviews</span></div></li>` became `$170.001,332 reviews`,
+ * a card's name to its colour, a heading to the line under it): every block ends with a space,
+ * written as an entity so that it is not collapsed away (at a paragraph's end it is trimmed as before).
+ */
+function spacedBlocks(html: string): string {
+  return html.replace(BLOCK_END, '&#32;</$1>');
 }
 
 const DEFINITION = /<(\/?)(dl|dt|dd)\b[^>]*>/gi;
