@@ -153,6 +153,17 @@ describe('page: main content, what it leaves out and keeps', () => {
     expectOnly(md(paged), ['Camp stove 12', 'Stove guide paragraph 4'], ['Results page 7', ...CHROME_WORDS]);
   });
 
+  it("a category's buying guide after the page's </main>, outside the grid's wrappers, is content; a quiz there is not", () => {
+    const card = (i: number) =>
+      `<li class="tile"><a href="/p/${i}"><h2>Charcoal grill ${i}</h2></a><p>Kettle grill with a lid, a thermometer and an ash pan, 57 cm</p><span>${i}49,00 €</span></li>`;
+    const drawer = `<div class="drawer">${Array.from({ length: 40 }, (_, i) => `<a href="/c/${i}">Category ${i}</a>`).join(' ')}</div>`;
+    const quiz = `<div class="quiz"><h2>Find your grill</h2>${Array.from({ length: 30 }, (_, i) => `<div>Answer option ${i + 1}</div>`).join('')}</div>`;
+    const html =
+      page(`<div class="wrapper">${drawer}<main><h1>Charcoal grills</h1><ul class="grid">${Array.from({ length: 12 }, (_, i) => card(i + 1)).join('')}</ul></main></div>
+      ${quiz}<div class="seo"><h2>How to choose a charcoal grill</h2>${para('Grill guide', 4)}</div>`);
+    expectOnly(md(html), ['Charcoal grill 12', 'How to choose a charcoal grill', 'Grill guide paragraph 4'], ['Answer option', 'Category 3', ...CHROME_WORDS]);
+  });
+
   it('text for screen readers only is left out, unless it stands in for something shown', () => {
     const html = page(`<main><h1>Trail shoe</h1>${para('Overview', 2)}
       <div class="visually-hidden"><a href="/w">Women</a> <a href="/m">Men</a> <a href="/k">Kids</a> shop by category</div>

@@ -22,6 +22,7 @@ import {
   rangeOf,
   setAside,
   signature,
+  subtreeEnd,
   weight,
   within,
   type Range,
@@ -107,7 +108,13 @@ export function findMainContent(html: string): MainContent {
     for (const i of named(t, body, CUSTOMER_REVIEWS)) if (!holdsTitle(i)) setAside(t, i);
     node = descend(t, body, false);
   }
-  if (declared !== 'product') node = withCategoryText(t, body, node);
+  // (the category text after the page's `</main>`, outside the grid's wrappers: a range of its own)
+  let after = -1;
+  if (declared !== 'product') {
+    const grown = withCategoryText(t, body, node);
+    if (grown === node) after = categoryTextAfter(t, body, node);
+    node = grown;
+  }
   const total = weight(t, body);
   // The title, when it sits outside the content element: the content starts at the title (a
   // product's name and price above its description) when their common ancestor adds little else;
@@ -120,6 +127,7 @@ export function findMainContent(html: string): MainContent {
     else if (t.els[title].startIndex! < t.els[node].startIndex!) ranges.push(rangeOf(t.els[title], html));
   }
   ranges.push(rangeOf(t.els[node], html));
+  if (after !== -1 && !isAncestor(t, node, after)) ranges.push(rangeOf(t.els[after], html));
   streamed(t, html, ranges);
   const drop: Range[] = [];
   for (let i = 0; i < n; i++) {
@@ -221,6 +229,39 @@ function withCategoryText(t: Tree, body: number, node: number): number {
     if (lnk > PROSE_LINKS * (txt + lnk) && txt + LINK_WEIGHT * lnk > CATEGORY_TEXT * total) break;
   }
   return out;
+}
+
+/** A paragraph this long (characters) is prose... */
+const PARAGRAPH = 80;
+/** ... and a block holding this share of its text in such paragraphs is the category's text, not a widget. */
+const PARAGRAPHS_SHARE = 0.5;
+
+/**
+ * A shop's category text can lie outside the grid's wrappers altogether, after the page's `</main>`
+ * (its buying guide and FAQ in a band of their own between the grid and the footer): when the walk
+ * up from the grid found none, the first block after the grid or one of its wrappers that holds
+ * unlinked text of CATEGORY_TEXT of the page, mostly in paragraphs (a quiz or a filter form is not),
+ * is content too, as a range of its own (-1 if none).
+ */
+function categoryTextAfter(t: Tree, body: number, node: number): number {
+  if (!(pricedGrids(t, node)[0] & (GRID | HOLDS_GRID))) return -1;
+  const total = weight(t, body);
+  for (let a = node; a !== body && t.parent[a] !== -1; a = t.parent[a]) {
+    const kids = elementChildren(t, t.parent[a]);
+    const at = kids.indexOf(a);
+    if (at === -1) continue;
+    for (const s of kids.slice(at + 1))
+      if (t.txt[s] >= CATEGORY_TEXT * total && t.lnk[s] <= PROSE_LINKS * (t.txt[s] + t.lnk[s]) && paragraphs(t, s) >= PARAGRAPHS_SHARE * t.txt[s]) return s;
+  }
+  return -1;
+}
+
+/** Text in paragraphs of PARAGRAPH characters or more under `i`. */
+function paragraphs(t: Tree, i: number): number {
+  const last = subtreeEnd(t, i);
+  let n = 0;
+  for (let k = i; k <= last; k++) if (t.els[k].name === 'p' && !t.gone[k] && t.txt[k] >= PARAGRAPH) n += t.txt[k];
+  return n;
 }
 
 /**
