@@ -164,6 +164,14 @@ describe('page: main content, what it leaves out and keeps', () => {
     expectOnly(md(html), ['Charcoal grill 12', 'How to choose a charcoal grill', 'Grill guide paragraph 4'], ['Answer option', 'Category 3', ...CHROME_WORDS]);
   });
 
+  it("the controls every card of a shop's grid carries are left out; a line every card shares that is not a control stays", () => {
+    const card = (i: number) =>
+      `<li class="tile"><a href="/p/${i}"><h2>Camp stove ${i}</h2><span>Canister fuel</span></a><p>$${i}9.95</p>
+      <span class="quick-view-opener">Quick view</span><a href="/cart/add?id=${i}">Add to cart</a><div><span>Piezo ignition</span></div></li>`;
+    const html = page(`<main><h1>Camp stoves</h1><ul class="grid">${Array.from({ length: 8 }, (_, i) => card(i + 1)).join('')}</ul></main>`);
+    expectOnly(md(html), ['Camp stove 8', 'Canister fuel', 'Piezo ignition', '$89.95'], ['Quick view', 'Add to cart', ...CHROME_WORDS]);
+  });
+
   it('text for screen readers only is left out, unless it stands in for something shown', () => {
     const html = page(`<main><h1>Trail shoe</h1>${para('Overview', 2)}
       <div class="visually-hidden"><a href="/w">Women</a> <a href="/m">Men</a> <a href="/k">Kids</a> shop by category</div>

@@ -5,6 +5,7 @@
 // markdown leaves out. (Link blocks are link-blocks.ts's; copies copies.ts's; rails rails.ts's.)
 import type { AnyNode, Element, Text } from 'domhandler';
 import { classId, elementChildren, HEADINGS, isAncestor, LINKY, named, signature, subtreeEnd, textOf, weight, type Tree } from './content-tree.ts';
+import { GRID, PRICED, pricedGrids } from './link-blocks.ts';
 import type { PageType } from './page-type.ts';
 
 /**
@@ -35,6 +36,7 @@ export function leftOut(t: Tree, node: number, type: PageType, holdsTitle: (i: n
   }
   add(facets(t, node, type, holdsTitle));
   add(cardToggles(t, node));
+  if (type !== 'product') add(cardControls(t, node));
   add(disclosureMenus(t, node, holdsTitle));
   if (type === 'product') add(signups(t, node, holdsTitle));
   add(headingAnchors(t, node));
@@ -239,6 +241,62 @@ const TOGGLE_TEXT = 30;
 const TOGGLES = 5;
 
 const isCheckbox = (n: AnyNode | null) => n?.type === 'tag' && (n as Element).name === 'input' && (n as Element).attribs.type === 'checkbox';
+
+/** A control's text this short (characters), with no digit, in this share of a grid's cards (and CARD_LABELS or more) is the cards' own. */
+const LABEL_TEXT = 30;
+const LABEL_SHARE = 0.8;
+const CARD_LABELS = 5;
+/** A field's name beside its value (`<dt>Fuel type</dt>`, `Weight:`) is the item's. */
+const LABEL_TAGS = new Set(['dt', 'th', 'label']);
+/** Class words of a card's controls. */
+const CONTROL = /(?:^|[-_\s])(?:btn|button|quick-?view|quick-?shop|quick-?add|wishlist|cta)(?:$|[-_\s])/;
+
+/**
+ * Whether element `i` of a card is (inside) one of its controls: a link holding this text alone (not
+ * the card's one link around its name, brand and price), a button, or a block named as one.
+ */
+function control(t: Tree, i: number, card: number, text: string): boolean {
+  const chars = text.replace(/\s/g, '').length;
+  for (let a = i; a !== card; a = t.parent[a]) {
+    const el = t.els[a];
+    if ((el.name === 'a' && t.txt[a] + t.lnk[a] <= chars) || el.name === 'button' || el.attribs.role === 'button') return true;
+    if (el.attribs.class !== undefined && CONTROL.test(el.attribs.class.toLowerCase())) return true;
+  }
+  return false;
+}
+
+/**
+ * The same control in (nearly) every card of a shop's grid of priced cards ("Quick view", "Quick
+ * shop", "Add to cart", "More info", "Add to wishlist"): the card's buttons, not what it says about
+ * its item. (A line every card shares that is not a control, a brand or a feature, stays.)
+ */
+function cardControls(t: Tree, node: number): number[] {
+  const grid = pricedGrids(t, node);
+  const last = subtreeEnd(t, node);
+  const out: number[] = [];
+  for (let g = node; g <= last; g++) {
+    if (!(grid[g - node] & GRID) || t.gone[g]) continue;
+    const cards = elementChildren(t, g).filter((c) => grid[c - node] & PRICED);
+    const byText = new Map<string, { cards: Set<number>; els: number[] }>();
+    for (const c of cards) {
+      const end = subtreeEnd(t, c);
+      for (let i = c + 1; i <= end; i++) {
+        if (t.gone[i]) continue;
+        let own = '';
+        for (const ch of t.els[i].children) if (ch.type === 'text') own += (ch as Text).data;
+        own = own.replace(/\s+/g, ' ').trim().toLowerCase();
+        if (own === '' || own.length > LABEL_TEXT || /\d/.test(own) || !/\p{L}/u.test(own) || own.endsWith(':') || LABEL_TAGS.has(t.els[i].name)) continue;
+        if (!control(t, i, c, own)) continue;
+        const e = byText.get(own) ?? { cards: new Set<number>(), els: [] };
+        e.cards.add(c);
+        e.els.push(i);
+        byText.set(own, e);
+      }
+    }
+    for (const e of byText.values()) if (e.cards.size >= CARD_LABELS && e.cards.size >= LABEL_SHARE * cards.length) out.push(...e.els);
+  }
+  return out;
+}
 
 /**
  * The toggle every card of a grid carries ("Compare", "Add to compare"): a checkbox's label (around

@@ -145,7 +145,7 @@ function namesList(el: Element): boolean {
 const PRICE = /(?:[$€£¥₹]|\b(?:USD|EUR|GBP|CHF|CAD|AUD)\b)\s?\d|\d(?:[.,]\d{2})?\s?(?:[€£₽]|\b(?:лв|kr|zł|Kč|Ft|lei|CHF|EUR|USD)(?![\p{L}]))/u;
 /** Cards of one kind (same tag and classes), each holding a price, this many or more under one parent: a shop's grid. */
 const PRICED_CARDS = 5;
-const PRICED = 1;
+export const PRICED = 1;
 export const GRID = 2;
 export const HOLDS_GRID = 4;
 
