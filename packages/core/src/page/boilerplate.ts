@@ -46,13 +46,17 @@ export function isBoilerplate(tag: string, attrs: Attrs, inContent: boolean): bo
 /** Consent banners, newsletter popups and modal dialogs (dropped by the markdown endpoint too). */
 export function isOverlay(tag: string, attrs: Attrs): boolean {
   if (tag === 'dialog' || attrs['aria-modal'] === 'true' || attrs.role === 'dialog' || attrs.role === 'alertdialog') return true;
+  // A page builder's popup template, printed into the page for a script to show on a trigger
+  // (Elementor's `data-elementor-type="popup"`, whose class `elementor-location-popup` is kept
+  // where a cache plugin strips the data attributes).
+  if (attrs['data-elementor-type'] === 'popup') return true;
   const cls = attrs.class;
   const id = attrs.id;
   if (cls === undefined && id === undefined) return false;
   const names = `${cls ?? ''} ${id ?? ''}`.toLowerCase();
   if (CONSENT.test(names)) return true;
   if (names.includes('newsletter') && names.split(/\s+/).some((t) => NEWSLETTER.test(t))) return true;
-  return cls !== undefined && /(?:^|\s)(?:modal|popup)(?:\s|$)/i.test(cls);
+  return cls !== undefined && /(?:^|\s)(?:modal|popup|elementor-location-popup)(?:\s|$)/i.test(cls);
 }
 
 function tokenIsChrome(t: string, inContent: boolean): boolean {

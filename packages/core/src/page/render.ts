@@ -3,6 +3,7 @@
 // Work per event is O(1) amortised, so the whole pass is linear in the page size.
 import { isBoilerplate, renderAttrs } from './boilerplate.ts';
 import { hiddenFromReader, visibleRepeat } from './hidden.ts';
+import { CODE_LINE } from './scan.ts';
 import { linearParser } from './sax.ts';
 import { Microdata, collectMeta, parseJsonLd, type MicroFrame } from './structured.ts';
 import { isTrackingPixel, pickImageSrc, redirectTarget, urlResolver, type UrlResolver } from './urls.ts';
@@ -322,6 +323,10 @@ class Renderer {
       w.block(1);
       e.f |= F_B1;
       if (tag === 'select') this.firstOption = true;
+    } else if (this.pre > 0 && a.class !== undefined && CODE_LINE.test(a.class) && !w.endsLine()) {
+      // A highlighter's line (Shiki's `<span class="line">`, prism's `token-line`) is a line of
+      // the code even where no newline separates them: a stylesheet makes each a block.
+      w.block(1);
     }
     switch (tag) {
       case 'a':

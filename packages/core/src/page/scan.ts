@@ -126,7 +126,7 @@ export function dropOverlays(html: string): string {
 
 // Two-letter prefixes of the tag names the scan cares about (see scan()).
 const PREFIX = new Uint8Array(128 * 128);
-for (const k of ['ar', 'as', 'ba', 'fo', 'he', 'im', 'if', 'ma', 'na', 'no', 'ob', 'sc', 'st', 'sv', 'se', 'te']) {
+for (const k of ['ar', 'as', 'ba', 'fo', 'he', 'im', 'if', 'ma', 'na', 'no', 'ob', 'pr', 'sc', 'st', 'sv', 'se', 'te']) {
   PREFIX[k.charCodeAt(0) * 128 + k.charCodeAt(1)] = 1;
 }
 const closeRe = new Map<string, RegExp>();
@@ -224,6 +224,8 @@ export function scan(html: string): Plan {
       base = parseAttrs(html.slice(lt, gt), 5).href ?? null;
     } else if (name === 'main' && mainStart === -1) {
       mainStart = lt;
+    } else if (name === 'pre') {
+      codeLines(html, gt, cuts);
     }
     if (name === 'article' && article++ === 0) articleStart = lt;
     if (name === 'nav' && (navDepth > 0 || content === 0) && navDepth++ === 0) {
@@ -243,6 +245,34 @@ export function scan(html: string): Plan {
   if (!main && mainStart !== -1) main = [mainStart, n];
   if (!main && articles.length === 1) main = articles[0];
   return { cuts: mergeCuts(cuts), main, chrome: main ? [] : chrome, base };
+}
+
+/** A highlighter's element for one line of code (Shiki `line`, prism-react-renderer `token-line`,
+ * CodeMirror `cm-line`, Monaco `view-line`). */
+export const CODE_LINE = /(?:^|\s)(?:line|token-line|cm-line|view-line|code-line)(?:\s|$)/;
+const LINE_TAG = /<span\s[^>]*?\bclass\s*=\s*(?:"([^"]*)"|'([^']*)')[^>]*>/gi;
+
+/**
+ * Inside a `<pre>` from `from`: a newline before each highlighter's line element that no newline
+ * precedes (Shiki writes `<span class="line">` after `<span class="line">`, a stylesheet making each a
+ * block), so that the code keeps its lines.
+ */
+function codeLines(html: string, from: number, cuts: Cut[]): void {
+  const end = html.indexOf('</pre', from);
+  const code = html.slice(from, end === -1 ? html.length : end);
+  let pos = 0;
+  let text = false;
+  let newline = false;
+  for (const m of code.matchAll(LINE_TAG)) {
+    const between = code.slice(pos, m.index).replace(/<[^>]*>/g, '');
+    if (/\S/.test(between)) text = true;
+    if (between) newline = /\n\s*$/.test(between) || (newline && !/\S/.test(between));
+    if (text && !newline && CODE_LINE.test(m[1] ?? m[2])) {
+      cuts.push({ s: from + m.index, e: from + m.index, rep: '\n' });
+      newline = true;
+    }
+    pos = m.index + m[0].length;
+  }
 }
 
 /** Sorted, non-overlapping cuts (an edit inside a dropped range goes with it). */

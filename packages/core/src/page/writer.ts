@@ -67,6 +67,12 @@ export class Writer {
     else if (!s.prefix && s.started && n > s.brk) s.brk = n;
   }
 
+  /** Whether what is written so far is empty or ends a line (a newline inside <pre>, or a pending break). */
+  endsLine(): boolean {
+    const s = this.top;
+    return !s.started || s.brk > 0 || (s.parts[s.parts.length - 1] ?? '').endsWith('\n');
+  }
+
   space(): void {
     if (this.top.started) this.top.space = true;
   }
