@@ -62,7 +62,7 @@ function convert(html: string, origin: string | undefined): string {
   return html.trim() ? mdream(definitionsAsParagraphs(spacedBlocks(flattenLinks(html))), origin ? { origin } : {}).trim() : '';
 }
 
-const BLOCK_END = /<\/(div|p|h[1-6]|section|article|header|footer|figure|figcaption|blockquote)>/gi;
+const BLOCK_END = /<\/(?:div|p|h[1-6]|section|article|header|footer|figure|figcaption|blockquote)>/gi;
 
 /**
  * Inside a list item or a table cell the converter writes adjacent blocks on one line, and glues a
@@ -72,7 +72,7 @@ const BLOCK_END = /<\/(div|p|h[1-6]|section|article|header|footer|figure|figcapt
  * written as an entity so that it is not collapsed away (at a paragraph's end it is trimmed as before).
  */
 function spacedBlocks(html: string): string {
-  return html.replace(BLOCK_END, '&#32;</$1>');
+  return html.replace(BLOCK_END, '&#32;$&');
 }
 
 const DEFINITION = /<(\/?)(dl|dt|dd)\b[^>]*>/gi;
