@@ -255,7 +255,7 @@ function cardToggles(t: Tree, node: number): number[] {
     // (past the other labels of the same box: "Compare", then "Remove from comparison" shown once ticked)
     while (sib && ((sib.type === 'text' && !(sib as Text).data.trim()) || (sib.type === 'tag' && (sib as Element).name === 'label'))) sib = sib.prev;
     let box = isCheckbox(sib);
-    for (let k = i + 1; !box && k <= last && t.els[k].startIndex! < el.endIndex!; k++) box = isCheckbox(t.els[k]);
+    for (let k = i + 1; !box && k <= subtreeEnd(t, i); k++) box = isCheckbox(t.els[k]);
     if (!box) continue;
     const text = textOf(el);
     if (!byText.has(text)) byText.set(text, []);

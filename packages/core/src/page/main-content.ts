@@ -225,8 +225,9 @@ function withCategoryText(t: Tree, body: number, node: number): number {
 
 /**
  * React's streamed server rendering sends a part finished late as `<div hidden id="S:n">` at the end
- * of the body, for a script to move into its placeholder `<template id="B:n">`: when the placeholder
- * lies in the content, so does the part (added to `ranges`, kept sorted).
+ * of the body, for a script to move into its placeholder `<template id="B:n">` (or `"P:n"`): when the
+ * placeholder lies in the content, so does the part (added to `ranges`, kept sorted; the tree has
+ * already moved it there, content-tree.ts).
  */
 function streamed(t: Tree, html: string, ranges: Range[]): void {
   const parts = new Map<string, number>();
@@ -234,7 +235,7 @@ function streamed(t: Tree, html: string, ranges: Range[]): void {
   for (let i = 0; i < t.els.length; i++) {
     const id = t.els[i].attribs.id;
     if (id === undefined) continue;
-    if (t.els[i].name === 'template' && id.startsWith('B:')) holders.push(i);
+    if (t.els[i].name === 'template' && (id.startsWith('B:') || id.startsWith('P:'))) holders.push(i);
     else if (id.startsWith('S:') && t.els[i].attribs.hidden !== undefined && !t.gone[i]) parts.set(id.slice(2), i);
   }
   const inside = (at: number) => ranges.some(([s, e]) => at >= s && at < e);
