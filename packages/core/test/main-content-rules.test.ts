@@ -60,6 +60,20 @@ describe('page: main content, what it leaves out and keeps', () => {
     expectOnly(md(html), ['Driver kit', 'Kit paragraph 3'], ['Which kit is right', 'Form factor', 'Case 2', ...CHROME_WORDS]);
   });
 
+  it('on a product page, blocks hidden by a utility class are left out, unless shown on some screens', () => {
+    const ld = `<script type="application/ld+json">{"@context":"https://schema.org","@type":"Product","name":"Staple tee"}</script>`;
+    const field = (i: number) => `<dt>Thumbnail ${i}:</dt><dd>https://cdn.example/thumbs/tee-${i}-thumb.jpg</dd>`;
+    const html = page(
+      `<main><h1>Staple tee</h1>${para('Tee', 2)}<dl class="product-info hide">${Array.from({ length: 30 }, (_, i) => field(i)).join('')}</dl>
+      <div class="d-none d-md-block"><p>Fits true to size, model wears M.</p></div><div class="collapse hide"><p>Wash cold, dry flat.</p></div></main>`,
+      ld,
+    );
+    expectOnly(md(html), ['Staple tee', 'Tee paragraph 2', 'Fits true to size', 'Wash cold'], ['Thumbnail 3:', 'tee-12-thumb', ...CHROME_WORDS]);
+    // Elsewhere such blocks stay: what a script reveals on load (a page hidden until it runs) is the page's.
+    const article = page(`<main class="hidden"><h1>Essay</h1>${para('Essay', 3)}</main>`);
+    expect(md(article)).to.include('Essay paragraph 3');
+  });
+
   it("an article's comment thread is left out", () => {
     const html = page(`<main><article><h1>Essay</h1>${para('Essay', 5)}
       <div id="comments" class="comments-area"><h2>3 comments</h2><ol class="comment-list"><li class="comment"><p>Great essay, thanks for writing it.</p></li><li class="comment"><p>I disagree with the second point.</p></li></ol></div></article></main>`);

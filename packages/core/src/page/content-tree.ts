@@ -86,13 +86,22 @@ function countChars(s: string): number {
 /** Class words and roles of a disclosure panel: an accordion's body, a tab's pane, a "read more" remainder. */
 const PANEL =
   /(?:^|[-_\s])(?:collapse|collapsible|accordion|panel|tab-?pane|tab-?panel|tab-?content|tabs-?content|tabcontent|expandable|read-?more|show-?more|more-?text)(?:$|[-_\s])/;
-const isPanel = (tag: string, a: Record<string, string>) =>
+export const isPanel = (tag: string, a: Record<string, string>) =>
   a.role === 'tabpanel' ||
   a.role === 'region' ||
   (tag !== 'nav' && (a.class !== undefined || a.id !== undefined) && PANEL.test(`${a.class ?? ''} ${a.id ?? ''}`.toLowerCase()));
 
 /** Utility classes that keep text off the screen for screen readers only. */
 const SCREEN_READER = /^(?:sr-only|visually-?hidden|screen-?reader-?(?:text|only)|hidden-?visually|a11y-?hidden|u-?hidden-?visually)$/i;
+
+/** Utility classes that hide an element (Bootstrap's `hide`, `hidden`, `d-none`; Bulma's `is-hidden`). */
+const HIDDEN_CLASS = /^(?:hide|hidden|d-none|is-hidden|u-hidden|js-hidden)$/i;
+/** ... and those that show it again on some screens (`d-md-block`, `md:flex`, `visible-lg`, `show-for-medium`). */
+const SHOWN_CLASS = /^(?:d-[a-z]+-(?!none)[a-z-]+|[a-z0-9]+:(?!hidden)[a-z-]+|visible-[a-z-]+|show-[a-z-]+|show@[a-z]+)$/i;
+export const hiddenByClass = (cls: string) => {
+  const words = cls.split(/\s+/);
+  return words.some((w) => HIDDEN_CLASS.test(w)) && !words.some((w) => SHOWN_CLASS.test(w));
+};
 
 /** A screen-reader text that stands in for something shown: a visible twin hidden from screen
  * readers beside it, or an icon in a table cell (a comparison's check marks, a tooltip's note). */

@@ -15,13 +15,16 @@
 // copies.ts (repeated blocks); here the descent to the content element.
 import {
   elementChildren,
+  hiddenByClass,
   isAncestor,
+  isPanel,
   LINK_WEIGHT,
   measure,
   named,
   rangeOf,
   setAside,
   signature,
+  subtreeEnd,
   weight,
   within,
   type Range,
@@ -87,6 +90,9 @@ export function findMainContent(html: string): MainContent {
   for (let i = 0; i < n && title === -1; i++) if (t.els[i].name === 'h1' && !t.gone[i]) title = i;
   const holdsTitle = (i: number) => title !== -1 && isAncestor(t, i, title);
   const productPage = declared === 'product' || (declared === null && namedProductTitle(t));
+  // On a product page, blocks hidden by a utility class (`hide`, `d-none`) and not holding the title
+  // are not shown: the shop's data for its scripts (custom fields, every variant's image URL).
+  if (productPage) for (const i of hiddenByClassAll(t, body)) if (!holdsTitle(i)) setAside(t, i);
   let node = descend(t, body, !productPage);
   // The page's one main landmark (`<main>`, `role=main`), when the descent stopped above it: the
   // chrome around it (menus, a mobile drawer, a footer of links) outweighed it, so the content is
@@ -140,6 +146,18 @@ export function findMainContent(html: string): MainContent {
   // A wrapper that holds the page's title is the page's (a sidebar holding most of a short page is not).
   const wrappers = t.wrappers.filter(holdsTitle).map((i) => t.els[i].startIndex ?? 0);
   return { type, ranges, drop, shop, wrappers };
+}
+
+/** Topmost elements under `top` hidden by a utility class (not disclosure panels, opened by a click). */
+function hiddenByClassAll(t: Tree, top: number): number[] {
+  const out: number[] = [];
+  for (let i = top + 1; i <= subtreeEnd(t, top); i++) {
+    const el = t.els[i];
+    if (t.gone[i] || el.attribs.class === undefined || !hiddenByClass(el.attribs.class) || isPanel(el.name, el.attribs)) continue;
+    out.push(i);
+    i = subtreeEnd(t, i);
+  }
+  return out;
 }
 
 /** The page's main landmark: its one `<main>` or `role=main` element still counted (-1 if none, or several). */
