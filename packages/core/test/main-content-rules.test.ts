@@ -275,10 +275,15 @@ describe('page: main content, what it leaves out and keeps', () => {
     expectOnly(md(html), ['Recent submissions', 'sparse attention number 8', 'Ann Lee', 'Cy Diaz', 'Subjects: Machine'], ['optimisation', ...CHROME_WORDS]);
   });
 
-  it('a skip link inside the content is left out, a link in the text that starts so is kept', () => {
+  it('a skip link or a way back ("Back to top") inside the content is left out, a link in the text that starts so is kept', () => {
     const html = page(`<main><h1>Desks</h1><a href="#product-list">Skip to product list</a>${para('Desk', 3)}
-      <p>Read <a href="#care">skipping the varnish</a> before you oil the top.</p><ul id="product-list"><li>Desk one</li></ul></main>`);
-    expectOnly(md(html), ['Desks', 'Desk paragraph 3', 'skipping the varnish', 'Desk one'], ['Skip to product list', ...CHROME_WORDS]);
+      <p>Read <a href="#care">skipping the varnish</a> before you oil the top.</p><ul id="product-list"><li>Desk one</li></ul>
+      <a href="#specs-nav">Back to navigation</a><p>Go <a href="#top">back to the top drawer</a> for the screws.</p></main>`);
+    expectOnly(
+      md(html),
+      ['Desks', 'Desk paragraph 3', 'skipping the varnish', 'Desk one', 'back to the top drawer'],
+      ['Skip to product list', 'Back to navigation', ...CHROME_WORDS],
+    );
   });
 
   it('an unnamed filter form (many checkboxes with short labels) is left out; a table of rows to select is kept', () => {

@@ -289,10 +289,11 @@ function headingAnchors(t: Tree, node: number): number[] {
   return out;
 }
 
-/** A keyboard user's shortcut: "Skip to product list", "Skip listing", "Skip to filters". */
-const SKIP_LINK = /^skip\b/;
+/** A keyboard user's shortcut: "Skip to product list", "Skip listing", "Skip to filters"; and the
+ * way back: "Back to top", "Back to navigation". */
+const SKIP_LINK = /^(?:skip\b|(?:back|return|jump) to (?:the )?(?:top|navigation|menu)(?: of (?:the )?page)?\W*$)/;
 
-/** In-page links (`#fragment`) whose text is a skip link's, left out everywhere. */
+/** In-page links (`#fragment`) whose text is a skip link's or a way back, left out everywhere. */
 function skipLinks(t: Tree, node: number): number[] {
   const out: number[] = [];
   const last = subtreeEnd(t, node);
