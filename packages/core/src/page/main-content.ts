@@ -138,7 +138,8 @@ export function findMainContent(html: string): MainContent {
   for (const i of leftOut(t, node, type, holdsTitle)) drop.push(rangeOf(t.els[i], html));
   for (const i of duplicates(t, node, type)) drop.push(rangeOf(t.els[i], html));
   if (type !== 'listing') for (const i of rails(t, node)) drop.push(rangeOf(t.els[i], html));
-  drop.sort((a, b) => a[0] - b[0]);
+  // (a part streamed into a block left out goes with it; not for its placeholder alone, a template, left out as such)
+  streamed(t, html, drop, true);
   const shop = shopParts(t, node, total)
     .map((i) => rangeOf(t.els[i], html))
     .sort((a, b) => a[0] - b[0])
@@ -245,9 +246,9 @@ function withCategoryText(t: Tree, body: number, node: number): number {
  * React's streamed server rendering sends a part finished late as `<div hidden id="S:n">` at the end
  * of the body, for a script to move into its placeholder `<template id="B:n">` (or `"P:n"`): when the
  * placeholder lies in the content, so does the part (added to `ranges`, kept sorted; the tree has
- * already moved it there, content-tree.ts).
+ * already moved it there, content-tree.ts). The same for the blocks left out (`drop`).
  */
-function streamed(t: Tree, html: string, ranges: Range[]): void {
+function streamed(t: Tree, html: string, ranges: Range[], around = false): void {
   const parts = new Map<string, number>();
   const holders: number[] = [];
   for (let i = 0; i < t.els.length; i++) {
@@ -257,14 +258,19 @@ function streamed(t: Tree, html: string, ranges: Range[]): void {
     else if (id.startsWith('S:') && t.els[i].attribs.hidden !== undefined && !t.gone[i]) parts.set(id.slice(2), i);
   }
   const inside = (at: number) => ranges.some(([s, e]) => at >= s && at < e);
+  const holds = (at: number) => ranges.some(([s, e]) => (around ? at > s : at >= s) && at < e);
   for (let added = true; added;) {
     added = false;
     for (const h of holders) {
       const part = parts.get(t.els[h].attribs.id.slice(2));
-      if (part === undefined || !inside(t.els[h].startIndex ?? -1) || inside(t.els[part].startIndex ?? -1)) continue;
+      if (part === undefined || !holds(t.els[h].startIndex ?? -1) || inside(t.els[part].startIndex ?? -1)) continue;
       ranges.push(rangeOf(t.els[part], html));
       added = true;
     }
   }
   ranges.sort((a, b) => a[0] - b[0]);
+  // (one inside another, as a block left out inside a part left out, is the other's)
+  const outer: Range[] = [];
+  for (const r of ranges) if (outer.length === 0 || r[1] > outer[outer.length - 1][1]) outer.push(r);
+  ranges.splice(0, ranges.length, ...outer);
 }
