@@ -60,6 +60,20 @@ describe('page: main content, what it leaves out and keeps', () => {
     expectOnly(md(html), ['Driver kit', 'Kit paragraph 3'], ['Which kit is right', 'Form factor', 'Case 2', ...CHROME_WORDS]);
   });
 
+  it('on a product page, blocks hidden by a utility class are left out, unless shown on some screens', () => {
+    const ld = `<script type="application/ld+json">{"@context":"https://schema.org","@type":"Product","name":"Staple tee"}</script>`;
+    const field = (i: number) => `<dt>Thumbnail ${i}:</dt><dd>https://cdn.example/thumbs/tee-${i}-thumb.jpg</dd>`;
+    const html = page(
+      `<main><h1>Staple tee</h1>${para('Tee', 2)}<dl class="product-info hide">${Array.from({ length: 30 }, (_, i) => field(i)).join('')}</dl>
+      <div class="d-none d-md-block"><p>Fits true to size, model wears M.</p></div><div class="collapse hide"><p>Wash cold, dry flat.</p></div></main>`,
+      ld,
+    );
+    expectOnly(md(html), ['Staple tee', 'Tee paragraph 2', 'Fits true to size', 'Wash cold'], ['Thumbnail 3:', 'tee-12-thumb', ...CHROME_WORDS]);
+    // Elsewhere such blocks stay: what a script reveals on load (a page hidden until it runs) is the page's.
+    const article = page(`<main class="hidden"><h1>Essay</h1>${para('Essay', 3)}</main>`);
+    expect(md(article)).to.include('Essay paragraph 3');
+  });
+
   it("an article's comment thread is left out", () => {
     const html = page(`<main><article><h1>Essay</h1>${para('Essay', 5)}
       <div id="comments" class="comments-area"><h2>3 comments</h2><ol class="comment-list"><li class="comment"><p>Great essay, thanks for writing it.</p></li><li class="comment"><p>I disagree with the second point.</p></li></ol></div></article></main>`);
@@ -280,10 +294,15 @@ describe('page: main content, what it leaves out and keeps', () => {
     expectOnly(md(html), ['Recent submissions', 'sparse attention number 8', 'Ann Lee', 'Cy Diaz', 'Subjects: Machine'], ['optimisation', ...CHROME_WORDS]);
   });
 
-  it('a skip link inside the content is left out, a link in the text that starts so is kept', () => {
+  it('a skip link or a way back ("Back to top") inside the content is left out, a link in the text that starts so is kept', () => {
     const html = page(`<main><h1>Desks</h1><a href="#product-list">Skip to product list</a>${para('Desk', 3)}
-      <p>Read <a href="#care">skipping the varnish</a> before you oil the top.</p><ul id="product-list"><li>Desk one</li></ul></main>`);
-    expectOnly(md(html), ['Desks', 'Desk paragraph 3', 'skipping the varnish', 'Desk one'], ['Skip to product list', ...CHROME_WORDS]);
+      <p>Read <a href="#care">skipping the varnish</a> before you oil the top.</p><ul id="product-list"><li>Desk one</li></ul>
+      <a href="#specs-nav">Back to navigation</a><p>Go <a href="#top">back to the top drawer</a> for the screws.</p></main>`);
+    expectOnly(
+      md(html),
+      ['Desks', 'Desk paragraph 3', 'skipping the varnish', 'Desk one', 'back to the top drawer'],
+      ['Skip to product list', 'Back to navigation', ...CHROME_WORDS],
+    );
   });
 
   it('an unnamed filter form (many checkboxes with short labels) is left out; a table of rows to select is kept', () => {

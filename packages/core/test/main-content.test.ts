@@ -206,6 +206,23 @@ describe('page: main content', () => {
     expectOnly(md(late), ['Guide paragraph 4', 'git clone https://example.com/guide.git'], ['Sponsored: try', ...CHROME_WORDS]);
   });
 
+  it('weighs a streamed part where its placeholder puts it (hexadecimal ids, segment placeholders)', () => {
+    // The description streamed late outweighs the rest of <main>: placed in its placeholder, it is
+    // part of the product's content with the price beside it, not a content of its own.
+    const html = page(`<main><h1>Oak table</h1><p>Solid oak, price $300, in stock.</p><div class="details"><template id="P:1a"></template></div></main>
+      <aside class="rail"><template id="B:1b"></template></aside>
+      <div hidden id="S:1a"><h2>Description</h2>${para('Table', 4)}</div><div hidden id="S:1b"><p>Sponsored: a chair you may like.</p></div>`);
+    expectOnly(md(html), ['Oak table', 'Solid oak, price $300', 'Table paragraph 4'], ['Sponsored: a chair', ...CHROME_WORDS]);
+    // A part streamed into a block left out (a product's customer reviews) is left out with it.
+    const ld = `<script type="application/ld+json">{"@context":"https://schema.org","@type":"Product","name":"Desk lamp"}</script>`;
+    const reviews = page(
+      `<main><h1>Desk lamp</h1>${para('Lamp', 3)}<div class="product-reviews"><h2>Reviews</h2><template id="B:a"></template></div></main>
+      <div hidden id="S:a"><p>Great lamp, five stars from me.</p></div>`,
+      ld,
+    );
+    expectOnly(md(reviews), ['Desk lamp', 'Lamp paragraph 3'], ['Great lamp, five stars', ...CHROME_WORDS]);
+  });
+
   it('ranges point into the original HTML', () => {
     const html = page(`<article><h1>Ranges</h1>${para('Range', 3)}</article>`);
     const { ranges } = findMainContent(html);

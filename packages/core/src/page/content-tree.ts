@@ -2,7 +2,8 @@
 // offsets; boilerplate subtrees set aside by markup (tags, roles, class/id words, hidden state); every
 // element carrying how much text it holds and how much of it is link text; and the queries on it
 // the other parts share (an element's ancestors or descendants named by class or id).
-import { DomHandler, type AnyNode, type Element } from 'domhandler';
+import { DomHandler, type AnyNode, type Element, type ParentNode } from 'domhandler';
+import { append, removeElement } from 'domutils';
 import { isBoilerplate, isHidden, isOverlay } from './boilerplate.ts';
 import { visibleRepeat } from './hidden.ts';
 import { linearParser } from './sax.ts';
@@ -59,6 +60,8 @@ export type Tree = {
   removed: Uint8Array;
   /** Dropped, or inside a dropped subtree. */
   gone: Uint8Array;
+  /** The last element (in pre-order) inside each element's subtree. */
+  last: Int32Array;
   /** Elements chrome or hidden by their markup that were kept as holding much of the page (wrappers). */
   wrappers: number[];
   index: Map<Element, number>;
@@ -83,13 +86,22 @@ function countChars(s: string): number {
 /** Class words and roles of a disclosure panel: an accordion's body, a tab's pane, a "read more" remainder. */
 const PANEL =
   /(?:^|[-_\s])(?:collapse|collapsible|accordion|panel|tab-?pane|tab-?panel|tab-?content|tabs-?content|tabcontent|expandable|read-?more|show-?more|more-?text)(?:$|[-_\s])/;
-const isPanel = (tag: string, a: Record<string, string>) =>
+export const isPanel = (tag: string, a: Record<string, string>) =>
   a.role === 'tabpanel' ||
   a.role === 'region' ||
   (tag !== 'nav' && (a.class !== undefined || a.id !== undefined) && PANEL.test(`${a.class ?? ''} ${a.id ?? ''}`.toLowerCase()));
 
 /** Utility classes that keep text off the screen for screen readers only. */
 const SCREEN_READER = /^(?:sr-only|visually-?hidden|screen-?reader-?(?:text|only)|hidden-?visually|a11y-?hidden|u-?hidden-?visually)$/i;
+
+/** Utility classes that hide an element (Bootstrap's `hide`, `hidden`, `d-none`; Bulma's `is-hidden`). */
+const HIDDEN_CLASS = /^(?:hide|hidden|d-none|is-hidden|u-hidden|js-hidden)$/i;
+/** ... and those that show it again on some screens (`d-md-block`, `md:flex`, `visible-lg`, `show-for-medium`). */
+const SHOWN_CLASS = /^(?:d-[a-z]+-(?!none)[a-z-]+|[a-z0-9]+:(?!hidden)[a-z-]+|visible-[a-z-]+|show-[a-z-]+|show@[a-z]+)$/i;
+export const hiddenByClass = (cls: string) => {
+  const words = cls.split(/\s+/);
+  return words.some((w) => HIDDEN_CLASS.test(w)) && !words.some((w) => SHOWN_CLASS.test(w));
+};
 
 /** A screen-reader text that stands in for something shown: a visible twin hidden from screen
  * readers beside it, or an icon in a table cell (a comparison's check marks, a tooltip's note). */
@@ -117,8 +129,9 @@ function removal(el: Element, inContent: boolean): 0 | 1 | 2 | 3 {
   if (SKIP.has(tag)) return 2;
   if (tag === 'html' || tag === 'body') return 0;
   if (tag === 'noscript' && isScriptNotice(el)) return 2;
-  // Streamed server rendering parks content in <div hidden id="S:n"> until a script moves it in.
-  if (a.hidden !== undefined && a.id !== undefined && /^S:\d+$/.test(a.id)) return 0;
+  // Streamed server rendering parks content in <div hidden id="S:n"> until a script moves it in (n in
+  // hexadecimal: `S:2e`).
+  if (a.hidden !== undefined && a.id !== undefined && STREAMED_PART.test(a.id)) return 0;
   // aria-hidden on a large part is a snapshot taken with a dialog open: dropped only if small.
   // A link hidden from screen readers and skipped by the keyboard is shown: a redundant link beside
   // another to the same place (a card's teaser), its text visible. (Not an image link, whose picture
@@ -153,6 +166,7 @@ export function measure(html: string): Tree {
   const handler = new DomHandler(undefined, { withStartIndices: true, withEndIndices: true });
   const parser = linearParser(handler);
   parser.end(html);
+  placeStreamed(handler.root);
   const els: Element[] = [];
   const parents: number[] = [];
   const removedList: number[] = [];
@@ -255,7 +269,9 @@ export function measure(html: string): Tree {
   sum(1);
   const index = new Map<Element, number>();
   for (let i = 0; i < n; i++) index.set(els[i], i);
-  return { els, parent, txt, lnk, removed, gone, wrappers, index };
+  const last = Int32Array.from({ length: n }, (_, i) => i);
+  for (let i = n - 1; i > 0; i--) if (parent[i] >= 0 && last[i] > last[parent[i]]) last[parent[i]] = last[i];
+  return { els, parent, txt, lnk, removed, gone, last, wrappers, index };
 }
 
 export const weight = (t: Tree, i: number) => t.txt[i] + LINK_WEIGHT * t.lnk[i];
@@ -285,11 +301,41 @@ export function rangeOf(el: Element, html: string): Range {
 }
 
 /** The last element (in pre-order) inside `node`'s subtree. */
-export function subtreeEnd(t: Tree, node: number): number {
-  const end = t.els[node].endIndex ?? Infinity;
-  let last = node;
-  while (last + 1 < t.els.length && (t.els[last + 1].startIndex ?? 0) < end) last++;
-  return last;
+export const subtreeEnd = (t: Tree, node: number): number => t.last[node];
+
+/** A streamed part's id (`S:2e`, hexadecimal) and its placeholder's (`B:2e` for a boundary, `P:2e` for a segment). */
+const STREAMED_PART = /^S:[\da-f]+$/i;
+const PLACEHOLDER_ID = /^[BP]:[\da-f]+$/i;
+
+/**
+ * React's streamed server rendering sends a part finished late as `<div hidden id="S:n">` at the end
+ * of the body, for a script to move into its placeholder (`<template id="B:n">` or `"P:n"`): the part
+ * is moved there in the tree, so that it weighs where the page shows it (its source offsets kept).
+ */
+function placeStreamed(root: ParentNode): void {
+  const parts = new Map<string, Element>();
+  const holders: Element[] = [];
+  const stack: AnyNode[] = [...root.children];
+  while (stack.length) {
+    const node = stack.pop()!;
+    if (node.type !== 'tag') continue;
+    const el = node as Element;
+    const id = el.attribs.id;
+    if (id !== undefined && el.name === 'template' && PLACEHOLDER_ID.test(id)) holders.push(el);
+    else if (id !== undefined && el.attribs.hidden !== undefined && STREAMED_PART.test(id)) parts.set(id.slice(2).toLowerCase(), el);
+    stack.push(...el.children);
+  }
+  for (const holder of holders) {
+    const part = parts.get(holder.attribs.id.slice(2).toLowerCase());
+    if (part === undefined || !holder.parent) continue;
+    // (never into itself: a placeholder inside its own part)
+    let inside = false;
+    for (let p: ParentNode | null = holder.parent; p && !inside; p = p.parent) inside = p === part;
+    if (inside) continue;
+    parts.delete(holder.attribs.id.slice(2).toLowerCase());
+    removeElement(part);
+    append(holder, part);
+  }
 }
 
 /**

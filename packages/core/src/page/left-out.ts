@@ -313,7 +313,7 @@ function cardToggles(t: Tree, node: number): number[] {
     // (past the other labels of the same box: "Compare", then "Remove from comparison" shown once ticked)
     while (sib && ((sib.type === 'text' && !(sib as Text).data.trim()) || (sib.type === 'tag' && (sib as Element).name === 'label'))) sib = sib.prev;
     let box = isCheckbox(sib);
-    for (let k = i + 1; !box && k <= last && t.els[k].startIndex! < el.endIndex!; k++) box = isCheckbox(t.els[k]);
+    for (let k = i + 1; !box && k <= subtreeEnd(t, i); k++) box = isCheckbox(t.els[k]);
     if (!box) continue;
     const text = textOf(el);
     if (!byText.has(text)) byText.set(text, []);
@@ -347,10 +347,11 @@ function headingAnchors(t: Tree, node: number): number[] {
   return out;
 }
 
-/** A keyboard user's shortcut: "Skip to product list", "Skip listing", "Skip to filters". */
-const SKIP_LINK = /^skip\b/;
+/** A keyboard user's shortcut: "Skip to product list", "Skip listing", "Skip to filters"; and the
+ * way back: "Back to top", "Back to navigation". */
+const SKIP_LINK = /^(?:skip\b|(?:back|return|jump) to (?:the )?(?:top|navigation|menu)(?: of (?:the )?page)?\W*$)/;
 
-/** In-page links (`#fragment`) whose text is a skip link's, left out everywhere. */
+/** In-page links (`#fragment`) whose text is a skip link's or a way back, left out everywhere. */
 function skipLinks(t: Tree, node: number): number[] {
   const out: number[] = [];
   const last = subtreeEnd(t, node);

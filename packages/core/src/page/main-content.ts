@@ -15,7 +15,9 @@
 // copies.ts (repeated blocks); here the descent to the content element.
 import {
   elementChildren,
+  hiddenByClass,
   isAncestor,
+  isPanel,
   LINK_WEIGHT,
   measure,
   named,
@@ -88,6 +90,9 @@ export function findMainContent(html: string): MainContent {
   for (let i = 0; i < n && title === -1; i++) if (t.els[i].name === 'h1' && !t.gone[i]) title = i;
   const holdsTitle = (i: number) => title !== -1 && isAncestor(t, i, title);
   const productPage = declared === 'product' || (declared === null && namedProductTitle(t));
+  // On a product page, blocks hidden by a utility class (`hide`, `d-none`) and not holding the title
+  // are not shown: the shop's data for its scripts (custom fields, every variant's image URL).
+  if (productPage) for (const i of hiddenByClassAll(t, body)) if (!holdsTitle(i)) setAside(t, i);
   let node = descend(t, body, !productPage);
   // The page's one main landmark (`<main>`, `role=main`), when the descent stopped above it: the
   // chrome around it (menus, a mobile drawer, a footer of links) outweighed it, so the content is
@@ -140,7 +145,8 @@ export function findMainContent(html: string): MainContent {
   for (const i of leftOut(t, node, type, holdsTitle)) drop.push(rangeOf(t.els[i], html));
   for (const i of duplicates(t, node, type)) drop.push(rangeOf(t.els[i], html));
   if (type !== 'listing') for (const i of rails(t, node)) drop.push(rangeOf(t.els[i], html));
-  drop.sort((a, b) => a[0] - b[0]);
+  // (a part streamed into a block left out goes with it; not for its placeholder alone, a template, left out as such)
+  streamed(t, html, drop, true);
   const shop = shopParts(t, node, total)
     .map((i) => rangeOf(t.els[i], html))
     .sort((a, b) => a[0] - b[0])
@@ -148,6 +154,18 @@ export function findMainContent(html: string): MainContent {
   // A wrapper that holds the page's title is the page's (a sidebar holding most of a short page is not).
   const wrappers = t.wrappers.filter(holdsTitle).map((i) => t.els[i].startIndex ?? 0);
   return { type, ranges, drop, shop, wrappers };
+}
+
+/** Topmost elements under `top` hidden by a utility class (not disclosure panels, opened by a click). */
+function hiddenByClassAll(t: Tree, top: number): number[] {
+  const out: number[] = [];
+  for (let i = top + 1; i <= subtreeEnd(t, top); i++) {
+    const el = t.els[i];
+    if (t.gone[i] || el.attribs.class === undefined || !hiddenByClass(el.attribs.class) || isPanel(el.name, el.attribs)) continue;
+    out.push(i);
+    i = subtreeEnd(t, i);
+  }
+  return out;
 }
 
 /** The page's main landmark: its one `<main>` or `role=main` element still counted (-1 if none, or several). */
@@ -266,27 +284,33 @@ function paragraphs(t: Tree, i: number): number {
 
 /**
  * React's streamed server rendering sends a part finished late as `<div hidden id="S:n">` at the end
- * of the body, for a script to move into its placeholder `<template id="B:n">`: when the placeholder
- * lies in the content, so does the part (added to `ranges`, kept sorted).
+ * of the body, for a script to move into its placeholder `<template id="B:n">` (or `"P:n"`): when the
+ * placeholder lies in the content, so does the part (added to `ranges`, kept sorted; the tree has
+ * already moved it there, content-tree.ts). The same for the blocks left out (`drop`).
  */
-function streamed(t: Tree, html: string, ranges: Range[]): void {
+function streamed(t: Tree, html: string, ranges: Range[], around = false): void {
   const parts = new Map<string, number>();
   const holders: number[] = [];
   for (let i = 0; i < t.els.length; i++) {
     const id = t.els[i].attribs.id;
     if (id === undefined) continue;
-    if (t.els[i].name === 'template' && id.startsWith('B:')) holders.push(i);
+    if (t.els[i].name === 'template' && (id.startsWith('B:') || id.startsWith('P:'))) holders.push(i);
     else if (id.startsWith('S:') && t.els[i].attribs.hidden !== undefined && !t.gone[i]) parts.set(id.slice(2), i);
   }
   const inside = (at: number) => ranges.some(([s, e]) => at >= s && at < e);
+  const holds = (at: number) => ranges.some(([s, e]) => (around ? at > s : at >= s) && at < e);
   for (let added = true; added;) {
     added = false;
     for (const h of holders) {
       const part = parts.get(t.els[h].attribs.id.slice(2));
-      if (part === undefined || !inside(t.els[h].startIndex ?? -1) || inside(t.els[part].startIndex ?? -1)) continue;
+      if (part === undefined || !holds(t.els[h].startIndex ?? -1) || inside(t.els[part].startIndex ?? -1)) continue;
       ranges.push(rangeOf(t.els[part], html));
       added = true;
     }
   }
   ranges.sort((a, b) => a[0] - b[0]);
+  // (one inside another, as a block left out inside a part left out, is the other's)
+  const outer: Range[] = [];
+  for (const r of ranges) if (outer.length === 0 || r[1] > outer[outer.length - 1][1]) outer.push(r);
+  ranges.splice(0, ranges.length, ...outer);
 }
