@@ -411,6 +411,31 @@ describe('page: main content, what it leaves out and keeps', () => {
     expectOnly(out, ['## Usage', 'Usage paragraph 2', 'Questions', 'Answer paragraph 1'], ['Direct link to heading', ...CHROME_WORDS]);
   });
 
+  it("a language menu (links to the page in other languages, by hreflang) is left out; links all marked with the page's language are kept", () => {
+    const names: Record<string, string> = {
+      de: 'Deutsch',
+      fr: 'Français',
+      ja: '日本語',
+      es: 'Español',
+      it: 'Italiano',
+      pl: 'Polski',
+      pt: 'Português',
+      sv: 'Svenska',
+    };
+    const langs = Object.entries(names)
+      .map(([l, name]) => `<li><a href="https://${l}.wiki.example/List" hreflang="${l}" lang="${l}">${name}</a></li>`)
+      .join('');
+    const rows = Array.from({ length: 8 }, (_, i) => `<li><a href="/lang/${i}" hreflang="en">Programming language number ${i}</a></li>`).join('');
+    const html =
+      page(`<main><header><h1>List of programming languages</h1><div class="lang-dropdown"><ul>${langs}</ul><a href="/edit">Edit links</a></div></header>
+      <p>This is an alphabetical list of notable programming languages.</p><ul>${rows}</ul></main>`);
+    expectOnly(
+      md(html),
+      ['List of programming languages', 'alphabetical list', 'Programming language number 1', 'Programming language number 7'],
+      ['Deutsch', 'Français', 'Edit links', ...CHROME_WORDS],
+    );
+  });
+
   it('a stray <![CDATA[ in the body ends at the first > (as in browsers), not at the end of the page', () => {
     const html = page(`<![CDATA[\n<div id="top"></div><div class="thread"><h1>Thread title</h1>${para('Post', 4)}</div>`);
     expectOnly(md(html), ['Thread title', 'Post paragraph 4'], CHROME_WORDS);

@@ -39,6 +39,7 @@ export function leftOut(t: Tree, node: number, type: PageType, holdsTitle: (i: n
   if (type === 'product') add(signups(t, node, holdsTitle));
   add(headingAnchors(t, node));
   add(skipLinks(t, node));
+  add(languageMenus(t, node, holdsTitle));
   return out;
 }
 
@@ -299,6 +300,44 @@ function skipLinks(t: Tree, node: number): number[] {
   for (let i = node + 1; i <= last; i++) {
     const el = t.els[i];
     if (el.name === 'a' && !t.gone[i] && (el.attribs.href ?? '').startsWith('#') && t.lnk[i] < 60 && SKIP_LINK.test(textOf(el))) out.push(i);
+  }
+  return out;
+}
+
+/** A language menu links to the page in this many languages or more. */
+const LANGUAGES = 3;
+/** ... and their links make up this share of its text. */
+const LANGUAGE_SHARE = 0.8;
+
+/**
+ * Language menus: the largest block (not holding the page's title) whose text is mostly links to
+ * the page in other languages, by their `hreflang` (three or more distinct ones: `de`, `fr`, `ja`).
+ * A link marked with the page's own language (every item of a list, `hreflang="en"`) is no such menu.
+ */
+function languageMenus(t: Tree, node: number, holdsTitle: (i: number) => boolean): number[] {
+  const last = subtreeEnd(t, node);
+  const langText = new Float64Array(last - node + 1);
+  const langs: (Set<string> | undefined)[] = [];
+  for (let i = last; i > node; i--) {
+    const el = t.els[i];
+    const lang = el.name === 'a' && !t.gone[i] ? el.attribs.hreflang?.toLowerCase() : undefined;
+    if (lang) {
+      langText[i - node] += t.lnk[i];
+      (langs[i - node] ??= new Set()).add(lang);
+    }
+    const p = t.parent[i] - node;
+    langText[p] += langText[i - node];
+    const mine = langs[i - node];
+    if (mine) {
+      const theirs = (langs[p] ??= new Set());
+      for (const l of mine) theirs.add(l);
+    }
+  }
+  const out: number[] = [];
+  for (let i = node + 1; i <= last; i++) {
+    if (t.gone[i] || (langs[i - node]?.size ?? 0) < LANGUAGES) continue;
+    if (out.length && isAncestor(t, out[out.length - 1], i)) continue;
+    if (langText[i - node] >= LANGUAGE_SHARE * (t.txt[i] + t.lnk[i]) && !holdsTitle(i)) out.push(i);
   }
   return out;
 }
