@@ -216,6 +216,20 @@ describe('page: main content, what it leaves out and keeps', () => {
     expectOnly(md(html), ['Kettles', 'Kettle 1', 'Stainless steel kettle number 8', 'boils water faster'], ['Red (12 products)', 'Steel (30', ...CHROME_WORDS]);
   });
 
+  it("a block named as filters that holds the shop's grid of priced cards is looked into: the cards are kept, its filters left out", () => {
+    const card = (i: number) =>
+      `<li class="tile"><a href="/p/${i}">Espresso machine ${i}</a><p>Compact machine number ${i} with a steam wand.</p><span class="price">$${i}99.95</span></li>`;
+    const html = page(`<main><h1>Espresso machines under $500</h1><p>${'The best espresso machines are easy to use and built to last. '.repeat(3)}</p>
+      <div class="plp-tablet-filters"><div class="refinements"><label><input type="checkbox"> Breville (4)</label><label><input type="checkbox"> DeLonghi (3)</label></div>
+      <ul class="results">${Array.from({ length: 8 }, (_, i) => card(i + 1)).join('')}</ul></div>
+      <div class="guide">${para('Guide', 6)}</div></main>`);
+    expectOnly(
+      md(html),
+      ['Espresso machines under', 'Espresso machine 1', 'Compact machine number 8', '$899.95', 'Guide paragraph 6'],
+      ['Breville (4)', ...CHROME_WORDS],
+    );
+  });
+
   it("a shop's grid of priced cards, each card one link, is kept beside a long buying guide; a list of links is not", () => {
     // Each card is a single link around its picture, name and price (the price split by React's comment).
     const card = (i: number) =>

@@ -5,6 +5,7 @@
 // markdown leaves out. (Link blocks are link-blocks.ts's; copies copies.ts's; rails rails.ts's.)
 import type { AnyNode, Element, Text } from 'domhandler';
 import { classId, elementChildren, HEADINGS, isAncestor, LINKY, named, signature, subtreeEnd, textOf, weight, type Tree } from './content-tree.ts';
+import { GRID, HOLDS_GRID, pricedGrids } from './link-blocks.ts';
 import type { PageType } from './page-type.ts';
 
 /**
@@ -185,6 +186,9 @@ function facets(t: Tree, node: number, type: PageType, holdsTitle: (i: number) =
     if (t.els[i].name === 'input' && (a.type === 'checkbox' || a.type === 'radio')) boxes[i - node]++;
     boxes[t.parent[i] - node] += boxes[i - node];
   }
+  // A shop's grid of priced cards inside a block named so (`plp-tablet-filters` around the results)
+  // is the results, not filters: such a block is looked into.
+  let grid: Uint8Array | null = null;
   const stack = elementChildren(t, node);
   while (stack.length) {
     const k = stack.pop()!;
@@ -195,7 +199,8 @@ function facets(t: Tree, node: number, type: PageType, holdsTitle: (i: number) =
         .split(/\s+/)
         .some((w) => FACETS.test(w));
     const w = weight(t, k);
-    if (named && w < FACET_SHARE * whole && (t.lnk[k] > t.txt[k] || hasControl(t, k))) out.push(k);
+    if (named && w < FACET_SHARE * whole && (t.lnk[k] > t.txt[k] || hasControl(t, k)) && !((grid ??= pricedGrids(t, node))[k - node] & (GRID | HOLDS_GRID)))
+      out.push(k);
     // Unnamed: a block of many checkboxes or radio buttons, each with a short label and few links (a
     // filter form; not a product's options, nor a block holding the title, nor rows of a table or cards
     // to select, which have text or links of their own).
