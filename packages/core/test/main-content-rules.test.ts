@@ -450,6 +450,18 @@ describe('page: main content, what it leaves out and keeps', () => {
     );
   });
 
+  it("the page's footer put inside the content (a <footer> holding a copyright line) is left out; an article's own footer is kept", () => {
+    const story = (i: number) =>
+      `<div class="story"><h2><a href="/s/${i}">Story number ${i} about the state of the web</a></h2><p>By Writer ${i}, 4 min read</p></div>`;
+    const html = page(`<main><div class="feed">${Array.from({ length: 8 }, (_, i) => story(i)).join('')}</div>
+      <div><footer class="bg-dark"><p>The Newsletter: quality reads about technology, delivered to your inbox every week.</p><p>© 2026 The Site. All rights reserved.</p><p>Help Contact About Careers Terms Privacy Sitemap</p></footer></div></main>`);
+    expectOnly(md(html), ['Story number 1 about', 'Story number 7 about'], ['quality reads', 'All rights reserved', 'Careers Terms', ...CHROME_WORDS]);
+    const article = page(
+      `<main><article><h1>Kettle review</h1>${para('Review', 4)}<footer><p>Filed under kitchen gear by the testing team.</p></footer></article></main>`,
+    );
+    expectOnly(md(article), ['Kettle review', 'Review paragraph 4', 'Filed under kitchen gear'], CHROME_WORDS);
+  });
+
   it('a stray <![CDATA[ in the body ends at the first > (as in browsers), not at the end of the page', () => {
     const html = page(`<![CDATA[\n<div id="top"></div><div class="thread"><h1>Thread title</h1>${para('Post', 4)}</div>`);
     expectOnly(md(html), ['Thread title', 'Post paragraph 4'], CHROME_WORDS);

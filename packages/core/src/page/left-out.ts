@@ -41,6 +41,7 @@ export function leftOut(t: Tree, node: number, type: PageType, holdsTitle: (i: n
   add(headingAnchors(t, node));
   add(skipLinks(t, node));
   add(languageMenus(t, node, holdsTitle));
+  add(pageFooters(t, node, holdsTitle));
   return out;
 }
 
@@ -345,4 +346,38 @@ function languageMenus(t: Tree, node: number, holdsTitle: (i: number) => boolean
     if (langText[i - node] >= LANGUAGE_SHARE * (t.txt[i] + t.lnk[i]) && !holdsTitle(i)) out.push(i);
   }
   return out;
+}
+
+/** A copyright notice: the sign or the word. */
+const COPYRIGHT = /©|&copy;|\bcopyright\b/i;
+/** A footer holding more than this share of the content is its wrapper. */
+const FOOTER_SHARE = 0.5;
+
+/**
+ * The page's own footer put inside the content (`<main>…<footer>` with the site's links, its newsletter
+ * form and its copyright line): a `<footer>` or `role="contentinfo"` holding a copyright notice, not
+ * the title and under half the content. (An article's own footer, its tags or its author, has none.)
+ */
+function pageFooters(t: Tree, node: number, holdsTitle: (i: number) => boolean): number[] {
+  const out: number[] = [];
+  const last = subtreeEnd(t, node);
+  const whole = weight(t, node);
+  for (let i = node + 1; i <= last; i++) {
+    const el = t.els[i];
+    if (t.gone[i] || (el.name !== 'footer' && el.attribs.role !== 'contentinfo')) continue;
+    if (out.length && isAncestor(t, out[out.length - 1], i)) continue;
+    if (weight(t, i) < FOOTER_SHARE * whole && !holdsTitle(i) && hasCopyright(el)) out.push(i);
+  }
+  return out;
+}
+
+/** Whether an element's text holds a copyright notice. */
+function hasCopyright(el: Element): boolean {
+  const stack: AnyNode[] = [el];
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (n.type === 'text' && COPYRIGHT.test((n as Text).data)) return true;
+    if (n.type === 'tag') for (const c of (n as Element).children) stack.push(c);
+  }
+  return false;
 }
