@@ -19,6 +19,14 @@ describe('page: main content, what it leaves out and keeps', () => {
     expect(out).not.to.include('<h3>');
   });
 
+  it('spans side by side (laid out apart by CSS) come out as words apart; spans in code are kept as written', () => {
+    const out = conv(
+      `<p>Scream 7</p><div class="meta"><span class="item">2026</span><span class="item">1h 54m</span><span class="item">R</span></div><pre><code><span class="kw">import</span><span class="p">(</span><span class="s">"openai"</span><span class="p">)</span></code></pre>`,
+    );
+    expect(out).to.include('2026 1h 54m R');
+    expect(out).to.include('import("openai")');
+  });
+
   it('a definition list (product specifications) comes out as Markdown, not raw HTML', () => {
     const out = conv('<p>Specifications of the lamp.</p><dl><dt>Height</dt><dd>45 cm</dd><dt>Weight</dt><dd>1 kg</dd></dl>');
     expect(out).to.include('**Height**\n\n45 cm');

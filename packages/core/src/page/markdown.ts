@@ -59,7 +59,26 @@ export function htmlToMarkdown(html: string, opts: MarkdownOptions): string {
 }
 
 function convert(html: string, origin: string | undefined): string {
-  return html.trim() ? mdream(definitionsAsParagraphs(flattenLinks(html)), origin ? { origin } : {}).trim() : '';
+  return html.trim() ? mdream(definitionsAsParagraphs(flattenLinks(spaced(html))), origin ? { origin } : {}).trim() : '';
+}
+
+/** Code, whose spans (syntax highlighting) split tokens where no space is. */
+const CODE = /<(pre|code)\b[\s\S]*?<\/\1\s*>/gi;
+
+/**
+ * Spans side by side (`<span>2026</span><span>1h 54m</span><span>R</span>`, laid out apart by CSS)
+ * are words apart; not in code, where highlighting splits tokens.
+ */
+function spaced(html: string): string {
+  if (!html.includes('</span><span')) return html;
+  const space = (s: string) => s.replace(/<\/span><span\b/g, '</span> <span');
+  let out = '';
+  let at = 0;
+  for (const m of html.matchAll(CODE)) {
+    out += space(html.slice(at, m.index)) + m[0];
+    at = m.index + m[0].length;
+  }
+  return out + space(html.slice(at));
 }
 
 const DEFINITION = /<(\/?)(dl|dt|dd)\b[^>]*>/gi;
