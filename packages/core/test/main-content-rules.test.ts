@@ -27,6 +27,12 @@ describe('page: main content, what it leaves out and keeps', () => {
     expect(out).to.include('import("openai")');
   });
 
+  it("brackets in an image's alt text are dropped (as the model input drops them), the link around it kept", () => {
+    const out = conv(`<ul><li><a href="/info/1"><img src="/i.gif" alt="[X-Info]"></a> <a href="/book/1"><cite>Wholesale hardware</cite></a></li></ul>`);
+    expect(out).to.include('[![X-Info](https://shop.example/i.gif)](https://shop.example/info/1)');
+    expect(out).not.to.include('\\[X-Info');
+  });
+
   it('a definition list (product specifications) comes out as Markdown, not raw HTML', () => {
     const out = conv('<p>Specifications of the lamp.</p><dl><dt>Height</dt><dd>45 cm</dd><dt>Weight</dt><dd>1 kg</dd></dl>');
     expect(out).to.include('**Height**\n\n45 cm');

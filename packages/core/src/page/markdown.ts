@@ -59,7 +59,20 @@ export function htmlToMarkdown(html: string, opts: MarkdownOptions): string {
 }
 
 function convert(html: string, origin: string | undefined): string {
-  return html.trim() ? mdream(definitionsAsParagraphs(flattenLinks(spaced(html))), origin ? { origin } : {}).trim() : '';
+  return html.trim() ? mdream(definitionsAsParagraphs(flattenLinks(spaced(plainAlts(html)))), origin ? { origin } : {}).trim() : '';
+}
+
+/** An image's alt text holding brackets (`alt="[X-Info]"`). */
+const BRACKETED_ALT = /(<img\b[^>]*?\balt\s*=\s*")([^"]*[[\]][^"]*)"/gi;
+
+/**
+ * Brackets in an image's alt text (`[X-Info]`, a text browser's fallback) are dropped, as the model
+ * input's writer drops them: escaped inside `![…]` they break readers that do not parse escapes.
+ */
+function plainAlts(html: string): string {
+  return html.includes('[') || html.includes(']')
+    ? html.replace(BRACKETED_ALT, (_, head: string, alt: string) => `${head}${alt.replace(/[[\]]/g, '')}"`)
+    : html;
 }
 
 /** Code, whose spans (syntax highlighting) split tokens where no space is. */
