@@ -19,6 +19,13 @@ describe('page: main content, what it leaves out and keeps', () => {
     expect(out).not.to.include('<h3>');
   });
 
+  it('a price split into spans (currency, whole, fraction) stays one price', () => {
+    const out = conv(
+      '<p>Desk lamp</p><span class="price"><span class="currency">$</span><span class="whole">1,299</span><span class="fraction">.99</span></span>',
+    );
+    expect(out).to.include('$1,299.99');
+  });
+
   it('a definition list (product specifications) comes out as Markdown, not raw HTML', () => {
     const out = conv('<p>Specifications of the lamp.</p><dl><dt>Height</dt><dd>45 cm</dd><dt>Weight</dt><dd>1 kg</dd></dl>');
     expect(out).to.include('**Height**\n\n45 cm');
@@ -249,6 +256,20 @@ describe('page: main content, what it leaves out and keeps', () => {
     expectOnly(md(html), ['Kettles', 'Kettle 1', 'Stainless steel kettle number 8', 'boils water faster'], ['Red (12 products)', 'Steel (30', ...CHROME_WORDS]);
   });
 
+  it("a block named as filters that holds the shop's grid of priced cards is looked into: the cards are kept, its filters left out", () => {
+    const card = (i: number) =>
+      `<li class="tile"><a href="/p/${i}">Espresso machine ${i}</a><p>Compact machine number ${i} with a steam wand.</p><span class="price">$${i}99.95</span></li>`;
+    const html = page(`<main><h1>Espresso machines under $500</h1><p>${'The best espresso machines are easy to use and built to last. '.repeat(3)}</p>
+      <div class="plp-tablet-filters"><div class="refinements"><label><input type="checkbox"> Breville (4)</label><label><input type="checkbox"> DeLonghi (3)</label></div>
+      <ul class="results">${Array.from({ length: 8 }, (_, i) => card(i + 1)).join('')}</ul></div>
+      <div class="guide">${para('Guide', 6)}</div></main>`);
+    expectOnly(
+      md(html),
+      ['Espresso machines under', 'Espresso machine 1', 'Compact machine number 8', '$899.95', 'Guide paragraph 6'],
+      ['Breville (4)', ...CHROME_WORDS],
+    );
+  });
+
   it("a shop's grid of priced cards, each card one link, is kept beside a long buying guide; a list of links is not", () => {
     // Each card is a single link around its picture, name and price (the price split by React's comment).
     const card = (i: number) =>
@@ -447,6 +468,43 @@ describe('page: main content, what it leaves out and keeps', () => {
       <h2><a href="#faq">Questions</a></h2>${para('Answer', 2)}</main>`);
     const out = md(html);
     expectOnly(out, ['## Usage', 'Usage paragraph 2', 'Questions', 'Answer paragraph 1'], ['Direct link to heading', ...CHROME_WORDS]);
+  });
+
+  it("a language menu (links to the page in other languages, by hreflang) is left out; links all marked with the page's language are kept", () => {
+    const names: Record<string, string> = {
+      de: 'Deutsch',
+      fr: 'Français',
+      ja: '日本語',
+      es: 'Español',
+      it: 'Italiano',
+      pl: 'Polski',
+      pt: 'Português',
+      sv: 'Svenska',
+    };
+    const langs = Object.entries(names)
+      .map(([l, name]) => `<li><a href="https://${l}.wiki.example/List" hreflang="${l}" lang="${l}">${name}</a></li>`)
+      .join('');
+    const rows = Array.from({ length: 8 }, (_, i) => `<li><a href="/lang/${i}" hreflang="en">Programming language number ${i}</a></li>`).join('');
+    const html =
+      page(`<main><header><h1>List of programming languages</h1><div class="lang-dropdown"><ul>${langs}</ul><a href="/edit">Edit links</a></div></header>
+      <p>This is an alphabetical list of notable programming languages.</p><ul>${rows}</ul></main>`);
+    expectOnly(
+      md(html),
+      ['List of programming languages', 'alphabetical list', 'Programming language number 1', 'Programming language number 7'],
+      ['Deutsch', 'Français', 'Edit links', ...CHROME_WORDS],
+    );
+  });
+
+  it("the page's footer put inside the content (a <footer> holding a copyright line) is left out; an article's own footer is kept", () => {
+    const story = (i: number) =>
+      `<div class="story"><h2><a href="/s/${i}">Story number ${i} about the state of the web</a></h2><p>By Writer ${i}, 4 min read</p></div>`;
+    const html = page(`<main><div class="feed">${Array.from({ length: 8 }, (_, i) => story(i)).join('')}</div>
+      <div><footer class="bg-dark"><p>The Newsletter: quality reads about technology, delivered to your inbox every week.</p><p>© 2026 The Site. All rights reserved.</p><p>Help Contact About Careers Terms Privacy Sitemap</p></footer></div></main>`);
+    expectOnly(md(html), ['Story number 1 about', 'Story number 7 about'], ['quality reads', 'All rights reserved', 'Careers Terms', ...CHROME_WORDS]);
+    const article = page(
+      `<main><article><h1>Kettle review</h1>${para('Review', 4)}<footer><p>Filed under kitchen gear by the testing team.</p></footer></article></main>`,
+    );
+    expectOnly(md(article), ['Kettle review', 'Review paragraph 4', 'Filed under kitchen gear'], CHROME_WORDS);
   });
 
   it('a stray <![CDATA[ in the body ends at the first > (as in browsers), not at the end of the page', () => {

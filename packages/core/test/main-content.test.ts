@@ -156,6 +156,23 @@ describe('page: main content', () => {
     expect(md(intro)).to.include('Intro paragraph 1');
   });
 
+  it("an app's root (a classless element named by its id) is not one of a run with a bare block beside it", () => {
+    // A data-use notice in a bare <div> after the app's `<div id="root">`: both classless, yet the
+    // root is the page's one such element, so the descent goes into it and leaves the notice out.
+    const story = (i: number) =>
+      `<div class="card"><h2><a href="/p/${i}">Story number ${i} about scaling the streaming service</a></h2><p>Posted by the engineering team, ${i} min read.</p></div>`;
+    const html = page(
+      `<div id="root"><div class="top"><a href="/">Tech blog</a></div><div class="feed">${Array.from({ length: 8 }, (_, i) => story(i)).join('')}</div></div>` +
+        `<div><div><p>To make this site work, we log user data and share it with processors. To use it, you must agree to our Privacy Policy, including cookie policy.</p></div></div>`,
+    );
+    const out = md(html);
+    expectOnly(out, ['Story number 1 about scaling', 'Story number 7 about scaling'], [...CHROME_WORDS, 'we log user data']);
+    // Posts named by their ids alone (`post_1`, `post_2`) are still a run: the thread is taken whole.
+    const post = (i: number, n: number) => `<div id="post_${i}">${para(`Post ${i}`, n)}</div>`;
+    const thread = md(page(`<div id="thread">${post(1, 6)}${post(2, 1)}${post(3, 1)}</div>`));
+    expectOnly(thread, ['Post 1 paragraph 6', 'Post 2 paragraph 1', 'Post 3 paragraph 1'], CHROME_WORDS);
+  });
+
   it('the intro beside a heavy table is the content too (not on a product page)', () => {
     const rows = Array.from(
       { length: 5 },

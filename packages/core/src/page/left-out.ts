@@ -5,7 +5,7 @@
 // markdown leaves out. (Link blocks are link-blocks.ts's; copies copies.ts's; rails rails.ts's.)
 import type { AnyNode, Element, Text } from 'domhandler';
 import { classId, elementChildren, HEADINGS, isAncestor, LINKY, named, signature, subtreeEnd, textOf, weight, type Tree } from './content-tree.ts';
-import { GRID, PRICED, pricedGrids } from './link-blocks.ts';
+import { GRID, HOLDS_GRID, PRICED, pricedGrids } from './link-blocks.ts';
 import type { PageType } from './page-type.ts';
 
 /**
@@ -41,6 +41,8 @@ export function leftOut(t: Tree, node: number, type: PageType, holdsTitle: (i: n
   if (type === 'product') add(signups(t, node, holdsTitle));
   add(headingAnchors(t, node));
   add(skipLinks(t, node));
+  add(languageMenus(t, node, holdsTitle));
+  add(pageFooters(t, node, holdsTitle));
   return out;
 }
 
@@ -186,6 +188,9 @@ function facets(t: Tree, node: number, type: PageType, holdsTitle: (i: number) =
     if (t.els[i].name === 'input' && (a.type === 'checkbox' || a.type === 'radio')) boxes[i - node]++;
     boxes[t.parent[i] - node] += boxes[i - node];
   }
+  // A shop's grid of priced cards inside a block named so (`plp-tablet-filters` around the results)
+  // is the results, not filters: such a block is looked into.
+  let grid: Uint8Array | null = null;
   const stack = elementChildren(t, node);
   while (stack.length) {
     const k = stack.pop()!;
@@ -196,7 +201,8 @@ function facets(t: Tree, node: number, type: PageType, holdsTitle: (i: number) =
         .split(/\s+/)
         .some((w) => FACETS.test(w));
     const w = weight(t, k);
-    if (named && w < FACET_SHARE * whole && (t.lnk[k] > t.txt[k] || hasControl(t, k))) out.push(k);
+    if (named && w < FACET_SHARE * whole && (t.lnk[k] > t.txt[k] || hasControl(t, k)) && !((grid ??= pricedGrids(t, node))[k - node] & (GRID | HOLDS_GRID)))
+      out.push(k);
     // Unnamed: a block of many checkboxes or radio buttons, each with a short label and few links (a
     // filter form; not a product's options, nor a block holding the title, nor rows of a table or cards
     // to select, which have text or links of their own).
@@ -360,4 +366,76 @@ function skipLinks(t: Tree, node: number): number[] {
     if (el.name === 'a' && !t.gone[i] && (el.attribs.href ?? '').startsWith('#') && t.lnk[i] < 60 && SKIP_LINK.test(textOf(el))) out.push(i);
   }
   return out;
+}
+
+/** A language menu links to the page in this many languages or more. */
+const LANGUAGES = 3;
+/** ... and their links make up this share of its text. */
+const LANGUAGE_SHARE = 0.8;
+
+/**
+ * Language menus: the largest block (not holding the page's title) whose text is mostly links to
+ * the page in other languages, by their `hreflang` (three or more distinct ones: `de`, `fr`, `ja`).
+ * A link marked with the page's own language (every item of a list, `hreflang="en"`) is no such menu.
+ */
+function languageMenus(t: Tree, node: number, holdsTitle: (i: number) => boolean): number[] {
+  const last = subtreeEnd(t, node);
+  const langText = new Float64Array(last - node + 1);
+  const langs: (Set<string> | undefined)[] = [];
+  for (let i = last; i > node; i--) {
+    const el = t.els[i];
+    const lang = el.name === 'a' && !t.gone[i] ? el.attribs.hreflang?.toLowerCase() : undefined;
+    if (lang) {
+      langText[i - node] += t.lnk[i];
+      (langs[i - node] ??= new Set()).add(lang);
+    }
+    const p = t.parent[i] - node;
+    langText[p] += langText[i - node];
+    const mine = langs[i - node];
+    if (mine) {
+      const theirs = (langs[p] ??= new Set());
+      for (const l of mine) theirs.add(l);
+    }
+  }
+  const out: number[] = [];
+  for (let i = node + 1; i <= last; i++) {
+    if (t.gone[i] || (langs[i - node]?.size ?? 0) < LANGUAGES) continue;
+    if (out.length && isAncestor(t, out[out.length - 1], i)) continue;
+    if (langText[i - node] >= LANGUAGE_SHARE * (t.txt[i] + t.lnk[i]) && !holdsTitle(i)) out.push(i);
+  }
+  return out;
+}
+
+/** A copyright notice: the sign or the word. */
+const COPYRIGHT = /©|&copy;|\bcopyright\b/i;
+/** A footer holding more than this share of the content is its wrapper. */
+const FOOTER_SHARE = 0.5;
+
+/**
+ * The page's own footer put inside the content (`<main>…<footer>` with the site's links, its newsletter
+ * form and its copyright line): a `<footer>` or `role="contentinfo"` holding a copyright notice, not
+ * the title and under half the content. (An article's own footer, its tags or its author, has none.)
+ */
+function pageFooters(t: Tree, node: number, holdsTitle: (i: number) => boolean): number[] {
+  const out: number[] = [];
+  const last = subtreeEnd(t, node);
+  const whole = weight(t, node);
+  for (let i = node + 1; i <= last; i++) {
+    const el = t.els[i];
+    if (t.gone[i] || (el.name !== 'footer' && el.attribs.role !== 'contentinfo')) continue;
+    if (out.length && isAncestor(t, out[out.length - 1], i)) continue;
+    if (weight(t, i) < FOOTER_SHARE * whole && !holdsTitle(i) && hasCopyright(el)) out.push(i);
+  }
+  return out;
+}
+
+/** Whether an element's text holds a copyright notice. */
+function hasCopyright(el: Element): boolean {
+  const stack: AnyNode[] = [el];
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (n.type === 'text' && COPYRIGHT.test((n as Text).data)) return true;
+    if (n.type === 'tag') for (const c of (n as Element).children) stack.push(c);
+  }
+  return false;
 }

@@ -204,11 +204,16 @@ function descend(t: Tree, body: number, prosaic: boolean): number {
     // One of a run of like siblings (posts of a thread, cards of a grid, sections of a page): the
     // content is the run, not its heaviest member.
     const sig = signature(t.els[best]);
+    // An element without classes is named by its id alone: like siblings share it, digits aside
+    // (`post_1`, `post_2`), so an app's root (`<div id="root">`) is not one of a run with a bare
+    // `<div>` beside it.
+    const byId = t.els[best].attribs.class === undefined && t.els[best].attribs.id !== undefined;
+    const idSig = (c: number) => (t.els[c].attribs.id ?? '').replace(/\d+/g, '');
     let like = 0;
     let prose = 0;
     for (const c of elementChildren(t, node)) {
       if (c === best) continue;
-      if (signature(t.els[c]) === sig) like += weight(t, c);
+      if (signature(t.els[c]) === sig && (!byId || idSig(c) === idSig(best))) like += weight(t, c);
       prose += t.txt[c];
     }
     if (like >= LIKE * bestW || (prosaic && prose >= PROSE * bestW)) return node;

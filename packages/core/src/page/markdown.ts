@@ -59,7 +59,7 @@ export function htmlToMarkdown(html: string, opts: MarkdownOptions): string {
 }
 
 function convert(html: string, origin: string | undefined): string {
-  return html.trim() ? mdream(definitionsAsParagraphs(spacedBlocks(flattenLinks(html))), origin ? { origin } : {}).trim() : '';
+  return html.trim() ? mdream(definitionsAsParagraphs(spacedBlocks(flattenLinks(plainAlts(html)))), origin ? { origin } : {}).trim() : '';
 }
 
 const BLOCK_END = /<\/(?:div|p|h[1-6]|section|article|header|footer|figure|figcaption|blockquote)>/gi;
@@ -73,6 +73,19 @@ const BLOCK_END = /<\/(?:div|p|h[1-6]|section|article|header|footer|figure|figca
  */
 function spacedBlocks(html: string): string {
   return html.replace(BLOCK_END, '&#32;$&');
+}
+
+/** An image's alt text holding brackets (`alt="[X-Info]"`). */
+const BRACKETED_ALT = /(<img\b[^>]*?\balt\s*=\s*")([^"]*[[\]][^"]*)"/gi;
+
+/**
+ * Brackets in an image's alt text (`[X-Info]`, a text browser's fallback) are dropped, as the model
+ * input's writer drops them: escaped inside `![…]` they break readers that do not parse escapes.
+ */
+function plainAlts(html: string): string {
+  return html.includes('[') || html.includes(']')
+    ? html.replace(BRACKETED_ALT, (_, head: string, alt: string) => `${head}${alt.replace(/[[\]]/g, '')}"`)
+    : html;
 }
 
 const DEFINITION = /<(\/?)(dl|dt|dd)\b[^>]*>/gi;
