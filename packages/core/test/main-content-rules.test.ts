@@ -96,6 +96,30 @@ describe('page: main content, what it leaves out and keeps', () => {
     expectOnly(out, ['Lathe question', 'Post number 1 answers', 'Post number 4 answers'], ['Joined: March', 'Posts: 121', 'spare parts shop', ...CHROME_WORDS]);
   });
 
+  it("a thread's voting controls beside each post are left out; a post marked unvoted keeps its text", () => {
+    const post = (i: number, state = '') =>
+      `<div class="post ${state}" id="p${i}"><div class="votecell"><div class="js-voting-container"><button>Up vote</button><div class="js-vote-count">${40 + i}</div><button>Down vote</button></div></div>
+      <div class="postbody"><p>Post number ${i} answers the question with its own words and details.</p></div></div>`;
+    const html = page(
+      `<div id="content"><h1>Lathe question</h1>${[1, 2, 3, 4].map((i) => post(i)).join('')}</div>`,
+      '<script type="application/ld+json">{"@type":"QAPage"}</script>',
+    );
+    expect(findMainContent(html).type).to.equal('forum');
+    expectOnly(md(html), ['Lathe question', 'Post number 1 answers', 'Post number 4 answers'], ['41', '44', ...CHROME_WORDS]);
+    // camelCase names (`VoteBtn`) too; a state class on the post itself (`unvoted`) is not a control.
+    const camel = html.replaceAll('js-voting-container', 'ThreadVoteBtn').replaceAll('votecell', 'side').replaceAll('class="post ', 'class="post unvoted ');
+    expectOnly(md(camel), ['Post number 1 answers', 'Post number 4 answers'], ['41', '44']);
+  });
+
+  it('a link with no text and no picture, only a title or an aria-label (an icon control), is left out', () => {
+    const icons = (i: number) =>
+      `<div class="post-tools"><a href="/posts/${i}/timeline" title="Show activity on this post."><svg viewBox="0 0 1 1"><path d="M0 0"/></svg></a>
+      <a href="/share/x/${i}" aria-label="Share on X"><i class="icon-x"></i></a><a href="/u/${i}" title="Avatar ${i}"><img src="/a${i}.png" alt="Avatar ${i}"></a></div>`;
+    const html = page(`<article><h1>Essay</h1>${para('Essay', 4)}${icons(1)}${para('More', 2)}</article>`);
+    const out = md(html);
+    expectOnly(out, ['Essay', 'Avatar 1'], ['Show activity', 'Share on X', ...CHROME_WORDS]);
+  });
+
   it('the remarks under each post of a questions-and-answers thread are left out, a thread of comments is kept', () => {
     const remarks = (i: number) =>
       `<div class="comments" id="comments-${i}"><ul><li class="comment">Remark ${i}a: could you say which version?</li><li class="comment">Remark ${i}b: works for me.</li></ul></div>`;

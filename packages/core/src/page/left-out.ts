@@ -33,6 +33,7 @@ export function leftOut(t: Tree, node: number, type: PageType, holdsTitle: (i: n
   if (type === 'forum') {
     add(named(t, node, POSTER));
     add(postComments(t, node));
+    add(voteControls(t, node));
   }
   add(facets(t, node, type, holdsTitle));
   add(cardToggles(t, node));
@@ -41,6 +42,7 @@ export function leftOut(t: Tree, node: number, type: PageType, holdsTitle: (i: n
   if (type === 'product') add(signups(t, node, holdsTitle));
   add(headingAnchors(t, node));
   add(skipLinks(t, node));
+  add(iconLinks(t, node));
   return out;
 }
 
@@ -110,6 +112,35 @@ function signups(t: Tree, node: number, holdsTitle: (i: number) => boolean): num
 
 /** A forum post's signature and its author's profile box, by class or id. */
 const POSTER = /(?:^|[-_\s])(?:signature|signatures|post-?signature|user-?extras|postprofile|user-?info|user-?stats|author-?stats|poster-?info)(?:$|[-_\s])/;
+
+/** A post's voting controls by class or id word (`votecell`, `js-voting-container`, `VoteBtn`,
+ * `message-cell--vote`, `vote-bar`, `upvote`): not a state class on the post (`unvoted`). */
+const VOTE = /(?:^|[-_\s])(?:vote|votes|voting|votecell|votebtn|vote-?count|vote-?bar|vote-?widget|up-?votes?|down-?votes?)(?:$|[-_\s])/;
+/** A voting control holds at most this much text (characters): the score and the buttons' labels. */
+const VOTE_TEXT = 40;
+
+/**
+ * The voting controls beside each post of a thread (up and down arrows, the score, a questions-and-
+ * answers site's accepted mark and its link to the post's timeline): small blocks named so.
+ */
+function voteControls(t: Tree, node: number): number[] {
+  const out: number[] = [];
+  const stack = elementChildren(t, node);
+  while (stack.length) {
+    const k = stack.pop()!;
+    const el = t.els[k];
+    if ((el.attribs.class !== undefined || el.attribs.id !== undefined) && VOTE.test(splitWords(classId(el), el)) && t.txt[k] + t.lnk[k] <= VOTE_TEXT)
+      out.push(k);
+    else stack.push(...elementChildren(t, k));
+  }
+  return out;
+}
+
+/** Class and id lower-cased, camelCase words split (`VoteBtn` as `vote-btn`). */
+function splitWords(lower: string, el: Element): string {
+  const raw = `${el.attribs.class ?? ''} ${el.attribs.id ?? ''}`;
+  return /[a-z][A-Z]/.test(raw) ? raw.replace(/([a-z])([A-Z])/g, '$1-$2').toLowerCase() : lower;
+}
 
 /** An article's comments, by class or id. */
 export const COMMENTS = /(?:^|[-_\s])(?:comments?|comment-?list(?:ing)?|commentlist|comments-area|disqus_thread|replies)(?:$|[-_\s])/;
@@ -343,6 +374,29 @@ function headingAnchors(t: Tree, node: number): number[] {
       if (t.txt[h] > 0) out.push(i);
       break;
     }
+  }
+  return out;
+}
+
+const PICTURES = new Set(['img', 'picture', 'video', 'audio', 'object', 'embed']);
+
+/**
+ * A link with no text and no picture (an icon drawn by an SVG or an icon font) but a title or an
+ * aria-label: a control (share on X, show this post's activity, copy the link), whose label the
+ * markdown would otherwise write as the link's text.
+ */
+function iconLinks(t: Tree, node: number): number[] {
+  const out: number[] = [];
+  const last = subtreeEnd(t, node);
+  for (let i = node + 1; i <= last; i++) {
+    const el = t.els[i];
+    if (el.name !== 'a' || t.gone[i] || t.txt[i] + t.lnk[i] > 0) continue;
+    if (el.attribs.title === undefined && el.attribs['aria-label'] === undefined) continue;
+    const end = subtreeEnd(t, i);
+    let picture = false;
+    for (let k = i + 1; k <= end && !picture; k++) picture = PICTURES.has(t.els[k].name);
+    if (!picture) out.push(i);
+    i = end;
   }
   return out;
 }
