@@ -111,6 +111,17 @@ describe('page: main content, what it leaves out and keeps', () => {
     expectOnly(md(camel), ['Post number 1 answers', 'Post number 4 answers'], ['41', '44']);
   });
 
+  it("a post's counters marked as schema.org InteractionCounter items are left out on a forum", () => {
+    const post = (i: number) =>
+      `<div class="topic-body" itemprop="comment" itemscope itemtype="https://schema.org/Comment"><div class="post" itemprop="text"><p>Reply ${i} says what worked for the router, with the settings it used.</p></div>
+      <div itemprop="interactionStatistic" itemscope itemtype="http://schema.org/InteractionCounter"><span class="post-likes">${i + 6} Likes</span></div></div>`;
+    const html = page(
+      `<div id="main-outlet" itemscope itemtype="http://schema.org/DiscussionForumPosting"><h1>Router settings</h1>${[1, 2, 3, 4].map(post).join('')}</div>`,
+    );
+    expect(findMainContent(html).type).to.equal('forum');
+    expectOnly(md(html), ['Router settings', 'Reply 1 says', 'Reply 4 says'], ['7 Likes', '10 Likes', ...CHROME_WORDS]);
+  });
+
   it('a link with no text and no picture, only a title or an aria-label (an icon control), is left out', () => {
     const icons = (i: number) =>
       `<div class="post-tools"><a href="/posts/${i}/timeline" title="Show activity on this post."><svg viewBox="0 0 1 1"><path d="M0 0"/></svg></a>

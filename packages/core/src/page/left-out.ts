@@ -32,6 +32,7 @@ export function leftOut(t: Tree, node: number, type: PageType, holdsTitle: (i: n
   // A forum post's signature and its author's profile box (join date, post count) are not the post.
   if (type === 'forum') {
     add(named(t, node, POSTER));
+    add(interactionCounters(t, node));
     add(postComments(t, node));
     add(voteControls(t, node));
   }
@@ -112,6 +113,26 @@ function signups(t: Tree, node: number, holdsTitle: (i: number) => boolean): num
 
 /** A forum post's signature and its author's profile box, by class or id. */
 const POSTER = /(?:^|[-_\s])(?:signature|signatures|post-?signature|user-?extras|postprofile|user-?info|user-?stats|author-?stats|poster-?info)(?:$|[-_\s])/;
+
+/** A counter holds at most this much text (characters): "7 Likes", "1,024 views". */
+const COUNTER_TEXT = 40;
+const COUNTER_ITEM = /schema\.org\/InteractionCounter\/?$/i;
+
+/**
+ * A post's counters marked with schema.org microdata (`itemprop="interactionStatistic"`, an
+ * `InteractionCounter` item: "7 Likes", "1,024 views"): the readers' reactions, not the post.
+ */
+function interactionCounters(t: Tree, node: number): number[] {
+  const out: number[] = [];
+  const last = subtreeEnd(t, node);
+  for (let i = node + 1; i <= last; i++) {
+    const a = t.els[i].attribs;
+    if (t.gone[i] || (a.itemprop !== 'interactionStatistic' && !COUNTER_ITEM.test(a.itemtype ?? ''))) continue;
+    if (t.txt[i] + t.lnk[i] > 0 && t.txt[i] + t.lnk[i] <= COUNTER_TEXT) out.push(i);
+    i = subtreeEnd(t, i);
+  }
+  return out;
+}
 
 /** A post's voting controls by class or id word (`votecell`, `js-voting-container`, `VoteBtn`,
  * `message-cell--vote`, `vote-bar`, `upvote`): not a state class on the post (`unvoted`). */
