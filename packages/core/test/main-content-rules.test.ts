@@ -122,6 +122,21 @@ describe('page: main content, what it leaves out and keeps', () => {
     expectOnly(md(html), ['Router settings', 'Reply 1 says', 'Reply 4 says'], ['7 Likes', '10 Likes', ...CHROME_WORDS]);
   });
 
+  it("a thread's reply box and its prompt to guests are left out on a forum", () => {
+    const post = (i: number) =>
+      `<article class="message message--post" id="post-${i}"><div class="message-content"><p>Post number ${i} answers the question with its own words and details.</p></div></article>`;
+    const guest = `<div class="topic-post-area" data-role="replyArea"><div class="cGuestTeaser"><h2>Create an account or sign in to comment</h2>
+      <a href="/register">Register a new account</a> <a href="/login">Sign in now</a></div></div>`;
+    const quick = `<form class="block js-quickReply"><div class="message message--quickReply"><textarea></textarea><p>Write your reply here, then press Post reply.</p></div></form>`;
+    const html = page(`<div class="thread"><h1>Lathe question</h1><div class="block-body">${[1, 2, 3, 4].map(post).join('')}</div>${guest}${quick}</div>`);
+    expect(findMainContent(html).type).to.equal('forum');
+    expectOnly(
+      md(html),
+      ['Lathe question', 'Post number 1 answers', 'Post number 4 answers'],
+      ['Create an account', 'Sign in now', 'Write your reply', ...CHROME_WORDS],
+    );
+  });
+
   it('a link with no text and no picture, only a title or an aria-label (an icon control), is left out', () => {
     const icons = (i: number) =>
       `<div class="post-tools"><a href="/posts/${i}/timeline" title="Show activity on this post."><svg viewBox="0 0 1 1"><path d="M0 0"/></svg></a>

@@ -33,6 +33,7 @@ export function leftOut(t: Tree, node: number, type: PageType, holdsTitle: (i: n
   if (type === 'forum') {
     add(named(t, node, POSTER));
     add(interactionCounters(t, node));
+    add(replyAreas(t, node));
     add(postComments(t, node));
     add(voteControls(t, node));
   }
@@ -114,6 +115,31 @@ function signups(t: Tree, node: number, holdsTitle: (i: number) => boolean): num
 /** A forum post's signature and its author's profile box, by class or id. */
 const POSTER = /(?:^|[-_\s])(?:signature|signatures|post-?signature|user-?extras|postprofile|user-?info|user-?stats|author-?stats|poster-?info)(?:$|[-_\s])/;
 
+/** The thread's reply box and its prompt to guests, by class, id or data-role word (camelCase split). */
+const REPLY_AREA = /(?:^|[-_\s])(?:quick-?reply|reply-?area|reply-?box|post-?form|answer-?form|composer|guest-?teaser)(?:$|[-_\s])/;
+/** A block named so holding more than this share of the content is its wrapper. */
+const REPLY_SHARE = 0.3;
+
+/**
+ * A thread's reply box (a quick-reply editor, the "Your answer" form, a composer) and the prompt
+ * shown to guests in its place ("Create an account or sign in to comment", "Register a new account",
+ * "Sign in now"): the thread's controls, not its posts.
+ */
+function replyAreas(t: Tree, node: number): number[] {
+  const out: number[] = [];
+  const whole = weight(t, node);
+  const stack = elementChildren(t, node);
+  while (stack.length) {
+    const k = stack.pop()!;
+    const el = t.els[k];
+    const a = el.attribs;
+    const named = a.class !== undefined || a.id !== undefined || a['data-role'] !== undefined;
+    if (named && REPLY_AREA.test(splitWords(el)) && weight(t, k) <= REPLY_SHARE * whole) out.push(k);
+    else stack.push(...elementChildren(t, k));
+  }
+  return out;
+}
+
 /** A counter holds at most this much text (characters): "7 Likes", "1,024 views". */
 const COUNTER_TEXT = 40;
 const COUNTER_ITEM = /schema\.org\/InteractionCounter\/?$/i;
@@ -150,17 +176,17 @@ function voteControls(t: Tree, node: number): number[] {
   while (stack.length) {
     const k = stack.pop()!;
     const el = t.els[k];
-    if ((el.attribs.class !== undefined || el.attribs.id !== undefined) && VOTE.test(splitWords(classId(el), el)) && t.txt[k] + t.lnk[k] <= VOTE_TEXT)
-      out.push(k);
+    if ((el.attribs.class !== undefined || el.attribs.id !== undefined) && VOTE.test(splitWords(el)) && t.txt[k] + t.lnk[k] <= VOTE_TEXT) out.push(k);
     else stack.push(...elementChildren(t, k));
   }
   return out;
 }
 
-/** Class and id lower-cased, camelCase words split (`VoteBtn` as `vote-btn`). */
-function splitWords(lower: string, el: Element): string {
-  const raw = `${el.attribs.class ?? ''} ${el.attribs.id ?? ''}`;
-  return /[a-z][A-Z]/.test(raw) ? raw.replace(/([a-z])([A-Z])/g, '$1-$2').toLowerCase() : lower;
+/** Class, id and data-role lower-cased, camelCase words split (`VoteBtn` as `vote-btn`). */
+function splitWords(el: Element): string {
+  const a = el.attribs;
+  const raw = `${a.class ?? ''} ${a.id ?? ''} ${a['data-role'] ?? ''}`;
+  return (/[a-z][A-Z]/.test(raw) ? raw.replace(/([a-z])([A-Z])/g, '$1-$2') : raw).toLowerCase();
 }
 
 /** An article's comments, by class or id. */
