@@ -94,6 +94,13 @@ describe('page: main content, what it leaves out and keeps', () => {
     const out = md(html);
     expect(findMainContent(html).type).to.equal('forum');
     expectOnly(out, ['Lathe question', 'Post number 1 answers', 'Post number 4 answers'], ['Joined: March', 'Posts: 121', 'spare parts shop', ...CHROME_WORDS]);
+    // The rank under the author's name and the note of the post's last edit go too; the name stays.
+    const ranked = (i: number) =>
+      `<article class="message" id="post-${i}"><div class="message-user"><h4><a href="/u/${i}">member${i}</a></h4><h5 class="userTitle message-userTitle">Well-known member</h5></div>
+      <div class="message-content"><p>Post number ${i} answers the question with its own words and details.</p><div class="message-lastEdit">Last edited: Jul ${i}, 2022</div></div></article>`;
+    const xf = page(`<div class="thread"><h1>Lathe question</h1>${[1, 2, 3, 4].map(ranked).join('')}</div>`);
+    expect(findMainContent(xf).type).to.equal('forum');
+    expectOnly(md(xf), ['member1', 'Post number 1 answers', 'Post number 4 answers'], ['Well-known member', 'Last edited']);
   });
 
   it("a thread's voting controls beside each post are left out; a post marked unvoted keeps its text", () => {

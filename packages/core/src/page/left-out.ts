@@ -32,6 +32,7 @@ export function leftOut(t: Tree, node: number, type: PageType, holdsTitle: (i: n
   // A forum post's signature and its author's profile box (join date, post count) are not the post.
   if (type === 'forum') {
     add(named(t, node, POSTER));
+    add(named(t, node, EDIT_NOTE).filter((i) => t.txt[i] + t.lnk[i] <= EDIT_TEXT));
     add(interactionCounters(t, node));
     add(replyAreas(t, node));
     add(postComments(t, node));
@@ -112,8 +113,13 @@ function signups(t: Tree, node: number, holdsTitle: (i: number) => boolean): num
   return out;
 }
 
-/** A forum post's signature and its author's profile box, by class or id. */
-const POSTER = /(?:^|[-_\s])(?:signature|signatures|post-?signature|user-?extras|postprofile|user-?info|user-?stats|author-?stats|poster-?info)(?:$|[-_\s])/;
+/** A forum post's signature and its author's profile box, rank or title under their name, by class or id. */
+const POSTER =
+  /(?:^|[-_\s])(?:signature|signatures|post-?signature|user-?extras|postprofile|user-?info|user-?stats|author-?stats|poster-?info|user-?title|user-?banner|user-?rank|member-?title|member-?rank(?:ing)?|poster-?rank)(?:$|[-_\s])/;
+/** A post's note of its last edit ("Last edited: Jul 9, 2022", "Last edited by … (2024-08-03)"), by class or id. */
+const EDIT_NOTE = /(?:^|[-_\s])(?:last-?edit(?:ed)?|post-?edit(?:ed)?|edit-?note|edited-?by)(?:$|[-_\s])/;
+/** An edit note holds at most this much text (characters). */
+const EDIT_TEXT = 200;
 
 /** The thread's reply box and its prompt to guests, by class, id or data-role word (camelCase split). */
 const REPLY_AREA = /(?:^|[-_\s])(?:quick-?reply|reply-?area|reply-?box|post-?form|answer-?form|composer|guest-?teaser)(?:$|[-_\s])/;
