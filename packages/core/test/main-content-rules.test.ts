@@ -101,6 +101,9 @@ describe('page: main content, what it leaves out and keeps', () => {
     const xf = page(`<div class="thread"><h1>Lathe question</h1>${[1, 2, 3, 4].map(ranked).join('')}</div>`);
     expect(findMainContent(xf).type).to.equal('forum');
     expectOnly(md(xf), ['member1', 'Post number 1 answers', 'Post number 4 answers'], ['Well-known member', 'Last edited']);
+    // So do the readers' reactions under each post.
+    const reacted = xf.replaceAll('</div></article>', '</div><div class="reactionsBar js-reactionsList">Reactions: ann, bob and 12 others</div></article>');
+    expectOnly(md(reacted), ['Post number 1 answers', 'Post number 4 answers'], ['Reactions: ann', '12 others']);
   });
 
   it("a thread's voting controls beside each post are left out; a post marked unvoted keeps its text", () => {

@@ -37,6 +37,7 @@ export function leftOut(t: Tree, node: number, type: PageType, holdsTitle: (i: n
     add(replyAreas(t, node));
     add(postComments(t, node));
     add(voteControls(t, node));
+    add(reactionBars(t, node));
   }
   add(facets(t, node, type, holdsTitle));
   add(cardToggles(t, node));
@@ -183,6 +184,24 @@ function voteControls(t: Tree, node: number): number[] {
     const k = stack.pop()!;
     const el = t.els[k];
     if ((el.attribs.class !== undefined || el.attribs.id !== undefined) && VOTE.test(splitWords(el)) && t.txt[k] + t.lnk[k] <= VOTE_TEXT) out.push(k);
+    else stack.push(...elementChildren(t, k));
+  }
+  return out;
+}
+
+/** Readers' reactions under a post by class or id word (`reactionsBar`, `ipsReact_reactions`, `likesSummary`). */
+const REACTIONS = /(?:^|[-_\s])(?:reactions?|reactions?-(?:bar|list|summary|count|overview)|react-count|likes?-summary)(?:$|[-_\s])/;
+/** A reactions bar holds at most this much text (characters): "Reactions: ann, bob and 12 others". */
+const REACTIONS_TEXT = 300;
+
+/** The readers' reactions under each post ("Like 2", "Reactions: ann, bob and 12 others"): small blocks named so. */
+function reactionBars(t: Tree, node: number): number[] {
+  const out: number[] = [];
+  const stack = elementChildren(t, node);
+  while (stack.length) {
+    const k = stack.pop()!;
+    const el = t.els[k];
+    if ((el.attribs.class !== undefined || el.attribs.id !== undefined) && REACTIONS.test(splitWords(el)) && t.txt[k] + t.lnk[k] <= REACTIONS_TEXT) out.push(k);
     else stack.push(...elementChildren(t, k));
   }
   return out;
