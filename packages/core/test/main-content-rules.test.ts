@@ -115,6 +115,66 @@ describe('page: main content, what it leaves out and keeps', () => {
     const out = md(html);
     expect(findMainContent(html).type).to.equal('forum');
     expectOnly(out, ['Lathe question', 'Post number 1 answers', 'Post number 4 answers'], ['Joined: March', 'Posts: 121', 'spare parts shop', ...CHROME_WORDS]);
+    // The rank under the author's name and the note of the post's last edit go too; the name stays.
+    const ranked = (i: number) =>
+      `<article class="message" id="post-${i}"><div class="message-user"><h4><a href="/u/${i}">member${i}</a></h4><h5 class="userTitle message-userTitle">Well-known member</h5></div>
+      <div class="message-content"><p>Post number ${i} answers the question with its own words and details.</p><div class="message-lastEdit">Last edited: Jul ${i}, 2022</div></div></article>`;
+    const xf = page(`<div class="thread"><h1>Lathe question</h1>${[1, 2, 3, 4].map(ranked).join('')}</div>`);
+    expect(findMainContent(xf).type).to.equal('forum');
+    expectOnly(md(xf), ['member1', 'Post number 1 answers', 'Post number 4 answers'], ['Well-known member', 'Last edited']);
+    // So do the readers' reactions under each post.
+    const reacted = xf.replaceAll('</div></article>', '</div><div class="reactionsBar js-reactionsList">Reactions: ann, bob and 12 others</div></article>');
+    expectOnly(md(reacted), ['Post number 1 answers', 'Post number 4 answers'], ['Reactions: ann', '12 others']);
+  });
+
+  it("a thread's voting controls beside each post are left out; a post marked unvoted keeps its text", () => {
+    const post = (i: number, state = '') =>
+      `<div class="post ${state}" id="p${i}"><div class="votecell"><div class="js-voting-container"><button>Up vote</button><div class="js-vote-count">${40 + i}</div><button>Down vote</button></div></div>
+      <div class="postbody"><p>Post number ${i} answers the question with its own words and details.</p></div></div>`;
+    const html = page(
+      `<div id="content"><h1>Lathe question</h1>${[1, 2, 3, 4].map((i) => post(i)).join('')}</div>`,
+      '<script type="application/ld+json">{"@type":"QAPage"}</script>',
+    );
+    expect(findMainContent(html).type).to.equal('forum');
+    expectOnly(md(html), ['Lathe question', 'Post number 1 answers', 'Post number 4 answers'], ['41', '44', ...CHROME_WORDS]);
+    // camelCase names (`VoteBtn`) too; a state class on the post itself (`unvoted`) is not a control.
+    const camel = html.replaceAll('js-voting-container', 'ThreadVoteBtn').replaceAll('votecell', 'side').replaceAll('class="post ', 'class="post unvoted ');
+    expectOnly(md(camel), ['Post number 1 answers', 'Post number 4 answers'], ['41', '44']);
+  });
+
+  it("a post's counters marked as schema.org InteractionCounter items are left out on a forum", () => {
+    const post = (i: number) =>
+      `<div class="topic-body" itemprop="comment" itemscope itemtype="https://schema.org/Comment"><div class="post" itemprop="text"><p>Reply ${i} says what worked for the router, with the settings it used.</p></div>
+      <div itemprop="interactionStatistic" itemscope itemtype="http://schema.org/InteractionCounter"><span class="post-likes">${i + 6} Likes</span></div></div>`;
+    const html = page(
+      `<div id="main-outlet" itemscope itemtype="http://schema.org/DiscussionForumPosting"><h1>Router settings</h1>${[1, 2, 3, 4].map(post).join('')}</div>`,
+    );
+    expect(findMainContent(html).type).to.equal('forum');
+    expectOnly(md(html), ['Router settings', 'Reply 1 says', 'Reply 4 says'], ['7 Likes', '10 Likes', ...CHROME_WORDS]);
+  });
+
+  it("a thread's reply box and its prompt to guests are left out on a forum", () => {
+    const post = (i: number) =>
+      `<article class="message message--post" id="post-${i}"><div class="message-content"><p>Post number ${i} answers the question with its own words and details.</p></div></article>`;
+    const guest = `<div class="topic-post-area" data-role="replyArea"><div class="cGuestTeaser"><h2>Create an account or sign in to comment</h2>
+      <a href="/register">Register a new account</a> <a href="/login">Sign in now</a></div></div>`;
+    const quick = `<form class="block js-quickReply"><div class="message message--quickReply"><textarea></textarea><p>Write your reply here, then press Post reply.</p></div></form>`;
+    const html = page(`<div class="thread"><h1>Lathe question</h1><div class="block-body">${[1, 2, 3, 4].map(post).join('')}</div>${guest}${quick}</div>`);
+    expect(findMainContent(html).type).to.equal('forum');
+    expectOnly(
+      md(html),
+      ['Lathe question', 'Post number 1 answers', 'Post number 4 answers'],
+      ['Create an account', 'Sign in now', 'Write your reply', ...CHROME_WORDS],
+    );
+  });
+
+  it('a link with no text and no picture, only a title or an aria-label (an icon control), is left out', () => {
+    const icons = (i: number) =>
+      `<div class="post-tools"><a href="/posts/${i}/timeline" title="Show activity on this post."><svg viewBox="0 0 1 1"><path d="M0 0"/></svg></a>
+      <a href="/share/x/${i}" aria-label="Share on X"><i class="icon-x"></i></a><a href="/u/${i}" title="Avatar ${i}"><img src="/a${i}.png" alt="Avatar ${i}"></a></div>`;
+    const html = page(`<article><h1>Essay</h1>${para('Essay', 4)}${icons(1)}${para('More', 2)}</article>`);
+    const out = md(html);
+    expectOnly(out, ['Essay', 'Avatar 1'], ['Show activity', 'Share on X', ...CHROME_WORDS]);
   });
 
   it('the remarks under each post of a questions-and-answers thread are left out, a thread of comments is kept', () => {

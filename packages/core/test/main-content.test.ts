@@ -26,6 +26,12 @@ describe('page: main content', () => {
     const out = md(html);
     expectOnly(out, ['Thread title', 'Question paragraph 6', 'Short answer from the second poster', 'Thanks, that worked', 'user3'], CHROME_WORDS);
     expect(findMainContent(html).type).to.equal('forum');
+    // Posts told apart by alternate-row and first-post classes (`blockpost rowodd firstpost`,
+    // `roweven`; `message-threadStarterPost`) are still one run of posts.
+    const alt = (i: number, cls: string) =>
+      `<div class="blockpost ${cls}"><span class="author">user${i}</span><div class="postmsg"><p>Reply ${i} tells what worked on the router, in a few sentences of its own.</p></div></div>`;
+    const rows = page(`<div id="brdmain"><h1>Thread title</h1>${alt(1, 'rowodd firstpost')}${alt(2, 'roweven')}${alt(3, 'rowodd')}${alt(4, 'roweven')}</div>`);
+    expect(findMainContent(rows).type).to.equal('forum');
   });
 
   it('a listing: the whole grid of cards, links included, without the filter facets', () => {

@@ -32,7 +32,12 @@ export function leftOut(t: Tree, node: number, type: PageType, holdsTitle: (i: n
   // A forum post's signature and its author's profile box (join date, post count) are not the post.
   if (type === 'forum') {
     add(named(t, node, POSTER));
+    add(named(t, node, EDIT_NOTE).filter((i) => t.txt[i] + t.lnk[i] <= EDIT_TEXT));
+    add(interactionCounters(t, node));
+    add(replyAreas(t, node));
     add(postComments(t, node));
+    add(voteControls(t, node));
+    add(reactionBars(t, node));
   }
   add(facets(t, node, type, holdsTitle));
   add(cardToggles(t, node));
@@ -43,6 +48,7 @@ export function leftOut(t: Tree, node: number, type: PageType, holdsTitle: (i: n
   add(skipLinks(t, node));
   add(languageMenus(t, node, holdsTitle));
   add(pageFooters(t, node, holdsTitle));
+  add(iconLinks(t, node));
   return out;
 }
 
@@ -110,8 +116,105 @@ function signups(t: Tree, node: number, holdsTitle: (i: number) => boolean): num
   return out;
 }
 
-/** A forum post's signature and its author's profile box, by class or id. */
-const POSTER = /(?:^|[-_\s])(?:signature|signatures|post-?signature|user-?extras|postprofile|user-?info|user-?stats|author-?stats|poster-?info)(?:$|[-_\s])/;
+/** A forum post's signature and its author's profile box, rank or title under their name, by class or id. */
+const POSTER =
+  /(?:^|[-_\s])(?:signature|signatures|post-?signature|user-?extras|postprofile|user-?info|user-?stats|author-?stats|poster-?info|user-?title|user-?banner|user-?rank|member-?title|member-?rank(?:ing)?|poster-?rank)(?:$|[-_\s])/;
+/** A post's note of its last edit ("Last edited: Jul 9, 2022", "Last edited by … (2024-08-03)"), by class or id. */
+const EDIT_NOTE = /(?:^|[-_\s])(?:last-?edit(?:ed)?|post-?edit(?:ed)?|edit-?note|edited-?by)(?:$|[-_\s])/;
+/** An edit note holds at most this much text (characters). */
+const EDIT_TEXT = 200;
+
+/** The thread's reply box and its prompt to guests, by class, id or data-role word (camelCase split). */
+const REPLY_AREA = /(?:^|[-_\s])(?:quick-?reply|reply-?area|reply-?box|post-?form|answer-?form|composer|guest-?teaser)(?:$|[-_\s])/;
+/** A block named so holding more than this share of the content is its wrapper. */
+const REPLY_SHARE = 0.3;
+
+/**
+ * A thread's reply box (a quick-reply editor, the "Your answer" form, a composer) and the prompt
+ * shown to guests in its place ("Create an account or sign in to comment", "Register a new account",
+ * "Sign in now"): the thread's controls, not its posts.
+ */
+function replyAreas(t: Tree, node: number): number[] {
+  const out: number[] = [];
+  const whole = weight(t, node);
+  const stack = elementChildren(t, node);
+  while (stack.length) {
+    const k = stack.pop()!;
+    const el = t.els[k];
+    const a = el.attribs;
+    const named = a.class !== undefined || a.id !== undefined || a['data-role'] !== undefined;
+    if (named && REPLY_AREA.test(splitWords(el)) && weight(t, k) <= REPLY_SHARE * whole) out.push(k);
+    else stack.push(...elementChildren(t, k));
+  }
+  return out;
+}
+
+/** A counter holds at most this much text (characters): "7 Likes", "1,024 views". */
+const COUNTER_TEXT = 40;
+const COUNTER_ITEM = /schema\.org\/InteractionCounter\/?$/i;
+
+/**
+ * A post's counters marked with schema.org microdata (`itemprop="interactionStatistic"`, an
+ * `InteractionCounter` item: "7 Likes", "1,024 views"): the readers' reactions, not the post.
+ */
+function interactionCounters(t: Tree, node: number): number[] {
+  const out: number[] = [];
+  const last = subtreeEnd(t, node);
+  for (let i = node + 1; i <= last; i++) {
+    const a = t.els[i].attribs;
+    if (t.gone[i] || (a.itemprop !== 'interactionStatistic' && !COUNTER_ITEM.test(a.itemtype ?? ''))) continue;
+    if (t.txt[i] + t.lnk[i] > 0 && t.txt[i] + t.lnk[i] <= COUNTER_TEXT) out.push(i);
+    i = subtreeEnd(t, i);
+  }
+  return out;
+}
+
+/** A post's voting controls by class or id word (`votecell`, `js-voting-container`, `VoteBtn`,
+ * `message-cell--vote`, `vote-bar`, `upvote`): not a state class on the post (`unvoted`). */
+const VOTE = /(?:^|[-_\s])(?:vote|votes|voting|votecell|votebtn|vote-?count|vote-?bar|vote-?widget|up-?votes?|down-?votes?)(?:$|[-_\s])/;
+/** A voting control holds at most this much text (characters): the score and the buttons' labels. */
+const VOTE_TEXT = 40;
+
+/**
+ * The voting controls beside each post of a thread (up and down arrows, the score, a questions-and-
+ * answers site's accepted mark and its link to the post's timeline): small blocks named so.
+ */
+function voteControls(t: Tree, node: number): number[] {
+  const out: number[] = [];
+  const stack = elementChildren(t, node);
+  while (stack.length) {
+    const k = stack.pop()!;
+    const el = t.els[k];
+    if ((el.attribs.class !== undefined || el.attribs.id !== undefined) && VOTE.test(splitWords(el)) && t.txt[k] + t.lnk[k] <= VOTE_TEXT) out.push(k);
+    else stack.push(...elementChildren(t, k));
+  }
+  return out;
+}
+
+/** Readers' reactions under a post by class or id word (`reactionsBar`, `ipsReact_reactions`, `likesSummary`). */
+const REACTIONS = /(?:^|[-_\s])(?:reactions?|reactions?-(?:bar|list|summary|count|overview)|react-count|likes?-summary)(?:$|[-_\s])/;
+/** A reactions bar holds at most this much text (characters): "Reactions: ann, bob and 12 others". */
+const REACTIONS_TEXT = 300;
+
+/** The readers' reactions under each post ("Like 2", "Reactions: ann, bob and 12 others"): small blocks named so. */
+function reactionBars(t: Tree, node: number): number[] {
+  const out: number[] = [];
+  const stack = elementChildren(t, node);
+  while (stack.length) {
+    const k = stack.pop()!;
+    const el = t.els[k];
+    if ((el.attribs.class !== undefined || el.attribs.id !== undefined) && REACTIONS.test(splitWords(el)) && t.txt[k] + t.lnk[k] <= REACTIONS_TEXT) out.push(k);
+    else stack.push(...elementChildren(t, k));
+  }
+  return out;
+}
+
+/** Class, id and data-role lower-cased, camelCase words split (`VoteBtn` as `vote-btn`). */
+function splitWords(el: Element): string {
+  const a = el.attribs;
+  const raw = `${a.class ?? ''} ${a.id ?? ''} ${a['data-role'] ?? ''}`;
+  return (/[a-z][A-Z]/.test(raw) ? raw.replace(/([a-z])([A-Z])/g, '$1-$2') : raw).toLowerCase();
+}
 
 /** An article's comments, by class or id. */
 export const COMMENTS = /(?:^|[-_\s])(?:comments?|comment-?list(?:ing)?|commentlist|comments-area|disqus_thread|replies)(?:$|[-_\s])/;
@@ -349,6 +452,29 @@ function headingAnchors(t: Tree, node: number): number[] {
       if (t.txt[h] > 0) out.push(i);
       break;
     }
+  }
+  return out;
+}
+
+const PICTURES = new Set(['img', 'picture', 'video', 'audio', 'object', 'embed']);
+
+/**
+ * A link with no text and no picture (an icon drawn by an SVG or an icon font) but a title or an
+ * aria-label: a control (share on X, show this post's activity, copy the link), whose label the
+ * markdown would otherwise write as the link's text.
+ */
+function iconLinks(t: Tree, node: number): number[] {
+  const out: number[] = [];
+  const last = subtreeEnd(t, node);
+  for (let i = node + 1; i <= last; i++) {
+    const el = t.els[i];
+    if (el.name !== 'a' || t.gone[i] || t.txt[i] + t.lnk[i] > 0) continue;
+    if (el.attribs.title === undefined && el.attribs['aria-label'] === undefined) continue;
+    const end = subtreeEnd(t, i);
+    let picture = false;
+    for (let k = i + 1; k <= end && !picture; k++) picture = PICTURES.has(t.els[k].name);
+    if (!picture) out.push(i);
+    i = end;
   }
   return out;
 }

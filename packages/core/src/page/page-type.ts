@@ -33,18 +33,32 @@ export function declaredType(html: string): PageType | null {
   return null;
 }
 
+/** Levels looked down from the content for the run of items. */
+const RUN_DEPTH = 4;
 const ITEM_TAGS = new Set(['div', 'li', 'article', 'section', 'tr', 'a', 'dl', 'figure']);
+
+/** Classes that tell alternate rows or the first and last item apart (`rowodd`, `roweven`, `alt1`, `firstpost`, `message-threadStarterPost`). */
+const ROW_CLASS = /(?:^|[-_])(?:row-?)?(?:odd|even|first|last|alt\d*)(?:-?(?:post|row|item|child|message))?$|thread-?starter-?post$/i;
+
+/** An item's signature for the run: tag and classes, whitespace and row-parity classes aside. */
+function itemSignature(el: Element): string {
+  const cls = (el.attribs.class ?? '')
+    .split(/\s+/)
+    .filter((c) => c && !ROW_CLASS.test(c))
+    .join(' ');
+  return signature({ ...el, attribs: { class: cls } } as unknown as Element);
+}
 
 /** The run of like items (same tag and classes) holding most of the content at `node` or a few levels down. */
 function repeatedRun(t: Tree, node: number): number[] | null {
-  for (let depth = 0, at = node; depth < 4 && at !== -1; depth++) {
+  for (let depth = 0, at = node; depth < RUN_DEPTH && at !== -1; depth++) {
     const groups = new Map<string, number[]>();
     let heaviest = -1;
     for (const k of elementChildren(t, at)) {
       const el = t.els[k];
       if (heaviest === -1 || weight(t, k) > weight(t, heaviest)) heaviest = k;
       if (!ITEM_TAGS.has(el.name)) continue;
-      const key = signature(el);
+      const key = itemSignature(el);
       let g = groups.get(key);
       if (!g) groups.set(key, (g = []));
       g.push(k);
