@@ -141,7 +141,7 @@ export function findMainContent(html: string): MainContent {
     if (ranges.some(([s, e]) => r[0] >= s && r[1] <= e)) drop.push(r);
   }
   const type = detectType(html, t, node, declared);
-  if (type !== 'listing') for (const i of linkBlocks(t, node, RUN_SHARE, type)) drop.push(rangeOf(t.els[i], html));
+  if (type !== 'listing') for (const i of linkBlocks(t, node, RUN_SHARE, type, title)) drop.push(rangeOf(t.els[i], html));
   for (const i of leftOut(t, node, type, holdsTitle)) drop.push(rangeOf(t.els[i], html));
   for (const i of duplicates(t, node, type)) drop.push(rangeOf(t.els[i], html));
   if (type !== 'listing') for (const i of rails(t, node)) drop.push(rangeOf(t.els[i], html));
