@@ -3,7 +3,7 @@
 // itself: a run of them making up much of it, the same one in every row or card (each item's title,
 // its authors), a list a sentence introduces, or a shop's grid of priced cards.
 import type { AnyNode, Element, Text } from 'domhandler';
-import { elementChildren, HEADINGS, LINKY, signature, subtreeEnd, weight, within, type Tree } from './content-tree.ts';
+import { elementChildren, HEADINGS, isAncestor, LINKY, signature, subtreeEnd, weight, within, type Tree } from './content-tree.ts';
 import { COMMENTS } from './left-out.ts';
 import type { PageType } from './page-type.ts';
 
@@ -67,7 +67,7 @@ function textEnd(el: Element): string {
  * archive widgets, "read next" lists): dropped, unless they make up much of the content together with
  * the link blocks beside them (the rows of a product grid, the sections of a listing), kept whole.
  */
-export function linkBlocks(t: Tree, node: number, runShare: number, type: PageType): number[] {
+export function linkBlocks(t: Tree, node: number, runShare: number, type: PageType, title = -1): number[] {
   const out: number[] = [];
   const whole = weight(t, node);
   if (t.lnk[node] > LINKY * (t.txt[node] + t.lnk[node])) return out; // a listing: its links are the content
@@ -75,6 +75,9 @@ export function linkBlocks(t: Tree, node: number, runShare: number, type: PageTy
   // category page, not a link block: kept whole, and blocks holding it are looked into (not on a product
   // page, where such cards are other products).
   const grid = type === 'product' ? null : pricedGrids(t, node);
+  // On a product page, the block holding the product's own price (the one nearest its title: its buy
+  // box, beside wish-list and cart buttons that make it mostly links) is looked into, not left out whole.
+  const own = type === 'product' ? ownPrice(t, node, title) : -1;
   const stack = [node];
   while (stack.length) {
     const at = stack.pop()!;
@@ -89,6 +92,10 @@ export function linkBlocks(t: Tree, node: number, runShare: number, type: PageTy
       }
       if (grid && (grid[k - node] & GRID || (grid[at - node] & GRID && grid[k - node] & PRICED))) continue;
       if (grid && grid[k - node] & HOLDS_GRID) {
+        stack.push(k);
+        continue;
+      }
+      if (own !== -1 && isAncestor(t, k, own) && !isAncestor(t, k, title)) {
         stack.push(k);
         continue;
       }
@@ -177,4 +184,32 @@ export function pricedGrids(t: Tree, node: number): Uint8Array {
     if (i > node) out[t.parent[i] - node] |= (out[i - node] & PRICED) | (out[i - node] & (GRID | HOLDS_GRID) ? HOLDS_GRID : 0);
   }
   return out;
+}
+
+/**
+ * The product's own price: in the nearest ancestor of the title (`title`, inside `node`) that holds a
+ * price outside a grid of priced cards and outside links (another product's card), the first element
+ * holding one in its own text (-1 if none).
+ */
+function ownPrice(t: Tree, node: number, title: number): number {
+  if (title === -1 || !isAncestor(t, node, title)) return -1;
+  const grid = pricedGrids(t, node);
+  const first = (a: number) => {
+    const last = subtreeEnd(t, a);
+    for (let i = a; i <= last; i++) {
+      if (t.gone[i] || grid[i - node] & GRID || t.els[i].name === 'a') {
+        i = subtreeEnd(t, i);
+        continue;
+      }
+      if (grid[i - node] & PRICED && !elementChildren(t, i).some((c) => grid[c - node] & PRICED)) return i;
+    }
+    return -1;
+  };
+  for (let a = title; ; a = t.parent[a]) {
+    if (grid[a - node] & PRICED) {
+      const i = first(a);
+      if (i !== -1) return i;
+    }
+    if (a === node) return -1;
+  }
 }

@@ -34,7 +34,7 @@ import { duplicates } from './copies.ts';
 import { CUSTOMER_REVIEWS, leftOut, shopParts } from './left-out.ts';
 import { GRID, HOLDS_GRID, linkBlocks, pricedGrids } from './link-blocks.ts';
 import { declaredType, detectType, namedProductTitle, type PageType } from './page-type.ts';
-import { rails } from './rails.ts';
+import { otherProducts, rails } from './rails.ts';
 
 export type { Range } from './content-tree.ts';
 export type { PageType } from './page-type.ts';
@@ -141,10 +141,11 @@ export function findMainContent(html: string): MainContent {
     if (ranges.some(([s, e]) => r[0] >= s && r[1] <= e)) drop.push(r);
   }
   const type = detectType(html, t, node, declared);
-  if (type !== 'listing') for (const i of linkBlocks(t, node, RUN_SHARE, type)) drop.push(rangeOf(t.els[i], html));
+  if (type !== 'listing') for (const i of linkBlocks(t, node, RUN_SHARE, type, title)) drop.push(rangeOf(t.els[i], html));
   for (const i of leftOut(t, node, type, holdsTitle)) drop.push(rangeOf(t.els[i], html));
   for (const i of duplicates(t, node, type)) drop.push(rangeOf(t.els[i], html));
   if (type !== 'listing') for (const i of rails(t, node)) drop.push(rangeOf(t.els[i], html));
+  if (type === 'product') for (const i of otherProducts(t, node, title)) drop.push(rangeOf(t.els[i], html));
   // (a part streamed into a block left out goes with it; not for its placeholder alone, a template, left out as such)
   streamed(t, html, drop, true);
   const shop = shopParts(t, node, total)

@@ -1,7 +1,8 @@
 // Related-content rails named by their heading ("Similar items", "You may also like", "Related
 // posts"), found inside the main content (main-content.ts) to be left out.
 import type { Element } from 'domhandler';
-import { HEADINGS, subtreeEnd, textOf, weight, type Tree } from './content-tree.ts';
+import { elementChildren, HEADINGS, isAncestor, signature, subtreeEnd, textOf, weight, type Tree } from './content-tree.ts';
+import { GRID, PRICED, pricedGrids } from './link-blocks.ts';
 
 /** Headings that name a related-content rail or a recommendation block (not the page's own content). */
 const RAIL =
@@ -47,4 +48,61 @@ export function rails(t: Tree, node: number): number[] {
     if (a !== h) out.push(a);
   }
   return out;
+}
+
+/** A grid of other products grows to an ancestor adding at most this share of the grid's weight (its heading, its controls). */
+const GRID_GROWTH = 0.25;
+/** Linked cards of one kind, each holding a price, this many or more under one parent: other products. */
+const PRODUCT_CARDS = 5;
+/** The product's own part (outside the grids) holds at least this share of the content... */
+const OWN_SHARE = 0.25;
+
+/**
+ * On a product page, a grid of linked priced cards (five or more like cards, each holding a price and
+ * link text) that does not hold the title is other products (the variations of this
+ * one, a carousel of alternatives, "often bought together"): left out, with the ancestors around it
+ * that add little else and no price of their own (its heading). Only when what is left is the
+ * product's: its own price outside the grids and OWN_SHARE of the content (a category page declaring
+ * its items as products is its grid).
+ */
+export function otherProducts(t: Tree, node: number, title: number): number[] {
+  const grid = pricedGrids(t, node);
+  const last = subtreeEnd(t, node);
+  const out: number[] = [];
+  const count = new Map<string, number>();
+  const isGrid = (i: number) => {
+    if (!(grid[i - node] & GRID)) return false;
+    count.clear();
+    for (const c of elementChildren(t, i)) {
+      if (!(grid[c - node] & PRICED) || t.lnk[c] === 0) continue;
+      const sig = signature(t.els[c]);
+      const n = (count.get(sig) ?? 0) + 1;
+      count.set(sig, n);
+      if (n >= PRODUCT_CARDS) return true;
+    }
+    return false;
+  };
+  for (let i = node + 1; i <= last; i++) {
+    if (t.gone[i] || (title !== -1 && isAncestor(t, i, title)) || !isGrid(i)) continue;
+    let a = i;
+    for (let p = t.parent[a]; p !== node && p !== -1; p = t.parent[p]) {
+      if (title !== -1 && isAncestor(t, p, title)) break;
+      if (weight(t, p) > (1 + GRID_GROWTH) * weight(t, i)) break;
+      if (elementChildren(t, p).some((c) => c !== a && grid[c - node] & PRICED)) break;
+      a = p;
+    }
+    out.push(a);
+    i = subtreeEnd(t, a);
+  }
+  if (out.length === 0 || out.reduce((s, a) => s + weight(t, a), 0) > (1 - OWN_SHARE) * weight(t, node)) return [];
+  // (the product's own price: an element holding a price in its own text, outside the grids)
+  for (let i = node, k = 0; i <= last; i++) {
+    while (k < out.length && subtreeEnd(t, out[k]) < i) k++;
+    if (k < out.length && i >= out[k]) {
+      i = subtreeEnd(t, out[k]);
+      continue;
+    }
+    if (!t.gone[i] && grid[i - node] & PRICED && !elementChildren(t, i).some((c) => grid[c - node] & PRICED)) return out;
+  }
+  return [];
 }
