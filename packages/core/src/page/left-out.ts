@@ -1,12 +1,14 @@
 // What the main content leaves out inside it (main-content.ts), by page type: a product's reviews
-// and recommendations, a shop's review widgets, an article's comments, a forum post's signature and
-// the comments under each post, filter facets and menus, the toggle every card carries, sign-up
-// blocks, headings' permalinks and skip links; and the shop's buy box and buttons, which only the
-// markdown leaves out. (Link blocks are link-blocks.ts's; copies copies.ts's; rails rails.ts's.)
+// and recommendations, a shop's review widgets, filter facets and menus, the toggle and controls every
+// card carries, sign-up blocks, headings' permalinks, skip links, icon links, language menus and the
+// page's footer; and the shop's buy box and buttons, which only the markdown leaves out. (A thread's
+// and an article's comments are thread-parts.ts's; link blocks link-blocks.ts's; copies copies.ts's;
+// rails rails.ts's.)
 import type { AnyNode, Element, Text } from 'domhandler';
 import { classId, elementChildren, HEADINGS, isAncestor, LINKY, named, signature, subtreeEnd, textOf, weight, type Tree } from './content-tree.ts';
 import { GRID, HOLDS_GRID, PRICED, pricedGrids } from './link-blocks.ts';
 import type { PageType } from './page-type.ts';
+import { threadParts } from './thread-parts.ts';
 
 /**
  * The blocks inside the content `node` to leave out for its page `type`; `holdsTitle` says whether
@@ -21,24 +23,7 @@ export function leftOut(t: Tree, node: number, type: PageType, holdsTitle: (i: n
   // A shop's review widget is its customers' reviews on any page it is put on (a product page typed
   // as something else, a collection, a landing page).
   else if (type !== 'forum') add(named(t, node, REVIEW_WIDGETS));
-  // An article's comment thread is not the article (on a forum the posts are the content).
-  // A comment section holding most of the content is still dropped when the article's title lies
-  // outside it and the rest is an article's worth of text (a short story under a long thread).
-  if (type === 'article')
-    for (const i of named(t, node, COMMENTS)) {
-      const rest = weight(t, node) - weight(t, i);
-      if (weight(t, i) <= COMMENT_SHARE * weight(t, node) || (rest >= MIN_ARTICLE && !holdsTitle(i))) out.push(i);
-    }
-  // A forum post's signature and its author's profile box (join date, post count) are not the post.
-  if (type === 'forum') {
-    add(named(t, node, POSTER));
-    add(named(t, node, EDIT_NOTE).filter((i) => t.txt[i] + t.lnk[i] <= EDIT_TEXT));
-    add(interactionCounters(t, node));
-    add(replyAreas(t, node));
-    add(postComments(t, node));
-    add(voteControls(t, node));
-    add(reactionBars(t, node));
-  }
+  add(threadParts(t, node, type, holdsTitle));
   add(facets(t, node, type, holdsTitle));
   add(cardToggles(t, node));
   if (type !== 'product') add(cardControls(t, node));
@@ -115,152 +100,6 @@ function signups(t: Tree, node: number, holdsTitle: (i: number) => boolean): num
   }
   return out;
 }
-
-/** A forum post's signature and its author's profile box, rank or title under their name, by class or id. */
-const POSTER =
-  /(?:^|[-_\s])(?:signature|signatures|post-?signature|user-?extras|postprofile|user-?info|user-?stats|author-?stats|poster-?info|user-?title|user-?banner|user-?rank|member-?title|member-?rank(?:ing)?|poster-?rank)(?:$|[-_\s])/;
-/** A post's note of its last edit ("Last edited: Jul 9, 2022", "Last edited by … (2024-08-03)"), by class or id. */
-const EDIT_NOTE = /(?:^|[-_\s])(?:last-?edit(?:ed)?|post-?edit(?:ed)?|edit-?note|edited-?by)(?:$|[-_\s])/;
-/** An edit note holds at most this much text (characters). */
-const EDIT_TEXT = 200;
-
-/** The thread's reply box and its prompt to guests, by class, id or data-role word (camelCase split). */
-const REPLY_AREA = /(?:^|[-_\s])(?:quick-?reply|reply-?area|reply-?box|post-?form|answer-?form|composer|guest-?teaser)(?:$|[-_\s])/;
-/** A block named so holding more than this share of the content is its wrapper. */
-const REPLY_SHARE = 0.3;
-
-/**
- * A thread's reply box (a quick-reply editor, the "Your answer" form, a composer) and the prompt
- * shown to guests in its place ("Create an account or sign in to comment", "Register a new account",
- * "Sign in now"): the thread's controls, not its posts.
- */
-function replyAreas(t: Tree, node: number): number[] {
-  const out: number[] = [];
-  const whole = weight(t, node);
-  const stack = elementChildren(t, node);
-  while (stack.length) {
-    const k = stack.pop()!;
-    const el = t.els[k];
-    const a = el.attribs;
-    const named = a.class !== undefined || a.id !== undefined || a['data-role'] !== undefined;
-    if (named && REPLY_AREA.test(splitWords(el)) && weight(t, k) <= REPLY_SHARE * whole) out.push(k);
-    else stack.push(...elementChildren(t, k));
-  }
-  return out;
-}
-
-/** A counter holds at most this much text (characters): "7 Likes", "1,024 views". */
-const COUNTER_TEXT = 40;
-const COUNTER_ITEM = /schema\.org\/InteractionCounter\/?$/i;
-
-/**
- * A post's counters marked with schema.org microdata (`itemprop="interactionStatistic"`, an
- * `InteractionCounter` item: "7 Likes", "1,024 views"): the readers' reactions, not the post.
- */
-function interactionCounters(t: Tree, node: number): number[] {
-  const out: number[] = [];
-  const last = subtreeEnd(t, node);
-  for (let i = node + 1; i <= last; i++) {
-    const a = t.els[i].attribs;
-    if (t.gone[i] || (a.itemprop !== 'interactionStatistic' && !COUNTER_ITEM.test(a.itemtype ?? ''))) continue;
-    if (t.txt[i] + t.lnk[i] > 0 && t.txt[i] + t.lnk[i] <= COUNTER_TEXT) out.push(i);
-    i = subtreeEnd(t, i);
-  }
-  return out;
-}
-
-/** A post's voting controls by class or id word (`votecell`, `js-voting-container`, `VoteBtn`,
- * `message-cell--vote`, `vote-bar`, `upvote`): not a state class on the post (`unvoted`). */
-const VOTE = /(?:^|[-_\s])(?:vote|votes|voting|votecell|votebtn|vote-?count|vote-?bar|vote-?widget|up-?votes?|down-?votes?)(?:$|[-_\s])/;
-/** A voting control holds at most this much text (characters): the score and the buttons' labels. */
-const VOTE_TEXT = 40;
-
-/**
- * The voting controls beside each post of a thread (up and down arrows, the score, a questions-and-
- * answers site's accepted mark and its link to the post's timeline): small blocks named so.
- */
-function voteControls(t: Tree, node: number): number[] {
-  const out: number[] = [];
-  const stack = elementChildren(t, node);
-  while (stack.length) {
-    const k = stack.pop()!;
-    const el = t.els[k];
-    if ((el.attribs.class !== undefined || el.attribs.id !== undefined) && VOTE.test(splitWords(el)) && t.txt[k] + t.lnk[k] <= VOTE_TEXT) out.push(k);
-    else stack.push(...elementChildren(t, k));
-  }
-  return out;
-}
-
-/** Readers' reactions under a post by class or id word (`reactionsBar`, `ipsReact_reactions`, `likesSummary`). */
-const REACTIONS = /(?:^|[-_\s])(?:reactions?|reactions?-(?:bar|list|summary|count|overview)|react-count|likes?-summary)(?:$|[-_\s])/;
-/** A reactions bar holds at most this much text (characters): "Reactions: ann, bob and 12 others". */
-const REACTIONS_TEXT = 300;
-
-/** The readers' reactions under each post ("Like 2", "Reactions: ann, bob and 12 others"): small blocks named so. */
-function reactionBars(t: Tree, node: number): number[] {
-  const out: number[] = [];
-  const stack = elementChildren(t, node);
-  while (stack.length) {
-    const k = stack.pop()!;
-    const el = t.els[k];
-    if ((el.attribs.class !== undefined || el.attribs.id !== undefined) && REACTIONS.test(splitWords(el)) && t.txt[k] + t.lnk[k] <= REACTIONS_TEXT) out.push(k);
-    else stack.push(...elementChildren(t, k));
-  }
-  return out;
-}
-
-/** Class, id and data-role lower-cased, camelCase words split (`VoteBtn` as `vote-btn`). */
-function splitWords(el: Element): string {
-  const a = el.attribs;
-  const raw = `${a.class ?? ''} ${a.id ?? ''} ${a['data-role'] ?? ''}`;
-  return (/[a-z][A-Z]/.test(raw) ? raw.replace(/([a-z])([A-Z])/g, '$1-$2') : raw).toLowerCase();
-}
-
-/** An article's comments, by class or id. */
-export const COMMENTS = /(?:^|[-_\s])(?:comments?|comment-?list(?:ing)?|commentlist|comments-area|disqus_thread|replies)(?:$|[-_\s])/;
-/** A block named like comments that holds more than this share of the content is the content's wrapper. */
-const COMMENT_SHARE = 0.8;
-/** Text (characters) outside a larger comment section that makes the article its own. */
-const MIN_ARTICLE = 1500;
-
-/**
- * The comments under each post of a questions-and-answers thread (short remarks on the question and
- * on every answer): comment blocks of one kind, two or more, each in a different parent (one per
- * post). A thread whose posts are themselves comments (a run of siblings, a single comment tree)
- * keeps them.
- */
-function postComments(t: Tree, node: number): number[] {
-  const found = named(t, node, COMMENTS);
-  const bySig = new Map<string, number[]>();
-  for (const i of found) {
-    const sig = signature(t.els[i]);
-    if (!bySig.has(sig)) bySig.set(sig, []);
-    bySig.get(sig)!.push(i);
-  }
-  const out: number[] = [];
-  for (const group of bySig.values()) {
-    if (group.length < 2 || new Set(group.map((i) => t.parent[i])).size < group.length) continue;
-    // Each sits beside its post's own text.
-    if (group.every((i) => weight(t, t.parent[i]) > weight(t, i))) out.push(...group);
-  }
-  // By microdata: schema.org Comment items inside an Answer or a Question (a forum's replies, marked
-  // as comments of the thread's posting, are not inside either).
-  const last = subtreeEnd(t, node);
-  for (let i = node + 1; i <= last; i++) {
-    if (t.gone[i] || !COMMENT_ITEM.test(t.els[i].attribs.itemtype ?? '')) continue;
-    let post = false;
-    let outer = false;
-    for (let a = t.parent[i]; a !== -1 && a >= node; a = t.parent[a]) {
-      const it = t.els[a].attribs.itemtype ?? '';
-      if (COMMENT_ITEM.test(it)) outer = true;
-      if (POST_ITEM.test(it)) post = true;
-    }
-    if (post && !outer && !out.some((o) => isAncestor(t, o, i))) out.push(i);
-  }
-  return out;
-}
-const COMMENT_ITEM = /schema\.org\/Comment\/?$/i;
-const POST_ITEM = /schema\.org\/(?:Answer|Question)\/?$/i;
 
 /** A shop's filter facets and sort controls, by whole class token or id ("facets-container",
  * "collection-filters"; not a bare "filter", a CSS utility, nor a layout's "facet-row"). */

@@ -4,7 +4,7 @@
 // its authors), a list a sentence introduces, or a shop's grid of priced cards.
 import type { AnyNode, Element, Text } from 'domhandler';
 import { elementChildren, HEADINGS, isAncestor, LINKY, signature, subtreeEnd, weight, within, type Tree } from './content-tree.ts';
-import { COMMENTS } from './left-out.ts';
+import { COMMENTS } from './thread-parts.ts';
 import type { PageType } from './page-type.ts';
 
 /** The same link block in this many rows or cards (each in a parent of its own) is part of each. */

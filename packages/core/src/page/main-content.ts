@@ -10,8 +10,9 @@
 // so callers (the markdown endpoint, the model input) keep their own pipelines.
 //
 // The parts: content-tree.ts (the measured tree, chrome set aside by markup), page-type.ts (the page
-// type), link-blocks.ts (link blocks inside the content), left-out.ts (reviews, comments, facets and
-// the other parts left out inside it), rails.ts (related-content rails named by their heading),
+// type), link-blocks.ts (link blocks inside the content), left-out.ts (reviews, facets and the
+// other parts left out inside it), thread-parts.ts (a thread's and an article's comments and the
+// posts' extras), rails.ts (related-content rails named by their heading),
 // copies.ts (repeated blocks); here the descent to the content element.
 import {
   elementChildren,
