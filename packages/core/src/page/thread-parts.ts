@@ -99,17 +99,7 @@ const VOTE_TEXT = 40;
  * The voting controls beside each post of a thread (up and down arrows, the score, a questions-and-
  * answers site's accepted mark and its link to the post's timeline): small blocks named so.
  */
-function voteControls(t: Tree, node: number): number[] {
-  const out: number[] = [];
-  const stack = elementChildren(t, node);
-  while (stack.length) {
-    const k = stack.pop()!;
-    const el = t.els[k];
-    if ((el.attribs.class !== undefined || el.attribs.id !== undefined) && VOTE.test(splitWords(el)) && t.txt[k] + t.lnk[k] <= VOTE_TEXT) out.push(k);
-    else stack.push(...elementChildren(t, k));
-  }
-  return out;
-}
+const voteControls = (t: Tree, node: number) => smallNamed(t, node, VOTE, VOTE_TEXT);
 
 /** Readers' reactions under a post by class or id word (`reactionsBar`, `ipsReact_reactions`, `likesSummary`). */
 const REACTIONS = /(?:^|[-_\s])(?:reactions?|reactions?-(?:bar|list|summary|count|overview)|react-count|likes?-summary)(?:$|[-_\s])/;
@@ -117,13 +107,16 @@ const REACTIONS = /(?:^|[-_\s])(?:reactions?|reactions?-(?:bar|list|summary|coun
 const REACTIONS_TEXT = 300;
 
 /** The readers' reactions under each post ("Like 2", "Reactions: ann, bob and 12 others"): small blocks named so. */
-function reactionBars(t: Tree, node: number): number[] {
+const reactionBars = (t: Tree, node: number) => smallNamed(t, node, REACTIONS, REACTIONS_TEXT);
+
+/** The topmost blocks under `node` whose class, id or data-role words match `re`, holding at most `most` characters. */
+function smallNamed(t: Tree, node: number, re: RegExp, most: number): number[] {
   const out: number[] = [];
   const stack = elementChildren(t, node);
   while (stack.length) {
     const k = stack.pop()!;
     const el = t.els[k];
-    if ((el.attribs.class !== undefined || el.attribs.id !== undefined) && REACTIONS.test(splitWords(el)) && t.txt[k] + t.lnk[k] <= REACTIONS_TEXT) out.push(k);
+    if ((el.attribs.class !== undefined || el.attribs.id !== undefined) && re.test(splitWords(el)) && t.txt[k] + t.lnk[k] <= most) out.push(k);
     else stack.push(...elementChildren(t, k));
   }
   return out;
