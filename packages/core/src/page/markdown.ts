@@ -33,7 +33,7 @@ export function htmlToMarkdown(html: string, opts: MarkdownOptions): string {
     const [first] = found.ranges;
     const kept = plan.cuts.filter((c) => !(c.s <= first[0] && c.e >= first[1]));
     const cuts = mergeCuts([...kept, ...[...found.drop, ...found.shop].map(([s, e]) => ({ s, e, rep: '' }))]);
-    return stripTrackingParams(convert(assemble(html, found.ranges, cuts), origin));
+    return stripTrackingParams(convert(assemble(html, found.ranges, cuts, plan.blockEnds), origin));
   }
   let mainRanges: Range[];
   let restRanges: Range[];
@@ -52,27 +52,21 @@ export function htmlToMarkdown(html: string, opts: MarkdownOptions): string {
   }
   // Hidden nodes, consent banners and modals are dropped outside the main content (inside it, hidden
   // tabs and accordions hold content); with no <main>/<article> landmark, everywhere.
-  const mainHtml = assemble(html, mainRanges, plan.cuts);
+  const mainHtml = assemble(html, mainRanges, plan.cuts, plan.blockEnds);
   const main = convert(plan.main ? mainHtml : dropOverlays(mainHtml), origin);
-  const rest = restRanges.length ? convert(dropOverlays(assemble(html, restRanges, plan.cuts)), origin) : '';
+  const rest = restRanges.length ? convert(dropOverlays(assemble(html, restRanges, plan.cuts, plan.blockEnds)), origin) : '';
   return stripTrackingParams(main && rest ? `${main}\n\n---\n\n${rest}` : main || rest);
 }
 
-function convert(html: string, origin: string | undefined): string {
-  return html.trim() ? mdream(definitionsAsParagraphs(spacedBlocks(flattenLinks(plainAlts(html)))), origin ? { origin } : {}).trim() : '';
-}
-
-const BLOCK_END = /<\/(?:div|p|h[1-6]|section|article|header|footer|figure|figcaption|blockquote)>/gi;
-
 /**
- * Inside a list item or a table cell the converter writes adjacent blocks on one line, and glues a
- * block's text to the next block's when that starts inside an inline element
- * (`<li><div>$170.00</div><div><span>1,332 reviews</span></div></li>` became `$170.001,332 reviews`,
- * a card's name to its colour, a heading to the line under it): every block ends with a space,
- * written as an entity so that it is not collapsed away (at a paragraph's end it is trimmed as before).
+ * The assembled HTML as markdown. (Assembling writes a space the converter keeps, `&#32;`, at every
+ * block's end, scan.ts `blockEnds`: inside a list item or a table cell the converter writes adjacent
+ * blocks on one line and glued a block's text to the next block's when that began inside an inline
+ * element, `<li><div>$170.00</div><div><span>1,332 reviews</span></div></li>` reading
+ * `$170.001,332 reviews`; at a paragraph's end the space is trimmed.)
  */
-function spacedBlocks(html: string): string {
-  return html.replace(BLOCK_END, '&#32;$&');
+function convert(html: string, origin: string | undefined): string {
+  return html.trim() ? mdream(definitionsAsParagraphs(flattenLinks(plainAlts(html))), origin ? { origin } : {}).trim() : '';
 }
 
 /** An image's alt text holding brackets (`alt="[X-Info]"`). */
@@ -103,7 +97,7 @@ function definitionsAsParagraphs(html: string): string {
 
 const isNameChar = (c: number) => (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 45;
 const BLOCK_IN_LINK =
-  /<\/?(?:h[1-6]|p|div|section|article|header|footer|ul|ol|li|dl|dt|dd|figure|figcaption|blockquote|table|thead|tbody|tfoot|tr|td|th|br|hr)\b[^>]*>/gi;
+  /(?:&#32;)?<\/?(?:h[1-6]|p|div|section|article|header|footer|ul|ol|li|dl|dt|dd|figure|figcaption|blockquote|table|thead|tbody|tfoot|tr|td|th|br|hr)\b[^>]*>/gi;
 
 /**
  * A card is often one link around a heading, an image and a price: the converter would keep the

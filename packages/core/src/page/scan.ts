@@ -12,7 +12,8 @@ import { isTrackingPixel, pickImageSrc } from './urls.ts';
 
 export type Cut = { s: number; e: number; rep: string };
 export type Range = [number, number];
-export type Plan = { cuts: Cut[]; main: Range | null; chrome: Range[]; base: string | null };
+/** `blockEnds`: the offsets of the closing tags of blocks (`</div>`, `</p>`, `</h2>`, ...) outside raw text, in order. */
+export type Plan = { cuts: Cut[]; main: Range | null; chrome: Range[]; base: string | null; blockEnds: number[] };
 
 const RAW = new Set(['script', 'style', 'svg', 'noscript', 'template', 'iframe', 'math', 'object', 'textarea']);
 const CHROME = new Set(['header', 'footer', 'nav', 'aside']);
@@ -130,9 +131,16 @@ for (const k of ['ar', 'as', 'ba', 'fo', 'he', 'im', 'if', 'ma', 'na', 'no', 'ob
   PREFIX[k.charCodeAt(0) * 128 + k.charCodeAt(1)] = 1;
 }
 const closeRe = new Map<string, RegExp>();
+/** Block elements whose end the markdown writes a space at (markdown.ts), and their first two letters. */
+const BLOCK_END = new Set(['div', 'p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'section', 'article', 'header', 'footer', 'figure', 'figcaption', 'blockquote']);
+const BLOCK_START = new Uint8Array(128 * 128);
+for (const k of BLOCK_END) if (k.length > 1) BLOCK_START[k.charCodeAt(0) * 128 + k.charCodeAt(1)] = 1;
+// `</p>`: its second character as read (lower-cased) is the `>` or a space.
+for (const c of '> \t\n\r') BLOCK_START[112 * 128 + ((c.charCodeAt(0) | 32) & 127)] = 1;
 
 export function scan(html: string): Plan {
   const cuts: Cut[] = [];
+  const blockEnds: number[] = [];
   const chrome: Range[] = [];
   let main: Range | null = null;
   let mainStart = -1;
@@ -181,6 +189,7 @@ export function scan(html: string): Plan {
       i = end;
       continue;
     }
+    if (closing && BLOCK_START[c * 128 + d] && BLOCK_END.has(tagName(html, at))) blockEnds.push(lt);
     if (!PREFIX[c * 128 + d]) {
       i = lt + 1;
       continue;
@@ -244,7 +253,7 @@ export function scan(html: string): Plan {
   if (chromeDepth > 0) chrome.push([chromeStart, n]);
   if (!main && mainStart !== -1) main = [mainStart, n];
   if (!main && articles.length === 1) main = articles[0];
-  return { cuts: mergeCuts(cuts), main, chrome: main ? [] : chrome, base };
+  return { cuts: mergeCuts(cuts), main, chrome: main ? [] : chrome, base, blockEnds };
 }
 
 /** A highlighter's element for one line of code (Shiki `line`, prism-react-renderer `token-line`,
@@ -303,9 +312,24 @@ export function mergeCuts(cuts: Cut[]): Cut[] {
   return out;
 }
 
-/** The HTML of the given sorted ranges with the cuts applied. */
-export function assemble(html: string, ranges: Range[], cuts: Cut[]): string {
+/**
+ * The HTML of the given sorted ranges with the cuts applied. With `spaceAt` (sorted offsets: a plan's
+ * `blockEnds`), a space the converter keeps (`&#32;`) is written before each of those offsets in the
+ * text kept, in the same pass (a second pass over the page would cost as much again).
+ */
+export function assemble(html: string, ranges: Range[], cuts: Cut[], spaceAt?: number[]): string {
   const parts: string[] = [];
+  let p = 0;
+  const keep = (a: number, b: number) => {
+    if (spaceAt) {
+      while (p < spaceAt.length && spaceAt[p] < a) p++;
+      for (; p < spaceAt.length && spaceAt[p] < b; p++) {
+        parts.push(html.slice(a, spaceAt[p]), '&#32;');
+        a = spaceAt[p];
+      }
+    }
+    parts.push(html.slice(a, b));
+  };
   let k = 0;
   for (const [s, e] of ranges) {
     let pos = s;
@@ -313,11 +337,11 @@ export function assemble(html: string, ranges: Range[], cuts: Cut[]): string {
     let j = k;
     for (; j < cuts.length && cuts[j].s < e; j++) {
       const cut = cuts[j];
-      if (cut.s > pos) parts.push(html.slice(pos, cut.s));
+      if (cut.s > pos) keep(pos, cut.s);
       if (cut.s >= s && cut.e <= e) parts.push(cut.rep);
       pos = Math.max(pos, cut.e);
     }
-    if (pos < e) parts.push(html.slice(pos, e));
+    if (pos < e) keep(pos, e);
   }
   return parts.join('');
 }
