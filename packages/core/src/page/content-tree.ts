@@ -65,6 +65,8 @@ export type Tree = {
   /** Elements chrome or hidden by their markup that were kept as holding much of the page (wrappers). */
   wrappers: number[];
   index: Map<Element, number>;
+  /** link-blocks.ts's pricedGrids() by the node it was computed from (cleared when a block is set aside). */
+  grids: Map<number, Uint8Array>;
 };
 
 /** Consent banners, dropped whatever their size. */
@@ -271,7 +273,7 @@ export function measure(html: string): Tree {
   for (let i = 0; i < n; i++) index.set(els[i], i);
   const last = Int32Array.from({ length: n }, (_, i) => i);
   for (let i = n - 1; i > 0; i--) if (parent[i] >= 0 && last[i] > last[parent[i]]) last[parent[i]] = last[i];
-  return { els, parent, txt, lnk, removed, gone, last, wrappers, index };
+  return { els, parent, txt, lnk, removed, gone, last, wrappers, index, grids: new Map() };
 }
 
 export const weight = (t: Tree, i: number) => t.txt[i] + LINK_WEIGHT * t.lnk[i];
@@ -292,7 +294,8 @@ export function isAncestor(t: Tree, a: number, i: number): boolean {
 }
 
 /** Tag and classes without digits: the posts of a thread share one (post_1, post_2). */
-export const signature = (el: Element) => `${el.name}.${(el.attribs.class ?? '').replace(/\d+/g, '')}`;
+/** An element's kind: its tag and classes, digits aside (`cls`: the classes to use instead of its own). */
+export const signature = (el: Element, cls = el.attribs.class ?? '') => `${el.name}.${cls.replace(/\d+/g, '')}`;
 
 export function rangeOf(el: Element, html: string): Range {
   const s = el.startIndex ?? 0;
@@ -344,6 +347,7 @@ function placeStreamed(root: ParentNode): void {
  */
 export function setAside(t: Tree, i: number): void {
   if (t.gone[i]) return;
+  t.grids.clear();
   for (let a = t.parent[i]; a !== -1; a = t.parent[a]) {
     t.txt[a] -= t.txt[i];
     t.lnk[a] -= t.lnk[i];

@@ -161,6 +161,15 @@ export const HOLDS_GRID = 4;
  * PRICED_CARDS or more like children (same signature) that each hold one, HOLDS_GRID for its ancestors.
  */
 export function pricedGrids(t: Tree, node: number): Uint8Array {
+  // (asked for by several passes on the same content: computed once per node)
+  const known = t.grids.get(node);
+  if (known) return known;
+  const out = grids(t, node);
+  t.grids.set(node, out);
+  return out;
+}
+
+function grids(t: Tree, node: number): Uint8Array {
   const last = subtreeEnd(t, node);
   const out = new Uint8Array(last - node + 1);
   const count = new Map<string, number>();
@@ -201,7 +210,7 @@ function ownPrice(t: Tree, node: number, title: number): number {
         i = subtreeEnd(t, i);
         continue;
       }
-      if (grid[i - node] & PRICED && !elementChildren(t, i).some((c) => grid[c - node] & PRICED)) return i;
+      if (pricedItself(t, grid, node, i)) return i;
     }
     return -1;
   };
@@ -213,3 +222,7 @@ function ownPrice(t: Tree, node: number, title: number): number {
     if (a === node) return -1;
   }
 }
+
+/** Whether element `i` holds a price in its own text, not only in a child's (`grid`: pricedGrids(t, node)). */
+export const pricedItself = (t: Tree, grid: Uint8Array, node: number, i: number): boolean =>
+  (grid[i - node] & PRICED) !== 0 && !elementChildren(t, i).some((c) => grid[c - node] & PRICED);

@@ -46,7 +46,7 @@ function itemSignature(el: Element): string {
     .split(/\s+/)
     .filter((c) => c && !ROW_CLASS.test(c))
     .join(' ');
-  return signature({ ...el, attribs: { class: cls } } as unknown as Element);
+  return signature(el, cls);
 }
 
 /** The run of like items (same tag and classes) holding most of the content at `node` or a few levels down. */

@@ -2,7 +2,7 @@
 // posts"), found inside the main content (main-content.ts) to be left out.
 import type { Element } from 'domhandler';
 import { elementChildren, HEADINGS, isAncestor, signature, subtreeEnd, textOf, weight, type Tree } from './content-tree.ts';
-import { GRID, PRICED, pricedGrids } from './link-blocks.ts';
+import { GRID, PRICED, pricedGrids, pricedItself } from './link-blocks.ts';
 
 /** Headings that name a related-content rail or a recommendation block (not the page's own content). */
 const RAIL =
@@ -102,7 +102,7 @@ export function otherProducts(t: Tree, node: number, title: number): number[] {
       i = subtreeEnd(t, out[k]);
       continue;
     }
-    if (!t.gone[i] && grid[i - node] & PRICED && !elementChildren(t, i).some((c) => grid[c - node] & PRICED)) return out;
+    if (!t.gone[i] && pricedItself(t, grid, node, i)) return out;
   }
   return [];
 }
