@@ -33,7 +33,7 @@ export function htmlToMarkdown(html: string, opts: MarkdownOptions): string {
     const [first] = found.ranges;
     const kept = plan.cuts.filter((c) => !(c.s <= first[0] && c.e >= first[1]));
     const cuts = mergeCuts([...kept, ...[...found.drop, ...found.shop].map(([s, e]) => ({ s, e, rep: '' }))]);
-    return stripTrackingParams(convert(assemble(html, found.ranges, cuts, plan.blockEnds), origin));
+    return stripTrackingParams(convert(assemble(html, found.ranges, cuts, plan.blockEnds), origin, plan.definitions));
   }
   let mainRanges: Range[];
   let restRanges: Range[];
@@ -53,8 +53,8 @@ export function htmlToMarkdown(html: string, opts: MarkdownOptions): string {
   // Hidden nodes, consent banners and modals are dropped outside the main content (inside it, hidden
   // tabs and accordions hold content); with no <main>/<article> landmark, everywhere.
   const mainHtml = assemble(html, mainRanges, plan.cuts, plan.blockEnds);
-  const main = convert(plan.main ? mainHtml : dropOverlays(mainHtml), origin);
-  const rest = restRanges.length ? convert(dropOverlays(assemble(html, restRanges, plan.cuts, plan.blockEnds)), origin) : '';
+  const main = convert(plan.main ? mainHtml : dropOverlays(mainHtml), origin, plan.definitions);
+  const rest = restRanges.length ? convert(dropOverlays(assemble(html, restRanges, plan.cuts, plan.blockEnds)), origin, plan.definitions) : '';
   return stripTrackingParams(main && rest ? `${main}\n\n---\n\n${rest}` : main || rest);
 }
 
@@ -65,8 +65,8 @@ export function htmlToMarkdown(html: string, opts: MarkdownOptions): string {
  * element, `<li><div>$170.00</div><div><span>1,332 reviews</span></div></li>` reading
  * `$170.001,332 reviews`; at a paragraph's end the space is trimmed.)
  */
-function convert(html: string, origin: string | undefined): string {
-  return html.trim() ? mdream(definitionsAsParagraphs(flattenLinks(plainAlts(html))), origin ? { origin } : {}).trim() : '';
+function convert(html: string, origin: string | undefined, definitions: boolean): string {
+  return html.trim() ? mdream((definitions ? definitionsAsParagraphs : same)(flattenLinks(plainAlts(html))), origin ? { origin } : {}).trim() : '';
 }
 
 /** An image's alt text holding brackets (`alt="[X-Info]"`). */
@@ -82,11 +82,11 @@ function plainAlts(html: string): string {
     : html;
 }
 
+const same = (html: string) => html;
 const DEFINITION = /<(\/?)(dl|dt|dd)\b[^>]*>/gi;
 
 /** The converter passes <dl> through as raw HTML; a specification list reads as term (bold) and value. */
 function definitionsAsParagraphs(html: string): string {
-  if (!/<d[tdl][\s>]/i.test(html)) return html;
   return html.replace(DEFINITION, (_, close: string, tag: string) => {
     const t = tag.toLowerCase();
     if (t === 'dl') return close ? '</div>' : '<div>';

@@ -13,7 +13,8 @@ import { isTrackingPixel, pickImageSrc } from './urls.ts';
 export type Cut = { s: number; e: number; rep: string };
 export type Range = [number, number];
 /** `blockEnds`: the offsets of the closing tags of blocks (`</div>`, `</p>`, `</h2>`, ...) outside raw text, in order. */
-export type Plan = { cuts: Cut[]; main: Range | null; chrome: Range[]; base: string | null; blockEnds: number[] };
+/** `definitions`: the page has a `<dl>`, `<dt>` or `<dd>` (the markdown rewrites them, markdown.ts). */
+export type Plan = { cuts: Cut[]; main: Range | null; chrome: Range[]; base: string | null; blockEnds: number[]; definitions: boolean };
 
 const RAW = new Set(['script', 'style', 'svg', 'noscript', 'template', 'iframe', 'math', 'object', 'textarea']);
 const CHROME = new Set(['header', 'footer', 'nav', 'aside']);
@@ -141,6 +142,10 @@ for (const c of '> \t\n\r') BLOCK_START[112 * 128 + ((c.charCodeAt(0) | 32) & 12
 export function scan(html: string): Plan {
   const cuts: Cut[] = [];
   const blockEnds: number[] = [];
+  let definitions = false;
+  let nextNl = 0;
+  let nextCr = 0;
+  let nextTab = 0;
   const chrome: Range[] = [];
   let main: Range | null = null;
   let mainStart = -1;
@@ -177,8 +182,14 @@ export function scan(html: string): Plan {
       // <a ...>: only its href is looked at, and only when it spans lines.
       const g = html.indexOf('>', at);
       const end = g === -1 ? n : g + 1;
-      const tag = html.slice(lt, end);
-      const m = HREF_WS.exec(tag);
+      // Most tags hold no line break at all: the backtracking HREF_WS is tried only on those that do
+      // (the next tab, newline and carriage return are each searched for once they lie behind).
+      if (nextNl !== -1 && nextNl < at) nextNl = html.indexOf('\n', at);
+      if (nextCr !== -1 && nextCr < at) nextCr = html.indexOf('\r', at);
+      if (nextTab !== -1 && nextTab < at) nextTab = html.indexOf('\t', at);
+      const broken = (nextNl !== -1 && nextNl < end) || (nextCr !== -1 && nextCr < end) || (nextTab !== -1 && nextTab < end);
+      const tag = broken ? html.slice(lt, end) : '';
+      const m = broken ? HREF_WS.exec(tag) : null;
       if (m) {
         const href = m[3]
           .replace(/[\t\n\r]+/g, '')
@@ -190,6 +201,7 @@ export function scan(html: string): Plan {
       continue;
     }
     if (closing && BLOCK_START[c * 128 + d] && BLOCK_END.has(tagName(html, at))) blockEnds.push(lt);
+    else if (c === 100 && (d === 108 || d === 116 || d === 100)) definitions = true;
     if (!PREFIX[c * 128 + d]) {
       i = lt + 1;
       continue;
@@ -253,7 +265,7 @@ export function scan(html: string): Plan {
   if (chromeDepth > 0) chrome.push([chromeStart, n]);
   if (!main && mainStart !== -1) main = [mainStart, n];
   if (!main && articles.length === 1) main = articles[0];
-  return { cuts: mergeCuts(cuts), main, chrome: main ? [] : chrome, base, blockEnds };
+  return { cuts: mergeCuts(cuts), main, chrome: main ? [] : chrome, base, blockEnds, definitions };
 }
 
 /** A highlighter's element for one line of code (Shiki `line`, prism-react-renderer `token-line`,
