@@ -135,9 +135,31 @@ const closeRe = new Map<string, RegExp>();
 /** Block elements whose end the markdown writes a space at (markdown.ts), and their first two letters. */
 const BLOCK_END = new Set(['div', 'p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'section', 'article', 'header', 'footer', 'figure', 'figcaption', 'blockquote']);
 const BLOCK_START = new Uint8Array(128 * 128);
-for (const k of BLOCK_END) if (k.length > 1) BLOCK_START[k.charCodeAt(0) * 128 + k.charCodeAt(1)] = 1;
+/** The block names by their first two letters (as read, lower-cased), to match a closing tag without slicing it. */
+const BLOCK_BY_PREFIX = new Map<number, string[]>();
+for (const k of BLOCK_END) {
+  if (k.length < 2) continue;
+  const at = k.charCodeAt(0) * 128 + k.charCodeAt(1);
+  BLOCK_START[at] = 1;
+  BLOCK_BY_PREFIX.set(at, [...(BLOCK_BY_PREFIX.get(at) ?? []), k]);
+}
 // `</p>`: its second character as read (lower-cased) is the `>` or a space.
-for (const c of '> \t\n\r') BLOCK_START[112 * 128 + ((c.charCodeAt(0) | 32) & 127)] = 1;
+for (const c of '> \t\n\r') {
+  const at = 112 * 128 + ((c.charCodeAt(0) | 32) & 127);
+  BLOCK_START[at] = 1;
+  BLOCK_BY_PREFIX.set(at, ['p']);
+}
+
+/** Whether the closing tag whose name starts at `at` (first two letters read as `prefix`) closes a BLOCK_END element. */
+function closesBlock(html: string, at: number, prefix: number): boolean {
+  for (const name of BLOCK_BY_PREFIX.get(prefix)!) {
+    if (name.length === 1) return true; // `</p>`: the prefix already holds the `>` or space after it
+    let k = 2;
+    while (k < name.length && (html.charCodeAt(at + k) | 32) === name.charCodeAt(k)) k++;
+    if (k === name.length && !isName(html.charCodeAt(at + k))) return true;
+  }
+  return false;
+}
 
 export function scan(html: string): Plan {
   const cuts: Cut[] = [];
@@ -200,7 +222,7 @@ export function scan(html: string): Plan {
       i = end;
       continue;
     }
-    if (closing && BLOCK_START[c * 128 + d] && BLOCK_END.has(tagName(html, at))) blockEnds.push(lt);
+    if (closing && BLOCK_START[c * 128 + d] && closesBlock(html, at, c * 128 + d)) blockEnds.push(lt);
     else if (c === 100 && (d === 108 || d === 116 || d === 100)) definitions = true;
     if (!PREFIX[c * 128 + d]) {
       i = lt + 1;
