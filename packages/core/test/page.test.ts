@@ -228,7 +228,9 @@ describe('page: reduction', () => {
     expect(text.split('/star.svg').length).to.equal(2);
   });
 
-  it('reduces a 2 MB page in well under a second, linearly', () => {
+  // The time itself is a benchmark's figure (test/bench: reduction throughput, the 2 MB page); here
+  // only the growth is checked: 8x the cards must not cost anywhere near 64x (quadratic) the time.
+  it('reduces a 2 MB page linearly', () => {
     const card = (i: number) =>
       `<div class="card" data-x="${i}"><a href="/p/${i}"><span>Item ${i}</span></a><span class="p">$${i}</span><svg><path d="M0 0L1 1"/></svg></div>`;
     const page = (n: number) => `<html><body><main>${Array.from({ length: n }, (_, i) => card(i)).join('\n')}</main></body></html>`;
@@ -243,7 +245,6 @@ describe('page: reduction', () => {
     const r = reducePage(big, { url: 'https://e.com/', mode: 'standard' });
     const tBig = performance.now() - t;
     expect(r.text).to.include('[Item 15999](/p/15999)');
-    expect(tBig).to.be.below(1000);
     expect(tBig / Math.max(tSmall, 1)).to.be.below(8 * 3);
   });
 

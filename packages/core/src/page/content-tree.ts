@@ -119,15 +119,23 @@ function isScriptNotice(el: Element): boolean {
   return text.length < 200 && SCRIPT_NOTICE.test(text);
 }
 
+/** A button that is its heading's whole text: marked as a disclosure's, or with no text beside it in the heading. */
+function isHeadingButton(el: Element): boolean {
+  const heading = el.parent as Element | null;
+  if (!heading || !HEADINGS.has(heading.name)) return false;
+  if (el.attribs['aria-expanded'] !== undefined || el.attribs['aria-controls'] !== undefined) return true;
+  return heading.children.every((c) => c === el || (c.type === 'text' ? !c.data.trim() : c.type !== 'tag' || !textOf(c as Element)));
+}
+
 /** 2: dropped with what it holds; 1: dropped unless it holds much of the page (a class word can be a wrapper's), 3 when
  * for its name (class, id or role) alone; 0: kept. */
 function removal(el: Element, inContent: boolean): 0 | 1 | 2 | 3 {
   const tag = el.name;
   const a = el.attribs;
   // An accordion's header: the button inside a heading that opens its panel (`<h3><button
-  // aria-expanded="false" aria-controls="faq-1">How to choose</button></h3>`) holds the heading's text.
-  if (tag === 'button' && (a['aria-expanded'] !== undefined || a['aria-controls'] !== undefined) && HEADINGS.has((el.parent as Element | null)?.name ?? ''))
-    return 0;
+  // aria-expanded="false" aria-controls="faq-1">How to choose</button></h3>`) holds the heading's text
+  // (not a control beside the heading's own text: `<h1>Crate tokio <button>Copy item path</button></h1>`).
+  if (tag === 'button' && isHeadingButton(el)) return 0;
   if (SKIP.has(tag)) return 2;
   if (tag === 'html' || tag === 'body') return 0;
   if (tag === 'noscript' && isScriptNotice(el)) return 2;
