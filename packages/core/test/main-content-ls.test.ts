@@ -48,4 +48,15 @@ describe('page: main content (listings)', () => {
     expect(md(mowers(ld))).to.include('Robotic mower for a 6-acre lawn');
     expect(md(mowers(`${ld}<meta property="og:type" content="product">`))).not.to.include('Robotic mower for a 6-acre lawn');
   });
+
+  it("an FAQ's answers hidden until their question is clicked (`faq__answer`, `display: none`) are read", () => {
+    const qa = (i: number) =>
+      `<div class="faq__item"><h3 class="faq__question">Question ${i} about certificates?</h3><div class="faq__answer" style="display: none;"><p>Answer ${i} explains how the certificate is earned, in a few sentences of its own.</p></div></div>`;
+    const html = page(
+      `<div class="browse"><h1>Free online courses with certificates</h1>${para('Intro', 3)}<h2>Frequently asked questions</h2>${[1, 2, 3, 4].map(qa).join('')}</div>`,
+    );
+    const out = md(html);
+    expect(out).to.include('Answer 1 explains');
+    expect(out).to.include('Answer 4 explains');
+  });
 });

@@ -88,9 +88,9 @@ function countChars(s: string): number {
   return n;
 }
 
-/** Class words and roles of a disclosure panel: an accordion's body, a tab's pane, a "read more" remainder. */
+/** Class words and roles of a disclosure panel: an accordion's body, a tab's pane, a "read more" remainder, an FAQ's answer (`faq__answer`). */
 const PANEL =
-  /(?:^|[-_\s])(?:collapse|collapsible|accordion|panel|tab-?pane|tab-?panel|tab-?content|tabs-?content|tabcontent|expandable|read-?more|show-?more|more-?text)(?:$|[-_\s])/;
+  /(?:^|[-_\s])(?:collapse|collapsible|accordion|panel|tab-?pane|tab-?panel|tab-?content|tabs-?content|tabcontent|expandable|read-?more|show-?more|more-?text|faq[-_]*(?:answer|content|body|text))(?:$|[-_\s])/;
 export const isPanel = (tag: string, a: Record<string, string>) =>
   a.role === 'tabpanel' ||
   a.role === 'region' ||
