@@ -6,6 +6,7 @@ import { DomHandler, type AnyNode, type Element, type ParentNode } from 'domhand
 import { append, removeElement } from 'domutils';
 import { isBoilerplate, isHidden, isOverlay } from './boilerplate.ts';
 import { visibleRepeat } from './hidden.ts';
+import { holdsPricedGrid } from './prices.ts';
 import { linearParser } from './sax.ts';
 
 export type Range = [number, number];
@@ -50,6 +51,8 @@ const KEEP = 0.4;
 /** Like blocks named as chrome, this many or more, holding this share of the page together, are its items. */
 const MIN_ITEMS = 4;
 const ITEMS_KEEP = 0.3;
+/** A block named as chrome holding a grid of priced cards and this share of the page's weight is its results. */
+const RESULTS_KEEP = 0.3;
 
 export type Tree = {
   els: Element[];
@@ -85,9 +88,9 @@ function countChars(s: string): number {
   return n;
 }
 
-/** Class words and roles of a disclosure panel: an accordion's body, a tab's pane, a "read more" remainder. */
+/** Class words and roles of a disclosure panel: an accordion's body, a tab's pane, a "read more" remainder, an FAQ's answer (`faq__answer`). */
 const PANEL =
-  /(?:^|[-_\s])(?:collapse|collapsible|accordion|panel|tab-?pane|tab-?panel|tab-?content|tabs-?content|tabcontent|expandable|read-?more|show-?more|more-?text)(?:$|[-_\s])/;
+  /(?:^|[-_\s])(?:collapse|collapsible|accordion|panel|tab-?pane|tab-?panel|tab-?content|tabs-?content|tabcontent|expandable|read-?more|show-?more|more-?text|faq[-_]*(?:answer|content|body|text))(?:$|[-_\s])/;
 export const isPanel = (tag: string, a: Record<string, string>) =>
   a.role === 'tabpanel' ||
   a.role === 'region' ||
@@ -172,7 +175,7 @@ function removal(el: Element, inContent: boolean): 0 | 1 | 2 | 3 {
 }
 
 /** The tree in pre-order with text weights summed bottom-up; removed subtrees weigh nothing. */
-export function measure(html: string): Tree {
+export function measure(html: string, opts: { results?: boolean } = {}): Tree {
   const handler = new DomHandler(undefined, { withStartIndices: true, withEndIndices: true });
   const parser = linearParser(handler);
   parser.end(html);
@@ -274,6 +277,11 @@ export function measure(html: string): Tree {
       removed[i] = 0;
       wrappers.push(i);
     } else if (removed[i] === 1 && items(i)) removed[i] = 0;
+    // A shop theme's name for the grid of a category page (`related-products` around the results):
+    // a block named as chrome that holds a grid of priced cards and much of the page (not on a product
+    // page, `opts.results` false, where such a grid is other products).
+    else if (removed[i] === 1 && opts.results && byName.has(i) && txt[i] + LINK_WEIGHT * lnk[i] >= RESULTS_KEEP * total && holdsPricedGrid(els[i], signature))
+      removed[i] = 0;
     if (removed[i]) gone[i] = 1;
   }
   sum(1);

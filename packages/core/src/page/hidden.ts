@@ -18,10 +18,10 @@ const PAGE_LEVEL = 4;
 const VISIBILITY_HIDDEN = /visibility\s*:\s*hidden/i;
 
 /** Class or id words of a part the reader opens with a click: a tab's panel, an accordion's or
- * expander's body, a carousel's slide. Hidden only until clicked, it is the page's content (a
+ * expander's body, an FAQ's answer, a carousel's slide. Hidden only until clicked, it is the page's content (a
  * product's specifications, a service page's FAQ answers); a menu that collapses is not. */
 const DISCLOSURE =
-  /tab-?pane|tab-?panel|tabpanel|tab__content|tab-content|tabbed-content|collaps|accordion|expander|carousel__(?:cell|slide|item)|carousel-(?:cell|slide|item)|swiper-slide/;
+  /tab-?pane|tab-?panel|tabpanel|tab__content|tab-content|tabbed-content|collaps|accordion|expander|faq[-_]*(?:answer|content|body|text)|carousel__(?:cell|slide|item)|carousel-(?:cell|slide|item)|swiper-slide/;
 const NOT_DISCLOSURE = /nav|menu|clone|modal|popup|drawer|dropdown|tooltip|search/;
 
 function isDisclosure(a: Attrs): boolean {

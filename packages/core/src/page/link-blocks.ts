@@ -6,6 +6,7 @@ import type { AnyNode, Element, Text } from 'domhandler';
 import { elementChildren, HEADINGS, isAncestor, LINKY, signature, subtreeEnd, weight, within, type Tree } from './content-tree.ts';
 import { COMMENTS } from './thread-parts.ts';
 import type { PageType } from './page-type.ts';
+import { PRICE, PRICED_CARDS } from './prices.ts';
 
 /** The same link block in this many rows or cards (each in a parent of its own) is part of each. */
 const ROWS = 5;
@@ -148,10 +149,6 @@ function namesList(el: Element): boolean {
   return links >= 2 && separators >= links - 1;
 }
 
-/** A price: a currency sign or code next to an amount (`$30`, `£1,099.00`, `44,99€`, `1305,02 лв`). */
-const PRICE = /(?:[$€£¥₹]|\b(?:USD|EUR|GBP|CHF|CAD|AUD)\b)\s?\d|\d(?:[.,]\d{2})?\s?(?:[€£₽]|\b(?:лв|kr|zł|Kč|Ft|lei|CHF|EUR|USD)(?![\p{L}]))/u;
-/** Cards of one kind (same tag and classes), each holding a price, this many or more under one parent: a shop's grid. */
-const PRICED_CARDS = 5;
 export const PRICED = 1;
 export const GRID = 2;
 export const HOLDS_GRID = 4;

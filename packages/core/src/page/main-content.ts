@@ -15,6 +15,7 @@
 // posts' extras), rails.ts (related-content rails named by their heading),
 // copies.ts (repeated blocks); here the descent to the content element.
 import {
+  classId,
   elementChildren,
   hiddenByClass,
   isAncestor,
@@ -34,7 +35,7 @@ import {
 import { duplicates } from './copies.ts';
 import { CUSTOMER_REVIEWS, leftOut, shopParts } from './left-out.ts';
 import { GRID, HOLDS_GRID, linkBlocks, pricedGrids } from './link-blocks.ts';
-import { declaredType, detectType, namedProductTitle, type PageType } from './page-type.ts';
+import { declaredType, detectType, namedProductTitle, productList, type PageType } from './page-type.ts';
 import { otherProducts, rails } from './rails.ts';
 
 export type { Range } from './content-tree.ts';
@@ -80,12 +81,12 @@ const PROSE = 0.3;
 
 /** Finds the page's main content and its type. */
 export function findMainContent(html: string): MainContent {
-  const t = measure(html);
+  const declared = declaredType(html);
+  const t = measure(html, { results: declared !== 'product' || productList(html) });
   const n = t.els.length;
   let body = t.els.findIndex((el) => el.name === 'body');
   if (body === -1) body = 0;
   if (n === 0 || weight(t, body) < MIN_WEIGHT) return { type: 'empty', ranges: [], drop: [], shop: [], wrappers: [] };
-  const declared = declaredType(html);
   // The page's title heading: its first h1 still counted.
   let title = -1;
   for (let i = 0; i < n && title === -1; i++) if (t.els[i].name === 'h1' && !t.gone[i]) title = i;
@@ -114,6 +115,10 @@ export function findMainContent(html: string): MainContent {
     for (const i of named(t, body, CUSTOMER_REVIEWS)) if (!holdsTitle(i)) setAside(t, i);
     node = descend(t, body, false);
   }
+  // The page's footer kept as a wrapper for holding most of its text, with the content found inside
+  // it, on a page without a title: an app shell whose content a script loads, its footer all it sends
+  // (no main content).
+  if ((title === -1 || t.txt[title] + t.lnk[title] === 0) && shellFooter(t, node)) return { type: 'empty', ranges: [], drop: [], shop: [], wrappers: [] };
   // (the category text after the page's `</main>`, outside the grid's wrappers: a range of its own)
   let after = -1;
   if (declared !== 'product') {
@@ -156,6 +161,22 @@ export function findMainContent(html: string): MainContent {
   // A wrapper that holds the page's title is the page's (a sidebar holding most of a short page is not).
   const wrappers = t.wrappers.filter(holdsTitle).map((i) => t.els[i].startIndex ?? 0);
   return { type, ranges, drop, shop, wrappers };
+}
+
+/** A page footer's class or id word (`site-footer`, `part-footer`, `footer`), not a layout's (`has-footer`, `not-footer`, `footer-sticky`). */
+const FOOTER_WORD = /(?:^|\s)(?![\w-]*(?:has|with|no|not)[-_]footer)(?:[\w-]*[-_])?footer(?=\s|$)/;
+
+/**
+ * Whether the content found, `node`, lies in a wrapper (content-tree.ts: a block named as chrome but
+ * holding much of the page) that is the page's footer, by tag or class word.
+ */
+function shellFooter(t: Tree, node: number): boolean {
+  for (const w of t.wrappers) {
+    if (!isAncestor(t, w, node)) continue;
+    const el = t.els[w];
+    if (el.name === 'footer' || el.attribs.role === 'contentinfo' || FOOTER_WORD.test(classId(el))) return true;
+  }
+  return false;
 }
 
 /** Topmost elements under `top` hidden by a utility class (not disclosure panels, opened by a click). */

@@ -33,6 +33,26 @@ export function declaredType(html: string): PageType | null {
   return null;
 }
 
+/** This many schema.org Products or more in a list's markup are its items. */
+const MANY_PRODUCTS = 10;
+const PRODUCT_ITEM = /"@type"\s*:\s*\[?\s*"(?:https?:\/\/schema\.org\/)?Product"|itemtype\s*=\s*["']?https?:\/\/schema\.org\/Product\b/gi;
+const LIST_ITEM =
+  /"@type"\s*:\s*\[?\s*"(?:https?:\/\/schema\.org\/)?(?:ItemList|CollectionPage|SearchResultsPage)"|itemtype\s*=\s*["']?https?:\/\/schema\.org\/(?:ItemList|CollectionPage|SearchResultsPage)\b/i;
+/** An Open Graph product: a price tag, or `og:type` product. */
+const OG_PRODUCT = /<meta[^>]+property\s*=\s*["'](?:(?:product|og):price:amount["']|og:type["'][^>]*content\s*=\s*["'](?:og:)?product["'])/i;
+
+/**
+ * A page declared a product by schema.org alone (no Open Graph product tag or price) that is a list
+ * (ItemList, CollectionPage, SearchResultsPage) of many Products: a category page marking up every
+ * card as a product, whose grid of priced cards is its results (content-tree.ts's measure()).
+ */
+export function productList(html: string): boolean {
+  if (!LIST_ITEM.test(html) || OG_PRODUCT.test(html)) return false;
+  let n = 0;
+  for (PRODUCT_ITEM.lastIndex = 0; n < MANY_PRODUCTS && PRODUCT_ITEM.exec(html);) n++;
+  return n >= MANY_PRODUCTS;
+}
+
 /** Levels looked down from the content for the run of items. */
 const RUN_DEPTH = 4;
 const ITEM_TAGS = new Set(['div', 'li', 'article', 'section', 'tr', 'a', 'dl', 'figure']);

@@ -2,6 +2,7 @@
 // could ask for (text, link targets, image sources, table structure, JSON-LD, microdata, meta) and
 // drops what carries none. One streaming pass (see render.ts); linear in the page size.
 import { findMainContent } from './main-content.ts';
+import { productList } from './page-type.ts';
 import { renderPage, type Range, type Rendered } from './render.ts';
 import { complement } from './scan.ts';
 import { compactJson } from './structured.ts';
@@ -66,8 +67,9 @@ export function reducePage(html: string, opts: ReduceOptions): ReducedPage {
   let r = renderPage(html, { url: opts.url, precision, dropChrome: !precision, only, siteOrigin, asShown, wrappers });
   let body = r.body;
   // On a product page, link lists inside the main content are its menus and rails (a mega-menu the
-  // detected content holds, "customers also viewed"), not its facts.
-  if (main ? main.type === 'product' : !precision && typedProduct(r)) body = dropLinkLists(body, MIN_PRODUCT_LINKS);
+  // detected content holds, "customers also viewed"), not its facts; not on a list of many products
+  // (page-type.ts's productList(): a category page marking up every card as a product), whose cards they are.
+  if (main ? main.type === 'product' && !productList(html) : !precision && typedProduct(r)) body = dropLinkLists(body, MIN_PRODUCT_LINKS);
   if (only) {
     // The rest is everything outside the main content as rendered, the parts it left out too (a
     // product's reviews, a sidebar inside the content): still facts a caller may ask for.
