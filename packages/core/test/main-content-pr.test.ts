@@ -25,4 +25,19 @@ describe('page: main content (collapsed sections)', () => {
       <a class="a-expander-prompt" href="#">Read more</a></div></main>`);
     expectOnly(md(html), ['Book paragraph 3', 'Excerpt of the first chapter'], CHROME_WORDS);
   });
+
+  it('a side sheet (a non-modal dialog opened from a button) is read; a popup is not', () => {
+    const html = page(`<main><div class="product-info"><h1>Arrival T-Shirt</h1><p>$22</p>
+      <button class="accordion_info">Description</button>
+      <div class="sheet_sheet" tabindex="-1" role="dialog" aria-modal="false"><h5>Description</h5>${para('Shirt', 3)}</div></div></main>
+      <div id="pum-145" role="dialog" aria-modal="false" class="pum pum-overlay popmake-overlay"><p>Need an electrician today? Call us now for a free quote.</p></div>`);
+    expectOnly(md(html), ['Arrival T-Shirt', 'Shirt paragraph 3'], [...CHROME_WORDS, 'Need an electrician today']);
+  });
+
+  it("a shop's selling points (usp, trust badge) are left out of the markdown", () => {
+    const html = page(`<main><div class="product"><h1>Iris Dress</h1><p>$120</p>${para('Dress', 3)}
+      <div class="usps_container"><p>Unlock access to exclusive rewards and benefits</p></div>
+      <div class="product-trust-badge">Great customer service, easy returns and thousands of messages</div></div></main>`);
+    expectOnly(md(html), ['Iris Dress', 'Dress paragraph 3'], [...CHROME_WORDS, 'exclusive rewards', 'Great customer service']);
+  });
 });

@@ -147,6 +147,7 @@ function removal(el: Element, inContent: boolean): 0 | 1 | 2 | 3 {
   if (a['aria-hidden'] === 'true' && a.hidden === undefined && !a.style && !shownLink) return isOverlay(tag, a) ? 2 : 1;
   // A dialog by markup is dropped; one named so by class words (newsletter-post, popup-gallery) only
   // when small. An inline-hidden wrapper holding most of the page hides it until scripts have run.
+  if (isSheet(el)) return 0;
   if (isDialog(a)) return 2;
   if (isOverlay(tag, a)) return COOKIE.test(classId(el)) ? 2 : 1;
   // A collapsed accordion or an inactive tab hides part of the content until clicked: it is read.
@@ -163,6 +164,19 @@ function removal(el: Element, inContent: boolean): 0 | 1 | 2 | 3 {
   if (a.class === undefined && a.id === undefined) return 0;
   const names = classId(el);
   return NEGATIVE.test(names.includes('__') ? names.replace(PART_EDGE, ' ') : names) ? 3 : 0;
+}
+
+/** Names of a non-modal dialog that is not a sheet of the page's text (a popup, a cart, a chat, a menu). */
+const NOT_SHEET = /overlay|popup|popmake|modal|cart|basket|bag|chat|cookie|consent|newsletter|subscribe|sign-?in|login|search|menu|nav|drawer/;
+
+/**
+ * A side sheet: a non-modal dialog (`role="dialog" aria-modal="false"`) the page opens beside itself
+ * from a button (a product's description, its delivery terms), its content shown on a click like a
+ * disclosure panel's; not one named as a popup, a cart, a chat or a menu.
+ */
+function isSheet(el: Element): boolean {
+  const a = el.attribs;
+  return a.role === 'dialog' && a['aria-modal'] === 'false' && !isHidden(el.name, a) && !NOT_SHEET.test(classId(el));
 }
 
 /** What opens a collapsed section from just before it: a heading or a `<details>`' summary. */

@@ -56,9 +56,13 @@ export const CUSTOMER_REVIEWS = /(?<!editorial[-_]?)review|okendo|yotpo|bazaarvo
 /** The review widgets shops embed, by their class or id prefixes. */
 const REVIEW_WIDGETS = /okendo|yotpo|jdgm|judgeme|stamped-|bazaarvoice|trustpilot|junip/;
 
-/** A shop's buy box (product form, add to cart, quantity), delivery estimate, payment-plan note and seller's card, by class or id. */
+/**
+ * A shop's buy box (product form, add to cart, quantity), delivery estimate, payment-plan note and
+ * seller's card, and its selling points (`usp`, `usps`, `trust-badge`: free returns, rewards, "Great
+ * customer service"), by class or id.
+ */
 const SHOP =
-  /(?:^|[-_\s])(?:buy-?box|add-to-cart|addtocart|delivery|quantity|qty|payments?|installments?|klarna|afterpay|seller-?info|seller-?card|product-?form)(?:$|[-_\s])/;
+  /(?:^|[-_\s])(?:buy-?box|add-to-cart|addtocart|delivery|quantity|qty|payments?|installments?|klarna|afterpay|seller-?info|seller-?card|product-?form|usps?|trust-?badges?)(?:$|[-_\s])/;
 /** A block named so that holds this share of the page is a wrapper. */
 const SHOP_SHARE = 0.4;
 
