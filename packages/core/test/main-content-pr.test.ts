@@ -40,4 +40,11 @@ describe('page: main content (collapsed sections)', () => {
       <div class="product-trust-badge">Great customer service, easy returns and thousands of messages</div></div></main>`);
     expectOnly(md(html), ['Iris Dress', 'Dress paragraph 3'], [...CHROME_WORDS, 'exclusive rewards', 'Great customer service']);
   });
+
+  it("a template's placeholder blocks (lorem ipsum) are left out, with their heading and button", () => {
+    const html = page(`<main><h1>2025 Rankings</h1>${para('Rankings', 3)}
+      <div class="card"><h3>Head Line 1</h3><p>Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor.</p>
+      <ul><li>Lorem ipsum 1</li><li>Lorem ipsum 2</li></ul><a href="#">Learn More</a></div></main>`);
+    expectOnly(md(html), ['2025 Rankings', 'Rankings paragraph 3'], [...CHROME_WORDS, 'Lorem ipsum', 'Head Line 1', 'Learn More']);
+  });
 });
