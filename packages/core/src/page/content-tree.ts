@@ -90,7 +90,7 @@ function countChars(s: string): number {
 
 /** Class words and roles of a disclosure panel: an accordion's body, a tab's pane, a "read more" remainder, an FAQ's answer (`faq__answer`). */
 const PANEL =
-  /(?:^|[-_\s])(?:collapse|collapsible|accordion|panel|tab-?pane|tab-?panel|tab-?content|tabs-?content|tabcontent|expandable|read-?more|show-?more|more-?text|faq[-_]*(?:answer|content|body|text))(?:$|[-_\s])/;
+  /(?:^|[-_\s])(?:collapse|collapsible|accordion|panel|tab-?pane|tab-?panel|tab-?content|tabs-?content|tabcontent|expandable|expander|read-?more|show-?more|more-?text|faq[-_]*(?:answer|content|body|text))(?:$|[-_\s])/;
 export const isPanel = (tag: string, a: Record<string, string>) =>
   a.role === 'tabpanel' ||
   a.role === 'region' ||
@@ -145,6 +145,8 @@ function removal(el: Element, inContent: boolean): 0 | 1 | 2 | 3 {
   // Streamed server rendering parks content in <div hidden id="S:n"> until a script moves it in (n in
   // hexadecimal: `S:2e`).
   if (a.hidden !== undefined && a.id !== undefined && STREAMED_PART.test(a.id)) return 0;
+  // A collapsed section's body right after the heading, `<summary>` or control that opens it is read.
+  if (collapsedBody(el)) return 0;
   // aria-hidden on a large part is a snapshot taken with a dialog open: dropped only if small.
   // A link hidden from screen readers and skipped by the keyboard is shown: a redundant link beside
   // another to the same place (a card's teaser), its text visible. (Not an image link, whose picture
@@ -156,6 +158,7 @@ function removal(el: Element, inContent: boolean): 0 | 1 | 2 | 3 {
   if (a['aria-hidden'] === 'true' && a.hidden === undefined && !a.style && !shownLink) return isOverlay(tag, a) ? 2 : 1;
   // A dialog by markup is dropped; one named so by class words (newsletter-post, popup-gallery) only
   // when small. An inline-hidden wrapper holding most of the page hides it until scripts have run.
+  if (isSheet(el)) return 0;
   if (isDialog(a)) return 2;
   if (isOverlay(tag, a)) return COOKIE.test(classId(el)) ? 2 : 1;
   // A collapsed accordion or an inactive tab hides part of the content until clicked: it is read.
@@ -172,6 +175,46 @@ function removal(el: Element, inContent: boolean): 0 | 1 | 2 | 3 {
   if (a.class === undefined && a.id === undefined) return 0;
   const names = classId(el);
   return NEGATIVE.test(names.includes('__') ? names.replace(PART_EDGE, ' ') : names) ? 3 : 0;
+}
+
+/** Names of a non-modal dialog that is not a sheet of the page's text (a popup, a cart, a chat, a menu). */
+const NOT_SHEET = /overlay|popup|popmake|modal|cart|basket|bag|chat|cookie|consent|newsletter|subscribe|sign-?in|login|search|menu|nav|drawer/;
+
+/**
+ * A side sheet: a non-modal dialog (`role="dialog" aria-modal="false"`) the page opens beside itself
+ * from a button (a product's description, its delivery terms), its content shown on a click like a
+ * disclosure panel's; not one named as a popup, a cart, a chat or a menu.
+ */
+function isSheet(el: Element): boolean {
+  const a = el.attribs;
+  return a.role === 'dialog' && a['aria-modal'] === 'false' && !isHidden(el.name, a) && !NOT_SHEET.test(classId(el));
+}
+
+/** What opens a collapsed section from just before it: a heading or a `<details>`' summary. */
+const OPENERS = new Set(['h2', 'h3', 'h4', 'h5', 'h6', 'summary']);
+/** Names of what a click opens that is not the page's text (a menu, a tooltip, a popup). */
+const NOT_BODY = /nav|menu|modal|popup|drawer|dropdown|tooltip|search|sign-?in|login/;
+
+/**
+ * A collapsed section's body (an FAQ's answer, an accordion's panel under its heading): a block
+ * hidden by its markup (`hidden`, `aria-hidden`, inline `display:none`) right after the heading or
+ * `<summary>` that opens it (`<h3>Question</h3><div style="display:none">Answer</div>`), or after
+ * the control naming it (`<button aria-controls="a1">`); shown on a click, it is the page's text.
+ * Not a dialog, a menu or a tooltip, nor a block hidden for good (`display:none !important`).
+ */
+function collapsedBody(el: Element): boolean {
+  const a = el.attribs;
+  // (`display:none !important` is not a script's toggle: a script showing it could not override it)
+  if (a.style !== undefined && a.style.includes('!important')) return false;
+  if (a.hidden === undefined && a['aria-hidden'] !== 'true' && !(a.style !== undefined && isHidden(el.name, { style: a.style }))) return false;
+  if (isOverlay(el.name, a) || (a.role !== undefined && a.role !== 'region' && a.role !== 'tabpanel')) return false;
+  if (NOT_BODY.test(classId(el))) return false;
+  let prev = el.prev;
+  while (prev && prev.type !== 'tag') prev = prev.prev;
+  if (!prev) return false;
+  const p = prev as Element;
+  if (OPENERS.has(p.name)) return !isHidden(p.name, p.attribs);
+  return a.id !== undefined && (p.attribs['aria-controls'] ?? '').split(/\s+/).includes(a.id);
 }
 
 /** The tree in pre-order with text weights summed bottom-up; removed subtrees weigh nothing. */

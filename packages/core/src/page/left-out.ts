@@ -3,11 +3,12 @@
 // card carries, sign-up blocks, headings' permalinks, skip links, icon links, language menus and the
 // page's footer; and the shop's buy box and buttons, which only the markdown leaves out. (A thread's
 // and an article's comments are thread-parts.ts's; link blocks link-blocks.ts's; copies copies.ts's;
-// rails rails.ts's.)
+// rails rails.ts's; a template's placeholder text placeholders.ts's.)
 import type { AnyNode, Element, Text } from 'domhandler';
 import { classId, elementChildren, HEADINGS, isAncestor, LINKY, named, signature, subtreeEnd, textOf, weight, type Tree } from './content-tree.ts';
 import { GRID, HOLDS_GRID, PRICED, pricedGrids } from './link-blocks.ts';
 import type { PageType } from './page-type.ts';
+import { placeholders } from './placeholders.ts';
 import { threadParts } from './thread-parts.ts';
 
 /**
@@ -34,6 +35,7 @@ export function leftOut(t: Tree, node: number, type: PageType, holdsTitle: (i: n
   add(languageMenus(t, node, holdsTitle));
   add(pageFooters(t, node, holdsTitle));
   add(iconLinks(t, node));
+  add(placeholders(t, node));
   return out;
 }
 
@@ -56,9 +58,13 @@ export const CUSTOMER_REVIEWS = /(?<!editorial[-_]?)review|okendo|yotpo|bazaarvo
 /** The review widgets shops embed, by their class or id prefixes. */
 const REVIEW_WIDGETS = /okendo|yotpo|jdgm|judgeme|stamped-|bazaarvoice|trustpilot|junip/;
 
-/** A shop's buy box (product form, add to cart, quantity), delivery estimate, payment-plan note and seller's card, by class or id. */
+/**
+ * A shop's buy box (product form, add to cart, quantity), delivery estimate, payment-plan note and
+ * seller's card, and its selling points (`usp`, `usps`, `trust-badge`: free returns, rewards, "Great
+ * customer service"), by class or id.
+ */
 const SHOP =
-  /(?:^|[-_\s])(?:buy-?box|add-to-cart|addtocart|delivery|quantity|qty|payments?|installments?|klarna|afterpay|seller-?info|seller-?card|product-?form)(?:$|[-_\s])/;
+  /(?:^|[-_\s])(?:buy-?box|add-to-cart|addtocart|delivery|quantity|qty|payments?|installments?|klarna|afterpay|seller-?info|seller-?card|product-?form|usps?|trust-?badges?)(?:$|[-_\s])/;
 /** A block named so that holds this share of the page is a wrapper. */
 const SHOP_SHARE = 0.4;
 
