@@ -149,9 +149,9 @@ function namesList(el: Element): boolean {
 }
 
 /** A price: a currency sign or code next to an amount (`$30`, `£1,099.00`, `44,99€`, `1305,02 лв`). */
-const PRICE = /(?:[$€£¥₹]|\b(?:USD|EUR|GBP|CHF|CAD|AUD)\b)\s?\d|\d(?:[.,]\d{2})?\s?(?:[€£₽]|\b(?:лв|kr|zł|Kč|Ft|lei|CHF|EUR|USD)(?![\p{L}]))/u;
+export const PRICE = /(?:[$€£¥₹]|\b(?:USD|EUR|GBP|CHF|CAD|AUD)\b)\s?\d|\d(?:[.,]\d{2})?\s?(?:[€£₽]|\b(?:лв|kr|zł|Kč|Ft|lei|CHF|EUR|USD)(?![\p{L}]))/u;
 /** Cards of one kind (same tag and classes), each holding a price, this many or more under one parent: a shop's grid. */
-const PRICED_CARDS = 5;
+export const PRICED_CARDS = 5;
 export const PRICED = 1;
 export const GRID = 2;
 export const HOLDS_GRID = 4;

@@ -13,7 +13,7 @@
 // type), link-blocks.ts (link blocks inside the content), left-out.ts (reviews, facets and the
 // other parts left out inside it), thread-parts.ts (a thread's and an article's comments and the
 // posts' extras), rails.ts (related-content rails named by their heading),
-// copies.ts (repeated blocks); here the descent to the content element.
+// copies.ts (repeated blocks), cards.ts (the cards of a shop's grid); here the descent to the content element.
 import {
   elementChildren,
   hiddenByClass,
