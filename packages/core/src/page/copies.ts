@@ -1,7 +1,10 @@
 // Copies inside the main content (main-content.ts): blocks whose text repeats an earlier block's
-// (responsive mobile/desktop copies, cloned slides, quoted posts), to be left out.
+// (responsive mobile/desktop copies, cloned slides, quoted posts, a shop card's title or price
+// printed twice), to be left out.
 import type { Element } from 'domhandler';
+import { gridCards, hiddenInCard } from './cards.ts';
 import { elementChildren, HEADINGS, isAncestor, subtreeEnd, type Tree } from './content-tree.ts';
+import { PRICE } from './prices.ts';
 import type { PageType } from './page-type.ts';
 
 /** A block repeating this many characters (or more) of text already seen is a copy. */
@@ -70,6 +73,7 @@ export function duplicates(t: Tree, node: number, type: PageType): number[] {
     const c = t.els[i].attribs.class;
     screen[i - node] = screen[t.parent[i] - node] || (c !== undefined && onSomeScreens(c) ? 1 : 0);
   }
+  if (type !== 'product') out.push(...cardCopies(t, node, text));
   const seen = new Set<string>();
   // The last heading: a heading repeating its text with no other heading between, both in a small
   // block (a card), is a copy (a card's title rendered twice, once for a picture-less layout), however
@@ -110,3 +114,41 @@ export function duplicates(t: Tree, node: number, type: PageType): number[] {
   }
   return out;
 }
+
+/**
+ * Inside each card of a shop's grid of priced cards (gridCards), a block whose text repeats an earlier
+ * block's of the same card: the card's title rendered twice as a heading (once for a layout without
+ * the picture), its price twice (the regular and the sale price block, the latter shown only on sale).
+ * `text`: each element's text from `node`, as duplicates() reads it.
+ */
+function cardCopies(t: Tree, node: number, text: (string | null)[]): number[] {
+  const out: number[] = [];
+  for (const c of gridCards(t, node)) {
+    const seen = new Set<string>();
+    // (pre-order with exit markers, as in duplicates(): a block's text is seen once its subtree is done)
+    const stack = elementChildren(t, c).reverse();
+    while (stack.length) {
+      const i = stack.pop()!;
+      if (i < 0) {
+        const s = text[-1 - i - node];
+        if (s) seen.add(s);
+        continue;
+      }
+      const s = text[i - node];
+      // (a part hidden by its class is not shown, so not what a later block repeats: cardHidden())
+      if (!s || hiddenInCard(t, i)) continue;
+      if (seen.has(s) && (HEADINGS.has(t.els[i].name) || priceAlone(s))) {
+        out.push(i);
+        continue;
+      }
+      stack.push(-1 - i);
+      const kids = elementChildren(t, i);
+      for (let k = kids.length - 1; k >= 0; k--) stack.push(kids[k]);
+    }
+  }
+  return out;
+}
+
+/** A price alone (`$1,999.95`, `from£148.00`, `44,99€`; as duplicates() reads texts, without spaces): a price with at most this many letters beside it. */
+const PRICE_LETTERS = 4;
+const priceAlone = (s: string) => PRICE.test(s) && s.replace(/[^\p{L}]/gu, '').length <= PRICE_LETTERS;

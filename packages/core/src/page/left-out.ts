@@ -1,10 +1,12 @@
 // What the main content leaves out inside it (main-content.ts), by page type: a product's reviews
 // and recommendations, a shop's review widgets, filter facets and menus, the toggle and controls every
-// card carries, sign-up blocks, headings' permalinks, skip links, icon links, language menus and the
-// page's footer; and the shop's buy box and buttons, which only the markdown leaves out. (A thread's
-// and an article's comments are thread-parts.ts's; link blocks link-blocks.ts's; copies copies.ts's;
-// rails rails.ts's; a template's placeholder text placeholders.ts's.)
+// card carries and the parts of a card hidden by a class, sign-up blocks, headings' permalinks, skip
+// links, icon links, language menus and the page's footer; and the shop's buy box and buttons, which
+// only the markdown leaves out. (A thread's and an article's comments are thread-parts.ts's; link
+// blocks link-blocks.ts's; copies copies.ts's; rails rails.ts's; a template's placeholder text
+// placeholders.ts's.)
 import type { AnyNode, Element, Text } from 'domhandler';
+import { cardHidden } from './cards.ts';
 import { classId, elementChildren, HEADINGS, isAncestor, LINKY, named, signature, subtreeEnd, textOf, weight, type Tree } from './content-tree.ts';
 import { GRID, HOLDS_GRID, PRICED, pricedGrids } from './link-blocks.ts';
 import type { PageType } from './page-type.ts';
@@ -28,6 +30,7 @@ export function leftOut(t: Tree, node: number, type: PageType, holdsTitle: (i: n
   add(facets(t, node, type, holdsTitle));
   add(cardToggles(t, node));
   if (type !== 'product') add(cardControls(t, node));
+  if (type !== 'product') add(cardHidden(t, node));
   add(disclosureMenus(t, node, holdsTitle));
   if (type === 'product') add(signups(t, node, holdsTitle));
   add(headingAnchors(t, node));

@@ -13,8 +13,8 @@
 // type), link-blocks.ts (link blocks inside the content), left-out.ts (reviews, facets and the
 // other parts left out inside it), thread-parts.ts (a thread's and an article's comments and the
 // posts' extras), rails.ts (related-content rails named by their heading),
-// copies.ts (repeated blocks), placeholders.ts (a template's lorem ipsum); here the descent to the
-// content element.
+// copies.ts (repeated blocks), cards.ts (the cards of a shop's grid), placeholders.ts (a template's
+// lorem ipsum); here the descent to the content element.
 import {
   classId,
   elementChildren,
@@ -151,7 +151,7 @@ export function findMainContent(html: string): MainContent {
   if (type !== 'listing') for (const i of linkBlocks(t, node, RUN_SHARE, type, title)) drop.push(rangeOf(t.els[i], html));
   for (const i of leftOut(t, node, type, holdsTitle)) drop.push(rangeOf(t.els[i], html));
   for (const i of duplicates(t, node, type)) drop.push(rangeOf(t.els[i], html));
-  if (type !== 'listing') for (const i of rails(t, node)) drop.push(rangeOf(t.els[i], html));
+  if (type !== 'listing') for (const i of rails(t, node, type)) drop.push(rangeOf(t.els[i], html));
   if (type === 'product') for (const i of otherProducts(t, node, title)) drop.push(rangeOf(t.els[i], html));
   // (a part streamed into a block left out goes with it; not for its placeholder alone, a template, left out as such)
   streamed(t, html, drop, true);

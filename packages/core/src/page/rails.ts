@@ -2,6 +2,7 @@
 // posts"), found inside the main content (main-content.ts) to be left out.
 import type { Element } from 'domhandler';
 import { elementChildren, HEADINGS, isAncestor, signature, subtreeEnd, textOf, weight, type Tree } from './content-tree.ts';
+import type { PageType } from './page-type.ts';
 import { GRID, PRICED, pricedGrids, pricedItself } from './link-blocks.ts';
 
 /** Headings that name a related-content rail or a recommendation block (not the page's own content). */
@@ -13,11 +14,19 @@ const RAIL_SHARE = 0.85;
 const PROSE = 150;
 
 /**
+ * A rail points elsewhere: a block under such a heading whose text is links for less than this share,
+ * holding PROSE characters of text besides its heading, is text shown here (the summaries of a
+ * shop's buying guides under "Related Expert Advice articles", opened in place), not a rail.
+ */
+const RAIL_LINKS = 0.1;
+
+/**
  * Related-content rails named by their heading ("Similar items", "You may also like", "Related
  * posts"): the largest block around such a heading that holds no other heading of its rank, no
- * paragraph of prose and at most RAIL_SHARE of the content.
+ * paragraph of prose and at most RAIL_SHARE of the content, and links (RAIL_LINKS; on a page of
+ * type `type`).
  */
-export function rails(t: Tree, node: number): number[] {
+export function rails(t: Tree, node: number, type: PageType): number[] {
   const last = subtreeEnd(t, node);
   // heads[l][i]: headings of level l+1 or above (h1..h(l+1)) under element i.
   const heads = Array.from({ length: 6 }, () => new Int32Array(last - node + 1));
@@ -45,7 +54,10 @@ export function rails(t: Tree, node: number): number[] {
     let a = h;
     for (let p = t.parent[a]; p !== node && p !== -1 && heads[l - 1][p - node] === 1 && !prose[p - node] && weight(t, p) <= RAIL_SHARE * whole; p = t.parent[p])
       a = p;
-    if (a !== h) out.push(a);
+    if (a === h) continue;
+    // (beside a product, a block of recommendations whose cards carry no link is still one)
+    if (type !== 'product' && t.lnk[a] < RAIL_LINKS * (t.txt[a] + t.lnk[a]) && t.txt[a] - t.txt[h] >= PROSE) continue;
+    out.push(a);
   }
   return out;
 }

@@ -1,0 +1,65 @@
+// The cards of a shop's grid of priced cards inside the main content (main-content.ts), and the
+// parts of each card the page does not show (left-out.ts); the copies inside each card are copies.ts's.
+import { elementChildren, hiddenByClass, isPanel, signature, subtreeEnd, type Tree } from './content-tree.ts';
+import { GRID, PRICED, pricedGrids } from './link-blocks.ts';
+import { PRICED_CARDS } from './prices.ts';
+
+const TABLE_PARTS = new Set(['table', 'thead', 'tbody', 'tfoot', 'tr', 'td', 'th']);
+
+/**
+ * The cards of one item each in the shop's grids of priced cards inside `node`: the priced children
+ * of a grid of the kind (tag and classes) there are PRICED_CARDS of or more (not a table, a list or a
+ * figure beside them, nor a table's rows), whose links all lead to one page (paths, queries and
+ * fragments aside; a carousel's slide of several items is not one card).
+ */
+export function gridCards(t: Tree, node: number): number[] {
+  const grid = pricedGrids(t, node);
+  const last = subtreeEnd(t, node);
+  const out: number[] = [];
+  for (let g = node; g <= last; g++) {
+    if (!(grid[g - node] & GRID) || t.gone[g]) continue;
+    const priced = elementChildren(t, g).filter((c) => grid[c - node] & PRICED && !TABLE_PARTS.has(t.els[c].name));
+    const kinds = new Map<string, number>();
+    for (const c of priced) kinds.set(signature(t.els[c]), (kinds.get(signature(t.els[c])) ?? 0) + 1);
+    for (const c of priced) if ((kinds.get(signature(t.els[c])) ?? 0) >= PRICED_CARDS && oneItem(t, c)) out.push(c);
+  }
+  return out;
+}
+
+/** Whether the card `c` links to one page only. */
+function oneItem(t: Tree, c: number): boolean {
+  let href: string | null = null;
+  const last = subtreeEnd(t, c);
+  for (let i = c; i <= last; i++) {
+    const h = t.els[i].name === 'a' ? t.els[i].attribs.href?.replace(/[?#].*$/, '') : undefined;
+    if (!h) continue;
+    if (href !== null && h !== href) return false;
+    href = h;
+  }
+  return true;
+}
+
+/**
+ * Inside each card of a shop's grid, the parts hidden by a utility class (`hidden`, `d-none`, not
+ * shown again on some screens; not a disclosure panel): the unit price a theme prints in every card
+ * for its script to show when the item has one (`<small class="unit-price hidden">/ per</small>`).
+ */
+export function cardHidden(t: Tree, node: number): number[] {
+  const out: number[] = [];
+  for (const c of gridCards(t, node)) {
+    const last = subtreeEnd(t, c);
+    for (let i = c + 1; i <= last; i++) {
+      const el = t.els[i];
+      if (t.gone[i] || !hiddenInCard(t, i)) continue;
+      out.push(i);
+      i = subtreeEnd(t, i);
+    }
+  }
+  return out;
+}
+
+/** Whether element `i` of a card is hidden by a utility class (not a disclosure panel). */
+export function hiddenInCard(t: Tree, i: number): boolean {
+  const el = t.els[i];
+  return el.attribs.class !== undefined && hiddenByClass(el.attribs.class) && !isPanel(el.name, el.attribs);
+}
