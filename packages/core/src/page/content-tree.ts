@@ -173,8 +173,14 @@ function removal(el: Element, inContent: boolean): 0 | 1 | 2 | 3 {
   if (isBoilerplate(tag, a, inContent)) return 3;
   if (tag === 'main' || tag === 'article') return 0;
   if (a.class === undefined && a.id === undefined) return 0;
+  return chromeWord(el) !== null ? 3 : 0;
+}
+
+/** The chrome word naming an element in its class or id (`promo` in `cmp-promo__title`), or null. */
+function chromeWord(el: Element): string | null {
   const names = classId(el);
-  return NEGATIVE.test(names.includes('__') ? names.replace(PART_EDGE, ' ') : names) ? 3 : 0;
+  const m = NEGATIVE.exec(names.includes('__') ? names.replace(PART_EDGE, ' ') : names);
+  return m === null ? null : m[0].replace(/[-_\s]/g, '');
 }
 
 /** Names of a non-modal dialog that is not a sheet of the page's text (a popup, a cart, a chat, a menu). */
@@ -297,18 +303,31 @@ export function measure(html: string, opts: { results?: boolean } = {}): Tree {
       groups.set(key, g);
     }
   }
-  // ... unless inside a block named as chrome too (the slides of a promotion bar).
+  // ... unless inside a block named as chrome too (the slides of a promotion bar). Inside wrappers
+  // alone (blocks so named holding much of the page, kept below), items each holding a heading are
+  // cards ("promo" cards under their titles in a "promo-container"), slides of text are not.
+  const wrapper = (i: number) => txt[i] + LINK_WEIGHT * lnk[i] >= KEEP * total;
   const namedAbove = new Uint8Array(n);
-  for (let i = 1; i < n; i++) if (parent[i] >= 0) namedAbove[i] = namedAbove[parent[i]] || (byName.has(parent[i]) ? 1 : 0);
+  const chromeAbove = new Uint8Array(n);
+  for (let i = 1; i < n; i++) {
+    const p = parent[i];
+    if (p < 0) continue;
+    namedAbove[i] = namedAbove[p] || (byName.has(p) ? 1 : 0);
+    chromeAbove[i] = chromeAbove[p] || (byName.has(p) && !wrapper(p) ? 1 : 0);
+  }
+  const headed = new Uint8Array(n);
+  for (let i = n - 1; i > 0; i--) if (parent[i] >= 0 && (headed[i] || HEADINGS.has(els[i].name))) headed[parent[i]] = 1;
   const items = (i: number) =>
     byName.has(i) &&
-    !namedAbove[i] &&
+    (!namedAbove[i] || (!chromeAbove[i] && headed[i] === 1)) &&
     runKeys(i).some((key) => {
       const g = groups.get(key)!;
       return g.n >= MIN_ITEMS && g.w >= ITEMS_KEEP * total;
     });
   const gone = new Uint8Array(n);
   const wrappers: number[] = [];
+  // An item's parts named by the same word (`promo__title` inside a card named `promo`) are its own.
+  const itemWord: (string | null)[] = new Array(n).fill(null);
   for (let i = 0; i < n; i++) {
     const p = parent[i];
     if (p >= 0 && gone[p]) {
@@ -316,10 +335,14 @@ export function measure(html: string, opts: { results?: boolean } = {}): Tree {
       removed[i] = 0;
       continue;
     }
-    if (removed[i] === 1 && txt[i] + LINK_WEIGHT * lnk[i] >= KEEP * total) {
+    if (p >= 0) itemWord[i] = itemWord[p];
+    if (removed[i] === 1 && wrapper(i)) {
       removed[i] = 0;
       wrappers.push(i);
-    } else if (removed[i] === 1 && items(i)) removed[i] = 0;
+    } else if (removed[i] === 1 && items(i)) {
+      removed[i] = 0;
+      itemWord[i] = chromeWord(els[i]);
+    } else if (removed[i] === 1 && byName.has(i) && itemWord[i] !== null && chromeWord(els[i]) === itemWord[i]) removed[i] = 0;
     // A shop theme's name for the grid of a category page (`related-products` around the results):
     // a block named as chrome that holds a grid of priced cards and much of the page (not on a product
     // page, `opts.results` false, where such a grid is other products).

@@ -46,6 +46,38 @@ function introduced(t: Tree, k: number): boolean {
   return /:\s*$/.test(textEnd(prev as Element));
 }
 
+/** A link's heading holds at least this share of its text. */
+const HEADING_TEXT = 0.5;
+
+/**
+ * Headings that are links into the page itself (`<h5><a href="#">How long does it take?</a></h5>`, an
+ * accordion's or a tab's titles opened by a script): all of the block's link text is theirs, so the
+ * block is its questions or its sections' titles, not links to elsewhere.
+ */
+function headingToggles(t: Tree, k: number): boolean {
+  const last = subtreeEnd(t, k);
+  let toggles = 0;
+  for (let i = k + 1; i <= last; i++) {
+    const el = t.els[i];
+    // (a link without text, the accordion's arrow, does not count)
+    if (el.name !== 'a' || t.gone[i] || t.lnk[i] === 0) continue;
+    if (!(el.attribs.href ?? '').startsWith('#')) return false;
+    // (in a heading, or around one holding most of its text: not a card's link around an empty title)
+    let heading = false;
+    for (let h = t.parent[i]; h > k && !heading; h = t.parent[h]) heading = HEADINGS.has(t.els[h].name);
+    let inner = 0;
+    for (let c = i + 1; c <= subtreeEnd(t, i) && !heading; c++)
+      if (HEADINGS.has(t.els[c].name) && !t.gone[c]) {
+        inner += t.lnk[c];
+        c = subtreeEnd(t, c);
+      }
+    if (!heading && inner < HEADING_TEXT * t.lnk[i]) return false;
+    toggles += t.lnk[i];
+    i = subtreeEnd(t, i);
+  }
+  return toggles > 0 && toggles >= t.lnk[k];
+}
+
 /** An element with text of the sentence it is in right beside it (a text sibling with a word). */
 function inSentence(el: Element): boolean {
   return [el.prev, el.next].some((c) => c?.type === 'text' && /[\p{L}\p{N}]/u.test((c as Text).data));
@@ -101,6 +133,7 @@ export function linkBlocks(t: Tree, node: number, runShare: number, type: PageTy
         continue;
       }
       if (introduced(t, k)) continue;
+      if (headingToggles(t, k)) continue;
       // So is a span around a link in a sentence (`My goal is <span class="keyword"><a>MBB</a></span> since`).
       if (t.els[k].name === 'span' && inSentence(t.els[k])) continue;
       let run = 0;
