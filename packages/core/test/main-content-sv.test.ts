@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { htmlToMarkdown } from '../src/page/index.ts';
 import { CHROME_WORDS, expectOnly, md, page, para } from './main-content-pages.ts';
 
 describe('page: main content of service pages', () => {
@@ -42,5 +43,22 @@ describe('page: main content of service pages', () => {
       ),
     );
     expectOnly(bar, ['Promo terms', 'Terms paragraph 2'], ['Free shipping on orders']);
+  });
+
+  it("a template's blocks never filled in (Lorem ipsum) are left out; a block with more than a heading and a button of real text beside them stays (placeholders.ts)", () => {
+    const lorem = 'Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore et dolore magna aliqua.';
+    const html = page(
+      `<main><h1>Rankings 2025</h1>${para('Rankings', 4)}<section class="hero-card"><h3>Heading Line</h3><p>${lorem}</p><a href="/register">Register</a></section>` +
+        `<div class="feature"><h3>The pocket wallet</h3><p>The wallet is slim and holds up to twelve cards in its patented dual-track frame, in steel or carbon. Its money clip holds ten folded notes.</p><p>${lorem}</p></div></main>`,
+    );
+    expectOnly(md(html), ['Rankings paragraph 4', 'The wallet is slim'], ['Heading Line', 'Register', ...CHROME_WORDS]);
+  });
+
+  it("a video's fallback text is not shown, in the main content or the whole page", () => {
+    const video = '<video autoplay muted><source src="/demo.mp4" type="video/mp4">Your browser does not support the video tag.</video>';
+    const html = page(`<main><h1>Screen recording</h1>${video}${para('Recording', 4)}<p>Closing words after the video.</p></main>`);
+    expectOnly(md(html), ['Recording paragraph 4', 'Closing words after the video'], ['does not support', ...CHROME_WORDS]);
+    const whole = htmlToMarkdown(html, { url: 'https://site.example/x/' });
+    expectOnly(whole, ['Recording paragraph 4', 'Closing words after the video'], ['does not support']);
   });
 });

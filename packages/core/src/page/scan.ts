@@ -18,6 +18,7 @@ export type Plan = { cuts: Cut[]; main: Range | null; chrome: Range[]; base: str
 
 const RAW = new Set(['script', 'style', 'svg', 'noscript', 'template', 'iframe', 'math', 'object', 'textarea']);
 const CHROME = new Set(['header', 'footer', 'nav', 'aside']);
+const MEDIA = new Set(['video', 'audio']);
 const PAGINATION = /pagination|pager|paging|page-numbers/i;
 const CONTENT = new Set(['main', 'article', 'section']);
 const VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'source', 'track', 'wbr']);
@@ -128,7 +129,7 @@ export function dropOverlays(html: string): string {
 
 // Two-letter prefixes of the tag names the scan cares about (see scan()).
 const PREFIX = new Uint8Array(128 * 128);
-for (const k of ['ar', 'as', 'ba', 'fo', 'he', 'im', 'if', 'ma', 'na', 'no', 'ob', 'pr', 'sc', 'st', 'sv', 'se', 'te']) {
+for (const k of ['ar', 'as', 'ba', 'fo', 'he', 'im', 'if', 'ma', 'na', 'no', 'ob', 'pr', 'sc', 'st', 'sv', 'se', 'te', 'vi', 'au']) {
   PREFIX[k.charCodeAt(0) * 128 + k.charCodeAt(1)] = 1;
 }
 const closeRe = new Map<string, RegExp>();
@@ -183,6 +184,7 @@ export function scan(html: string): Plan {
   let articleStart = 0;
   const n = html.length;
   let i = 0;
+  const unclosed = new Set<string>();
   while (i < n) {
     const lt = html.indexOf('<', i);
     if (lt === -1) break;
@@ -239,6 +241,19 @@ export function scan(html: string): Plan {
       if (name === 'nav' && navDepth > 0 && --navDepth === 0 && navStart !== -1) cuts.push({ s: navStart, e: gt, rep: '' });
       i = gt;
       continue;
+    }
+    // A <video>'s or <audio>'s children are its sources and the text a browser without the player
+    // shows ("Your browser does not support the video tag."): cut with it, unless it is never closed.
+    // (a search that found no closing tag is not made again: linear on a page of unclosed ones)
+    if (MEDIA.has(name) && html.charCodeAt(gt - 2) !== 47 && !unclosed.has(name)) {
+      const e = html.indexOf(`</${name}`, gt);
+      const g2 = e === -1 ? -1 : html.indexOf('>', e);
+      if (g2 === -1) unclosed.add(name);
+      else {
+        cuts.push({ s: lt, e: g2 + 1, rep: '' });
+        i = g2 + 1;
+        continue;
+      }
     }
     if (RAW.has(name) || name === 'select') {
       // Lower-case closing tags are the rule; a case-insensitive search only when that fails.
