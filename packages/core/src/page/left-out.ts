@@ -10,6 +10,7 @@ import { cardHidden } from './cards.ts';
 import { classId, elementChildren, HEADINGS, isAncestor, LINKY, named, signature, subtreeEnd, textOf, weight, type Tree } from './content-tree.ts';
 import { GRID, HOLDS_GRID, PRICED, pricedGrids } from './link-blocks.ts';
 import type { PageType } from './page-type.ts';
+import { labels, tickers } from './labels.ts';
 import { placeholders } from './placeholders.ts';
 import { threadParts } from './thread-parts.ts';
 
@@ -32,13 +33,15 @@ export function leftOut(t: Tree, node: number, type: PageType, holdsTitle: (i: n
   if (type !== 'product') add(cardControls(t, node));
   if (type !== 'product') add(cardHidden(t, node));
   add(disclosureMenus(t, node, holdsTitle));
-  if (type === 'product') add(signups(t, node, holdsTitle));
+  if (type === 'product' || type === 'article' || type === 'service' || type === 'documentation') add(signups(t, node, holdsTitle, type !== 'product'));
   add(headingAnchors(t, node));
   add(skipLinks(t, node));
   add(languageMenus(t, node, holdsTitle));
   add(pageFooters(t, node, holdsTitle));
   add(iconLinks(t, node));
   add(placeholders(t, node));
+  add(labels(t, node));
+  add(tickers(t, node));
   return out;
 }
 
@@ -85,16 +88,19 @@ function buttons(t: Tree, node: number): number[] {
   return out;
 }
 
+const LIST_PARTS = new Set(['li', 'ul', 'ol']);
+
 /** A sign-up block around an email field holds at most this much text (its heading, its pitch, its sent and failed messages). */
 const SIGNUP_TEXT = 600;
 const EMAIL = /e-?mail/i;
 
 /**
- * A product page's sign-up blocks (notify me when back in stock, the newsletter): the largest block
- * around an email field holding little text and not the product's title, with its pitch and its
- * success and error messages. Not the product's content.
+ * Sign-up blocks (a product's notify me when back in stock, an article's or a service's newsletter):
+ * the largest block around an email field holding little text and not the page's title, with its
+ * pitch and its success and error messages. Not the page's content (a forum's reply form is
+ * thread-parts.ts's).
  */
-function signups(t: Tree, node: number, holdsTitle: (i: number) => boolean): number[] {
+function signups(t: Tree, node: number, holdsTitle: (i: number) => boolean, offProduct: boolean): number[] {
   const out: number[] = [];
   const last = subtreeEnd(t, node);
   for (let i = node + 1; i <= last; i++) {
@@ -104,7 +110,9 @@ function signups(t: Tree, node: number, holdsTitle: (i: number) => boolean): num
     if (a.type !== 'email' && !EMAIL.test(`${a.name ?? ''} ${a.placeholder ?? ''} ${a.autocomplete ?? ''}`)) continue;
     if (out.some((o) => isAncestor(t, o, i))) continue;
     let k = i;
-    while (t.parent[k] > node && !holdsTitle(t.parent[k]) && weight(t, t.parent[k]) <= SIGNUP_TEXT) k = t.parent[k];
+    // (off a product page, not up into a list's item: a card of a grid whose last part is its sign-up)
+    while (t.parent[k] > node && !holdsTitle(t.parent[k]) && weight(t, t.parent[k]) <= SIGNUP_TEXT && !(offProduct && LIST_PARTS.has(t.els[t.parent[k]].name)))
+      k = t.parent[k];
     if (k !== i) out.push(k);
   }
   return out;

@@ -1,0 +1,92 @@
+// Labels a site puts between or after the paragraphs of the main content (left-out.ts) that say
+// nothing of it: an ad slot's label ("Advertisement", "Sponsor Message", "Article Continues Below")
+// left when the ad itself is a script's, and the page's tools ("Edit this page on GitHub", "Back to
+// blog", "Was this helpful?", WordPress's "Like this:" with its "Like Loading..."); and marquees, a
+// short call to action repeated across the page ("Book Now ✱" a hundred times).
+import { subtreeEnd, textOf, type Tree } from './content-tree.ts';
+
+/** A block's whole text (lowercased, spaces collapsed) that is such a label. */
+const LABEL =
+  /^(?:advertisements?|sponsor message|(?:the )?(?:article|story|content|text) continues below(?: advertisement)?|continue reading below|edit this page(?: on (?:github|gitlab))?|back to (?:the )?blog|was this (?:page |article )?helpful\??|like this:|like loading\.*…?)$/;
+/** Such a label is this short (characters). */
+const MAX = 45;
+
+/**
+ * The blocks inside the content `node` whose whole text is such a label: the largest element around
+ * it holding no other text (its wrapper) (a heading so named too).
+ */
+export function labels(t: Tree, node: number): number[] {
+  const out: number[] = [];
+  const last = subtreeEnd(t, node);
+  for (let i = node + 1; i <= last; i++) {
+    if (t.gone[i]) {
+      i = subtreeEnd(t, i);
+      continue;
+    }
+    const chars = t.txt[i] + t.lnk[i];
+    if (chars === 0 || chars > MAX) continue;
+    const el = t.els[i];
+    if (
+      !LABEL.test(
+        textOf(el)
+          .replace(/[\s\u00a0]+/g, ' ')
+          .trim(),
+      )
+    ) {
+      continue;
+    }
+    let k = i;
+    while (t.parent[k] > node && t.txt[t.parent[k]] + t.lnk[t.parent[k]] === chars) k = t.parent[k];
+    // (a word of a sentence set in its own element, "their <a>advertisement</a> ran", is no label)
+    if (t.els[k].parent?.children.some((c) => c.type === 'text' && c.data.trim() !== '')) continue;
+    out.push(k);
+    i = subtreeEnd(t, i);
+  }
+  return out;
+}
+
+/** A marquee repeats its phrase in this many elements or more... */
+const TICKER = 8;
+/** ... each this short (characters). */
+const TICKER_TEXT = 40;
+/** Rows and options repeat a value ("Yes", "✓") without being a marquee. */
+const NOT_TICKER = new Set(['table', 'thead', 'tbody', 'tfoot', 'tr', 'select', 'datalist', 'optgroup']);
+
+/**
+ * Marquees inside the content `node`: a block of TICKER or more elements that all say the same short
+ * phrase and nothing else ("Book Now ✱" scrolled across the page, copied so the loop has no gap).
+ * What it says is a call to action or a slogan, and the markdown would write it a hundred times.
+ */
+export function tickers(t: Tree, node: number): number[] {
+  const out: number[] = [];
+  const last = subtreeEnd(t, node);
+  for (let i = node + 1; i <= last; i++) {
+    if (t.gone[i]) {
+      i = subtreeEnd(t, i);
+      continue;
+    }
+    const el = t.els[i];
+    if (NOT_TICKER.has(el.name)) continue;
+    const kids = el.children;
+    let count = 0;
+    let phrase: string | undefined;
+    let same = true;
+    for (const c of kids) {
+      if (c.type === 'text') {
+        if (c.data.trim() !== '') same = false;
+      } else if (c.type === 'tag') {
+        const s = textOf(c);
+        if (s === '' || s.length > TICKER_TEXT || (phrase !== undefined && s !== phrase)) same = false;
+        phrase = s;
+        count++;
+      }
+      if (!same) break;
+    }
+    // (the text counted agrees: each element's markup text, not only what textOf reads first)
+    if (same && count >= TICKER && phrase !== undefined && /\p{L}/u.test(phrase) && t.txt[i] + t.lnk[i] <= count * TICKER_TEXT) {
+      out.push(i);
+      i = subtreeEnd(t, i);
+    }
+  }
+  return out;
+}
