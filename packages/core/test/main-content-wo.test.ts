@@ -14,13 +14,14 @@ describe('page: labels left in the main content', () => {
         ${para('Body scans')}
         <div><p>Article Continues Below</p></div>
         <p>Advertisement is how the magazine pays its writers, the editor says.</p>
+        <h2>Pin this for later!</h2>
         <h3>Was this helpful?</h3>
         <p><a href="https://github.example/docs/edit/main/meditate.md">Edit this page on GitHub</a></p></article></main>`,
     );
     expectOnly(
       md(html),
       ['How to start meditating', 'Breathing slowly', 'Guided imagery', 'Body scans', 'Advertisement is how the magazine pays'],
-      ['Back to blog', 'Advertisement\n', 'ADVERTISEMENT', 'Article Continues Below', 'Was this helpful', 'Edit this page'],
+      ['Back to blog', 'Advertisement\n', 'ADVERTISEMENT', 'Article Continues Below', 'Pin this', 'Was this helpful', 'Edit this page'],
     );
   });
 
