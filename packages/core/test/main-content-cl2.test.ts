@@ -1,5 +1,6 @@
 // Main content on a shop's category pages: a filter panel named by its heading (rails.ts, FACETS), a
-// sort control around a <select> named for sorting (sort-controls.ts).
+// sort control around a <select> named for sorting (sort-controls.ts), an inactive tab's panel keyed by a
+// data attribute (hidden.ts keyedPanel).
 import { CHROME_WORDS, expectOnly, md, page } from './main-content-pages.ts';
 
 describe('page: filter panels on category pages', () => {
@@ -36,5 +37,16 @@ describe('page: filter panels on category pages', () => {
       <select aria-label="Sort By"><option selected>Top Picks</option><option>Price: Low - High</option></select></div></div>`;
     const html = page(`<main><h1>Dress shoes and socks</h1><p>Products (8)</p>${sorter}${grid}</main>`);
     expectOnly(md(html), ['Dress shoes and socks', 'Products (8)', 'Oxford dress shoe 3', '$33.00'], ['Top Picks', 'Sort', ...CHROME_WORDS]);
+  });
+
+  it("an inactive tab's panel keyed by a data attribute, hidden by an inline style, is read", () => {
+    const addOn = (i: number) => `<li class="card"><a href="/p/perch-${i}"><h3>Feeder perch ${i}</h3></a><span class="price">$1${i}.00</span></li>`;
+    const html = page(
+      `<main><h1>Shop</h1><div class="tabs"><div class="tab active" data-cat="0">Feeders</div><div class="tab" data-cat="1">Add-ons</div></div>
+        <div class="products wide" style="display: block;" data-cat="0"><ul class="grid">${Array.from({ length: 6 }, (_, i) => card(i)).join('')}</ul></div>
+        <div class="products" data-cat="1" style="display: none"><ul class="grid">${Array.from({ length: 2 }, (_, i) => addOn(i + 3)).join('')}</ul></div>
+        <div class="promo" data-cat="2" style="display: none"><p>Spring sale banner</p></div></main>`,
+    );
+    expectOnly(md(html), ['Oxford dress shoe 3', 'Feeder perch 4', '$14.00'], ['Spring sale banner', ...CHROME_WORDS]);
   });
 });
