@@ -5,7 +5,7 @@
 import { DomHandler, type AnyNode, type Element, type ParentNode } from 'domhandler';
 import { append, removeElement } from 'domutils';
 import { isBoilerplate, isHidden, isOverlay } from './boilerplate.ts';
-import { visibleRepeat } from './hidden.ts';
+import { keyedPanel, visibleRepeat } from './hidden.ts';
 import { holdsPricedGrid } from './prices.ts';
 import { linearParser } from './sax.ts';
 
@@ -163,7 +163,7 @@ function removal(el: Element, inContent: boolean): 0 | 1 | 2 | 3 {
   if (isOverlay(tag, a)) return COOKIE.test(classId(el)) ? 2 : 1;
   // A collapsed accordion or an inactive tab hides part of the content until clicked: it is read.
   if ((a.hidden !== undefined || a.style !== undefined) && isPanel(tag, a)) return 0;
-  if (a.style !== undefined && isHidden(tag, a)) return 1;
+  if (a.style !== undefined && isHidden(tag, a)) return keyedPanel(el) ? 0 : 1;
   if (isHidden(tag, a) && !shownLink) return 2;
   // Text for screen readers only, kept off the screen by a utility class ("Opens in a new window",
   // "Sale price", a visually hidden copy of the menu); unless it stands in for something shown

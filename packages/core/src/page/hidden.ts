@@ -2,6 +2,7 @@
 // markup, except what is hidden only until a script runs or a click opens it (streamed parts, tab
 // panels, accordion bodies, a page-level wrapper revealed on load), and the links hidden from screen
 // readers that are shown on screen.
+import type { Element } from 'domhandler';
 import { isHidden } from './boilerplate.ts';
 
 type Attrs = Record<string, string>;
@@ -67,4 +68,21 @@ export function hiddenFromReader(tag: string, a: Attrs, depth: number, controls:
     return false;
   if (a['aria-hidden'] !== 'true' || !ARIA_CONTAINERS.has(tag)) return true;
   return a.hidden !== undefined || (a.style !== undefined && isHidden(tag, { style: a.style }));
+}
+
+/**
+ * An inactive tab's panel keyed by a data attribute: hidden by an inline style, after a shown sibling
+ * carrying the same `data-` attribute with another value (`<div data-cat="0" style="display:block">`,
+ * `<div data-cat="1" style="display:none">`, the tabs above them keyed alike). Hidden until its tab is
+ * clicked, it is the page's content.
+ */
+export function keyedPanel(el: Element): boolean {
+  const keys = Object.keys(el.attribs).filter((k) => k.startsWith('data-') && el.attribs[k] !== '');
+  if (keys.length === 0) return false;
+  for (let p = el.prev; p; p = p.prev) {
+    if (p.type !== 'tag') continue;
+    const b = (p as Element).attribs;
+    return b.style !== undefined && !isHidden((p as Element).name, b) && keys.some((k) => b[k] !== undefined && b[k] !== '' && b[k] !== el.attribs[k]);
+  }
+  return false;
 }

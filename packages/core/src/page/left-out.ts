@@ -12,6 +12,7 @@ import { GRID, HOLDS_GRID, PRICED, pricedGrids } from './link-blocks.ts';
 import type { PageType } from './page-type.ts';
 import { labels, tickers } from './labels.ts';
 import { placeholders } from './placeholders.ts';
+import { sortControls } from './sort-controls.ts';
 import { threadParts } from './thread-parts.ts';
 
 /**
@@ -29,6 +30,7 @@ export function leftOut(t: Tree, node: number, type: PageType, holdsTitle: (i: n
   else if (type !== 'forum') add(named(t, node, REVIEW_WIDGETS));
   add(threadParts(t, node, type, holdsTitle));
   add(facets(t, node, type, holdsTitle));
+  add(sortControls(t, node));
   add(cardToggles(t, node));
   if (type !== 'product') add(cardControls(t, node));
   if (type !== 'product') add(cardHidden(t, node));

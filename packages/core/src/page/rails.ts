@@ -3,11 +3,18 @@
 import type { Element } from 'domhandler';
 import { elementChildren, HEADINGS, isAncestor, signature, subtreeEnd, textOf, weight, type Tree } from './content-tree.ts';
 import type { PageType } from './page-type.ts';
-import { GRID, PRICED, pricedGrids, pricedItself } from './link-blocks.ts';
+import { GRID, HOLDS_GRID, PRICED, pricedGrids, pricedItself } from './link-blocks.ts';
 
 /** Headings that name a related-content rail or a recommendation block (not the page's own content). */
 const RAIL =
   /^(?:similar (?:items|products)|related(?: (?:items|products|articles|posts|stories|content|reading|links|videos|guides|topics|searches))?|you (?:may|might) also (?:like|enjoy|be interested in)|(?:customers|people) (?:who (?:viewed|bought) this(?: item)? )?also (?:viewed|bought|liked)|frequently bought together|recently viewed(?: items| products)?|recommended(?: for you| products| articles| reading)?|more (?:from|like this|to explore|stories|articles|products)\b|explore (?:related|more)\b|read next|up next|popular (?:posts|articles|products)|complete the look|shop the look|sponsored(?: products| items)?)(?:[\s:.!?]|$)/;
+/**
+ * Headings that name a shop's or a search's filter panel ("Filters", "Refine by", "Narrow your
+ * results"): its facets (the values to pick, often with no input of their own once rendered) are
+ * controls, not content. Left out like a rail, whatever their share of links.
+ */
+const FACETS =
+  /^(?:filters?|filter (?:by|results|products|options|&|and)\b.*|refine(?: by| results| your (?:search|results))?|narrow (?:by|your results|results)|facets)[\s:.]*$/;
 /** A rail holds at most this share of the content. */
 const RAIL_SHARE = 0.85;
 /** A paragraph this long (characters, not link text) is prose, never part of a rail. */
@@ -31,7 +38,7 @@ export function rails(t: Tree, node: number, type: PageType): number[] {
   // heads[l][i]: headings of level l+1 or above (h1..h(l+1)) under element i.
   const heads = Array.from({ length: 6 }, () => new Int32Array(last - node + 1));
   const level = (el: Element) => (HEADINGS.has(el.name) ? Number(el.name[1]) : el.attribs.role === 'heading' ? Number(el.attribs['aria-level'] ?? 2) || 2 : 0);
-  const found: [number, number][] = [];
+  const found: [number, number, boolean][] = [];
   // prose[i]: paragraphs of prose (PROSE characters or more) under element i.
   const prose = new Int32Array(last - node + 1);
   for (let i = last; i > node; i--) {
@@ -41,22 +48,35 @@ export function rails(t: Tree, node: number, type: PageType): number[] {
     const l = t.gone[i] ? 0 : level(el);
     if (l >= 1 && l <= 6) {
       for (let k = l - 1; k < 6; k++) heads[k][i - node]++;
-      if (RAIL.test(textOf(el))) found.push([i, l]);
+      const name = textOf(el).trim().toLowerCase();
+      if (RAIL.test(name)) found.push([i, l, false]);
+      else if (FACETS.test(name)) found.push([i, l, true]);
     }
     const p = t.parent[i] - node;
     for (let k = 0; k < 6; k++) heads[k][p] += heads[k][i - node];
   }
   const out: number[] = [];
   const whole = weight(t, node);
-  for (const [h, l] of found) {
+  for (const [h, l, facets] of found) {
     // The largest block around the heading holding no other heading of its rank, no paragraph of
     // prose and at most RAIL_SHARE of the content.
     let a = h;
-    for (let p = t.parent[a]; p !== node && p !== -1 && heads[l - 1][p - node] === 1 && !prose[p - node] && weight(t, p) <= RAIL_SHARE * whole; p = t.parent[p])
+    // (a filter panel never holds the grid of items it filters)
+    const grid = facets ? pricedGrids(t, node) : undefined;
+    for (
+      let p = t.parent[a];
+      p !== node &&
+      p !== -1 &&
+      heads[l - 1][p - node] === 1 &&
+      !prose[p - node] &&
+      weight(t, p) <= RAIL_SHARE * whole &&
+      !(grid && grid[p - node] & (GRID | HOLDS_GRID));
+      p = t.parent[p]
+    )
       a = p;
     if (a === h) continue;
     // (beside a product, a block of recommendations whose cards carry no link is still one)
-    if (type !== 'product' && t.lnk[a] < RAIL_LINKS * (t.txt[a] + t.lnk[a]) && t.txt[a] - t.txt[h] >= PROSE) continue;
+    if (!facets && type !== 'product' && t.lnk[a] < RAIL_LINKS * (t.txt[a] + t.lnk[a]) && t.txt[a] - t.txt[h] >= PROSE) continue;
     out.push(a);
   }
   return out;
