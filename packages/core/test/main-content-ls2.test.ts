@@ -1,4 +1,5 @@
-// Main content on listing pages: the reader's rating input in every row (rating-inputs.ts).
+// Main content on listing pages: the reader's rating input in every row (rating-inputs.ts), the
+// list's comments (thread-parts.ts).
 import { CHROME_WORDS, expectOnly, md, page } from './main-content-pages.ts';
 
 describe('page: main content on listing pages (ls2)', () => {
@@ -17,6 +18,25 @@ describe('page: main content on listing pages (ls2)', () => {
       md(html),
       ['Best books ever', 'The novel number 3', 'Writer 5', '4.6 avg rating'],
       ['Rate this book', 'Clear rating', '1 of 5 stars', 'it was amazing', ...CHROME_WORDS],
+    );
+  });
+
+  it("a list's comment section is not the list", () => {
+    const item = (i: number) =>
+      `<li class="entry"><h3><a href="/film/${i}">Film number ${i}</a></h3><p>A drama from the year 19${50 + i}, shot in black and white over two summers.</p></li>`;
+    const comment = (i: number) =>
+      `<div class="comment" id="comment_${i}"><strong>message ${i}:</strong> by <a href="/user/${i}">Reader ${i}</a>
+        <div class="commentText">I cannot believe number ${i} made it this high on the list, what were the voters thinking about this one.</div></div>`;
+    const html = page(
+      `<main><h1>The greatest films of all time</h1><p>Every film on this list was voted in by the community of our site.</p>
+        <ol class="ranked">${Array.from({ length: 10 }, (_, i) => item(i + 1)).join('')}</ol>
+        <div id="comment_list">${Array.from({ length: 4 }, (_, i) => comment(i + 1)).join('')}</div></main>`,
+      '<script type="application/ld+json">{"@context":"https://schema.org","@type":"ItemList","name":"The greatest films"}</script>',
+    );
+    expectOnly(
+      md(html),
+      ['The greatest films of all time', 'Film number 7', 'shot in black and white'],
+      ['message 2:', 'Reader 3', 'what were the voters', ...CHROME_WORDS],
     );
   });
 });
