@@ -1,5 +1,5 @@
 // Main content on listing pages: the reader's rating input in every row (rating-inputs.ts), the
-// list's comments (thread-parts.ts).
+// list's comments (thread-parts.ts), the control every row carries (row-controls.ts).
 import { CHROME_WORDS, expectOnly, md, page } from './main-content-pages.ts';
 
 describe('page: main content on listing pages (ls2)', () => {
@@ -38,5 +38,18 @@ describe('page: main content on listing pages (ls2)', () => {
       ['The greatest films of all time', 'Film number 7', 'shot in black and white'],
       ['message 2:', 'Reader 3', 'what were the voters', ...CHROME_WORDS],
     );
+  });
+
+  it("the control every row carries, each to its own row's target, is not the list; a tag linked from every row is", () => {
+    const row = (i: number) =>
+      `<tr><td class="title"><a href="/item/${i}">A story about the number ${i} and what it means for the world</a></td></tr>
+       <tr><td class="subtext">${i} points by <a href="/user/u${i}">writer${i}</a> ${i} hours ago | <a href="/hide?id=${i}">hide</a> |
+         <a href="/item/${i}#c">discuss</a> | <a href="/tags/science">science</a></td></tr>`;
+    const html = page(
+      `<main><h1>Newest stories</h1><table class="itemlist">${Array.from({ length: 8 }, (_, i) => row(i + 1)).join('')}</table></main>`,
+      '<script type="application/ld+json">{"@context":"https://schema.org","@type":"ItemList","name":"Newest"}</script>',
+    );
+    const out = md(html);
+    expectOnly(out, ['Newest stories', 'what it means for the world', 'writer3', 'science'], ['hide', 'discuss', ...CHROME_WORDS]);
   });
 });

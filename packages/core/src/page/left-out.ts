@@ -4,7 +4,8 @@
 // links, icon links, language menus and the page's footer; and the shop's buy box and buttons, which
 // only the markdown leaves out. (A thread's and an article's comments are thread-parts.ts's; link
 // blocks link-blocks.ts's; copies copies.ts's; rails rails.ts's; a template's placeholder text
-// placeholders.ts's; the reader's own star rating input rating-inputs.ts's.)
+// placeholders.ts's; the reader's own star rating input rating-inputs.ts's; the control every row
+// of a list carries row-controls.ts's.)
 import type { AnyNode, Element, Text } from 'domhandler';
 import { cardHidden } from './cards.ts';
 import { classId, elementChildren, HEADINGS, isAncestor, LINKY, named, signature, subtreeEnd, textOf, weight, type Tree } from './content-tree.ts';
@@ -12,6 +13,7 @@ import { GRID, HOLDS_GRID, PRICED, pricedGrids } from './link-blocks.ts';
 import type { PageType } from './page-type.ts';
 import { placeholders } from './placeholders.ts';
 import { ratingInputs } from './rating-inputs.ts';
+import { rowControls } from './row-controls.ts';
 import { threadParts } from './thread-parts.ts';
 
 /**
@@ -41,6 +43,7 @@ export function leftOut(t: Tree, node: number, type: PageType, holdsTitle: (i: n
   add(iconLinks(t, node));
   add(placeholders(t, node));
   add(ratingInputs(t, node));
+  if (type === 'listing') add(rowControls(t, node));
   return out;
 }
 
