@@ -4,7 +4,8 @@
 // links, icon links, language menus and the page's footer; and the shop's buy box and buttons, which
 // only the markdown leaves out. (A thread's and an article's comments are thread-parts.ts's; link
 // blocks link-blocks.ts's; copies copies.ts's; rails rails.ts's; a template's placeholder text
-// placeholders.ts's.)
+// placeholders.ts's; the reader's own star rating input rating-inputs.ts's; the control every row
+// of a list carries row-controls.ts's.)
 import type { AnyNode, Element, Text } from 'domhandler';
 import { cardHidden } from './cards.ts';
 import { classId, elementChildren, HEADINGS, isAncestor, LINKY, named, signature, subtreeEnd, textOf, weight, type Tree } from './content-tree.ts';
@@ -13,6 +14,8 @@ import type { PageType } from './page-type.ts';
 import { labels, tickers } from './labels.ts';
 import { placeholders } from './placeholders.ts';
 import { sortControls } from './sort-controls.ts';
+import { ratingInputs } from './rating-inputs.ts';
+import { rowControls } from './row-controls.ts';
 import { threadParts } from './thread-parts.ts';
 
 /**
@@ -44,6 +47,8 @@ export function leftOut(t: Tree, node: number, type: PageType, holdsTitle: (i: n
   add(placeholders(t, node));
   add(labels(t, node));
   add(tickers(t, node));
+  add(ratingInputs(t, node));
+  if (type === 'listing') add(rowControls(t, node));
   return out;
 }
 

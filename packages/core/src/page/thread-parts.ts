@@ -18,7 +18,8 @@ export function threadParts(t: Tree, node: number, type: PageType, holdsTitle: (
   // An article's comment thread is not the article (on a forum the posts are the content).
   // A comment section holding most of the content is still dropped when the article's title lies
   // outside it and the rest is an article's worth of text (a short story under a long thread).
-  if (type === 'article')
+  // A list's comments (readers' remarks under a ranked list) are not the list either.
+  if (type === 'article' || type === 'listing')
     for (const i of named(t, node, COMMENTS)) {
       const rest = weight(t, node) - weight(t, i);
       if (weight(t, i) <= COMMENT_SHARE * weight(t, node) || (rest >= MIN_ARTICLE && !holdsTitle(i))) out.push(i);
