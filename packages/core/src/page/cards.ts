@@ -20,8 +20,11 @@ export function gridCards(t: Tree, node: number): number[] {
     if (!(grid[g - node] & GRID) || t.gone[g]) continue;
     const priced = elementChildren(t, g).filter((c) => grid[c - node] & PRICED && !TABLE_PARTS.has(t.els[c].name));
     const kinds = new Map<string, number>();
-    for (const c of priced) kinds.set(signature(t.els[c]), (kinds.get(signature(t.els[c])) ?? 0) + 1);
-    for (const c of priced) if ((kinds.get(signature(t.els[c])) ?? 0) >= PRICED_CARDS && oneItem(t, c)) out.push(c);
+    const kind = priced.map((c) => signature(t.els[c]));
+    for (const k of kind) kinds.set(k, (kinds.get(k) ?? 0) + 1);
+    priced.forEach((c, j) => {
+      if (kinds.get(kind[j])! >= PRICED_CARDS && oneItem(t, c)) out.push(c);
+    });
   }
   return out;
 }
@@ -49,7 +52,6 @@ export function cardHidden(t: Tree, node: number): number[] {
   for (const c of gridCards(t, node)) {
     const last = subtreeEnd(t, c);
     for (let i = c + 1; i <= last; i++) {
-      const el = t.els[i];
       if (t.gone[i] || !hiddenInCard(t, i)) continue;
       out.push(i);
       i = subtreeEnd(t, i);

@@ -388,6 +388,22 @@ export function rangeOf(el: Element, html: string): Range {
 /** The last element (in pre-order) inside `node`'s subtree. */
 export const subtreeEnd = (t: Tree, node: number): number => t.last[node];
 
+/**
+ * Visits the elements inside `node` in pre-order, skipping those set aside with what they hold; when
+ * `visit` returns true, the element's subtree is skipped too (it was taken whole).
+ */
+export function eachLive(t: Tree, node: number, visit: (i: number) => boolean): void {
+  const last = subtreeEnd(t, node);
+  for (let i = node + 1; i <= last; i++) if (t.gone[i] || visit(i)) i = subtreeEnd(t, i);
+}
+
+/** The outermost of `nodes` (sorted): each one not inside another of them. */
+export function outermost(t: Tree, nodes: Iterable<number>): number[] {
+  const out: number[] = [];
+  for (const a of [...nodes].sort((x, y) => x - y)) if (!out.length || a > subtreeEnd(t, out[out.length - 1])) out.push(a);
+  return out;
+}
+
 /** A streamed part's id (`S:2e`, hexadecimal) and its placeholder's (`B:2e` for a boundary, `P:2e` for a segment). */
 const STREAMED_PART = /^S:[\da-f]+$/i;
 const PLACEHOLDER_ID = /^[BP]:[\da-f]+$/i;

@@ -4,7 +4,7 @@
 // blog", "Was this helpful?", WordPress's "Like this:" with its "Like Loading...", "Share this:", "Pin
 // this for later!", "Add <site> as a preferred source on Google"); and marquees, a
 // short call to action repeated across the page ("Book Now ✱" a hundred times).
-import { subtreeEnd, textOf, type Tree } from './content-tree.ts';
+import { eachLive, textOf, type Tree } from './content-tree.ts';
 
 /** A block's whole text (lowercased, spaces collapsed) that is such a label. */
 const LABEL =
@@ -18,31 +18,24 @@ const MAX = 45;
  */
 export function labels(t: Tree, node: number): number[] {
   const out: number[] = [];
-  const last = subtreeEnd(t, node);
-  for (let i = node + 1; i <= last; i++) {
-    if (t.gone[i]) {
-      i = subtreeEnd(t, i);
-      continue;
-    }
+  eachLive(t, node, (i) => {
     const chars = t.txt[i] + t.lnk[i];
-    if (chars === 0 || chars > MAX) continue;
-    const el = t.els[i];
+    if (chars === 0 || chars > MAX) return false;
     if (
       !LABEL.test(
-        textOf(el)
+        textOf(t.els[i])
           .replace(/[\s\u00a0]+/g, ' ')
           .trim(),
       )
-    ) {
-      continue;
-    }
+    )
+      return false;
     let k = i;
     while (t.parent[k] > node && t.txt[t.parent[k]] + t.lnk[t.parent[k]] === chars) k = t.parent[k];
     // (a word of a sentence set in its own element, "their <a>advertisement</a> ran", is no label)
-    if (t.els[k].parent?.children.some((c) => c.type === 'text' && c.data.trim() !== '')) continue;
+    if (t.els[k].parent?.children.some((c) => c.type === 'text' && c.data.trim() !== '')) return false;
     out.push(k);
-    i = subtreeEnd(t, i);
-  }
+    return true;
+  });
   return out;
 }
 
@@ -60,19 +53,13 @@ const NOT_TICKER = new Set(['table', 'thead', 'tbody', 'tfoot', 'tr', 'select', 
  */
 export function tickers(t: Tree, node: number): number[] {
   const out: number[] = [];
-  const last = subtreeEnd(t, node);
-  for (let i = node + 1; i <= last; i++) {
-    if (t.gone[i]) {
-      i = subtreeEnd(t, i);
-      continue;
-    }
+  eachLive(t, node, (i) => {
     const el = t.els[i];
-    if (NOT_TICKER.has(el.name)) continue;
-    const kids = el.children;
+    if (NOT_TICKER.has(el.name)) return false;
     let count = 0;
     let phrase: string | undefined;
     let same = true;
-    for (const c of kids) {
+    for (const c of el.children) {
       if (c.type === 'text') {
         if (c.data.trim() !== '') same = false;
       } else if (c.type === 'tag') {
@@ -84,10 +71,9 @@ export function tickers(t: Tree, node: number): number[] {
       if (!same) break;
     }
     // (the text counted agrees: each element's markup text, not only what textOf reads first)
-    if (same && count >= TICKER && phrase !== undefined && /\p{L}/u.test(phrase) && t.txt[i] + t.lnk[i] <= count * TICKER_TEXT) {
-      out.push(i);
-      i = subtreeEnd(t, i);
-    }
-  }
+    if (!same || count < TICKER || phrase === undefined || !/\p{L}/u.test(phrase) || t.txt[i] + t.lnk[i] > count * TICKER_TEXT) return false;
+    out.push(i);
+    return true;
+  });
   return out;
 }

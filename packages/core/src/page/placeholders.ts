@@ -1,7 +1,7 @@
 // Placeholder text a page template left in ("Lorem ipsum dolor sit amet"), found inside the main
 // content (left-out.ts) to be left out: no page means it, whether its stylesheet hides the unused
 // component or shows it by mistake.
-import { subtreeEnd, type Tree } from './content-tree.ts';
+import { eachLive, outermost, subtreeEnd, type Tree } from './content-tree.ts';
 
 /** Placeholder text, as an element's own text begins. */
 const LOREM = /^\s*lorem ipsum\b/i;
@@ -17,17 +17,13 @@ export function placeholders(t: Tree, node: number): number[] {
   const last = subtreeEnd(t, node);
   const lorem = new Float64Array(last - node + 1);
   const found: number[] = [];
-  for (let i = node + 1; i <= last; i++) {
-    if (t.gone[i]) {
-      i = subtreeEnd(t, i);
-      continue;
-    }
+  eachLive(t, node, (i) => {
     const first = t.els[i].children.find((c) => c.type === 'text' && c.data.trim() !== '');
-    if (first === undefined || first.type !== 'text' || !LOREM.test(first.data)) continue;
+    if (first === undefined || first.type !== 'text' || !LOREM.test(first.data)) return false;
     found.push(i);
     lorem[i - node] = t.txt[i] + t.lnk[i];
-    i = subtreeEnd(t, i);
-  }
+    return true;
+  });
   if (found.length === 0) return [];
   for (let i = last; i > node; i--) lorem[t.parent[i] - node] += lorem[i - node];
   const out = new Set<number>();
@@ -36,6 +32,5 @@ export function placeholders(t: Tree, node: number): number[] {
     for (let p = t.parent[a]; p !== node && p !== -1 && t.txt[p] + t.lnk[p] - lorem[p - node] <= OTHER_TEXT; p = t.parent[p]) a = p;
     out.add(a);
   }
-  // (the outermost of nested ones)
-  return [...out].filter((a) => ![...out].some((b) => b !== a && b < a && a <= subtreeEnd(t, b)));
+  return outermost(t, out);
 }

@@ -3,7 +3,7 @@
 // ("Rate this book", "Clear rating"). A list of books, films or recipes carries one in every row;
 // it is a form control, not what the page says (a shown rating, "4.35 avg rating", is text, not links).
 import type { Element } from 'domhandler';
-import { elementChildren, subtreeEnd, textOf, type Tree } from './content-tree.ts';
+import { eachLive, elementChildren, outermost, textOf, type Tree } from './content-tree.ts';
 
 /** One star of the input, by its text or its title: "3 of 5 stars", "3 out of 5", "3 stars", "Rate 3". */
 const STAR = /^\s*(?:rate\s*)?[1-9](?:\s*(?:of|out of|\/)\s*(?:5|10)\b)?\s*(?:stars?)?\s*$/i;
@@ -32,19 +32,14 @@ function stars(t: Tree, i: number): boolean {
 
 /** The reader's rating inputs inside the content `node`: the largest block around each star row holding at most OTHER_TEXT characters of other text. */
 export function ratingInputs(t: Tree, node: number): number[] {
-  const last = subtreeEnd(t, node);
   const out = new Set<number>();
-  for (let i = node + 1; i <= last; i++) {
-    if (t.gone[i]) {
-      i = subtreeEnd(t, i);
-      continue;
-    }
-    if (!stars(t, i)) continue;
+  eachLive(t, node, (i) => {
+    if (!stars(t, i)) return false;
     const own = t.txt[i] + t.lnk[i];
     let a = i;
     for (let p = t.parent[a]; p !== node && p !== -1 && t.txt[p] + t.lnk[p] - own <= OTHER_TEXT; p = t.parent[p]) a = p;
     out.add(a);
-    i = subtreeEnd(t, i);
-  }
-  return [...out].filter((a) => ![...out].some((b) => b !== a && b < a && a <= subtreeEnd(t, b)));
+    return true;
+  });
+  return outermost(t, out);
 }

@@ -3,7 +3,7 @@
 // "discuss", "More like this", "View Company Profile", "See all reviews"): an action on that row's
 // item, not what the list says about it. A tag or an author linked from several rows points to one
 // page each time, and stays.
-import { classId, HEADINGS, subtreeEnd, textOf, type Tree } from './content-tree.ts';
+import { classId, eachLive, HEADINGS, textOf, type Tree } from './content-tree.ts';
 import { GRID, PRICED, pricedGrids } from './link-blocks.ts';
 
 /** A control's text is at most this long (characters), has no digit. */
@@ -19,7 +19,6 @@ const ROWS = 5;
 
 /** The links inside the content `node` that are the same control in every row, each to its own row's target. */
 export function rowControls(t: Tree, node: number): number[] {
-  const last = subtreeEnd(t, node);
   const byText = new Map<string, { els: number[]; hrefs: Set<string> }>();
   // (a shop's priced cards are cardControls's, left-out.ts: their colour swatches, each to its own product, stay)
   const grid = pricedGrids(t, node);
@@ -30,23 +29,19 @@ export function rowControls(t: Tree, node: number): number[] {
     }
     return false;
   };
-  for (let i = node + 1; i <= last; i++) {
-    if (t.gone[i]) {
-      i = subtreeEnd(t, i);
-      continue;
-    }
+  eachLive(t, node, (i) => {
     const el = t.els[i];
-    if (el.name !== 'a' || HEADINGS.has((el.parent as { name?: string } | null)?.name ?? '')) continue;
+    if (el.name !== 'a' || HEADINGS.has((el.parent as { name?: string } | null)?.name ?? '')) return false;
     const href = el.attribs.href;
-    if (!href || href.startsWith('#') || FILE.test(href) || inPricedCard(i)) continue;
+    if (!href || href.startsWith('#') || FILE.test(href) || inPricedCard(i)) return false;
     const text = textOf(el).replace(/\s+/g, ' ').trim().toLowerCase();
-    if (text === '' || text.length > CONTROL_TEXT || /\d/.test(text) || !/\p{L}/u.test(text) || FORMAT.test(text)) continue;
+    if (text === '' || text.length > CONTROL_TEXT || /\d/.test(text) || !/\p{L}/u.test(text) || FORMAT.test(text)) return false;
     const e = byText.get(text) ?? { els: [], hrefs: new Set<string>() };
     e.els.push(i);
     e.hrefs.add(href);
     byText.set(text, e);
-    i = subtreeEnd(t, i);
-  }
+    return true;
+  });
   const out: number[] = [];
   for (const e of byText.values()) if (e.els.length >= ROWS && e.hrefs.size === e.els.length) out.push(...e.els);
   return out;
