@@ -38,6 +38,7 @@ import { CUSTOMER_REVIEWS, leftOut, shopParts } from './left-out.ts';
 import { GRID, HOLDS_GRID, linkBlocks, pricedGrids } from './link-blocks.ts';
 import { declaredType, detectType, namedProductTitle, productList, type PageType } from './page-type.ts';
 import { otherProducts, rails } from './rails.ts';
+import { bylines } from './bylines.ts';
 
 export type { Range } from './content-tree.ts';
 export type { PageType } from './page-type.ts';
@@ -52,6 +53,7 @@ export type MainContent = {
    * A shop's buy box, delivery, payment-plan and seller boxes, and links styled as buttons, inside
    * the ranges (sorted, disjoint): not the content to read, but where a product's facts and a page's
    * next steps are (price, availability, seller, "Get started"), so only the markdown leaves them out.
+   * An article's byline and dateline (bylines.ts) too: its metadata, which a caller may ask for.
    */
   shop: Range[];
   /**
@@ -155,7 +157,7 @@ export function findMainContent(html: string): MainContent {
   if (type === 'product') for (const i of otherProducts(t, node, title)) drop.push(rangeOf(t.els[i], html));
   // (a part streamed into a block left out goes with it; not for its placeholder alone, a template, left out as such)
   streamed(t, html, drop, true);
-  const shop = shopParts(t, node, total)
+  const shop = [...shopParts(t, node, total), ...(type === 'article' ? bylines(t, node) : [])]
     .map((i) => rangeOf(t.els[i], html))
     .sort((a, b) => a[0] - b[0])
     .filter((r, k, all) => k === 0 || r[0] >= all[k - 1][1]);
