@@ -38,4 +38,11 @@ describe('page: main content of an article with its byline', () => {
     expect(text).to.include('Published March 3, 2025');
     expect(text).to.include('6 min read');
   });
+
+  it("keeps a list's dates: more than ten bylines are its rows'", () => {
+    const row = (k: number) => `<li><h2><a href="/p/${k}">Story number ${k} about the orchard</a></h2><div class="when">By Jane Doe · March ${k}, 2025</div>
+      <p>Story ${k} tells of pruning, grafting and the harvest, in more words than a line of chrome would ever hold.</p></li>`;
+    const html = page(`<main><article><h1>All our stories</h1><ul>${Array.from({ length: 12 }, (_, k) => row(k + 1)).join('')}</ul></article></main>`);
+    expectOnly(md(html), ['March 1, 2025', 'March 12, 2025', 'Story number 12'], CHROME_WORDS);
+  });
 });

@@ -12,6 +12,8 @@ const MAX = 120;
 /** Inline elements, and the text beside one that makes it part of a sentence (characters). */
 const INLINE = new Set(['span', 'i', 'em', 'b', 'strong', 'a', 'u', 'small', 'cite', 'mark', 'q', 'abbr', 'font']);
 const SENTENCE = 40;
+/** An article has a few (its byline, a date under its title, an update note); more are a list's. */
+const MAX_BYLINES = 10;
 
 const MONTH =
   '(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\\.?';
@@ -54,7 +56,8 @@ export function isByline(s: string): boolean {
 /**
  * The bylines inside an article's content `node`: the outermost elements (not headings) whose whole
  * text is bylines, dates and reading times. A sentence holding a date ("Published on 2025-12-19 in
- * Vol 7"), a heading ("By car"), a part of a sentence or a table's cell is not one.
+ * Vol 7"), a heading ("By car"), a part of a sentence or a table's cell is not one; nor are they when
+ * there are more than MAX_BYLINES.
  */
 export function bylines(t: Tree, node: number): number[] {
   const out: number[] = [];
@@ -76,5 +79,7 @@ export function bylines(t: Tree, node: number): number[] {
     out.push(k);
     return true;
   });
-  return out;
+  // (a list's rows each carry one: a blog's index or a thread typed as an article, whose dates and
+  // authors are its items')
+  return out.length > MAX_BYLINES ? [] : out;
 }
