@@ -35,6 +35,8 @@ describe('page: main content of an article with its byline', () => {
       ['Jane Doe', '6 min read', 'Published March', ...CHROME_WORDS],
     );
     const text = reducePage(html, { url: 'https://site.example/x/', mode: 'standard' }).text;
+    // (the author's linked name too: a byline is no link block)
+    expect(text).to.include('[Jane Doe](/authors/jane)');
     expect(text).to.include('Published March 3, 2025');
     expect(text).to.include('6 min read');
   });

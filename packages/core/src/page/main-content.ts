@@ -150,14 +150,17 @@ export function findMainContent(html: string): MainContent {
     if (ranges.some(([s, e]) => r[0] >= s && r[1] <= e)) drop.push(r);
   }
   const type = detectType(html, t, node, declared);
-  if (type !== 'listing') for (const i of linkBlocks(t, node, RUN_SHARE, type, title)) drop.push(rangeOf(t.els[i], html));
+  // (an article's byline, left out of the markdown only below, is no link block for linking its author's name)
+  const byline = type === 'article' ? bylines(t, node) : [];
+  if (type !== 'listing')
+    for (const i of linkBlocks(t, node, RUN_SHARE, type, title)) if (!byline.some((b) => isAncestor(t, b, i))) drop.push(rangeOf(t.els[i], html));
   for (const i of leftOut(t, node, type, holdsTitle)) drop.push(rangeOf(t.els[i], html));
   for (const i of duplicates(t, node, type)) drop.push(rangeOf(t.els[i], html));
   if (type !== 'listing') for (const i of rails(t, node, type)) drop.push(rangeOf(t.els[i], html));
   if (type === 'product') for (const i of otherProducts(t, node, title)) drop.push(rangeOf(t.els[i], html));
   // (a part streamed into a block left out goes with it; not for its placeholder alone, a template, left out as such)
   streamed(t, html, drop, true);
-  const shop = [...shopParts(t, node, total), ...(type === 'article' ? bylines(t, node) : [])]
+  const shop = [...shopParts(t, node, total), ...byline]
     .map((i) => rangeOf(t.els[i], html))
     .sort((a, b) => a[0] - b[0])
     .filter((r, k, all) => k === 0 || r[0] >= all[k - 1][1]);
