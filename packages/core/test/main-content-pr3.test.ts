@@ -37,4 +37,21 @@ describe('page: main content on product pages (pr3)', () => {
     );
     expectOnly(md(html), ['Trail Runner', 'Runner paragraph 3', 'Sold by Runner Outlet'], CHROME_WORDS);
   });
+
+  it("a row of the shop's selling points promising free shipping or easy returns is out of the markdown; a row of reviews saying so later is not", () => {
+    const point = (title: string, line: string) =>
+      `<div class="col"><svg viewBox="0 0 8 8"><path d="M0 0h8v8z"/></svg><p class="strong">${title}</p><div>${line}</div></div>`;
+    const review = (who: string, text: string) => `<div class="quote-card"><p>${who}</p><p>${text}</p></div>`;
+    const html = page(
+      `<main><div class="product"><h1>Trail Runner</h1><p>$110</p>${para('Runner', 3)}
+        <section><div class="row">${point('Fast shipping', 'Same day shipping if ordered by 4PM Eastern.')}${point('Repair with confidence', 'Backed by industry-leading guarantees.')}${point('Made to last', 'Built for years of trails and daily miles.')}</div></section>
+        <div class="quotes">${review('Ann B', 'Great shoe for long runs, and fast shipping too.')}${review('Bo C', 'Comfortable from the first mile, no break-in needed.')}</div></div></main>`,
+      PRODUCT,
+    );
+    expectOnly(
+      md(html),
+      ['Trail Runner', 'Runner paragraph 3', 'Great shoe for long runs', 'no break-in needed'],
+      [...CHROME_WORDS, 'Same day shipping', 'Repair with confidence', 'Made to last'],
+    );
+  });
 });

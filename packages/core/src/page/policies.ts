@@ -73,3 +73,49 @@ export function policies(t: Tree, node: number, holdsTitle: (i: number) => boole
   }
   return out;
 }
+
+/** A selling point's text that promises free or fast shipping or easy returns ("Fast & Free Shipping.", "30-day returns"). */
+const SELLING_POINT =
+  /\b(?:free|fast|express|same[- ]day|next[- ]day)\b(?: [&\w-]+){0,3}? (?:shipping|delivery|returns?)\b|\b(?:easy|free|hassle[- ]free|\d+[- ]days?)(?: [&\w-]+)?? returns?\b|\breturns? (?:are )?(?:always )?free\b/;
+/** ... said at the start of its item (its title, not a customer's review mentioning fast delivery). */
+const PROMISE_AT = 20;
+/** A row of selling points has this many items... */
+const POINTS = [2, 6];
+/** ... each at most this long (characters), with links for at most a quarter of its text. */
+const POINT_TEXT = 200;
+
+/**
+ * On a product page, the shop's row of selling points inside the content `node`: a block of two to
+ * six like items (same tag and classes) and nothing else, each a short text with few links (an icon,
+ * a line, a sentence under it), one of which begins by promising free or fast shipping or easy returns ("Fast &
+ * Free Shipping.", "Same day shipping if ordered by 4PM", "Swaps Are Always Free") — the shop's
+ * promises beside every product, as the `usp` blocks named so are; with the wrappers around it that
+ * hold nothing else. Not a block holding the page's title.
+ */
+export function sellingPoints(t: Tree, node: number, holdsTitle: (i: number) => boolean): number[] {
+  const out: number[] = [];
+  const last = t.last[node];
+  for (let i = node + 1; i <= last; i++) {
+    if (t.gone[i]) {
+      i = t.last[i];
+      continue;
+    }
+    const items: number[] = [];
+    let other = false;
+    for (const c of t.els[i].children) {
+      if (c.type === 'text') other ||= c.data.trim() !== '';
+      if (c.type !== 'tag') continue;
+      const k = t.index.get(c as Element)!;
+      if (!t.gone[k] && t.txt[k] + t.lnk[k] > 0) items.push(k);
+    }
+    if (other || items.length < POINTS[0] || items.length > POINTS[1] || holdsTitle(i)) continue;
+    const sig = signature(t.els[items[0]]);
+    if (!items.every((k) => signature(t.els[k]) === sig && t.txt[k] + t.lnk[k] <= POINT_TEXT && t.lnk[k] <= 0.25 * (t.txt[k] + t.lnk[k]))) continue;
+    if (!items.some((k) => (SELLING_POINT.exec(textOf(t.els[k]))?.index ?? PROMISE_AT) < PROMISE_AT)) continue;
+    let a = i;
+    while (t.parent[a] > node && t.txt[t.parent[a]] + t.lnk[t.parent[a]] === t.txt[i] + t.lnk[i] && !holdsTitle(t.parent[a])) a = t.parent[a];
+    out.push(a);
+    i = t.last[a];
+  }
+  return out;
+}
