@@ -54,4 +54,12 @@ describe('page: main content on product pages (pr3)', () => {
       [...CHROME_WORDS, 'Same day shipping', 'Repair with confidence', 'Made to last'],
     );
   });
+
+  it('a line every card of a grid carries under its price ("Free international shipping") is not a row of selling points', () => {
+    const card = (i: number) =>
+      `<li class="item-card"><a href="/itm/${i}">Vintage postcard number ${i} from a seaside town, printed around 1910</a>
+        <div class="item-card__signals"><span class="signal">$${i}.99</span><span class="signal">Free international shipping</span></div></li>`;
+    const html = page(`<main><h1>Postcards</h1><ul class="grid">${Array.from({ length: 6 }, (_, i) => card(i + 1)).join('')}</ul></main>`, PRODUCT);
+    expectOnly(md(html), ['Vintage postcard number 4', '$5.99', 'Free international shipping'], CHROME_WORDS);
+  });
 });

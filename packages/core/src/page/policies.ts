@@ -5,6 +5,7 @@
 // returned with the shop's parts, which the markdown leaves out and the model input keeps.
 import type { Element } from 'domhandler';
 import { signature, textOf, weight, type Tree } from './content-tree.ts';
+import { PRICED_CARDS } from './prices.ts';
 
 /** A disclosure's whole title (lower-cased): shipping, delivery, returns, exchanges, refunds, with warranty or payment beside them. */
 const POLICY =
@@ -90,7 +91,8 @@ const POINT_TEXT = 200;
  * a line, a sentence under it), one of which begins by promising free or fast shipping or easy returns ("Fast &
  * Free Shipping.", "Same day shipping if ordered by 4PM", "Swaps Are Always Free") — the shop's
  * promises beside every product, as the `usp` blocks named so are; with the wrappers around it that
- * hold nothing else. Not a block holding the page's title.
+ * hold nothing else. Not a block holding the page's title, nor one of PRICED_CARDS or more like it
+ * (every card of a grid saying "Free shipping" under its price).
  */
 export function sellingPoints(t: Tree, node: number, holdsTitle: (i: number) => boolean): number[] {
   const out: number[] = [];
@@ -117,5 +119,8 @@ export function sellingPoints(t: Tree, node: number, holdsTitle: (i: number) => 
     out.push(a);
     i = t.last[a];
   }
-  return out;
+  // (a line every card of a grid carries, "$3.99 Free international shipping", is the card's)
+  const count = new Map<string, number>();
+  for (const a of out) count.set(signature(t.els[a]), (count.get(signature(t.els[a])) ?? 0) + 1);
+  return out.filter((a) => count.get(signature(t.els[a]))! < PRICED_CARDS);
 }
