@@ -38,6 +38,7 @@ import { CUSTOMER_REVIEWS, leftOut, shopParts } from './left-out.ts';
 import { GRID, HOLDS_GRID, linkBlocks, pricedGrids } from './link-blocks.ts';
 import { declaredType, detectType, namedProductTitle, productList, type PageType } from './page-type.ts';
 import { otherProducts, rails } from './rails.ts';
+import { policies, sellingPoints } from './policies.ts';
 import { bylines } from './bylines.ts';
 
 export type { Range } from './content-tree.ts';
@@ -160,7 +161,11 @@ export function findMainContent(html: string): MainContent {
   if (type === 'product') for (const i of otherProducts(t, node, title)) drop.push(rangeOf(t.els[i], html));
   // (a part streamed into a block left out goes with it; not for its placeholder alone, a template, left out as such)
   streamed(t, html, drop, true);
-  const shop = [...shopParts(t, node, total), ...byline]
+  const shop = [
+    ...shopParts(t, node, total),
+    ...byline,
+    ...(type === 'product' ? [...policies(t, node, holdsTitle), ...sellingPoints(t, node, holdsTitle)] : []),
+  ]
     .map((i) => rangeOf(t.els[i], html))
     .sort((a, b) => a[0] - b[0])
     .filter((r, k, all) => k === 0 || r[0] >= all[k - 1][1]);
