@@ -28,4 +28,21 @@ describe('page: main content of listings (ls3)', () => {
       ${cards.replace(/<p class="date"><time[^>]*>([^<]*)<\/time><\/p>/g, '<p class="date">$1</p>')}</article></main>`);
     expectOnly(md(related), ['The orchard diary', 'The orchard diary, part 3'], ['November 9, 2025', 'November 2, 2025']);
   });
+
+  it("leaves out the control every card carries on a news list typed article, and keeps a sentence's link", () => {
+    const cards = [1, 2, 3, 4, 5, 6]
+      .map(
+        (n) => `<article class="story">
+        <h2><a href="/news/${n}">Harvest report number ${'one two three four five six'.split(' ')[n - 1]}</a></h2>${excerpt(n)}
+        <div><span>Filed under harvest news from the valley farms</span> <a href="/search?like=${n}">More like this</a></div></article>`,
+      )
+      .join('');
+    const html = page(`<main><h1>Latest news</h1>${cards}</main>`);
+    expect(findMainContent(html).type).to.equal('article');
+    expectOnly(md(html), ['Harvest report number six', 'Post 6 walks'], ['More like this']);
+    const links = [1, 2, 3, 4, 5, 6].map((n) => `<p>For the tools of step ${n}, see <a href="/tools/${n}">here</a> before you start.</p>`).join('');
+    const article = page(`<main><article><h1>Pruning, step by step</h1>${excerpt(1)}${links}</article></main>`);
+    expect(findMainContent(article).type).to.equal('article');
+    expect(md(article).match(/\[here\]/g)?.length).to.equal(6);
+  });
 });
