@@ -92,8 +92,9 @@ export function bylines(t: Tree, node: number): number[] {
     const inCards = like.filter((k) => inCard(t, node, k, like));
     if (inCards.length >= CARDS && !like.some((k) => !inCards.includes(k) && besideTitle(k))) for (const k of inCards) cards.add(k);
   }
-  // (more than MAX_BYLINES in one content, however laid out, are a list's rows' too: a thread typed article)
-  return out.length > MAX_BYLINES ? [] : out.filter((k) => !cards.has(k));
+  // (more than MAX_BYLINES besides the cards', however laid out, are a list's rows' too: a thread typed article)
+  const rest = out.filter((k) => !cards.has(k));
+  return rest.length > MAX_BYLINES ? [] : rest;
 }
 
 /**
