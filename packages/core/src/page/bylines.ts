@@ -5,7 +5,7 @@
 // into the response's metadata), and the model input keeps them, for a caller who asks for the
 // author or the date. Found by what they say, whatever the markup: a block whose whole text is made
 // of bylines, dates, reading times and their labels.
-import { eachLive, HEADINGS, textOf, type Tree } from './content-tree.ts';
+import { eachLive, elementChildren, HEADINGS, isAncestor, signature, subtreeEnd, textOf, type Tree } from './content-tree.ts';
 
 /** Such a block is this short (characters). */
 const MAX = 120;
@@ -14,6 +14,8 @@ const INLINE = new Set(['span', 'i', 'em', 'b', 'strong', 'a', 'u', 'small', 'ci
 const SENTENCE = 40;
 /** An article has a few (its byline, a date under its title, an update note); more are a list's. */
 const MAX_BYLINES = 10;
+/** Cards each holding a byline, this many or more: a list of posts, whose dates and authors are its text. */
+const CARDS = 3;
 
 const MONTH =
   '(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\\.?';
@@ -79,7 +81,37 @@ export function bylines(t: Tree, node: number): number[] {
     out.push(k);
     return true;
   });
-  // (a list's rows each carry one: a blog's index or a thread typed as an article, whose dates and
-  // authors are its items')
-  return out.length > MAX_BYLINES ? [] : out;
+  // (a list's cards, each with its date or author, keep them; not when a byline of their kind stands
+  // beside the page's title outside the cards: an article's own, with its related posts' cards)
+  const titles = t.els.flatMap((el, i) => (el.name === 'h1' && !t.gone[i] ? [i] : []));
+  const besideTitle = (k: number) => titles.some((h) => isAncestor(t, t.parent[k], h));
+  const kinds = new Map<string, number[]>();
+  for (const k of out) kinds.set(signature(t.els[k]), [...(kinds.get(signature(t.els[k])) ?? []), k]);
+  const cards = new Set<number>();
+  for (const like of kinds.values()) {
+    const inCards = like.filter((k) => inCard(t, node, k, like));
+    if (inCards.length >= CARDS && !like.some((k) => !inCards.includes(k) && besideTitle(k))) for (const k of inCards) cards.add(k);
+  }
+  // (more than MAX_BYLINES besides the cards', however laid out, are a list's rows' too: a thread typed article)
+  const rest = out.filter((k) => !cards.has(k));
+  return rest.length > MAX_BYLINES ? [] : rest;
+}
+
+/**
+ * Whether byline `k` lies in a card of a list (a blog's front page or a news list typed article): an
+ * ancestor above it, under `node`, one of CARDS or more siblings of its tag that each hold one of the
+ * `like` bylines (of `k`'s kind: tag and classes, digits aside; the cards' own classes may differ, a
+ * post's categories and tags among them). An article's own byline stands once, beside its title;
+ * one per card is each post's date and author, the list's text.
+ */
+function inCard(t: Tree, node: number, k: number, like: number[]): boolean {
+  for (let a = t.parent[k]; a !== -1 && a !== node && t.parent[a] !== -1; a = t.parent[a]) {
+    let n = 0;
+    for (const c of elementChildren(t, t.parent[a])) {
+      if (t.els[c].name !== t.els[a].name) continue;
+      const end = subtreeEnd(t, c);
+      if (like.some((b) => b >= c && b <= end) && ++n >= CARDS) return true;
+    }
+  }
+  return false;
 }

@@ -48,7 +48,7 @@ export function leftOut(t: Tree, node: number, type: PageType, holdsTitle: (i: n
   add(labels(t, node));
   add(tickers(t, node));
   add(ratingInputs(t, node));
-  if (type === 'listing') add(rowControls(t, node));
+  if (type === 'listing' || type === 'article') add(rowControls(t, node, type !== 'listing'));
   return out;
 }
 

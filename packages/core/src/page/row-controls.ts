@@ -2,7 +2,8 @@
 // link whose text is the same in five rows or more but whose target differs in each ("hide",
 // "discuss", "More like this", "View Company Profile", "See all reviews"): an action on that row's
 // item, not what the list says about it. A tag or an author linked from several rows points to one
-// page each time, and stays.
+// page each time, and stays. On a page typed article (a news list so typed) the link must stand alone
+// in its element, not inside a sentence ("see <a>here</a>").
 import { classId, eachLive, HEADINGS, textOf, type Tree } from './content-tree.ts';
 import { GRID, PRICED, pricedGrids } from './link-blocks.ts';
 
@@ -17,8 +18,8 @@ const SWATCH = /swatch/;
 /** Rows carrying the same control, at least. */
 const ROWS = 5;
 
-/** The links inside the content `node` that are the same control in every row, each to its own row's target. */
-export function rowControls(t: Tree, node: number): number[] {
+/** The links inside the content `node` that are the same control in every row, each to its own row's target (`alone`: none inside a sentence). */
+export function rowControls(t: Tree, node: number, alone = false): number[] {
   const byText = new Map<string, { els: number[]; hrefs: Set<string> }>();
   // (a shop's priced cards are cardControls's, left-out.ts: their colour swatches, each to its own product, stay)
   const grid = pricedGrids(t, node);
@@ -34,6 +35,8 @@ export function rowControls(t: Tree, node: number): number[] {
     if (el.name !== 'a' || HEADINGS.has((el.parent as { name?: string } | null)?.name ?? '')) return false;
     const href = el.attribs.href;
     if (!href || href.startsWith('#') || FILE.test(href) || inPricedCard(i)) return false;
+    // (off a listing, a link inside a sentence, "click <a>here</a>", is the sentence's word)
+    if (alone && el.parent?.children.some((c) => c.type === 'text' && c.data.trim() !== '')) return false;
     const text = textOf(el).replace(/\s+/g, ' ').trim().toLowerCase();
     if (text === '' || text.length > CONTROL_TEXT || /\d/.test(text) || !/\p{L}/u.test(text) || FORMAT.test(text)) return false;
     const e = byText.get(text) ?? { els: [], hrefs: new Set<string>() };
