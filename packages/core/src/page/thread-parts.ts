@@ -39,7 +39,7 @@ export function threadParts(t: Tree, node: number, type: PageType, holdsTitle: (
 
 /** A forum post's signature and its author's profile box, rank or title under their name, by class or id. */
 const POSTER =
-  /(?:^|[-_\s])(?:signature|signatures|post-?signature|user-?extras|postprofile|user-?info|user-?stats|author-?stats|poster-?info|user-?title|user-?banner|user-?rank|member-?title|member-?rank(?:ing)?|poster-?rank)(?:$|[-_\s])/;
+  /(?:^|[-_\s])(?:signature|signatures|post-?signature|user-?extras|postprofile|user-?info|user-?stats|author-?stats|poster-?info|user-?title|user-?banner|user-?rank|member-?title|member-?rank(?:ing)?|poster-?rank|c?author-?pane[-_]info|author-?fields)(?:$|[-_\s])/;
 /** A post's note of its last edit ("Last edited: Jul 9, 2022", "Last edited by … (2024-08-03)"), by class or id. */
 const EDIT_NOTE = /(?:^|[-_\s])(?:last-?edit(?:ed)?|post-?edit(?:ed)?|edit-?note|edited-?by)(?:$|[-_\s])/;
 /** An edit note holds at most this much text (characters). */

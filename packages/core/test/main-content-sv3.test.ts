@@ -1,0 +1,36 @@
+// Main content: a page's skip link names where its content starts (skip-target.ts); a forum post's
+// author pane details (thread-parts.ts) are not the post.
+import { expect } from 'chai';
+import { findMainContent } from '../src/page/main-content.ts';
+import { CHROME_WORDS, expectOnly, md, para } from './main-content-pages.ts';
+
+describe('page: main content named by a skip link, and forum author panes', () => {
+  it('takes the target of a "Skip to main content" link as the landmark when the page has no <main>', () => {
+    // A header whose mega menu and call bar outweigh the content, named in words no rule knows.
+    const links = Array.from({ length: 40 }, (_, i) => `<li><a href="/pests/${i}">Pest control service ${i}</a></li>`).join('');
+    const html = `<!doctype html><html><head><title>T</title></head><body>
+      <a href="#main-content" class="skip">Skip to main content</a>
+      <div class="page-wrapper">
+        <div class="header-container"><div class="call-bar">Need Help? Call (855) 000-0000 today for a quote</div>
+          <div class="menubar"><ul>${links}</ul></div>
+          <div class="promo-strip">Schedule a free inspection today and save on your first visit with us</div></div>
+        <div class="body-wrapper" id="main-content"><h1>Discounts and coupons</h1>${para('Coupon', 2)}</div>
+      </div></body></html>`;
+    expectOnly(md(html), ['Discounts and coupons', 'Coupon paragraph 2'], ['Need Help?', 'Pest control service 3', 'Schedule a free inspection']);
+  });
+
+  it("leaves out a forum post author pane's group, stats and custom fields, and keeps the author's name", () => {
+    const post = (i: number) =>
+      `<article class="cPost ipsComment" id="elComment_${i}">
+        <aside class="ipsComment_author cAuthorPane"><h3 class="cAuthorPane_author"><a href="/profile/${i}">member${i}</a></h3>
+          <ul class="cAuthorPane_info ipsList_reset"><li data-role="group">Members</li><li data-role="stats">12${i} posts</li>
+          <li data-role="custom-field">Location: Lisbon, Portugal</li></ul></aside>
+        <div class="ipsColumn"><div class="cPost_contentWrap"><p>Post number ${i} answers the question with its own words and details.</p></div></div>
+        <ul class="ipsEntry__authorFields"><li data-role="custom-field">City: Denver, Colorado</li></ul>
+      </article>`;
+    const html = `<!doctype html><html><head><title>T</title></head><body><header class="site-header"><a href="/">Logo</a><nav><a href="/a">Menu one</a></nav></header>
+      <div class="topic"><h1>Lathe question</h1>${[1, 2, 3, 4].map(post).join('')}</div><footer><p>Footer text © Example Inc.</p></footer></body></html>`;
+    expect(findMainContent(html).type).to.equal('forum');
+    expectOnly(md(html), ['member3', 'Post number 4 answers'], ['Lisbon', 'Denver', '123 posts', ...CHROME_WORDS.slice(0, 2)]);
+  });
+});
