@@ -2,6 +2,7 @@
 // author pane details (thread-parts.ts) are not the post.
 import { expect } from 'chai';
 import { findMainContent } from '../src/page/main-content.ts';
+import { onlyFields } from '../src/page/profile-fields.ts';
 import { CHROME_WORDS, expectOnly, md, para } from './main-content-pages.ts';
 
 describe('page: main content named by a skip link, and forum author panes', () => {
@@ -32,5 +33,20 @@ describe('page: main content named by a skip link, and forum author panes', () =
       <div class="topic"><h1>Lathe question</h1>${[1, 2, 3, 4].map(post).join('')}</div><footer><p>Footer text © Example Inc.</p></footer></body></html>`;
     expect(findMainContent(html).type).to.equal('forum');
     expectOnly(md(html), ['member3', 'Post number 4 answers'], ['Lisbon', 'Denver', '123 posts', ...CHROME_WORDS.slice(0, 2)]);
+  });
+
+  it("leaves out a forum post's author details written as labelled fields, whatever their markup, and keeps a post that starts so", () => {
+    const post = (i: number) =>
+      `<div class="postbit" id="post${i}"><div class="userpane"><a class="bigusername" href="/u/${i}">member${i}</a>
+        <div class="smallfont">Join Date: Aug 200${i}<br>Location: AMS<br>Posts: 67${i}</div>
+        <dl class="pairs"><dt>Likes Received:</dt><dd>1${i}</dd></dl></div>
+        <div class="postbody"><p>Post number ${i} answers the question with its own words and details.</p>
+        ${i === 2 ? '<p>Location: the shed behind the house, where the lathe has stood for twenty years next to the bench.</p>' : ''}</div></div>`;
+    const html = `<!doctype html><html><head><title>T</title></head><body><div class="thread"><h1>Lathe question</h1>${[1, 2, 3, 4].map(post).join('')}</div></body></html>`;
+    expect(findMainContent(html).type).to.equal('forum');
+    expectOnly(md(html), ['member3', 'Post number 4 answers', 'Location: the shed'], ['Join Date', 'AMS', 'Posts: 673', 'Likes Received']);
+    expect(onlyFields('Registered: 2016-07-02 Posts: 710')).to.equal(true);
+    expect(onlyFields('Location: the shed behind the house, where the lathe has stood for twenty years')).to.equal(false);
+    expect(onlyFields('Posted: today, and more')).to.equal(false);
   });
 });
