@@ -3,7 +3,7 @@
 import { expect } from 'chai';
 import { findMainContent } from '../src/page/main-content.ts';
 import { onlyFields } from '../src/page/profile-fields.ts';
-import { CHROME_WORDS, expectOnly, md, para } from './main-content-pages.ts';
+import { CHROME_WORDS, expectOnly, md, page, para } from './main-content-pages.ts';
 
 describe('page: main content named by a skip link, and forum author panes', () => {
   it('takes the target of a "Skip to main content" link as the landmark when the page has no <main>', () => {
@@ -48,5 +48,19 @@ describe('page: main content named by a skip link, and forum author panes', () =
     expect(onlyFields('Registered: 2016-07-02 Posts: 710')).to.equal(true);
     expect(onlyFields('Location: the shed behind the house, where the lathe has stood for twenty years')).to.equal(false);
     expect(onlyFields('Posted: today, and more')).to.equal(false);
+  });
+
+  it("keeps a services page's grid of cards, each one link around a heading and a description, and drops a menu of links and picture teasers", () => {
+    const card = (name: string) =>
+      `<div class="col"><a href="/services/${name.toLowerCase()}"><div class="card"><h3>${name}</h3>
+        <p>We help you understand and manage the ${name.toLowerCase()} risks your business faces, with advice and hands-on work.</p></div></a></div>`;
+    const teaser = (i: number) =>
+      `<div class="col"><a href="/blog/${i}"><img src="/b${i}.jpg" alt=""><h3>Blog post number ${i}</h3><p>What every owner should know about bookkeeping before the end of the fiscal year.</p></a></div>`;
+    const html = page(`<div class="content"><h1>Consulting</h1><div class="intro">${para('Consulting', 5)}</div><div class="more">${para('Method', 5)}</div>
+      <div class="grid">${['Cloud', 'Data', 'Identity', 'Payroll'].map(card).join('')}</div>
+      <div class="grid">${[1, 2, 3].map(teaser).join('')}</div>
+      <div class="links"><a href="/a">Accounting services</a> <a href="/b">Audit services</a> <a href="/c">Tax services</a> <a href="/d">Advisory services</a></div></div>`);
+    expect(findMainContent(html).type).to.equal('service');
+    expectOnly(md(html), ['Cloud', 'manage the identity risks', 'Consulting paragraph 3'], ['Blog post number 2', 'Audit services', ...CHROME_WORDS]);
   });
 });
