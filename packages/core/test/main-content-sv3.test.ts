@@ -63,4 +63,19 @@ describe('page: main content named by a skip link, and forum author panes', () =
     expect(findMainContent(html).type).to.equal('service');
     expectOnly(md(html), ['Cloud', 'manage the identity risks', 'Consulting paragraph 3'], ['Blog post number 2', 'Audit services', ...CHROME_WORDS]);
   });
+
+  it("reads an FAQ's answer hidden by an inline style right after its question, written without heading markup", () => {
+    const faq = (q: string, a: string) =>
+      `<div class="qa"><div class="row" style="cursor:pointer"><div>${q}</div><div><svg></svg></div></div>
+        <div style="visibility:hidden;height:0">${a}</div></div>`;
+    const html = page(`<main><h1>Pet insurance</h1>${para('Insurance', 2)}
+      ${faq('What does pet insurance cover?', 'Coverage ranges from accident-only plans to comprehensive accident and illness plans.')}
+      ${faq('How much does it cost?', 'Your monthly premium depends on your pet and its health history.')}
+      <div class="note"><div>Our promise</div><div style="display:none">A hidden promotional banner that a script shows on a timer.</div></div></main>`);
+    expectOnly(
+      md(html),
+      ['What does pet insurance cover?', 'comprehensive accident and illness plans', 'monthly premium depends'],
+      ['hidden promotional banner', ...CHROME_WORDS],
+    );
+  });
 });
