@@ -78,4 +78,15 @@ describe('page: main content named by a skip link, and forum author panes', () =
       ['hidden promotional banner', ...CHROME_WORDS],
     );
   });
+
+  it("leaves out a thread's status notice ('Not open for further replies')", () => {
+    const post = (i: number) =>
+      `<article class="message message--post" id="js-post-${i}"><div class="message-cell"><h4 class="message-name"><a href="/members/m${i}.${i}/">member${i}</a></h4></div>
+        <div class="message-content"><div class="bbWrapper">Post number ${i} answers the question with its own words and details.</div></div></article>`;
+    const html = page(`<div class="p-body"><h1>Lathe question</h1>
+      <dl class="blockStatus"><dt>Status</dt><dd class="blockStatus-message blockStatus-message--locked">Not open for further replies.</dd></dl>
+      <div class="block-body">${[1, 2, 3, 4].map(post).join('')}</div></div>`);
+    expect(findMainContent(html).type).to.equal('forum');
+    expectOnly(md(html), ['Lathe question', 'Post number 4 answers'], ['Not open for further replies', ...CHROME_WORDS]);
+  });
 });

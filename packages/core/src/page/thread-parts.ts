@@ -35,6 +35,7 @@ export function threadParts(t: Tree, node: number, type: PageType, holdsTitle: (
     add(voteControls(t, node));
     add(reactionBars(t, node));
     add(profileFields(t, node));
+    add(smallNamed(t, node, THREAD_STATUS, STATUS_TEXT));
   }
   return out;
 }
@@ -124,6 +125,11 @@ function smallNamed(t: Tree, node: number, re: RegExp, most: number): number[] {
   }
   return out;
 }
+
+/** A thread's status notice by class word (`blockStatus`, XenForo's: "Status: Not open for further replies."). */
+const THREAD_STATUS = /(?:^|[-_\s])(?:block-status|thread-status|topic-status)(?:$|[-_\s])/;
+/** A status notice holds at most this much text (characters). */
+const STATUS_TEXT = 200;
 
 /** Class, id and data-role lower-cased, camelCase words split (`VoteBtn` as `vote-btn`). */
 function splitWords(el: Element): string {
