@@ -89,4 +89,13 @@ describe('page: main content named by a skip link, and forum author panes', () =
     expect(findMainContent(html).type).to.equal('forum');
     expectOnly(md(html), ['Lathe question', 'Post number 4 answers'], ['Not open for further replies', ...CHROME_WORDS]);
   });
+
+  it("leaves out the thread starter's badge on a post, and keeps the word in a sentence", () => {
+    const post = (i: number) =>
+      `<div class="post" id="p${i}"><div class="poster"><a href="/members/m${i}">member${i}</a>${i % 2 ? '<ul class="badges"><li><span class="badge">Original poster</span></li></ul>' : ''}</div>
+        <div class="postbody"><p>Post number ${i} answers the question with its own words and details.</p>${i === 2 ? '<p>Ask the <b>Author</b> of the guide.</p>' : ''}</div></div>`;
+    const html = page(`<div class="topic"><h1>Lathe question</h1>${[1, 2, 3, 4].map(post).join('')}</div>`);
+    expect(findMainContent(html).type).to.equal('forum');
+    expectOnly(md(html), ['member3', 'Post number 4 answers', '**Author** of the guide'], ['Original poster', ...CHROME_WORDS]);
+  });
 });

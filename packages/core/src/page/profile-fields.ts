@@ -2,7 +2,7 @@
 // "Likes Received: 12", "Location: AMS"), found by what they say whatever the forum package names
 // them: every package prints the same few fields beside each post.
 import type { AnyNode, Element } from 'domhandler';
-import { elementChildren, type Tree } from './content-tree.ts';
+import { eachLive, elementChildren, textOf, type Tree } from './content-tree.ts';
 
 /** The labels of a poster's profile fields, each followed by a colon. */
 const LABEL =
@@ -68,4 +68,27 @@ function rawText(el: Element): string {
       for (let i = (n as Element).children.length - 1; i >= 0; i--) stack.push((n as Element).children[i]);
   }
   return s;
+}
+
+/** The badge a forum puts on the thread starter's posts: "Author", "Original poster", "OP", "Topic starter". */
+const STARTER_BADGE = /^(?:author|original poster|op|topic starter|thread starter)$/;
+/** Such a badge is this short (characters). */
+const BADGE_TEXT = 20;
+
+/**
+ * The blocks inside the content `node` whose whole text is the thread starter's badge, with the
+ * wrappers that hold nothing else; not such a word inside a sentence (a text beside it).
+ */
+export function starterBadges(t: Tree, node: number): number[] {
+  const out: number[] = [];
+  eachLive(t, node, (i) => {
+    const chars = t.txt[i] + t.lnk[i];
+    if (chars === 0 || chars > BADGE_TEXT || !STARTER_BADGE.test(textOf(t.els[i]))) return false;
+    let k = i;
+    while (t.parent[k] > node && t.txt[t.parent[k]] + t.lnk[t.parent[k]] === chars) k = t.parent[k];
+    if (t.els[k].parent?.children.some((c) => c.type === 'text' && c.data.trim() !== '')) return false;
+    out.push(k);
+    return true;
+  });
+  return out;
 }
