@@ -98,4 +98,14 @@ describe('page: main content named by a skip link, and forum author panes', () =
     expect(findMainContent(html).type).to.equal('forum');
     expectOnly(md(html), ['member3', 'Post number 4 answers', '**Author** of the guide'], ['Original poster', ...CHROME_WORDS]);
   });
+
+  it("leaves out a thread's display options whose sort select is named by its label alone", () => {
+    const post = (i: number) =>
+      `<div class="post" id="p${i}"><div class="postbody"><p>Post number ${i} answers the question with its own words and details.</p></div></div>`;
+    const html = page(`<div class="topic"><h1>Lathe question</h1>${[1, 2, 3, 4].map(post).join('')}
+      <form id="viewtopic"><fieldset class="opts"><label>Display posts from previous:<select name="st"><option>All posts</option></select></label>
+      <label>Sort by<select name="sk"><option>Post time</option></select></label><label><select name="sd"><option>Ascending</option></select></label>
+      <input type="submit" value="Go"></fieldset></form></div>`);
+    expectOnly(md(html), ['Post number 4 answers'], ['Display posts from previous', 'Sort by', ...CHROME_WORDS]);
+  });
 });
