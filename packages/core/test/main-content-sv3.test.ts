@@ -108,4 +108,15 @@ describe('page: main content named by a skip link, and forum author panes', () =
       <input type="submit" value="Go"></fieldset></form></div>`);
     expectOnly(md(html), ['Post number 4 answers'], ['Display posts from previous', 'Sort by', ...CHROME_WORDS]);
   });
+
+  it("leaves out an ad slot's label with a note after it ('Advertisement - Members don't see this ad')", () => {
+    const html = page(`<main><h1>Application thread</h1>${para('Thread', 2)}
+      <div class="ad-label">Advertisement - Members don't see this ad</div><div><span>Advertisement (gone after registration)</span></div>${para('Later', 2)}
+      <p>Advertisement - the craft of selling, as taught in the evening course, was her subject for years.</p></main>`);
+    expectOnly(
+      md(html),
+      ['Thread paragraph 2', 'Later paragraph 2', 'the craft of selling'],
+      ["Members don't see", 'gone after registration', ...CHROME_WORDS],
+    );
+  });
 });
