@@ -5,7 +5,7 @@
 import { DomHandler, type AnyNode, type Element, type ParentNode } from 'domhandler';
 import { append, removeElement } from 'domutils';
 import { isBoilerplate, isHidden, isOverlay } from './boilerplate.ts';
-import { keyedPanel, visibleRepeat } from './hidden.ts';
+import { asksQuestion, keyedPanel, visibleRepeat } from './hidden.ts';
 import { holdsPricedGrid } from './prices.ts';
 import { linearParser } from './sax.ts';
 
@@ -219,7 +219,7 @@ function collapsedBody(el: Element): boolean {
   while (prev && prev.type !== 'tag') prev = prev.prev;
   if (!prev) return false;
   const p = prev as Element;
-  if (OPENERS.has(p.name)) return !isHidden(p.name, p.attribs);
+  if (OPENERS.has(p.name) || asksQuestion(p)) return !isHidden(p.name, p.attribs);
   return a.id !== undefined && (p.attribs['aria-controls'] ?? '').split(/\s+/).includes(a.id);
 }
 

@@ -2,7 +2,7 @@
 // markup, except what is hidden only until a script runs or a click opens it (streamed parts, tab
 // panels, accordion bodies, a page-level wrapper revealed on load), and the links hidden from screen
 // readers that are shown on screen.
-import type { Element } from 'domhandler';
+import type { AnyNode, Element } from 'domhandler';
 import { isHidden } from './boilerplate.ts';
 
 type Attrs = Record<string, string>;
@@ -85,4 +85,26 @@ export function keyedPanel(el: Element): boolean {
     return b.style !== undefined && !isHidden((p as Element).name, b) && keys.some((k) => b[k] !== undefined && b[k] !== '' && b[k] !== el.attribs[k]);
   }
   return false;
+}
+
+/** A question's text is at most this long (characters). */
+const QUESTION = 200;
+
+/**
+ * A block whose whole text is one question ("Does pet insurance cover dental work?"), shown: an FAQ's
+ * question without heading markup, the row a click on which opens the hidden answer after it. Not a
+ * button or a link (a floating "Need help planning?" button opening a chat card), which would name
+ * what it opens (`aria-controls`) if it were an accordion's.
+ */
+export function asksQuestion(el: Element): boolean {
+  if (el.name === 'button' || el.name === 'a') return false;
+  let s = '';
+  const stack: AnyNode[] = [el];
+  while (stack.length && s.length <= QUESTION) {
+    const n = stack.pop()!;
+    if (n.type === 'text') s += n.data;
+    else if (n.type === 'tag' && n.name !== 'script' && n.name !== 'style') for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i]);
+  }
+  s = s.trim();
+  return s.length > 3 && s.length <= QUESTION && s.endsWith('?') && !s.slice(0, -1).includes('?');
 }

@@ -8,7 +8,7 @@ import { eachLive, textOf, type Tree } from './content-tree.ts';
 
 /** A block's whole text (lowercased, spaces collapsed) that is such a label. */
 const LABEL =
-  /^(?:advertisements?|sponsor message|(?:the )?(?:article|story|content|text) continues below(?: advertisement)?|continue reading below|edit this page(?: on (?:github|gitlab))?|back to (?:the )?blog|was this (?:page |article )?helpful\??|like this:|share this:|like loading\.*…?|pin (?:this|it) for later!?|add (?:[\w.-]+ )?(?:as a preferred source )?on google)$/;
+  /^(?:advertisements?(?: ?[-–—(:] ?[^.!?]{0,40})?|sponsor message|(?:the )?(?:article|story|content|text) continues below(?: advertisement)?|continue reading below|edit this page(?: on (?:github|gitlab))?|back to (?:the )?blog|was this (?:page |article )?helpful\??|like this:|share this:|like loading\.*…?|pin (?:this|it) for later!?|add (?:[\w.-]+ )?(?:as a preferred source )?on google)$/;
 /** Such a label is this short (characters). */
 const MAX = 45;
 

@@ -78,6 +78,41 @@ function headingToggles(t: Tree, k: number): boolean {
   return toggles > 0 && toggles >= t.lnk[k];
 }
 
+/** A card's description (its text outside the heading) holds at least this many characters. */
+const DESCRIPTION = 60;
+/** A grid of described cards holds at least this many. */
+const MIN_CARDS = 3;
+
+/**
+ * A grid of cards, each one link around a heading and a description (`<a href="/cloud-security"><h3>Cloud
+ * Security</h3><p>We help you manage the risks…</p></a>`): a services page's offerings, read as text
+ * there, not a menu of links (a menu's links are names, not headings with a paragraph beneath).
+ */
+function describedCards(t: Tree, k: number): boolean {
+  const last = subtreeEnd(t, k);
+  let cards = 0;
+  let cardText = 0;
+  for (let i = k + 1; i <= last; i++) {
+    const el = t.els[i];
+    if (el.name !== 'a' || t.gone[i] || t.lnk[i] === 0) continue;
+    const end = subtreeEnd(t, i);
+    let heading = 0;
+    let picture = false;
+    for (let c = i + 1; c <= end; c++)
+      if (t.els[c].name === 'img' || t.els[c].name === 'picture') picture = true;
+      else if (HEADINGS.has(t.els[c].name) && !t.gone[c]) {
+        heading += t.lnk[c];
+        c = subtreeEnd(t, c);
+      }
+    if (!picture && heading > 0 && t.lnk[i] - heading >= DESCRIPTION) {
+      cards++;
+      cardText += t.lnk[i];
+    }
+    i = end;
+  }
+  return cards >= MIN_CARDS && cardText >= LINKY * t.lnk[k];
+}
+
 /** An element with text of the sentence it is in right beside it (a text sibling with a word). */
 function inSentence(el: Element): boolean {
   return [el.prev, el.next].some((c) => c?.type === 'text' && /[\p{L}\p{N}]/u.test((c as Text).data));
@@ -134,6 +169,7 @@ export function linkBlocks(t: Tree, node: number, runShare: number, type: PageTy
       }
       if (introduced(t, k)) continue;
       if (headingToggles(t, k)) continue;
+      if (type === 'service' && describedCards(t, k)) continue;
       // So is a span around a link in a sentence (`My goal is <span class="keyword"><a>MBB</a></span> since`).
       if (t.els[k].name === 'span' && inSentence(t.els[k])) continue;
       let run = 0;

@@ -40,6 +40,7 @@ import { declaredType, detectType, namedProductTitle, productList, type PageType
 import { otherProducts, rails } from './rails.ts';
 import { policies, sellingPoints } from './policies.ts';
 import { bylines } from './bylines.ts';
+import { skipTarget } from './skip-target.ts';
 
 export type { Range } from './content-tree.ts';
 export type { PageType } from './page-type.ts';
@@ -103,7 +104,8 @@ export function findMainContent(html: string): MainContent {
   // The page's one main landmark (`<main>`, `role=main`), when the descent stopped above it: the
   // chrome around it (menus, a mobile drawer, a footer of links) outweighed it, so the content is
   // looked for inside the landmark the page itself names.
-  const landmark = mainLandmark(t, body);
+  let landmark = mainLandmark(t, body);
+  if (landmark === -1) landmark = skipTarget(t, body);
   if (
     landmark !== -1 &&
     landmark !== node &&

@@ -8,11 +8,19 @@ const SORT = /\bsort|sort(?:er|ing|by)?\b|order[-_ ]?by/i;
 /** The control with its label and current choice holds at most this many characters. */
 const SORT_TEXT = 40;
 
+/** A label's own text naming a sort ("Sort by", "Sort:"). */
+const SORT_LABEL = /^\s*sort\b/i;
+
+/** An element holding a select named for sorting, or a label around a select whose own text names a sort
+ * (phpBB's `<label>Sort by<select name="sk">`). */
 const sortSelect = (el: Element) =>
   el.children.some((c) => {
     if (c.type !== 'tag' || (c as Element).name !== 'select') return false;
     const a = (c as Element).attribs;
-    return SORT.test(`${a['aria-label'] ?? ''} ${a.name ?? ''} ${a.id ?? ''}`);
+    return (
+      SORT.test(`${a['aria-label'] ?? ''} ${a.name ?? ''} ${a.id ?? ''}`) ||
+      (el.name === 'label' && el.children.some((d) => d.type === 'text' && SORT_LABEL.test(d.data)))
+    );
   });
 
 /**

@@ -5,6 +5,7 @@
 import type { Element } from 'domhandler';
 import { elementChildren, isAncestor, named, signature, subtreeEnd, weight, type Tree } from './content-tree.ts';
 import type { PageType } from './page-type.ts';
+import { profileFields, starterBadges } from './profile-fields.ts';
 
 /**
  * The parts of a thread (forum) or of an article's comments inside the content `node` to leave out;
@@ -33,13 +34,16 @@ export function threadParts(t: Tree, node: number, type: PageType, holdsTitle: (
     add(postComments(t, node));
     add(voteControls(t, node));
     add(reactionBars(t, node));
+    add(profileFields(t, node));
+    add(starterBadges(t, node));
+    add(smallNamed(t, node, THREAD_STATUS, STATUS_TEXT));
   }
   return out;
 }
 
 /** A forum post's signature and its author's profile box, rank or title under their name, by class or id. */
 const POSTER =
-  /(?:^|[-_\s])(?:signature|signatures|post-?signature|user-?extras|postprofile|user-?info|user-?stats|author-?stats|poster-?info|user-?title|user-?banner|user-?rank|member-?title|member-?rank(?:ing)?|poster-?rank)(?:$|[-_\s])/;
+  /(?:^|[-_\s])(?:signature|signatures|post-?signature|user-?extras|postprofile|user-?info|user-?stats|author-?stats|poster-?info|user-?title|user-?banner|user-?rank|member-?title|member-?rank(?:ing)?|poster-?rank|c?author-?pane[-_]info|author-?fields)(?:$|[-_\s])/;
 /** A post's note of its last edit ("Last edited: Jul 9, 2022", "Last edited by … (2024-08-03)"), by class or id. */
 const EDIT_NOTE = /(?:^|[-_\s])(?:last-?edit(?:ed)?|post-?edit(?:ed)?|edit-?note|edited-?by)(?:$|[-_\s])/;
 /** An edit note holds at most this much text (characters). */
@@ -122,6 +126,11 @@ function smallNamed(t: Tree, node: number, re: RegExp, most: number): number[] {
   }
   return out;
 }
+
+/** A thread's status notice by class word (`blockStatus`, XenForo's: "Status: Not open for further replies."). */
+const THREAD_STATUS = /(?:^|[-_\s])(?:block-status|thread-status|topic-status)(?:$|[-_\s])/;
+/** A status notice holds at most this much text (characters). */
+const STATUS_TEXT = 200;
 
 /** Class, id and data-role lower-cased, camelCase words split (`VoteBtn` as `vote-btn`). */
 function splitWords(el: Element): string {
