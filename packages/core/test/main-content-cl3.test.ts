@@ -1,0 +1,33 @@
+// Main content on a shop's category pages (cl3): a category marking up every card as a schema.org
+// Product (an ItemList of Products) keeps its category text and its grid, as an undeclared one does.
+import { CHROME_WORDS, expectOnly, md, page } from './main-content-pages.ts';
+
+describe('page: category pages declared as lists of products', () => {
+  const card = (i: number) =>
+    `<div class="card"><a href="/p/lens-${i}"><img src="/l${i}.jpg" alt=""></a><h2><a href="/p/lens-${i}">Prime lens ${i} for mirrorless bodies</a></h2>
+     <ul><li>Fast f/1.${i} aperture for low light</li><li>Quiet autofocus motor for video work</li><li>Weather-sealed metal barrel</li></ul>
+     <span class="price">$4${i}9.00</span></div>`;
+  const items = Array.from({ length: 12 }, (_, i) => `{"@type":"ListItem","position":${i + 1},"item":{"@type":"Product","name":"Prime lens ${i}","offers":{"@type":"Offer","price":"4${i}9.00"}}}`);
+  const head = `<script type="application/ld+json">{"@context":"https://schema.org","@type":"ItemList","itemListElement":[${items.join(',')}]}</script>`;
+  const grid = `<section class="item-list">${Array.from({ length: 12 }, (_, i) => card(i)).join('')}</section>`;
+
+  const guide = (topic: string) =>
+    `<p>${topic}: a lens made for one mount fits no other without an adapter, and the adapter costs some autofocus speed, so most buyers pick a lens made for the body they own today and keep.</p>`;
+  it("the buying guide after the grid's </main> is content, and the grid stays", () => {
+    const html = page(
+      `<main><h1>Mirrorless lenses</h1>${grid}<nav class="pages"><a href="?p=2">Next</a></nav></main>
+       <div class="band"><section class="category-text"><h2>Choosing a mirrorless lens</h2>${guide('Lens mount')}${guide('Sensor size')}<h3>Do adapters work?</h3>${guide('Adapter')}${guide('Focus motor')}</section></div>`,
+      head,
+    );
+    expectOnly(md(html), ['Mirrorless lenses', 'Prime lens 3 for mirrorless bodies', '$439.00', 'Choosing a mirrorless lens', 'Focus motor: a lens made'], CHROME_WORDS);
+  });
+
+  it('with the buying guide beside the grid, the grid is not taken for other products', () => {
+    const html = page(
+      `<main><h1>Mirrorless lenses</h1><div class="wrap"><p class="note">Prices from $49.00, shipping free</p>${grid}</div>
+       <section class="category-text"><h2>Choosing a mirrorless lens</h2>${guide('Lens mount')}${guide('Sensor size')}${guide('Adapter')}${guide('Focus motor')}${guide('Stabiliser')}${guide('Weather sealing')}</section></main>`,
+      head,
+    );
+    expectOnly(md(html), ['Mirrorless lenses', 'Prime lens 3 for mirrorless bodies', '$439.00', 'Choosing a mirrorless lens', 'Adapter: a lens made'], CHROME_WORDS);
+  });
+});
