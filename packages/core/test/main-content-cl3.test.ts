@@ -7,7 +7,10 @@ describe('page: category pages declared as lists of products', () => {
     `<div class="card"><a href="/p/lens-${i}"><img src="/l${i}.jpg" alt=""></a><h2><a href="/p/lens-${i}">Prime lens ${i} for mirrorless bodies</a></h2>
      <ul><li>Fast f/1.${i} aperture for low light</li><li>Quiet autofocus motor for video work</li><li>Weather-sealed metal barrel</li></ul>
      <span class="price">$4${i}9.00</span></div>`;
-  const items = Array.from({ length: 12 }, (_, i) => `{"@type":"ListItem","position":${i + 1},"item":{"@type":"Product","name":"Prime lens ${i}","offers":{"@type":"Offer","price":"4${i}9.00"}}}`);
+  const items = Array.from(
+    { length: 12 },
+    (_, i) => `{"@type":"ListItem","position":${i + 1},"item":{"@type":"Product","name":"Prime lens ${i}","offers":{"@type":"Offer","price":"4${i}9.00"}}}`,
+  );
   const head = `<script type="application/ld+json">{"@context":"https://schema.org","@type":"ItemList","itemListElement":[${items.join(',')}]}</script>`;
   const grid = `<section class="item-list">${Array.from({ length: 12 }, (_, i) => card(i)).join('')}</section>`;
 
@@ -19,7 +22,11 @@ describe('page: category pages declared as lists of products', () => {
        <div class="band"><section class="category-text"><h2>Choosing a mirrorless lens</h2>${guide('Lens mount')}${guide('Sensor size')}<h3>Do adapters work?</h3>${guide('Adapter')}${guide('Focus motor')}</section></div>`,
       head,
     );
-    expectOnly(md(html), ['Mirrorless lenses', 'Prime lens 3 for mirrorless bodies', '$439.00', 'Choosing a mirrorless lens', 'Focus motor: a lens made'], CHROME_WORDS);
+    expectOnly(
+      md(html),
+      ['Mirrorless lenses', 'Prime lens 3 for mirrorless bodies', '$439.00', 'Choosing a mirrorless lens', 'Focus motor: a lens made'],
+      CHROME_WORDS,
+    );
   });
 
   it('with the buying guide beside the grid, the grid is not taken for other products', () => {
@@ -28,6 +35,21 @@ describe('page: category pages declared as lists of products', () => {
        <section class="category-text"><h2>Choosing a mirrorless lens</h2>${guide('Lens mount')}${guide('Sensor size')}${guide('Adapter')}${guide('Focus motor')}${guide('Stabiliser')}${guide('Weather sealing')}</section></main>`,
       head,
     );
-    expectOnly(md(html), ['Mirrorless lenses', 'Prime lens 3 for mirrorless bodies', '$439.00', 'Choosing a mirrorless lens', 'Adapter: a lens made'], CHROME_WORDS);
+    expectOnly(
+      md(html),
+      ['Mirrorless lenses', 'Prime lens 3 for mirrorless bodies', '$439.00', 'Choosing a mirrorless lens', 'Adapter: a lens made'],
+      CHROME_WORDS,
+    );
+  });
+
+  it("a card's title link, a short heading, stays in each card of a grid of priced cards", () => {
+    const tee = (i: number) =>
+      `<article class="product-card"><div class="image-wrap"><a href="/p/tee-${i}" aria-label="Tee ${i}"><img alt="Tee ${i}" src="/t${i}.jpg"></a></div>
+       <div class="details"><div class="title-container"><a class="title-link" href="/p/tee-${i}"><h4 class="title">Crest Tee ${i}</h4></a></div>
+       <p class="fit">regular fit, cotton jersey</p><p class="colour">Light Grey Marl / Black</p><div class="price"><span>$2${i}</span></div></div></article>`;
+    const html = page(
+      `<main><h1>T-Shirts &amp; Tops</h1><p>400 Products</p><div class="product-grid" role="list">${Array.from({ length: 8 }, (_, i) => tee(i)).join('')}</div></main>`,
+    );
+    expectOnly(md(html), ['Crest Tee 3', 'Light Grey Marl / Black', '$23'], CHROME_WORDS);
   });
 });
