@@ -1,5 +1,6 @@
 // Main content on a shop's category pages (cl3): a category marking up every card as a schema.org
 // Product (an ItemList of Products) keeps its category text and its grid, as an undeclared one does.
+import { expect } from 'chai';
 import { CHROME_WORDS, expectOnly, md, page } from './main-content-pages.ts';
 
 describe('page: category pages declared as lists of products', () => {
@@ -51,5 +52,25 @@ describe('page: category pages declared as lists of products', () => {
       `<main><h1>T-Shirts &amp; Tops</h1><p>400 Products</p><div class="product-grid" role="list">${Array.from({ length: 8 }, (_, i) => tee(i)).join('')}</div></main>`,
     );
     expectOnly(md(html), ['Crest Tee 3', 'Light Grey Marl / Black', '$23'], CHROME_WORDS);
+  });
+
+  it('a block printed once per screen size, side by side, is kept once', () => {
+    const copy = 'The makings of your ideal sleep space start with intention: a bed that is beautiful and sets a new standard for softness.';
+    const html = page(
+      `<main><h1>All sheets</h1><p>A sheet fabric for every kind of sleeper, in every size.</p>
+        <div class="seo-block"><h4>Sheets for your sleep sanctuary</h4><div class="text"><span class="excerpt view--lrg"><p>${copy}</p></span>
+        <span class="excerpt view--med"><p>${copy}</p></span><span class="excerpt view--sml"><p>${copy}</p></span></div></div></main>`,
+    );
+    const out = md(html);
+    expectOnly(out, ['All sheets', 'Sheets for your sleep sanctuary', copy], CHROME_WORDS);
+    expect(out.split(copy).length - 1).to.equal(1);
+  });
+
+  it('a control every card carries, named by a camelCase class word (`shipMessageBtn_x1`), is left out', () => {
+    const camera = (i: number) =>
+      `<div class="item_x1"><h3><a href="/c/${i}">Mirrorless camera body ${i}</a></h3><ul><li>24MP sensor with fast autofocus</li></ul>
+       <div class="price_x1">$1,${i}99.00</div><div class="ship_x1"><span class="shipMessageBtn_GoA0">Calculate Shipping</span></div></div>`;
+    const html = page(`<main><h1>Mirrorless cameras</h1><div class="list_x1">${Array.from({ length: 8 }, (_, i) => camera(i)).join('')}</div></main>`);
+    expectOnly(md(html), ['Mirrorless camera body 3', '24MP sensor', '$1,399.00'], ['Calculate Shipping', ...CHROME_WORDS]);
   });
 });

@@ -222,6 +222,8 @@ const CARD_LABELS = 5;
 const LABEL_TAGS = new Set(['dt', 'th', 'label']);
 /** Class words of a card's controls. */
 const CONTROL = /(?:^|[-_\s])(?:btn|button|quick-?view|quick-?shop|quick-?add|wishlist|cta)(?:$|[-_\s])/;
+/** ... or ending a camelCase word (a CSS module's `shipMessageBtn_GoA0`, `addToCartButton`; not a hash's stray capitals). */
+const CAMEL_CONTROL = /[a-z](?:Btn|Button)(?:$|[-_\s])/;
 
 /**
  * Whether element `i` of a card is (inside) one of its controls: a link holding this text alone (not
@@ -232,7 +234,7 @@ function control(t: Tree, i: number, card: number, text: string): boolean {
   for (let a = i; a !== card; a = t.parent[a]) {
     const el = t.els[a];
     if ((el.name === 'a' && t.txt[a] + t.lnk[a] <= chars) || el.name === 'button' || el.attribs.role === 'button') return true;
-    if (el.attribs.class !== undefined && CONTROL.test(el.attribs.class.toLowerCase())) return true;
+    if (el.attribs.class !== undefined && (CONTROL.test(el.attribs.class.toLowerCase()) || CAMEL_CONTROL.test(el.attribs.class))) return true;
   }
   return false;
 }
