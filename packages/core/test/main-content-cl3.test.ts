@@ -73,4 +73,21 @@ describe('page: category pages declared as lists of products', () => {
     const html = page(`<main><h1>Mirrorless cameras</h1><div class="list_x1">${Array.from({ length: 8 }, (_, i) => camera(i)).join('')}</div></main>`);
     expectOnly(md(html), ['Mirrorless camera body 3', '24MP sensor', '$1,399.00'], ['Calculate Shipping', ...CHROME_WORDS]);
   });
+
+  it("a carousel of customers' testimonials beside a shop's grid is left out", () => {
+    const gummy = (i: number) =>
+      `<div class="product-tile"><a href="/p/g-${i}"><img src="/g${i}.jpg" alt=""></a><h3><a href="/p/g-${i}">Relax berries ${i}0 count</a></h3><p>Made with natural fruit flavours, vegan and gluten free.</p><span class="price">$3${i}.99</span></div>`;
+    const quote = (n: string) =>
+      `<div class="slide"><h4>Best I have tried!</h4><p>I have tried many brands over the years and these are the only ones that help me sleep through the night without fail.</p><p>${n}</p></div>`;
+    const html = page(
+      `<main><h1>Gummies</h1><p>Our best-tasting gummies in every strength.</p><div class="tiles">${Array.from({ length: 8 }, (_, i) => gummy(i)).join('')}</div>
+       <section class="reviews-carousel"><h2>Happy customers? We have got them!</h2>${quote('Tom K.')}${quote('Ann B.')}</section>
+       <section class="faq"><h2>What are gummies?</h2><p>Gummies are sweet edibles, made in many flavours and strengths, each one measured out for you.</p></section></main>`,
+    );
+    expectOnly(
+      md(html),
+      ['Gummies', 'Relax berries 30 count', '$33.99', 'What are gummies?'],
+      ['Happy customers', 'Tom K.', 'only ones that help me sleep', ...CHROME_WORDS],
+    );
+  });
 });
