@@ -103,7 +103,8 @@ export function duplicates(t: Tree, node: number, type: PageType): number[] {
       (screen[i - node] ||
         type === 'forum' ||
         t.els[i].name === 'blockquote' ||
-        (type !== 'documentation' && s.length >= LONG_COPY && count.get(s) === 2 && !ROW.has(t.els[i].name)))
+        (type !== 'documentation' && s.length >= LONG_COPY && count.get(s) === 2 && !ROW.has(t.els[i].name)) ||
+        (type !== 'documentation' && s.length >= LONG_COPY && !ROW.has(t.els[i].name) && besideTwin(t, node, text, i)))
     ) {
       out.push(i);
       continue;
@@ -113,6 +114,29 @@ export function duplicates(t: Tree, node: number, type: PageType): number[] {
     for (let k = kids.length - 1; k >= 0; k--) stack.push(kids[k]);
   }
   return out;
+}
+
+/**
+ * Whether the element sibling just before `i` (not a list item), of the same tag and other classes
+ * with a class word in common, has the same text: the same block printed once per screen size, side by side (`excerpt view--lrg`,
+ * `view--med`, `view--sml`; `plan__desktopCopy`, `plan__mobileCopy`), however many times (the count
+ * rule above wants exactly two). Like items (same classes: a job posted twice) are not copies.
+ */
+function besideTwin(t: Tree, node: number, text: (string | null)[], i: number): boolean {
+  if (i === node) return false;
+  const kids = elementChildren(t, t.parent[i]);
+  const at = kids.indexOf(i);
+  let prev = at - 1;
+  while (prev >= 0 && t.txt[kids[prev]] + t.lnk[kids[prev]] === 0) prev--;
+  if (prev < 0) return false;
+  const a = t.els[kids[prev]];
+  const b = t.els[i];
+  const ca = a.attribs.class?.trim();
+  const cb = b.attribs.class?.trim();
+  if (a.name !== b.name || b.name === 'li' || !ca || !cb || ca === cb || text[kids[prev] - node] !== text[i - node]) return false;
+  // (one component's variants: a class word in common, `excerpt view--lrg` and `excerpt view--med`)
+  const words = new Set(ca.split(/\s+/));
+  return cb.split(/\s+/).some((w) => words.has(w));
 }
 
 /**

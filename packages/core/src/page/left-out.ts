@@ -31,6 +31,7 @@ export function leftOut(t: Tree, node: number, type: PageType, holdsTitle: (i: n
   // A shop's review widget is its customers' reviews on any page it is put on (a product page typed
   // as something else, a collection, a landing page).
   else if (type !== 'forum') add(named(t, node, REVIEW_WIDGETS));
+  if (type !== 'product' && type !== 'forum') add(shopTestimonials(t, node));
   add(threadParts(t, node, type, holdsTitle));
   add(facets(t, node, type, holdsTitle));
   add(sortControls(t, node));
@@ -67,6 +68,25 @@ const REVIEWS =
 
 /** Customer reviews only (not questions, ratings or recommendations, which can name a product's FAQ or its spec cards). */
 export const CUSTOMER_REVIEWS = /(?<!editorial[-_]?)review|okendo|yotpo|bazaarvoice|jdgm|judgeme|trustpilot/;
+
+/** A showcase of customers' words beside a shop's grid: testimonials, a carousel of reviews (not a reviews section, which a directory's page is about). */
+const TESTIMONIALS = /(?:^|[-_\s])(?:testimonials?|reviews?[-_](?:carousel|slider|swiper))(?:$|[-_\s])/;
+
+/**
+ * On a shop's category page (the content holds a grid of priced cards), its customers' testimonials
+ * (`testimonials`, `reviews-carousel`, `reviews-slider`), not holding the grid, not inside one of its
+ * cards and under half the content: what buyers said of the shop, not the category.
+ */
+function shopTestimonials(t: Tree, node: number): number[] {
+  const grid = pricedGrids(t, node);
+  if (!(grid[0] & (GRID | HOLDS_GRID))) return [];
+  // (not inside a card of the grid: a directory's card quoting its own reviews)
+  const inCard = (i: number) => {
+    for (let c = i; c !== node && c !== -1; c = t.parent[c]) if (grid[c - node] & PRICED && grid[t.parent[c] - node] & GRID) return true;
+    return false;
+  };
+  return named(t, node, TESTIMONIALS).filter((i) => !(grid[i - node] & (GRID | HOLDS_GRID)) && weight(t, i) < 0.5 * weight(t, node) && !inCard(i));
+}
 
 /** The review widgets shops embed, by their class or id prefixes. */
 const REVIEW_WIDGETS = /okendo|yotpo|jdgm|judgeme|stamped-|bazaarvoice|trustpilot|junip/;
@@ -222,6 +242,8 @@ const CARD_LABELS = 5;
 const LABEL_TAGS = new Set(['dt', 'th', 'label']);
 /** Class words of a card's controls. */
 const CONTROL = /(?:^|[-_\s])(?:btn|button|quick-?view|quick-?shop|quick-?add|wishlist|cta)(?:$|[-_\s])/;
+/** ... or ending a camelCase word (a CSS module's `shipMessageBtn_GoA0`, `addToCartButton`; not a hash's stray capitals). */
+const CAMEL_CONTROL = /[a-z](?:Btn|Button)(?:$|[-_\s])/;
 
 /**
  * Whether element `i` of a card is (inside) one of its controls: a link holding this text alone (not
@@ -232,7 +254,7 @@ function control(t: Tree, i: number, card: number, text: string): boolean {
   for (let a = i; a !== card; a = t.parent[a]) {
     const el = t.els[a];
     if ((el.name === 'a' && t.txt[a] + t.lnk[a] <= chars) || el.name === 'button' || el.attribs.role === 'button') return true;
-    if (el.attribs.class !== undefined && CONTROL.test(el.attribs.class.toLowerCase())) return true;
+    if (el.attribs.class !== undefined && (CONTROL.test(el.attribs.class.toLowerCase()) || CAMEL_CONTROL.test(el.attribs.class))) return true;
   }
   return false;
 }

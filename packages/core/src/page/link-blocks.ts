@@ -163,6 +163,9 @@ export function linkBlocks(t: Tree, node: number, runShare: number, type: PageTy
         stack.push(k);
         continue;
       }
+      // A card's own title (a link block holding a heading) in a card of that grid is the card's (not
+      // in a thread, whose posts quoting prices are no shop's cards: an author's name links there).
+      if (grid && type !== 'forum' && cardTitle(t, node, grid, k)) continue;
       if (own !== -1 && isAncestor(t, k, own) && !isAncestor(t, k, title)) {
         stack.push(k);
         continue;
@@ -194,6 +197,16 @@ export function linkBlocks(t: Tree, node: number, runShare: number, type: PageTy
     const sig = signature(t.els[k]);
     return bySig.get(sig)! < runShare * whole && (!rows || parents.get(sig)!.size < ROWS || !(rows[k - node] || namesList(t.els[k])));
   });
+}
+
+/** Whether `k` holds a heading and lies in a card of a shop's grid of priced cards (a priced child of a grid). */
+function cardTitle(t: Tree, node: number, grid: Uint8Array, k: number): boolean {
+  let card = -1;
+  for (let c = k; c !== node && c !== -1 && card === -1; c = t.parent[c]) if (grid[c - node] & PRICED && grid[t.parent[c] - node] & GRID) card = c;
+  if (card === -1) return false;
+  const last = subtreeEnd(t, k);
+  for (let i = k + 1; i <= last; i++) if (HEADINGS.has(t.els[i].name) && !t.gone[i] && t.txt[i] + t.lnk[i] > 0) return true;
+  return false;
 }
 
 /** Between the links of a list of names: a comma, a semicolon, an "and". */

@@ -87,7 +87,11 @@ const PROSE = 0.3;
 /** Finds the page's main content and its type. */
 export function findMainContent(html: string): MainContent {
   const declared = declaredType(html);
-  const t = measure(html, { results: declared !== 'product' || productList(html) });
+  // (a category page marking up every card as a schema.org product is a category all the same: its
+  // grid is its results, not other products, and its buying guide beside the grid is its text)
+  const listed = declared === 'product' && productList(html);
+  const listing = declared !== 'product' || listed;
+  const t = measure(html, { results: listing });
   const n = t.els.length;
   let body = t.els.findIndex((el) => el.name === 'body');
   if (body === -1) body = 0;
@@ -127,7 +131,7 @@ export function findMainContent(html: string): MainContent {
   if ((title === -1 || t.txt[title] + t.lnk[title] === 0) && shellFooter(t, node)) return { type: 'empty', ranges: [], drop: [], shop: [], wrappers: [] };
   // (the category text after the page's `</main>`, outside the grid's wrappers: a range of its own)
   let after = -1;
-  if (declared !== 'product') {
+  if (listing) {
     const grown = withCategoryText(t, body, node);
     if (grown === node) after = categoryTextAfter(t, body, node);
     node = grown;
@@ -160,7 +164,7 @@ export function findMainContent(html: string): MainContent {
   for (const i of leftOut(t, node, type, holdsTitle)) drop.push(rangeOf(t.els[i], html));
   for (const i of duplicates(t, node, type)) drop.push(rangeOf(t.els[i], html));
   if (type !== 'listing') for (const i of rails(t, node, type)) drop.push(rangeOf(t.els[i], html));
-  if (type === 'product') for (const i of otherProducts(t, node, title)) drop.push(rangeOf(t.els[i], html));
+  if (type === 'product' && !listed) for (const i of otherProducts(t, node, title)) drop.push(rangeOf(t.els[i], html));
   // (a part streamed into a block left out goes with it; not for its placeholder alone, a template, left out as such)
   streamed(t, html, drop, true);
   const shop = [
