@@ -6,6 +6,7 @@
 // author or the date. Found by what they say, whatever the markup: a block whose whole text is made
 // of bylines, dates, reading times and their labels.
 import { eachLive, elementChildren, HEADINGS, isAncestor, signature, subtreeEnd, textOf, type Tree } from './content-tree.ts';
+import { ownBlock } from './labels.ts';
 
 /** Such a block is this short (characters). */
 const MAX = 120;
@@ -71,12 +72,11 @@ export function bylines(t: Tree, node: number): number[] {
     if (chars === 0 || chars > MAX) return false;
     if (HEADINGS.has(el.name) || !isByline(textOf(el).replace(/\u00a0/g, ' '))) return false;
     // (words of a sentence set in their own element, "Amanda Kramer's <em>By Design</em>", are no
-    // byline: the largest element around it holding no other text stands beside the sentence's text)
-    let k = i;
-    while (t.parent[k] > node && t.txt[t.parent[k]] + t.lnk[t.parent[k]] === chars) k = t.parent[k];
+    // byline: the largest element around it holding no other text stands beside the sentence's text,
     // or, inline, beside a sentence's worth of text)
+    const k = ownBlock(t, node, i);
+    if (k === -1) return true;
     const up = t.parent[k];
-    if (t.els[k].parent?.children.some((c) => c.type === 'text' && c.data.trim() !== '')) return true;
     if (INLINE.has(t.els[k].name) && up !== -1 && t.txt[up] + t.lnk[up] - chars > SENTENCE) return true;
     out.push(k);
     return true;

@@ -29,14 +29,24 @@ export function labels(t: Tree, node: number): number[] {
       )
     )
       return false;
-    let k = i;
-    while (t.parent[k] > node && t.txt[t.parent[k]] + t.lnk[t.parent[k]] === chars) k = t.parent[k];
     // (a word of a sentence set in its own element, "their <a>advertisement</a> ran", is no label)
-    if (t.els[k].parent?.children.some((c) => c.type === 'text' && c.data.trim() !== '')) return false;
+    const k = ownBlock(t, node, i);
+    if (k === -1) return false;
     out.push(k);
     return true;
   });
   return out;
+}
+
+/**
+ * The largest element around `i` (inside `node`) holding no other text than `i`'s: its wrapper; -1
+ * when that stands beside a sentence's text (a text node beside it: a word set in its own element).
+ */
+export function ownBlock(t: Tree, node: number, i: number): number {
+  const chars = t.txt[i] + t.lnk[i];
+  let k = i;
+  while (t.parent[k] > node && t.txt[t.parent[k]] + t.lnk[t.parent[k]] === chars) k = t.parent[k];
+  return t.els[k].parent?.children.some((c) => c.type === 'text' && c.data.trim() !== '') ? -1 : k;
 }
 
 /** A marquee repeats its phrase in this many elements or more... */

@@ -3,6 +3,7 @@
 // them: every package prints the same few fields beside each post.
 import type { AnyNode, Element } from 'domhandler';
 import { eachLive, elementChildren, textOf, type Tree } from './content-tree.ts';
+import { ownBlock } from './labels.ts';
 
 /** The labels of a poster's profile fields, each followed by a colon. */
 const LABEL =
@@ -84,9 +85,8 @@ export function starterBadges(t: Tree, node: number): number[] {
   eachLive(t, node, (i) => {
     const chars = t.txt[i] + t.lnk[i];
     if (chars === 0 || chars > BADGE_TEXT || !STARTER_BADGE.test(textOf(t.els[i]))) return false;
-    let k = i;
-    while (t.parent[k] > node && t.txt[t.parent[k]] + t.lnk[t.parent[k]] === chars) k = t.parent[k];
-    if (t.els[k].parent?.children.some((c) => c.type === 'text' && c.data.trim() !== '')) return false;
+    const k = ownBlock(t, node, i);
+    if (k === -1) return false;
     out.push(k);
     return true;
   });
