@@ -29,7 +29,11 @@ export function declaredType(html: string): PageType | null {
   if (product || price || ogs.some((o) => o === 'product' || o === 'og:product')) return 'product';
   if (types.has('ItemList') || types.has('CollectionPage') || types.has('SearchResultsPage')) return 'listing';
   if (types.has('TechArticle') || types.has('APIReference')) return 'documentation';
-  if (types.has('NewsArticle') || types.has('BlogPosting') || types.has('Article') || og === 'article') return 'article';
+  if (types.has('NewsArticle') || types.has('BlogPosting') || types.has('Article')) return 'article';
+  // Open Graph `article` with a schema.org graph naming the page a plain WebPage (and no Article in it)
+  // is a site's static page: SEO plugins (Yoast, Rank Math) tag every page og:type article, and give
+  // a post an Article or BlogPosting node of its own. Such a page's type is read from its content.
+  if (og === 'article' && !types.has('WebPage')) return 'article';
   return null;
 }
 
