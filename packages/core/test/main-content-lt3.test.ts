@@ -27,4 +27,21 @@ describe('page: the page type of listings (lt3)', () => {
     expect(findMainContent(page(awards, OG_ARTICLE + graph('WebPage', 'BlogPosting'))).type).to.equal('article');
     expect(findMainContent(page(awards, OG_ARTICLE)).type).to.equal('article');
   });
+
+  it("types a category's or a tag's archive (WordPress body classes) a listing, whatever its og:type", () => {
+    const posts = [1, 2, 3, 4, 5, 6]
+      .map(
+        (n) => `<article class="post type-post excerpt"><div class="thumb"><a href="/blog/post-${n}/"><img src="/img/${n}.jpg" alt=""></a></div>
+        <header><h2 class="excerpt-title"><a href="/blog/post-${n}/">Ten easy swaps for a greener kitchen, part ${n}</a></h2></header></article>`,
+      )
+      .join('');
+    const body = `<main><h1>Posts for beginners</h1><p>Start here: the posts below are the ones to read first, in order.</p>${posts}</main>`;
+    const archive = (cls: string) => page(body, OG_ARTICLE).replace('<body>', `<body class="${cls}">`);
+    expect(findMainContent(archive('archive category category-beginners wp-theme-x')).type).to.equal('listing');
+    expect(findMainContent(archive('archive tag tag-kitchen')).type).to.equal('listing');
+    expectOnly(md(archive('archive category category-beginners')), ['greener kitchen, part 1', 'greener kitchen, part 6'], ['Menu one', 'Footer text']);
+    // (a post filed under the category, and an archive of another kind, keep their og:type)
+    expect(findMainContent(archive('single single-post category-beginners')).type).to.equal('article');
+    expect(findMainContent(archive('archive post-type-archive')).type).to.equal('article');
+  });
 });
