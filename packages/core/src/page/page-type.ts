@@ -27,10 +27,27 @@ export function declaredType(html: string): PageType | null {
   const ratedOnly = types.has('AggregateRating') && !/"offers"\s*:|itemprop\s*=\s*["']?(?:offers|price)\b|(?:product|og):price:amount/i.test(html);
   const product = types.has('Product') && !ratedOnly;
   if (product || price || ogs.some((o) => o === 'product' || o === 'og:product')) return 'product';
-  if (types.has('ItemList') || types.has('CollectionPage') || types.has('SearchResultsPage')) return 'listing';
+  if (types.has('ItemList') || types.has('CollectionPage') || types.has('SearchResultsPage') || termArchive(html)) return 'listing';
   if (types.has('TechArticle') || types.has('APIReference')) return 'documentation';
-  if (types.has('NewsArticle') || types.has('BlogPosting') || types.has('Article') || og === 'article') return 'article';
+  if (types.has('NewsArticle') || types.has('BlogPosting') || types.has('Article')) return 'article';
+  // Open Graph `article` with a schema.org graph naming the page a plain WebPage (and no Article in it)
+  // is a site's static page: SEO plugins (Yoast, Rank Math) tag every page og:type article, and give
+  // a post an Article or BlogPosting node of its own. Such a page's type is read from its content.
+  if (og === 'article' && !types.has('WebPage')) return 'article';
   return null;
+}
+
+/** The body's classes. */
+const BODY_CLASS = /<body\b[^>]*?\sclass\s*=\s*["']([^"']*)["']/i;
+
+/**
+ * A category's or a tag's archive, by the body classes WordPress themes print (`archive category
+ * category-zero-waste`, `archive tag tag-recipes`): a list of the posts filed under it, whatever
+ * its og:type.
+ */
+function termArchive(html: string): boolean {
+  const cls = BODY_CLASS.exec(html)?.[1].split(/\s+/);
+  return !!cls && cls.includes('archive') && (cls.includes('category') || cls.includes('tag'));
 }
 
 /** This many schema.org Products or more in a list's markup are its items. */
