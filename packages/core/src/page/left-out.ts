@@ -12,6 +12,7 @@ import { classId, elementChildren, HEADINGS, isAncestor, LINKY, named, signature
 import { GRID, HOLDS_GRID, PRICED, pricedGrids } from './link-blocks.ts';
 import type { PageType } from './page-type.ts';
 import { labels, tickers } from './labels.ts';
+import { illustrations } from './illustrations.ts';
 import { placeholders } from './placeholders.ts';
 import { sortControls } from './sort-controls.ts';
 import { ratingInputs } from './rating-inputs.ts';
@@ -41,6 +42,7 @@ export function leftOut(t: Tree, node: number, type: PageType, holdsTitle: (i: n
   add(disclosureMenus(t, node, holdsTitle));
   if (type === 'product' || type === 'article' || type === 'service' || type === 'documentation') add(signups(t, node, holdsTitle, type !== 'product'));
   add(headingAnchors(t, node));
+  add(illustrations(t, node, holdsTitle));
   add(skipLinks(t, node));
   add(languageMenus(t, node, holdsTitle));
   add(pageFooters(t, node, holdsTitle));

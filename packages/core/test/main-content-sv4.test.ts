@@ -1,0 +1,23 @@
+// Main content: a software product's screen drawn in markup (a block named as a picture holding a code
+// block) is left out of a home page's content (illustrations.ts); a documentation page's code is kept.
+import { CHROME_WORDS, expectOnly, md, page, para } from './main-content-pages.ts';
+
+describe('page: main content of a product home page with a drawn screen', () => {
+  it('leaves out a block named as a picture that holds a code block, and keeps code elsewhere', () => {
+    const html = page(`<main>
+      <section class="hero"><h1>The editor for teams</h1><p>Write, test and ship code together, from anywhere.</p>
+        <a class="button" href="/download">Download now</a></section>
+      <section class="swimlane-graphic"><div class="window"><div class="tabs"><span>server.go</span><span>main.go</span></div>
+        <pre><code>package http
+func handleBatch(w http.ResponseWriter, r *http.Request) { processEveryUpload(r) }</code></pre>
+        <div class="chat">Can you add a batch endpoint to the image service?</div></div></section>
+      <section><h2>Any model for any team</h2>${para('Models', 3)}
+        <pre><code>npm install --save teamEditorCli</code></pre></section>
+    </main>`);
+    expectOnly(
+      md(html),
+      ['The editor for teams', 'Any model for any team', 'teamEditorCli'],
+      ['processEveryUpload', 'batch endpoint', 'server.go', ...CHROME_WORDS],
+    );
+  });
+});
