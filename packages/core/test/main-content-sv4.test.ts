@@ -21,3 +21,11 @@ func handleBatch(w http.ResponseWriter, r *http.Request) { processEveryUpload(r)
     );
   });
 });
+
+describe('page: main content of a reference page with a section about graphics', () => {
+  it('keeps the code of a section whose id is a picture word', () => {
+    const html = page(`<main><h1>Drawing API</h1>${para('Canvas', 3)}
+      <section id="graphics"><h2>Graphics</h2>${para('Shapes', 2)}<pre><code>canvas.drawCircleShape(10, 10, 4)</code></pre></section></main>`);
+    expectOnly(md(html), ['Drawing API', 'Graphics', 'drawCircleShape'], [...CHROME_WORDS]);
+  });
+});
