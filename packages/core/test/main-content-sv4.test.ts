@@ -29,3 +29,19 @@ describe('page: main content of a reference page with a section about graphics',
     expectOnly(md(html), ['Drawing API', 'Graphics', 'drawCircleShape'], [...CHROME_WORDS]);
   });
 });
+
+describe('page: main content of a product page with code samples', () => {
+  const sample = `<section><h2>Build apps with functions</h2>${para('Functions', 2)}
+    <pre><code>export default async (req) =&gt; sendWelcomeEmail(req)</code></pre></section>`;
+  it('leaves out the code samples of a page whose title is in a hero and whose content has button links', () => {
+    const html = page(`<main><section class="homepage-hero"><h1>Push your ideas to the web</h1>
+      <p>Build with code, deploy instantly, one platform for real apps.</p>
+      <a class="btn btn-primary" href="/signup">Start for free</a> <a class="btn" href="/sales">Contact sales</a></section>
+      ${sample}</main>`);
+    expectOnly(md(html), ['Push your ideas to the web', 'Build apps with functions'], ['sendWelcomeEmail', ...CHROME_WORDS]);
+  });
+  it("keeps a documentation page's code, under a hero without buttons", () => {
+    const html = page(`<main><section class="header-hero"><h1>Functions guide</h1></section>${para('Guide', 2)}${sample}</main>`);
+    expectOnly(md(html), ['Functions guide', 'Build apps with functions', 'sendWelcomeEmail'], [...CHROME_WORDS]);
+  });
+});
