@@ -12,6 +12,8 @@ import { classId, elementChildren, HEADINGS, isAncestor, LINKY, named, signature
 import { GRID, HOLDS_GRID, PRICED, pricedGrids } from './link-blocks.ts';
 import type { PageType } from './page-type.ts';
 import { labels, tickers } from './labels.ts';
+import { illustrations } from './illustrations.ts';
+import { codeSamples, marketingPage } from './marketing.ts';
 import { placeholders } from './placeholders.ts';
 import { sortControls } from './sort-controls.ts';
 import { ratingInputs } from './rating-inputs.ts';
@@ -41,6 +43,9 @@ export function leftOut(t: Tree, node: number, type: PageType, holdsTitle: (i: n
   add(disclosureMenus(t, node, holdsTitle));
   if (type === 'product' || type === 'article' || type === 'service' || type === 'documentation') add(signups(t, node, holdsTitle, type !== 'product'));
   add(headingAnchors(t, node));
+  add(illustrations(t, node, holdsTitle));
+  // (a marketing page, typed service for it though it shows code: page-type.ts)
+  if (type === 'service' && marketingPage(t, node)) add(codeSamples(t, node));
   add(skipLinks(t, node));
   add(languageMenus(t, node, holdsTitle));
   add(pageFooters(t, node, holdsTitle));

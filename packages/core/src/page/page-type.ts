@@ -2,6 +2,7 @@
 // (JSON-LD, microdata) and Open Graph, else from the shape of the content.
 import type { Element } from 'domhandler';
 import { classId, elementChildren, signature, weight, type Tree } from './content-tree.ts';
+import { marketingPage } from './marketing.ts';
 
 export type PageType = 'article' | 'forum' | 'listing' | 'product' | 'documentation' | 'service' | 'empty';
 
@@ -145,7 +146,7 @@ export function detectType(html: string, t: Tree, node: number, declared: PageTy
     : 0;
   if (run && linky < 0.3 && /post|comment|message|reply|answer|thread/.test(classId(t.els[run[0]]))) return 'forum';
   const main = t.els[node];
-  if (/<pre[\s>]/i.test(html.slice(main.startIndex ?? 0, (main.endIndex ?? 0) + 1))) return 'documentation';
+  if (/<pre[\s>]/i.test(html.slice(main.startIndex ?? 0, (main.endIndex ?? 0) + 1))) return marketingPage(t, node) ? 'service' : 'documentation';
   if (run && linky >= 0.3) return 'listing';
   if (main.name === 'article' || t.els.some((el) => el.name === 'article')) return 'article';
   return 'service';
