@@ -31,6 +31,7 @@ export function threadParts(t: Tree, node: number, type: PageType, holdsTitle: (
     add(named(t, node, EDIT_NOTE).filter((i) => t.txt[i] + t.lnk[i] <= EDIT_TEXT));
     add(interactionCounters(t, node));
     add(replyAreas(t, node));
+    add(sharedNamed(t, node, TOPIC_OVERVIEW, OVERVIEW_SHARE));
     add(postComments(t, node));
     add(voteControls(t, node));
     add(reactionBars(t, node));
@@ -59,7 +60,21 @@ const REPLY_SHARE = 0.3;
  * shown to guests in its place ("Create an account or sign in to comment", "Register a new account",
  * "Sign in now"): the thread's controls, not its posts.
  */
-function replyAreas(t: Tree, node: number): number[] {
+const replyAreas = (t: Tree, node: number) => sharedNamed(t, node, REPLY_AREA, REPLY_SHARE);
+
+/**
+ * A thread's overview box and its featured replies, by class or id word (camelCase split): the
+ * topic's figures (replies, views, created, last reply), its top posters and most popular posts
+ * (`cTopicOverview`, `topic-map`, `topic-stats`, `thread-stats`), a carousel of recommended replies
+ * (`featuredComments`, `recommended-replies`): a summary of the posts or copies of them, not posts.
+ */
+const TOPIC_OVERVIEW =
+  /(?:^|[-_\s])(?:topic-?overview|topic-?map|topic-?stats|thread-?stats|thread-?overview|(?:featured|recommended)-?(?:comments|replies|posts))(?:$|[-_\s])/;
+/** An overview holding more than this share of the content is its wrapper. */
+const OVERVIEW_SHARE = 0.3;
+
+/** The topmost blocks under `node` whose class, id or data-role words match `re`, holding at most `share` of its weight. */
+function sharedNamed(t: Tree, node: number, re: RegExp, share: number): number[] {
   const out: number[] = [];
   const whole = weight(t, node);
   const stack = elementChildren(t, node);
@@ -68,7 +83,7 @@ function replyAreas(t: Tree, node: number): number[] {
     const el = t.els[k];
     const a = el.attribs;
     const named = a.class !== undefined || a.id !== undefined || a['data-role'] !== undefined;
-    if (named && REPLY_AREA.test(splitWords(el)) && weight(t, k) <= REPLY_SHARE * whole) out.push(k);
+    if (named && re.test(splitWords(el)) && weight(t, k) <= share * whole) out.push(k);
     else stack.push(...elementChildren(t, k));
   }
   return out;

@@ -1,0 +1,26 @@
+// Main content on forum threads: the thread's overview box (its figures, top posters, most popular
+// posts) and its featured replies are left out (thread-parts.ts); the posts are kept.
+import { expect } from 'chai';
+import { findMainContent } from '../src/page/main-content.ts';
+import { CHROME_WORDS, expectOnly, md, page } from './main-content-pages.ts';
+
+describe('page: main content of a thread with an overview box', () => {
+  it("a thread's overview box and its featured replies are left out, the posts kept", () => {
+    const post = (i: number) =>
+      `<article class="post" id="p${i}"><div class="postprofile"><a href="/u/${i}">member${i}</a></div>
+      <div class="postbody"><p>Post number ${i} answers the question with its own words and details, the tools it took and the time it needed.</p></div></article>`;
+    const overview = `<div class="ipsBox cTopicOverviewContainer"><div class="cTopicOverview cTopicOverview--main">
+      <ul class="cTopicOverview__item"><li><span>Replies</span> <span>154</span></li><li><span>Views</span> <span>26.2k</span></li>
+      <li><span>Created</span> <span>1 yr</span></li><li><span>Last Reply</span> <span>Sep 26</span></li></ul>
+      <h4>Top Posters In This Topic</h4><ul><li><a href="/u/2">member2</a> 41 posts</li></ul>
+      <h4>Most Popular Posts</h4><ul><li>What is the worry, the popular excerpt asks the readers of the thread</li></ul></div></div>`;
+    const featured = `<section class="ipsBox ipsBox--featuredComments"><h2>Featured Replies</h2></section>`;
+    const html = page(`<div class="topic"><h1>Lathe question</h1>${featured}${post(1)}${overview}${[2, 3, 4, 5, 6, 7, 8].map(post).join('')}</div>`);
+    expect(findMainContent(html).type).to.equal('forum');
+    expectOnly(
+      md(html),
+      ['Lathe question', 'Post number 1 answers', 'Post number 4 answers'],
+      ['Featured Replies', 'Views', '26.2k', 'Last Reply', 'Top Posters', 'popular excerpt', ...CHROME_WORDS],
+    );
+  });
+});
