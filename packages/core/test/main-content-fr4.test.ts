@@ -23,4 +23,27 @@ describe('page: main content of a thread with an overview box', () => {
       ['Featured Replies', 'Views', '26.2k', 'Last Reply', 'Top Posters', 'popular excerpt', ...CHROME_WORDS],
     );
   });
+
+  it('a page declared an article whose content is a run of posts by several members gets the forum rules', () => {
+    const post = (i: number) =>
+      `<li class="message" id="post-${i}"><div class="messageUserInfo"><a href="/members/member${i}.${i}/">member${i}</a>
+      <dl><dt>Messages:</dt><dd>${100 + i}</dd><dt>Likes Received:</dt><dd>${i}</dd></dl></div>
+      <div class="messageContent"><p>Post number ${i} answers the question with its own words and details, the tools it took and the time it needed.</p></div></li>`;
+    const html = page(
+      `<div class="mainContent"><h1>Do forums still matter?</h1><ol class="messageList">${[1, 2, 3, 4].map(post).join('')}</ol></div>`,
+      '<meta property="og:type" content="article">',
+    );
+    expect(findMainContent(html).type).to.equal('article');
+    expectOnly(
+      md(html),
+      ['Do forums still matter?', 'member1', 'Post number 1 answers', 'Post number 4 answers'],
+      ['Messages:', 'Likes Received', ...CHROME_WORDS],
+    );
+    // An article whose paragraphs carry a class named post keeps them: one link target, no run of members.
+    const story = page(
+      `<main><article><h1>Essay</h1>${[1, 2, 3, 4].map((i) => `<div class="post-section"><p>Essay part ${i} with <a href="/source">a source</a>.</p><dl><dt>Messages:</dt><dd>${i}</dd><dt>Likes Received:</dt><dd>${i}</dd></dl></div>`).join('')}</article></main>`,
+      '<meta property="og:type" content="article">',
+    );
+    expectOnly(md(story), ['Essay part 1', 'Essay part 4', 'Messages:'], []);
+  });
 });

@@ -26,7 +26,9 @@ export function threadParts(t: Tree, node: number, type: PageType, holdsTitle: (
       if (weight(t, i) <= COMMENT_SHARE * weight(t, node) || (rest >= MIN_ARTICLE && !holdsTitle(i))) out.push(i);
     }
   // A forum post's signature and its author's profile box (join date, post count) are not the post.
-  if (type === 'forum') {
+  // So on a page declared an article whose content is a run of posts (a board's theme printing
+  // `og:type` article on its threads).
+  if (type === 'forum' || (type === 'article' && postRun(t, node))) {
     add(named(t, node, POSTER));
     add(named(t, node, EDIT_NOTE).filter((i) => t.txt[i] + t.lnk[i] <= EDIT_TEXT));
     add(interactionCounters(t, node));
@@ -40,6 +42,56 @@ export function threadParts(t: Tree, node: number, type: PageType, holdsTitle: (
     add(smallNamed(t, node, THREAD_STATUS, STATUS_TEXT));
   }
   return out;
+}
+
+/** Levels looked down from the content for a run of posts. */
+const RUN_DEPTH = 4;
+/** A post's class or id word (`message`, `post`, `postbit`, `post-body`, `messageList`'s items). */
+const POST_NAME = /(?:^|[-_\s])(?:message|post|postbit|forum-?post|topic-?post)(?:$|[-_\s\d])/;
+/** A run of posts holds at least this many items, by at least this many authors (profile links), and this share of the content. */
+const RUN_ITEMS = 3;
+const RUN_AUTHORS = 2;
+const RUN_SHARE = 0.6;
+
+/**
+ * Whether the content `node` is a thread whatever the page declares: at `node` or a few levels down
+ * (following the heaviest child), three or more like siblings (same tag and classes) named as posts,
+ * holding most of the content, whose first links (each post's author) lead to two pages or more.
+ */
+function postRun(t: Tree, node: number): boolean {
+  for (let depth = 0, at = node; depth < RUN_DEPTH && at !== -1; depth++) {
+    const groups = new Map<string, number[]>();
+    let heaviest = -1;
+    for (const k of elementChildren(t, at)) {
+      if (heaviest === -1 || weight(t, k) > weight(t, heaviest)) heaviest = k;
+      const el = t.els[k];
+      if (!POST_NAME.test(splitWords(el))) continue;
+      const key = signature(el);
+      let g = groups.get(key);
+      if (!g) groups.set(key, (g = []));
+      g.push(k);
+    }
+    const w = weight(t, at);
+    for (const g of groups.values()) {
+      if (g.length < RUN_ITEMS || g.reduce((a, k) => a + weight(t, k), 0) < RUN_SHARE * w) continue;
+      const authors = new Set(g.map((k) => firstHref(t.els[k])).filter((h) => h));
+      if (authors.size >= RUN_AUTHORS) return true;
+    }
+    at = heaviest;
+  }
+  return false;
+}
+
+/** The first link's target inside `el`. */
+function firstHref(el: Element): string | undefined {
+  for (const c of el.children) {
+    if (c.type !== 'tag') continue;
+    const e = c as Element;
+    if (e.name === 'a' && e.attribs.href) return e.attribs.href;
+    const h = firstHref(e);
+    if (h) return h;
+  }
+  return undefined;
 }
 
 /** A forum post's signature and its author's profile box, rank or title under their name, by class or id. */
