@@ -46,4 +46,16 @@ describe('page: main content of a thread with an overview box', () => {
     );
     expectOnly(md(story), ['Essay part 1', 'Essay part 4', 'Messages:'], []);
   });
+
+  it("a value's short form printed beside its long twin is left out, the long one kept", () => {
+    const post = (i: number) =>
+      `<article class="post" id="p${i}"><div class="postprofile"><a href="/u/${i}">member${i}</a></div>
+      <time datetime="2024-04-0${i}"><span class="ipsTime__long">April ${i}, 2024</span><span class="ipsTime__short">${i} yr</span></time>
+      <div class="postbody"><p>Post number ${i} answers the question with its own words and details, the tools it took and the time it needed.</p></div></article>`;
+    const html = page(`<div class="topic"><h1>Lathe question</h1>${[1, 2, 3, 4].map(post).join('')}</div>`);
+    expectOnly(md(html), ['April 1, 2024', 'April 4, 2024', 'Post number 4 answers'], ['2024 1 yr', '20241', '4 yr']);
+    // A short form alone (no long twin beside it) stays.
+    const alone = html.replace(/<span class="ipsTime__long">[^<]*<\/span>/g, '');
+    expectOnly(md(alone), ['1 yr', '4 yr'], []);
+  });
 });
