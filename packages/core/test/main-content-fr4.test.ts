@@ -58,4 +58,23 @@ describe('page: main content of a thread with an overview box', () => {
     const alone = html.replace(/<span class="ipsTime__long">[^<]*<\/span>/g, '');
     expectOnly(md(alone), ['1 yr', '4 yr'], []);
   });
+
+  it("a board's forum jump menu and its list of members browsing are left out of a thread", () => {
+    const post = (i: number) =>
+      `<div class="post" id="p${i}"><div class="postprofile"><a href="/u/${i}">member${i}</a></div>
+      <div class="postbody"><p>Post number ${i} answers the question with its own words and details, the tools it took and the time it needed.</p></div></div>`;
+    const jump = `<form><fieldset class="jumpbox"><label for="f">Jump to:</label><select name="f" id="f"><option>General</option><option>Workshop</option></select></fieldset></form>`;
+    const online = `<h3><a href="/viewonline">Who is online</a></h3><p>Users browsing this forum: <a href="/u/7">Camtropia</a>, <a href="/u/8">Cro09</a></p>`;
+    const widget = `<ul><li class="ipsWidget"><span>Forum Jump</span><ul><li>Categories<ul><li>Welcome to the board</li><li>New members</li></ul></li></ul></li></ul>`;
+    const html = page(`<div class="topic"><h1>Lathe question</h1>${[1, 2, 3, 4, 5, 6].map(post).join('')}${jump}${online}${widget}</div>`);
+    expect(findMainContent(html).type).to.equal('forum');
+    expectOnly(
+      md(html),
+      ['Lathe question', 'Post number 1 answers', 'Post number 6 answers'],
+      ['Jump to', 'Who is online', 'Users browsing', 'Camtropia', 'Forum Jump', 'Welcome to the board', ...CHROME_WORDS],
+    );
+    // A post saying so in a sentence keeps it.
+    const said = html.replace('Post number 2 answers', 'Who is online today? Post number 2 answers');
+    expectOnly(md(said), ['Who is online today? Post number 2 answers'], []);
+  });
 });

@@ -6,6 +6,7 @@ import type { Element } from 'domhandler';
 import { elementChildren, isAncestor, named, signature, subtreeEnd, weight, type Tree } from './content-tree.ts';
 import type { PageType } from './page-type.ts';
 import { profileFields, starterBadges } from './profile-fields.ts';
+import { boardFooters } from './board-footers.ts';
 
 /**
  * The parts of a thread (forum) or of an article's comments inside the content `node` to leave out;
@@ -40,6 +41,7 @@ export function threadParts(t: Tree, node: number, type: PageType, holdsTitle: (
     add(profileFields(t, node));
     add(starterBadges(t, node));
     add(smallNamed(t, node, THREAD_STATUS, STATUS_TEXT));
+    add(boardFooters(t, node));
   }
   return out;
 }
