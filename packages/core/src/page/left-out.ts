@@ -5,7 +5,7 @@
 // only the markdown leaves out. (A thread's and an article's comments are thread-parts.ts's; link
 // blocks link-blocks.ts's; copies copies.ts's; rails rails.ts's; a template's placeholder text
 // placeholders.ts's; the reader's own star rating input rating-inputs.ts's; the control every row
-// of a list carries row-controls.ts's.)
+// of a list carries row-controls.ts's; a value's short form printed beside its long one short-twins.ts's.)
 import type { AnyNode, Element, Text } from 'domhandler';
 import { cardHidden } from './cards.ts';
 import { classId, elementChildren, HEADINGS, isAncestor, LINKY, named, signature, subtreeEnd, textOf, weight, type Tree } from './content-tree.ts';
@@ -19,6 +19,7 @@ import { sortControls } from './sort-controls.ts';
 import { ratingInputs } from './rating-inputs.ts';
 import { rowControls } from './row-controls.ts';
 import { threadParts } from './thread-parts.ts';
+import { shortTwins } from './short-twins.ts';
 
 /**
  * The blocks inside the content `node` to leave out for its page `type`; `holdsTitle` says whether
@@ -54,6 +55,7 @@ export function leftOut(t: Tree, node: number, type: PageType, holdsTitle: (i: n
   add(labels(t, node));
   add(tickers(t, node));
   add(ratingInputs(t, node));
+  add(shortTwins(t, node));
   if (type === 'listing' || type === 'article') add(rowControls(t, node, type !== 'listing'));
   return out;
 }

@@ -6,6 +6,7 @@ import type { Element } from 'domhandler';
 import { elementChildren, isAncestor, named, signature, subtreeEnd, weight, type Tree } from './content-tree.ts';
 import type { PageType } from './page-type.ts';
 import { profileFields, starterBadges } from './profile-fields.ts';
+import { boardFooters } from './board-footers.ts';
 
 /**
  * The parts of a thread (forum) or of an article's comments inside the content `node` to leave out;
@@ -26,19 +27,73 @@ export function threadParts(t: Tree, node: number, type: PageType, holdsTitle: (
       if (weight(t, i) <= COMMENT_SHARE * weight(t, node) || (rest >= MIN_ARTICLE && !holdsTitle(i))) out.push(i);
     }
   // A forum post's signature and its author's profile box (join date, post count) are not the post.
-  if (type === 'forum') {
+  // So on a page declared an article whose content is a run of posts (a board's theme printing
+  // `og:type` article on its threads).
+  if (type === 'forum' || (type === 'article' && postRun(t, node))) {
     add(named(t, node, POSTER));
     add(named(t, node, EDIT_NOTE).filter((i) => t.txt[i] + t.lnk[i] <= EDIT_TEXT));
     add(interactionCounters(t, node));
     add(replyAreas(t, node));
+    add(sharedNamed(t, node, TOPIC_OVERVIEW, OVERVIEW_SHARE));
     add(postComments(t, node));
     add(voteControls(t, node));
     add(reactionBars(t, node));
     add(profileFields(t, node));
     add(starterBadges(t, node));
     add(smallNamed(t, node, THREAD_STATUS, STATUS_TEXT));
+    add(boardFooters(t, node));
   }
   return out;
+}
+
+/** Levels looked down from the content for a run of posts. */
+const RUN_DEPTH = 4;
+/** A post's class or id word (`message`, `post`, `postbit`, `post-body`, `messageList`'s items). */
+const POST_NAME = /(?:^|[-_\s])(?:message|post|postbit|forum-?post|topic-?post)(?:$|[-_\s\d])/;
+/** A run of posts holds at least this many items, by at least this many authors (profile links), and this share of the content. */
+const RUN_ITEMS = 3;
+const RUN_AUTHORS = 2;
+const RUN_SHARE = 0.6;
+
+/**
+ * Whether the content `node` is a thread whatever the page declares: at `node` or a few levels down
+ * (following the heaviest child), three or more like siblings (same tag and classes) named as posts,
+ * holding most of the content, whose first links (each post's author) lead to two pages or more.
+ */
+function postRun(t: Tree, node: number): boolean {
+  for (let depth = 0, at = node; depth < RUN_DEPTH && at !== -1; depth++) {
+    const groups = new Map<string, number[]>();
+    let heaviest = -1;
+    for (const k of elementChildren(t, at)) {
+      if (heaviest === -1 || weight(t, k) > weight(t, heaviest)) heaviest = k;
+      const el = t.els[k];
+      if (!POST_NAME.test(splitWords(el))) continue;
+      const key = signature(el);
+      let g = groups.get(key);
+      if (!g) groups.set(key, (g = []));
+      g.push(k);
+    }
+    const w = weight(t, at);
+    for (const g of groups.values()) {
+      if (g.length < RUN_ITEMS || g.reduce((a, k) => a + weight(t, k), 0) < RUN_SHARE * w) continue;
+      const authors = new Set(g.map((k) => firstHref(t.els[k])).filter((h) => h));
+      if (authors.size >= RUN_AUTHORS) return true;
+    }
+    at = heaviest;
+  }
+  return false;
+}
+
+/** The first link's target inside `el`. */
+function firstHref(el: Element): string | undefined {
+  for (const c of el.children) {
+    if (c.type !== 'tag') continue;
+    const e = c as Element;
+    if (e.name === 'a' && e.attribs.href) return e.attribs.href;
+    const h = firstHref(e);
+    if (h) return h;
+  }
+  return undefined;
 }
 
 /** A forum post's signature and its author's profile box, rank or title under their name, by class or id. */
@@ -59,7 +114,21 @@ const REPLY_SHARE = 0.3;
  * shown to guests in its place ("Create an account or sign in to comment", "Register a new account",
  * "Sign in now"): the thread's controls, not its posts.
  */
-function replyAreas(t: Tree, node: number): number[] {
+const replyAreas = (t: Tree, node: number) => sharedNamed(t, node, REPLY_AREA, REPLY_SHARE);
+
+/**
+ * A thread's overview box and its featured replies, by class or id word (camelCase split): the
+ * topic's figures (replies, views, created, last reply), its top posters and most popular posts
+ * (`cTopicOverview`, `topic-map`, `topic-stats`, `thread-stats`), a carousel of recommended replies
+ * (`featuredComments`, `recommended-replies`): a summary of the posts or copies of them, not posts.
+ */
+const TOPIC_OVERVIEW =
+  /(?:^|[-_\s])(?:topic-?overview|topic-?map|topic-?stats|thread-?stats|thread-?overview|(?:featured|recommended)-?(?:comments|replies|posts))(?:$|[-_\s])/;
+/** An overview holding more than this share of the content is its wrapper. */
+const OVERVIEW_SHARE = 0.3;
+
+/** The topmost blocks under `node` whose class, id or data-role words match `re`, holding at most `share` of its weight. */
+function sharedNamed(t: Tree, node: number, re: RegExp, share: number): number[] {
   const out: number[] = [];
   const whole = weight(t, node);
   const stack = elementChildren(t, node);
@@ -68,7 +137,7 @@ function replyAreas(t: Tree, node: number): number[] {
     const el = t.els[k];
     const a = el.attribs;
     const named = a.class !== undefined || a.id !== undefined || a['data-role'] !== undefined;
-    if (named && REPLY_AREA.test(splitWords(el)) && weight(t, k) <= REPLY_SHARE * whole) out.push(k);
+    if (named && re.test(splitWords(el)) && weight(t, k) <= share * whole) out.push(k);
     else stack.push(...elementChildren(t, k));
   }
   return out;
