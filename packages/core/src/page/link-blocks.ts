@@ -225,10 +225,14 @@ function describedTitle(t: Tree, k: number): boolean {
     // (to another page: an accordion's question linking to `#collapse1` opens its answer)
     const href = t.els[i].attribs.href ?? '';
     if (href === '' || href.startsWith('#')) return false;
+    // (a name, not a count: a comment's votes, `<a href="/login">8</a>`, precede its text)
+    if (!/\p{L}/u.test(textOf(t.els[i]))) return false;
     links++;
   }
   return links === 1;
 }
+
+const textOf = (el: AnyNode): string => (el.type === 'text' ? (el as Text).data : 'children' in el ? (el as Element).children.map(textOf).join('') : '');
 
 /** Whether `k` holds a heading and lies in a card of a shop's grid of priced cards (a priced child of a grid). */
 function cardTitle(t: Tree, node: number, grid: Uint8Array, k: number): boolean {
