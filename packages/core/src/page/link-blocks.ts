@@ -193,11 +193,46 @@ export function linkBlocks(t: Tree, node: number, runShare: number, type: PageTy
     parents.get(sig)!.add(t.parent[k]);
   }
   const rows = type !== 'product' && [...parents.values()].some((p) => p.size >= ROWS) ? headlines(t, node) : null;
+  // And so is a row's title followed by its description (`<li><span><a>Lingolia</a></span><div>Great
+  // grammar explanations…</div></li>`, a guide's list of resources) in five or more rows (not in a
+  // thread, where a post's author's name precedes its text).
+  const described = new Map<string, number>();
+  if (rows && type !== 'forum')
+    for (const k of out) if (describedTitle(t, k)) described.set(signature(t.els[k]), (described.get(signature(t.els[k])) ?? 0) + 1);
   return out.filter((k) => {
     const sig = signature(t.els[k]);
+    if (rows && (described.get(sig) ?? 0) >= ROWS && describedTitle(t, k)) return false;
     return bySig.get(sig)! < runShare * whole && (!rows || parents.get(sig)!.size < ROWS || !(rows[k - node] || namesList(t.els[k])));
   });
 }
+
+/** A row's description holds at least this many characters of text outside links. */
+const ROW_DESCRIPTION = 20;
+
+/**
+ * Whether link block `k` holds a single link to another page and is its parent's first block with text, the next one
+ * (its last) a description: text, not links, of ROW_DESCRIPTION characters or more.
+ */
+function describedTitle(t: Tree, k: number): boolean {
+  const kids = elementChildren(t, t.parent[k]).filter((c) => !t.gone[c] && t.txt[c] + t.lnk[c] > 0);
+  if (kids.length !== 2 || kids[0] !== k) return false;
+  const d = kids[1];
+  if (t.txt[d] < ROW_DESCRIPTION || t.lnk[d] > 0) return false;
+  let links = 0;
+  const last = subtreeEnd(t, k);
+  for (let i = k + 1; i <= last; i++) {
+    if (t.els[i].name !== 'a' || t.lnk[i] === 0) continue;
+    // (to another page: an accordion's question linking to `#collapse1` opens its answer)
+    const href = t.els[i].attribs.href ?? '';
+    if (href === '' || href.startsWith('#')) return false;
+    // (a name, not a count: a comment's votes, `<a href="/login">8</a>`, precede its text)
+    if (!/\p{L}/u.test(textOf(t.els[i]))) return false;
+    links++;
+  }
+  return links === 1;
+}
+
+const textOf = (el: AnyNode): string => (el.type === 'text' ? (el as Text).data : 'children' in el ? (el as Element).children.map(textOf).join('') : '');
 
 /** Whether `k` holds a heading and lies in a card of a shop's grid of priced cards (a priced child of a grid). */
 function cardTitle(t: Tree, node: number, grid: Uint8Array, k: number): boolean {
