@@ -45,8 +45,12 @@ export function leftOut(t: Tree, node: number, type: PageType, holdsTitle: (i: n
   if (type === 'product' || type === 'article' || type === 'service' || type === 'documentation') add(signups(t, node, holdsTitle, type !== 'product'));
   add(headingAnchors(t, node));
   add(illustrations(t, node, holdsTitle));
-  // (a marketing page, typed service for it though it shows code: page-type.ts)
-  if (type === 'service' && marketingPage(t, node)) add(codeSamples(t, node));
+  // (a marketing page, typed service for it though it shows code: page-type.ts; its code looked for
+  // first, so that the walk for its buttons runs only on a page showing some)
+  if (type === 'service') {
+    const samples = codeSamples(t, node);
+    if (samples.length && marketingPage(t, node)) add(samples);
+  }
   add(skipLinks(t, node));
   add(languageMenus(t, node, holdsTitle));
   add(pageFooters(t, node, holdsTitle));

@@ -3,7 +3,7 @@
 // itself: a run of them making up much of it, the same one in every row or card (each item's title,
 // its authors), a list a sentence introduces, or a shop's grid of priced cards.
 import type { AnyNode, Element, Text } from 'domhandler';
-import { elementChildren, HEADINGS, isAncestor, LINKY, signature, subtreeEnd, weight, within, type Tree } from './content-tree.ts';
+import { elementChildren, HEADINGS, isAncestor, LINKY, signature, subtreeEnd, textOf, weight, within, type Tree } from './content-tree.ts';
 import { COMMENTS } from './thread-parts.ts';
 import type { PageType } from './page-type.ts';
 import { PRICE, PRICED_CARDS } from './prices.ts';
@@ -196,12 +196,17 @@ export function linkBlocks(t: Tree, node: number, runShare: number, type: PageTy
   // And so is a row's title followed by its description (`<li><span><a>Lingolia</a></span><div>Great
   // grammar explanations…</div></li>`, a guide's list of resources) in five or more rows (not in a
   // thread, where a post's author's name precedes its text).
-  const described = new Map<string, number>();
+  const described = new Set<number>();
+  const describedBySig = new Map<string, number>();
   if (rows && type !== 'forum')
-    for (const k of out) if (describedTitle(t, k)) described.set(signature(t.els[k]), (described.get(signature(t.els[k])) ?? 0) + 1);
+    for (const k of out)
+      if (describedTitle(t, k)) {
+        described.add(k);
+        describedBySig.set(signature(t.els[k]), (describedBySig.get(signature(t.els[k])) ?? 0) + 1);
+      }
   return out.filter((k) => {
     const sig = signature(t.els[k]);
-    if (rows && (described.get(sig) ?? 0) >= ROWS && describedTitle(t, k)) return false;
+    if (described.has(k) && describedBySig.get(sig)! >= ROWS) return false;
     return bySig.get(sig)! < runShare * whole && (!rows || parents.get(sig)!.size < ROWS || !(rows[k - node] || namesList(t.els[k])));
   });
 }
@@ -231,8 +236,6 @@ function describedTitle(t: Tree, k: number): boolean {
   }
   return links === 1;
 }
-
-const textOf = (el: AnyNode): string => (el.type === 'text' ? (el as Text).data : 'children' in el ? (el as Element).children.map(textOf).join('') : '');
 
 /** Whether `k` holds a heading and lies in a card of a shop's grid of priced cards (a priced child of a grid). */
 function cardTitle(t: Tree, node: number, grid: Uint8Array, k: number): boolean {
