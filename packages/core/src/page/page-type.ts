@@ -1,7 +1,7 @@
 // The page type of a page whose main content was found (main-content.ts): from schema.org types
 // (JSON-LD, microdata) and Open Graph, else from the shape of the content.
 import type { Element } from 'domhandler';
-import { classId, elementChildren, signature, weight, type Tree } from './content-tree.ts';
+import { classId, elementChildren, signature, subtreeEnd, weight, type Tree } from './content-tree.ts';
 import { marketingPage } from './marketing.ts';
 
 export type PageType = 'article' | 'forum' | 'listing' | 'product' | 'documentation' | 'service' | 'empty';
@@ -132,8 +132,47 @@ export function namedProductTitle(t: Tree): boolean {
   return false;
 }
 
+/** This many headlines or more... */
+const HEADLINES = 20;
+/** ... that are this share of the content's titles or more... */
+const HEADLINE_SHARE = 0.6;
+/** ... and whose link text is this share of the content's weight or more make a hub of headlines. */
+const HEADLINE_WEIGHT = 0.2;
+const TITLE_TAG = /^(?:h[1-6]|header)$/;
+
+/**
+ * Whether the content is a hub of headlines (a news site's section page, a blog's home page): of its
+ * titles (headings, and the `<header>` a card puts its title in), 20 or more and most are all link
+ * (`<h3><a>Headline</a></h3>`), each leading to its story, and their link text weighs much of the
+ * content. An article's headings are text; its related links are few and set aside as chrome.
+ */
+function headlines(t: Tree, node: number): boolean {
+  let titles = 0;
+  let linked = 0;
+  let linkText = 0;
+  const last = subtreeEnd(t, node);
+  for (let i = node + 1; i <= last; i++) {
+    if (t.gone[i]) {
+      i = subtreeEnd(t, i);
+      continue;
+    }
+    if (!TITLE_TAG.test(t.els[i].name)) continue;
+    titles++;
+    // (a title all link: no text outside its links but a stray character)
+    if (t.txt[i] < 2 && t.lnk[i] > 0) {
+      linked++;
+      linkText += t.lnk[i];
+    }
+    i = subtreeEnd(t, i);
+  }
+  return linked >= HEADLINES && linked >= HEADLINE_SHARE * titles && linkText >= HEADLINE_WEIGHT * weight(t, node);
+}
+
 /** The page type; `declared` is declaredType(html), computed once by the caller. */
 export function detectType(html: string, t: Tree, node: number, declared: PageType | null): PageType {
+  // (a page declared an article or documentation whose content is a hub of headlines is a listing:
+  // a blog's or a news site's home page carries its site's Article or TechArticle markup)
+  if ((declared === 'article' || declared === 'documentation') && headlines(t, node)) return 'listing';
   if (declared) return declared;
   if (namedProductTitle(t)) return 'product';
   const run = repeatedRun(t, node);
@@ -145,6 +184,7 @@ export function detectType(html: string, t: Tree, node: number, declared: PageTy
       )
     : 0;
   if (run && linky < 0.3 && /post|comment|message|reply|answer|thread/.test(classId(t.els[run[0]]))) return 'forum';
+  if (headlines(t, node)) return 'listing';
   const main = t.els[node];
   if (/<pre[\s>]/i.test(html.slice(main.startIndex ?? 0, (main.endIndex ?? 0) + 1))) return marketingPage(t, node) ? 'service' : 'documentation';
   if (run && linky >= 0.3) return 'listing';
