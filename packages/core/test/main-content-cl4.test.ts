@@ -1,0 +1,30 @@
+// Main content of a shop's category: the words of a card's parts stay apart in the markdown.
+import { expect } from 'chai';
+import { md, page } from './main-content-pages.ts';
+
+const cards = (card: (i: number) => string, after = '') =>
+  `<main><h1>Trail shoes</h1><ul class="grid">${Array.from({ length: 6 }, (_, i) => `<li class="card">${card(i)}</li>`).join('')}</ul>${after}</main>`;
+
+describe('page: main content of a category, its cards written word by word', () => {
+  it("keeps a space after a card's linked title whose heading ends the link, before the next block", () => {
+    const out = md(page(cards((i) => `<div><a href="/p/${i}"><h3>Ridge Runner ${i}</h3></a></div><div><span>Brand New</span></div><div>$${40 + i}.00</div>`)));
+    expect(out).to.match(/\[Ridge Runner 0\]\([^)]*\) Brand New/);
+    expect(out).not.to.match(/\)Brand New/);
+  });
+
+  it('sets apart two elements side by side whose words meet lower case to capital, not code in <pre> nor ordinary runs', () => {
+    const out = md(
+      page(
+        cards(
+          (i) => `<a href="/p/${i}"><span class="brand">Brooks</span><span class="name">Launch ${i} Road Shoe</span></a><span>$${90 + i}</span>`,
+          `<pre><code><span class="n">get</span><span class="n">Element</span>()</code></pre><p>A <span>Mac</span><span>book</span> and a <span>TV</span><span>Stand</span> stay.</p>`,
+        ),
+      ),
+    );
+    expect(out).to.include('Brooks Launch 0 Road Shoe');
+    expect(out).not.to.include('BrooksLaunch');
+    expect(out).to.include('getElement()');
+    expect(out).to.include('Macbook');
+    expect(out).to.include('TVStand');
+  });
+});
