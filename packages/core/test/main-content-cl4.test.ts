@@ -28,3 +28,24 @@ describe('page: main content of a category, its cards written word by word', () 
     expect(out).to.include('TVStand');
   });
 });
+
+describe('page: main content of a category whose sidebar outweighs its tiles', () => {
+  it("takes the tiles under the page's heading, not the sidebar's category tree kept for its weight", () => {
+    const tiles = ['Home Appliance', 'Radios', 'Power Banks']
+      .map(
+        (c, i) => `<li class="product-category"><a href="/c/${i}"><img src="/i/${i}.jpg" alt=""><h2 class="title">${c} <mark>(${i + 3})</mark></h2></a></li>`,
+      )
+      .join('');
+    const tree = Array.from({ length: 14 }, (_, i) => `<li class="cat-item"><a href="/c/s${i}">Subcategory number ${i} of gadgets</a> (${i + 2})</li>`).join(
+      '',
+    );
+    const html = page(`<div id="content-area"><div id="left-area"><header class="products-header"><h1>Electronics and gadgets</h1></header>
+      <ul class="products">${tiles}</ul></div>
+      <div id="sidebar"><div class="widget"><h4>Product Categories</h4><ul>${tree}</ul></div>
+      <div class="widget"><h4>Log in</h4><p>Members can <a href="/login">log in here</a> to see their orders and their saved lists of products.</p></div></div></div>`);
+    const out = md(html);
+    expect(out).to.include('Power Banks');
+    expect(out).not.to.include('Subcategory number');
+    expect(out).not.to.include('Log in');
+  });
+});
