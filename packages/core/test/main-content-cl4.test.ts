@@ -49,3 +49,29 @@ describe('page: main content of a category whose sidebar outweighs its tiles', (
     expect(out).not.to.include('Log in');
   });
 });
+
+describe("page: main content of a category, a grid's banners and its cards' overlays", () => {
+  const shop = (cards: string, extra = '') =>
+    page(`<main><h1>Sleeping bags</h1><p>Bags for every season, from summer quilts to winter mummies.</p><ul class="results">${cards}${extra}</ul></main>`);
+  const card = (i: number, inside = '') =>
+    `<li class="tile"><a href="/p/${i}">${inside}<h2>Summit Bag ${i}</h2></a><span class="price">$${120 + i}.00</span><span>Temperature rating: ${i} F</span></li>`;
+
+  it("leaves out a banner put among a grid's cards, unlike them, with a heading and a pitch", () => {
+    const cards = Array.from({ length: 6 }, (_, i) => card(i)).join('');
+    const promo = `<li class="offer-tile"><img src="/ad.jpg" alt="Offer"><h2>Get $130 in value</h2><p>$30 in card rewards are yours when approved for the store's card. Terms apply.</p><a href="/card">Apply now</a></li>`;
+    const out = md(shop(cards.slice(0, cards.length / 2) + promo + cards.slice(cards.length / 2)));
+    expect(out).to.include('Summit Bag 5');
+    expect(out).to.include('Temperature rating: 5 F');
+    expect(out).not.to.include('Get $130 in value');
+    expect(out).not.to.include('card rewards');
+  });
+
+  it("leaves out a heading every card repeats over its image (an overlay's call to action), keeping each card's own title", () => {
+    const out = md(shop(Array.from({ length: 6 }, (_, i) => card(i, `<div class="overlay"><h4>View Details</h4></div>`)).join('')));
+    expect(out).to.include('Summit Bag 3');
+    expect(out).not.to.include('View Details');
+    // (a heading every card repeats outside its link names a section of it)
+    const sections = md(shop(Array.from({ length: 6 }, (_, i) => card(i).replace('</li>', '<h4>Highlights</h4><p>Warm to the rating.</p></li>')).join('')));
+    expect(sections).to.include('Highlights');
+  });
+});
