@@ -7,7 +7,7 @@
 // placeholders.ts's; the reader's own star rating input rating-inputs.ts's; the control every row
 // of a list carries row-controls.ts's; a value's short form printed beside its long one short-twins.ts's.)
 import type { AnyNode, Element, Text } from 'domhandler';
-import { cardHidden } from './cards.ts';
+import { cardHidden, gridBanners } from './cards.ts';
 import { classId, elementChildren, HEADINGS, isAncestor, LINKY, named, signature, subtreeEnd, textOf, weight, type Tree } from './content-tree.ts';
 import { GRID, HOLDS_GRID, PRICED, pricedGrids } from './link-blocks.ts';
 import type { PageType } from './page-type.ts';
@@ -41,6 +41,7 @@ export function leftOut(t: Tree, node: number, type: PageType, holdsTitle: (i: n
   add(cardToggles(t, node));
   if (type !== 'product') add(cardControls(t, node));
   if (type !== 'product') add(cardHidden(t, node));
+  if (type !== 'product') add(gridBanners(t, node));
   add(disclosureMenus(t, node, holdsTitle));
   if (type === 'product' || type === 'article' || type === 'service' || type === 'documentation') add(signups(t, node, holdsTitle, type !== 'product'));
   add(headingAnchors(t, node));
@@ -265,8 +266,18 @@ function control(t: Tree, i: number, card: number, text: string): boolean {
   for (let a = i; a !== card; a = t.parent[a]) {
     const el = t.els[a];
     if ((el.name === 'a' && t.txt[a] + t.lnk[a] <= chars) || el.name === 'button' || el.attribs.role === 'button') return true;
+    // (a heading holding this text alone inside the card's link, the same in nearly every card,
+    // titles nothing: an overlay's call to action over the card's image, "View Details"; a heading
+    // outside a link names a section of each card, "Highlights")
+    if (HEADINGS.has(el.name) && t.txt[a] + t.lnk[a] <= chars && inLink(t, a, card)) return true;
     if (el.attribs.class !== undefined && (CONTROL.test(el.attribs.class.toLowerCase()) || CAMEL_CONTROL.test(el.attribs.class))) return true;
   }
+  return false;
+}
+
+/** Whether element `i` lies inside a link below the card `card`. */
+function inLink(t: Tree, i: number, card: number): boolean {
+  for (let a = t.parent[i]; a !== card && a !== -1; a = t.parent[a]) if (t.els[a].name === 'a') return true;
   return false;
 }
 

@@ -118,6 +118,14 @@ export function findMainContent(html: string): MainContent {
     weight(t, landmark) >= LANDMARK_SHARE * weight(t, node)
   )
     node = descend(t, landmark, !productPage);
+  // A sidebar kept as a wrapper for holding much of the page (a shop's category tree beside a few
+  // category tiles), found as the content while the page's heading lies outside it: set aside, and
+  // the descent made again.
+  const side = sidebarHolding(t, html, node);
+  if (side !== -1) {
+    setAside(t, side);
+    node = descend(t, body, !productPage);
+  }
   // A product page's customer reviews can outweigh its description and specifications (a hundred
   // reviews under a short feature list): when the content found is the reviews, they are set aside
   // and the descent made again (else they would be dropped as reviews, leaving the title alone).
@@ -178,6 +186,26 @@ export function findMainContent(html: string): MainContent {
   // A wrapper that holds the page's title is the page's (a sidebar holding most of a short page is not).
   const wrappers = t.wrappers.filter(holdsTitle).map((i) => t.els[i].startIndex ?? 0);
   return { type, ranges, drop, shop, wrappers };
+}
+
+/** A sidebar's class or id word (`sidebar`, `left-sidebar`, `widget-area`). */
+const SIDEBAR = /(?:^|\s)(?![\w-]*(?:has|with|no|not)[-_]side-?bar)(?:[\w-]*[-_])?(?:sidebar|side-bar|widget-area)(?=[\s_-]|$)/;
+
+/**
+ * The wrapper (content-tree.ts: a block named as chrome but holding much of the page) around the
+ * content found, `node`, that is a sidebar (`<aside>`, or a class or id word `sidebar`,
+ * `left-sidebar`, `widget-area`; not a layout's `has-sidebar`) and does not hold the page's first
+ * `<h1>`, counted or not (a theme's `<header>` around it is set aside as chrome); -1 if none, or
+ * the page has no `<h1>`.
+ */
+function sidebarHolding(t: Tree, html: string, node: number): number {
+  for (const w of t.wrappers) {
+    const el = t.els[w];
+    if (!isAncestor(t, w, node) || !(el.name === 'aside' || SIDEBAR.test(classId(el)))) continue;
+    const h1 = html.search(/<h1[\s>]/i);
+    return h1 !== -1 && (h1 < el.startIndex! || h1 > el.endIndex!) ? w : -1;
+  }
+  return -1;
 }
 
 /** A page footer's class or id word (`site-footer`, `part-footer`, `footer`), not a layout's (`has-footer`, `not-footer`, `footer-sticky`). */

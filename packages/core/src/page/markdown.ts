@@ -66,7 +66,33 @@ export function htmlToMarkdown(html: string, opts: MarkdownOptions): string {
  * `$170.001,332 reviews`; at a paragraph's end the space is trimmed.)
  */
 function convert(html: string, origin: string | undefined, definitions: boolean): string {
-  return html.trim() ? mdream((definitions ? definitionsAsParagraphs : same)(flattenLinks(plainAlts(html))), origin ? { origin } : {}).trim() : '';
+  return html.trim()
+    ? mdream((definitions ? definitionsAsParagraphs : same)(flattenLinks(plainAlts(separateBoxes(html)))), origin ? { origin } : {}).trim()
+    : '';
+}
+
+/** A word ending at an inline element's end and the next element starting a capitalised word, nothing between. */
+const GLUED_BOXES = /([a-z])(<\/(?:span|a|strong|b|em|div|p)>)(<(?:span|a|strong|b|em|div|p)\b[^>]*>)(?=[A-Z])/g;
+const PRE = /<pre\b[\s\S]*?<\/pre>/gi;
+
+/**
+ * Two elements side by side with no space between, the first's text ending in a lower-case letter and
+ * the next one's starting with a capital (`<span>Brooks</span><span>Launch 11</span>`, a card's
+ * brand and name; `Bags</a><a>Shoes`): a stylesheet sets them apart (flex items, blocks), as no
+ * word is written so; a space is put between (not inside `<pre>`, where a highlighter's tokens meet).
+ */
+function separateBoxes(html: string): string {
+  if (!GLUED_BOXES.test(html)) return html;
+  GLUED_BOXES.lastIndex = 0;
+  const out: string[] = [];
+  let pos = 0;
+  PRE.lastIndex = 0;
+  for (let m = PRE.exec(html); m; m = PRE.exec(html)) {
+    out.push(html.slice(pos, m.index).replace(GLUED_BOXES, '$1$2&#32;$3'), m[0]);
+    pos = m.index + m[0].length;
+  }
+  out.push(html.slice(pos).replace(GLUED_BOXES, '$1$2&#32;$3'));
+  return out.join('');
 }
 
 /** An image's alt text holding brackets (`alt="[X-Info]"`). */
@@ -129,8 +155,18 @@ function flattenLinks(html: string): string {
       const inner = html.slice(open + 1, end);
       BLOCK_IN_LINK.lastIndex = 0;
       if (BLOCK_IN_LINK.test(inner)) {
-        parts.push(html.slice(pos, open + 1), inner.replace(BLOCK_IN_LINK, ' '));
-        pos = end;
+        // (a space ending the link's text is written after the link: the converter drops it, and with
+        // it the space before the next block's text, `[Art Print](…)Brand New`)
+        const flat = inner.replace(BLOCK_IN_LINK, ' ');
+        const gt = html.indexOf('>', end) + 1;
+        if (gt > 0 && /\s$/.test(flat)) {
+          const spaced = /^(?:\s|&#32;)/.test(html.slice(gt, gt + 5));
+          parts.push(html.slice(pos, open + 1), flat.trimEnd(), html.slice(end, gt), spaced ? '' : '&#32;');
+          pos = gt;
+        } else {
+          parts.push(html.slice(pos, open + 1), flat);
+          pos = end;
+        }
       }
     }
     i = following === -1 ? -1 : following;
