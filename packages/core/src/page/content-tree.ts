@@ -90,11 +90,13 @@ function countChars(s: string): number {
 
 /** Class words and roles of a disclosure panel: an accordion's body, a tab's pane, a "read more" remainder, an FAQ's answer (`faq__answer`). */
 const PANEL =
-  /(?:^|[-_\s])(?:collapse|collapsible|accordion|panel|tab-?pane|tab-?panel|tab-?content|tabs-?content|tabcontent|expandable|expander|read-?more|show-?more|more-?text|faq[-_]*(?:answer|content|body|text))(?:$|[-_\s])/;
+  /(?:^|[-_\s])(?:collapse|collapsible|accordion|panel|tabs?[-_]*(?:pane|panel|content)|expandable|expander|read[-_]*more|show[-_]*more|more[-_]*text|faq[-_]*(?:answer|content|body|text))(?:$|[-_\s])/;
+/** Class words split where a compound's next word begins, as BEM and CSS-in-JS write them (`tab__content`, `AccordionPanel`). */
+const CAMEL = /([a-z])(?=[A-Z])/g;
 export const isPanel = (tag: string, a: Record<string, string>) =>
   a.role === 'tabpanel' ||
   a.role === 'region' ||
-  (tag !== 'nav' && (a.class !== undefined || a.id !== undefined) && PANEL.test(`${a.class ?? ''} ${a.id ?? ''}`.toLowerCase()));
+  (tag !== 'nav' && (a.class !== undefined || a.id !== undefined) && PANEL.test(`${a.class ?? ''} ${a.id ?? ''}`.replace(CAMEL, '$1-').toLowerCase()));
 
 /** Utility classes that keep text off the screen for screen readers only. */
 const SCREEN_READER = /^(?:sr-only|visually-?hidden|screen-?reader-?(?:text|only)|hidden-?visually|a11y-?hidden|u-?hidden-?visually)$/i;

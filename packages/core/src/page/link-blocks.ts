@@ -118,6 +118,26 @@ function inSentence(el: Element): boolean {
   return [el.prev, el.next].some((c) => c?.type === 'text' && /[\p{L}\p{N}]/u.test((c as Text).data));
 }
 
+/** Whether span `k`'s nearest ancestor that is not a span is a list item or a paragraph. */
+function inItem(t: Tree, k: number): boolean {
+  let p = t.parent[k];
+  while (p !== -1 && t.els[p].name === 'span') p = t.parent[p];
+  return p !== -1 && (t.els[p].name === 'li' || t.els[p].name === 'p');
+}
+
+/** Whether every link with text inside `k` has text of its sentence beside it. */
+function linksInSentence(t: Tree, k: number): boolean {
+  const last = subtreeEnd(t, k);
+  let links = 0;
+  for (let i = k + 1; i <= last; i++) {
+    if (t.els[i].name !== 'a' || t.lnk[i] === 0) continue;
+    if (!inSentence(t.els[i])) return false;
+    links++;
+    i = subtreeEnd(t, i);
+  }
+  return links > 0;
+}
+
 /** The last characters of an element's text. */
 function textEnd(el: Element): string {
   let s = '';
@@ -175,6 +195,9 @@ export function linkBlocks(t: Tree, node: number, runShare: number, type: PageTy
       if (type === 'service' && describedCards(t, k)) continue;
       // So is a span around a link in a sentence (`My goal is <span class="keyword"><a>MBB</a></span> since`).
       if (t.els[k].name === 'span' && inSentence(t.els[k])) continue;
+      // And a span in a list item or a paragraph whose links all sit in a sentence (`<li><span><span>Addressing
+      // third-party <a>vendor risks</a></span></span></li>`): one item's text with a link in it.
+      if (t.els[k].name === 'span' && inItem(t, k) && linksInSentence(t, k)) continue;
       let run = 0;
       for (const o of kids) if (BLOCK_TAGS.has(t.els[o].name) && linky(o)) run += weight(t, o);
       if (run < runShare * whole) out.push(k);

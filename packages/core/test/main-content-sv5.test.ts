@@ -1,0 +1,28 @@
+// Main content on service pages: a list item whose span holds a sentence with a link in it
+// (link-blocks.ts), and disclosure panels named in compound class words (content-tree.ts).
+import { expectOnly, md, page, para } from './main-content-pages.ts';
+
+describe('page: main content, sentences with links and compound panel names', () => {
+  it('keeps a list item whose span is a sentence with a link in it, and drops a list of bare links', () => {
+    const html = page(`<main><h1>Security consulting</h1>${para('Security', 2)}
+      <p>We guide you in:</p>
+      <ul><li><span><span>Establishing governance programs for the whole company</span></span></li>
+        <li><span><span>Addressing third-party <a href="/vendor-risk">vendor and service provider risks</a></span></span></li>
+        <li><span><span>Testing infrastructure and business applications</span></span></li></ul>
+      ${para('Approach', 2)}
+      <div class="more"><span><a href="/a">Cloud services overview</a> <a href="/b">Data services overview</a></span></div></main>`);
+    expectOnly(md(html), ['Addressing third-party', 'vendor and service provider risks', 'Testing infrastructure'], ['Cloud services overview']);
+  });
+
+  it('reads hidden disclosure panels named in BEM or camel-case compounds (`tab__content`, `AccordionPanel`)', () => {
+    const html = page(`<main><h1>Cybersecurity services</h1>${para('Services', 2)}
+      <div class="tabs"><button>Audit</button><button>Testing</button>
+        <div class="tab__content" id="tab-1">Audit and assurance: controls design and testing.</div>
+        <div hidden class="tab__content" id="tab-2">Penetration testing simulates attacks on your systems.</div></div>
+      <h2>Questions</h2>
+      <section class="StyledAccordion-x1"><h3><button aria-expanded="false">What does it cost?</button></h3>
+        <section inert aria-hidden="true" class="Accordionstyle__AccordionPanel-sc-4 abc">Pricing depends on the size of your team.</section></section>
+      ${para('Closing', 1)}</main>`);
+    expectOnly(md(html), ['Penetration testing simulates attacks', 'Pricing depends on the size'], []);
+  });
+});
