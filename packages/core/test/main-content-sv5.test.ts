@@ -25,4 +25,14 @@ describe('page: main content, sentences with links and compound panel names', ()
       ${para('Closing', 1)}</main>`);
     expectOnly(md(html), ['Penetration testing simulates attacks', 'Pricing depends on the size'], []);
   });
+
+  it("keeps a services page's cards whose title is a paragraph of the link, not a heading", () => {
+    const card = (name: string) =>
+      `<a href="/designers/${name}"><p class="t">${name} Designers</p><p class="d">Top ${name} designers shape a product from business goals through research to working prototypes.</p><p>View ${name} Designers</p></a>`;
+    const html =
+      page(`<main><h1>Hire designers</h1><div class="intro">${para('Designers', 3)}<ul><li>Fast matching with vetted talent</li><li>Flexible engagements of any length</li></ul></div>
+      <section><h2>Find the designers you need</h2><div class="cards">${['UX', 'UI', 'Product'].map(card).join('')}</div></section>
+      <section><h2>How hiring works</h2>${para('Process', 3)}</section></main>`);
+    expectOnly(md(html), ['Top UX designers shape a product', 'Product Designers'], []);
+  });
 });

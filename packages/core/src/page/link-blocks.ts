@@ -104,6 +104,8 @@ function describedCards(t: Tree, k: number): boolean {
         heading += t.lnk[c];
         c = subtreeEnd(t, c);
       }
+    // (a title set in a paragraph of its own, the card's first: `<a><p>UX Designers</p><p>Top UX designers…</p></a>`)
+    if (heading === 0) heading = blockTitle(t, i);
     if (!picture && heading > 0 && t.lnk[i] - heading >= DESCRIPTION) {
       cards++;
       cardText += t.lnk[i];
@@ -111,6 +113,20 @@ function describedCards(t: Tree, k: number): boolean {
     i = end;
   }
   return cards >= MIN_CARDS && cardText >= LINKY * t.lnk[k];
+}
+
+/** A card title's length (characters) at most, when set in a plain block. */
+const BLOCK_TITLE = 80;
+
+/**
+ * The text length of link `a`'s title set in a plain block: its first child with text, a paragraph or
+ * a `div` of at most BLOCK_TITLE characters with another block after it (0 if none).
+ */
+function blockTitle(t: Tree, a: number): number {
+  const kids = elementChildren(t, a).filter((c) => !t.gone[c] && t.txt[c] + t.lnk[c] > 0);
+  if (kids.length < 2 || (t.els[kids[0]].name !== 'p' && t.els[kids[0]].name !== 'div')) return 0;
+  const n = t.txt[kids[0]] + t.lnk[kids[0]];
+  return n <= BLOCK_TITLE ? n : 0;
 }
 
 /** An element with text of the sentence it is in right beside it (a text sibling with a word). */
