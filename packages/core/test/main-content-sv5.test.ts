@@ -35,4 +35,12 @@ describe('page: main content, sentences with links and compound panel names', ()
       <section><h2>How hiring works</h2>${para('Process', 3)}</section></main>`);
     expectOnly(md(html), ['Top UX designers shape a product', 'Product Designers'], []);
   });
+
+  it("leaves out a marketing page's legal fine print named so (`copy-legal`, `has-legal-font-size`)", () => {
+    const html = page(`<main><h1>Email marketing</h1>${para('Email', 6)}
+      <div class="module"><div class="module--content"><div class="   copy-legal"><p><strong>*Disclaimers</strong></p>
+        <ol><li>Based on publicly available data on the number of customers of competitors.</li></ol></div></div></div>
+      <p class="has-legal-font-size"><em>Rates are estimates and could vary each year by program of study.</em></p></main>`);
+    expectOnly(md(html), ['Email paragraph 6'], ['Disclaimers', 'publicly available data', 'Rates are estimates']);
+  });
 });
