@@ -43,4 +43,15 @@ describe('page: main content, sentences with links and compound panel names', ()
       <p class="has-legal-font-size"><em>Rates are estimates and could vary each year by program of study.</em></p></main>`);
     expectOnly(md(html), ['Email paragraph 6'], ['Disclaimers', 'publicly available data', 'Rates are estimates']);
   });
+
+  it("keeps the paragraphs right under a title that lies outside the content (a hero's lead), not its button", () => {
+    const html = page(`<div class="hero"><h1>Math tutoring online</h1><p>Connect with a qualified tutor for one-on-one support.</p>
+      <p>Improve your grades on your own schedule.</p><a class="btn" href="/start">Get started</a><p>Rated 4.8 by parents</p></div>
+      <div class="content"><h2>Why tutoring helps</h2>${para('Tutoring', 8)}</div>`);
+    expectOnly(
+      md(html),
+      ['# Math tutoring online', 'Connect with a qualified tutor', 'Improve your grades', 'Tutoring paragraph 8'],
+      ['Get started', 'Rated 4.8'],
+    );
+  });
 });
