@@ -54,4 +54,13 @@ describe('page: main content, sentences with links and compound panel names', ()
       ['Get started', 'Rated 4.8'],
     );
   });
+
+  it("leaves out a DocBook page's navigation header and footer (`navheader`, `navfooter`)", () => {
+    const nav = (cls: string) =>
+      `<div class="${cls}"><table width="100%"><tr><th colspan="3">Chapter 11. Indexes</th></tr><tr><td><a href="/prev">Prev</a> </td><td>Part II. The SQL Language</td><td> <a href="/next">Next</a></td></tr></table><hr></div>`;
+    const html = page(
+      `<div id="docContent">${nav('navheader')}<h1>Chapter 11. Indexes</h1>${[1, 2, 3].map((n) => `<div class="sect1"><h2>11.${n}. Index part</h2>${para(`Section ${n}`, 2)}</div>`).join('')}${nav('navfooter')}</div>`,
+    );
+    expectOnly(md(html), ['Section 3 paragraph 2'], ['Part II. The SQL Language', 'Prev']);
+  });
 });
