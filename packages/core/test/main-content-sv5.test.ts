@@ -63,4 +63,13 @@ describe('page: main content, sentences with links and compound panel names', ()
     );
     expectOnly(md(html), ['Section 3 paragraph 2'], ['Part II. The SQL Language', 'Prev']);
   });
+
+  it("reads a carousel's slides hidden from screen readers while off screen, not the loop's cloned copies", () => {
+    const slide = (i: number, cls: string, hidden: boolean) =>
+      `<div class="${cls}" data-index="${i}"${hidden ? ' aria-hidden="true"' : ''}><blockquote>Quote ${i}: the team cut our response times in half within a quarter.</blockquote><p>Customer ${i}, Head of Support</p></div>`;
+    const html = page(`<main><h1>Customer service software</h1>${para('Service', 4)}
+      <div class="slick-slider"><div class="slick-list"><div class="slick-track">${slide(9, 'slick-slide slick-cloned', true)}${slide(1, 'slick-slide slick-active', false)}${slide(2, 'slick-slide', true)}${slide(3, 'slick-slide', true)}</div></div></div></main>`);
+    const out = md(html);
+    expectOnly(out, ['Quote 1:', 'Quote 2:', 'Quote 3:'], ['Quote 9:']);
+  });
 });

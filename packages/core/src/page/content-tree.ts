@@ -98,6 +98,9 @@ export const isPanel = (tag: string, a: Record<string, string>) =>
   a.role === 'region' ||
   (tag !== 'nav' && (a.class !== undefined || a.id !== undefined) && PANEL.test(`${a.class ?? ''} ${a.id ?? ''}`.replace(CAMEL, '$1-').toLowerCase()));
 
+/** A carousel's slide, shown in turn (hidden from screen readers while off screen); not a loop's copy of one. */
+const SLIDE = /^(?!.*(?:cloned|duplicate))(?:.*\s)?(?:slick-slide|swiper-slide)(?:\s|$)/;
+
 /** Utility classes that keep text off the screen for screen readers only. */
 const SCREEN_READER = /^(?:sr-only|visually-?hidden|screen-?reader-?(?:text|only)|hidden-?visually|a11y-?hidden|u-?hidden-?visually)$/i;
 
@@ -156,7 +159,7 @@ function removal(el: Element, inContent: boolean): 0 | 1 | 2 | 3 {
   const shownLink =
     visibleRepeat(tag, a) && !a.style && !(el.parent?.children ?? []).some((c) => c.type === 'text' && c.data.trim() !== '') && textOf(el) !== '';
   // A collapsed accordion's body hidden from screen readers until opened is read, as below.
-  if (a['aria-hidden'] === 'true' && isPanel(tag, a) && !isOverlay(tag, a)) return 0;
+  if (a['aria-hidden'] === 'true' && (isPanel(tag, a) || SLIDE.test(a.class ?? '')) && !isOverlay(tag, a)) return 0;
   if (a['aria-hidden'] === 'true' && a.hidden === undefined && !a.style && !shownLink) return isOverlay(tag, a) ? 2 : 1;
   // A dialog by markup is dropped; one named so by class words (newsletter-post, popup-gallery) only
   // when small. An inline-hidden wrapper holding most of the page hides it until scripts have run.
