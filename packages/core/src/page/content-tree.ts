@@ -37,7 +37,7 @@ const SCRIPT_NOTICE = /\b(?:enable|turn on|activate)\b.{0,40}\bjavascript\b|\bja
 const CONTENT = new Set(['article', 'main', 'section']);
 /** Chrome and clutter named in class or id (in addition to boilerplate.ts's page chrome). */
 const NEGATIVE =
-  /(?:^|[-_\s])(?:related|share|sharing|sharebar|social|breadcrumbs?|newsletter|subscribe|subscription|sponsored|sponsor|promo|advert|ads|adslot|banner-ad|disqus|respond|comment-form|reply-form|recommended|recommendations|read-?next|more-stories|trending|popular-posts|outbrain|taboola|cookie|consent|skip-link|toolbar|widget-area|widgets|site-footer|site-header|footer|masthead|top-bar|utility-bar|author-box|author-bio|about-the-author|about-author|author-info|byline|entry-meta|post-meta|article-meta|post-navigation|nav-links|print|feedback|rating-form|signup|login|search-form|searchform|disclaimers?|popover|returns|copyright|sitenotice|printfooter|catlinks|mw-jump-link|jump-to-nav)(?:$|[-_\s])/;
+  /(?:^|[-_\s])(?:related|share|sharing|sharebar|social|breadcrumbs?|newsletter|subscribe|subscription|sponsored|sponsor|promo|advert|ads|adslot|banner-ad|disqus|respond|comment-form|reply-form|recommended|recommendations|read-?next|more-stories|trending|popular-posts|outbrain|taboola|cookie|consent|skip-link|toolbar|widget-area|widgets|site-footer|site-header|footer|masthead|top-bar|utility-bar|author-box|author-bio|about-the-author|about-author|author-info|byline|entry-meta|post-meta|article-meta|post-navigation|nav-links|print|feedback|rating-form|signup|login|search-form|searchform|disclaimers?|navheader|navfooter|copy-legal|legal[-_]?(?:copy|notice|font-size)|small-legal|popover|returns|copyright|sitenotice|printfooter|catlinks|mw-jump-link|jump-to-nav)(?:$|[-_\s])/;
 /** A component's own header or footer by BEM name (`card__footer`, `post__header`): its byline, date
  * or title, not the page's; the page's own (`site__footer`, `page__header`) stays chrome. */
 const PART_EDGE = /(?:^|\s)(?!(?:site|page|layout|global|main|app)__)[a-z0-9-]+__(?:header|footer)(?=\s|$)/g;
@@ -90,11 +90,16 @@ function countChars(s: string): number {
 
 /** Class words and roles of a disclosure panel: an accordion's body, a tab's pane, a "read more" remainder, an FAQ's answer (`faq__answer`). */
 const PANEL =
-  /(?:^|[-_\s])(?:collapse|collapsible|accordion|panel|tab-?pane|tab-?panel|tab-?content|tabs-?content|tabcontent|expandable|expander|read-?more|show-?more|more-?text|faq[-_]*(?:answer|content|body|text))(?:$|[-_\s])/;
+  /(?:^|[-_\s])(?:collapse|collapsible|accordion|panel|tabs?[-_]*(?:pane|panel|content)|expandable|expander|read[-_]*more|show[-_]*more|more[-_]*text|faq[-_]*(?:answer|content|body|text))(?:$|[-_\s])/;
+/** Class words split where a compound's next word begins, as BEM and CSS-in-JS write them (`tab__content`, `AccordionPanel`). */
+const CAMEL = /([a-z])(?=[A-Z])/g;
 export const isPanel = (tag: string, a: Record<string, string>) =>
   a.role === 'tabpanel' ||
   a.role === 'region' ||
-  (tag !== 'nav' && (a.class !== undefined || a.id !== undefined) && PANEL.test(`${a.class ?? ''} ${a.id ?? ''}`.toLowerCase()));
+  (tag !== 'nav' && (a.class !== undefined || a.id !== undefined) && PANEL.test(`${a.class ?? ''} ${a.id ?? ''}`.replace(CAMEL, '$1-').toLowerCase()));
+
+/** A carousel's slide, shown in turn (hidden from screen readers while off screen); not a loop's copy of one. */
+const SLIDE = /^(?!.*(?:cloned|duplicate))(?:.*\s)?(?:slick-slide|swiper-slide)(?:\s|$)/;
 
 /** Utility classes that keep text off the screen for screen readers only. */
 const SCREEN_READER = /^(?:sr-only|visually-?hidden|screen-?reader-?(?:text|only)|hidden-?visually|a11y-?hidden|u-?hidden-?visually)$/i;
@@ -154,7 +159,7 @@ function removal(el: Element, inContent: boolean): 0 | 1 | 2 | 3 {
   const shownLink =
     visibleRepeat(tag, a) && !a.style && !(el.parent?.children ?? []).some((c) => c.type === 'text' && c.data.trim() !== '') && textOf(el) !== '';
   // A collapsed accordion's body hidden from screen readers until opened is read, as below.
-  if (a['aria-hidden'] === 'true' && isPanel(tag, a) && !isOverlay(tag, a)) return 0;
+  if (a['aria-hidden'] === 'true' && (isPanel(tag, a) || SLIDE.test(a.class ?? '')) && !isOverlay(tag, a)) return 0;
   if (a['aria-hidden'] === 'true' && a.hidden === undefined && !a.style && !shownLink) return isOverlay(tag, a) ? 2 : 1;
   // A dialog by markup is dropped; one named so by class words (newsletter-post, popup-gallery) only
   // when small. An inline-hidden wrapper holding most of the page hides it until scripts have run.

@@ -104,6 +104,8 @@ function describedCards(t: Tree, k: number): boolean {
         heading += t.lnk[c];
         c = subtreeEnd(t, c);
       }
+    // (a title set in a paragraph of its own, the card's first: `<a><p>UX Designers</p><p>Top UX designers…</p></a>`)
+    if (heading === 0) heading = blockTitle(t, i);
     if (!picture && heading > 0 && t.lnk[i] - heading >= DESCRIPTION) {
       cards++;
       cardText += t.lnk[i];
@@ -113,9 +115,43 @@ function describedCards(t: Tree, k: number): boolean {
   return cards >= MIN_CARDS && cardText >= LINKY * t.lnk[k];
 }
 
+/** A card title's length (characters) at most, when set in a plain block. */
+const BLOCK_TITLE = 80;
+
+/**
+ * The text length of link `a`'s title set in a plain block: its first child with text, a paragraph or
+ * a `div` of at most BLOCK_TITLE characters with another block after it (0 if none).
+ */
+function blockTitle(t: Tree, a: number): number {
+  const kids = elementChildren(t, a).filter((c) => !t.gone[c] && t.txt[c] + t.lnk[c] > 0);
+  if (kids.length < 2 || (t.els[kids[0]].name !== 'p' && t.els[kids[0]].name !== 'div')) return 0;
+  const n = t.txt[kids[0]] + t.lnk[kids[0]];
+  return n <= BLOCK_TITLE ? n : 0;
+}
+
 /** An element with text of the sentence it is in right beside it (a text sibling with a word). */
 function inSentence(el: Element): boolean {
   return [el.prev, el.next].some((c) => c?.type === 'text' && /[\p{L}\p{N}]/u.test((c as Text).data));
+}
+
+/** Whether span `k`'s nearest ancestor that is not a span is a list item or a paragraph. */
+function inItem(t: Tree, k: number): boolean {
+  let p = t.parent[k];
+  while (p !== -1 && t.els[p].name === 'span') p = t.parent[p];
+  return p !== -1 && (t.els[p].name === 'li' || t.els[p].name === 'p');
+}
+
+/** Whether every link with text inside `k` has text of its sentence beside it. */
+function linksInSentence(t: Tree, k: number): boolean {
+  const last = subtreeEnd(t, k);
+  let links = 0;
+  for (let i = k + 1; i <= last; i++) {
+    if (t.els[i].name !== 'a' || t.lnk[i] === 0) continue;
+    if (!inSentence(t.els[i])) return false;
+    links++;
+    i = subtreeEnd(t, i);
+  }
+  return links > 0;
 }
 
 /** The last characters of an element's text. */
@@ -175,6 +211,9 @@ export function linkBlocks(t: Tree, node: number, runShare: number, type: PageTy
       if (type === 'service' && describedCards(t, k)) continue;
       // So is a span around a link in a sentence (`My goal is <span class="keyword"><a>MBB</a></span> since`).
       if (t.els[k].name === 'span' && inSentence(t.els[k])) continue;
+      // And a span in a list item or a paragraph whose links all sit in a sentence (`<li><span><span>Addressing
+      // third-party <a>vendor risks</a></span></span></li>`): one item's text with a link in it.
+      if (t.els[k].name === 'span' && inItem(t, k) && linksInSentence(t, k)) continue;
       let run = 0;
       for (const o of kids) if (BLOCK_TAGS.has(t.els[o].name) && linky(o)) run += weight(t, o);
       if (run < runShare * whole) out.push(k);

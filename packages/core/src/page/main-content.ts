@@ -15,6 +15,7 @@
 // posts' extras), rails.ts (related-content rails named by their heading),
 // copies.ts (repeated blocks), cards.ts (the cards of a shop's grid), placeholders.ts (a template's
 // lorem ipsum); here the descent to the content element.
+import type { Element, Text } from 'domhandler';
 import {
   classId,
   elementChildren,
@@ -153,7 +154,7 @@ export function findMainContent(html: string): MainContent {
     let lca = t.parent[title];
     while (lca !== -1 && !isAncestor(t, lca, node)) lca = t.parent[lca];
     if (lca !== -1 && lca !== body && weight(t, lca) <= TITLE_SPAN * weight(t, node)) node = lca;
-    else if (t.els[title].startIndex! < t.els[node].startIndex!) ranges.push(rangeOf(t.els[title], html));
+    else if (t.els[title].startIndex! < t.els[node].startIndex!) ranges.push(titleWithLead(t, html, title, node));
   }
   ranges.push(rangeOf(t.els[node], html));
   if (after !== -1 && !isAncestor(t, node, after)) ranges.push(rangeOf(t.els[after], html));
@@ -206,6 +207,29 @@ function sidebarHolding(t: Tree, html: string, node: number): number {
     return h1 !== -1 && (h1 < el.startIndex! || h1 > el.endIndex!) ? w : -1;
   }
   return -1;
+}
+
+/**
+ * The title heading's range, with the paragraphs right after it (its siblings, prose: more text outside
+ * links than in them), up to the first other element: the lead under the title (a hero's subtitle, a
+ * guide's introduction), which the content found below does not hold.
+ */
+function titleWithLead(t: Tree, html: string, title: number, node: number): Range {
+  const r = rangeOf(t.els[title], html);
+  for (let s = t.els[title].next; s; s = s.next) {
+    if (s.type === 'text') {
+      if ((s as Text).data.trim() !== '') break;
+      continue;
+    }
+    if (s.type !== 'tag') continue;
+    const el = s as Element;
+    const i = t.index.get(el);
+    if (el.name !== 'p' || i === undefined || t.gone[i] || isAncestor(t, i, node) || t.txt[i] <= t.lnk[i]) break;
+    const e = rangeOf(el, html)[1];
+    if (e > t.els[node].startIndex!) break;
+    r[1] = e;
+  }
+  return r;
 }
 
 /** A page footer's class or id word (`site-footer`, `part-footer`, `footer`), not a layout's (`has-footer`, `not-footer`, `footer-sticky`). */
