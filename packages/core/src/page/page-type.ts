@@ -1,7 +1,7 @@
 // The page type of a page whose main content was found (main-content.ts): from schema.org types
 // (JSON-LD, microdata) and Open Graph, else from the shape of the content.
 import type { Element } from 'domhandler';
-import { classId, elementChildren, signature, subtreeEnd, weight, type Tree } from './content-tree.ts';
+import { classId, elementChildren, HEADINGS, outermost, signature, subtreeEnd, weight, type Tree } from './content-tree.ts';
 import { marketingPage } from './marketing.ts';
 
 export type PageType = 'article' | 'forum' | 'listing' | 'product' | 'documentation' | 'service' | 'empty';
@@ -168,22 +168,77 @@ function headlines(t: Tree, node: number): boolean {
   return linked >= HEADLINES && linked >= HEADLINE_SHARE * titles && linkText >= HEADLINE_WEIGHT * weight(t, node);
 }
 
+/** An id naming a post by its number, as forum software gives each post of a thread (`post123`, `post-123`, `p123`, `msg123`, `message_123`). */
+const POST_ID = /^(?:post|p|msg|message)[-_]?\d+$/i;
+/** The share of the content's weight the numbered posts hold, or more, for a thread. */
+const POSTS_SHARE = 0.5;
+
+/**
+ * Whether the content is a thread of numbered posts: two or more elements under it whose id names a
+ * post by number (an empty anchor target so named, `<span id="post-123"></span>`, stands for the post
+ * it opens: its parent), holding most of its weight. A blog's `<article id="post-123">` (WordPress's
+ * template names each post so) and microformats' blog entries (`hentry`, `h-entry`) are not a board's posts.
+ */
+function numberedPosts(t: Tree, node: number): boolean {
+  const posts = new Set<number>();
+  const last = subtreeEnd(t, node);
+  for (let i = node + 1; i <= last; i++) {
+    const el = t.els[i];
+    if (!POST_ID.test(el.attribs.id ?? '')) continue;
+    if (el.name === 'article' || /(?:^|\s)h-?entry(?:\s|$)/.test(el.attribs.class ?? '')) return false;
+    const post = t.txt[i] + t.lnk[i] === 0 && t.parent[i] > node ? t.parent[i] : i;
+    posts.add(post);
+    i = subtreeEnd(t, i);
+  }
+  if (posts.size < 2) return false;
+  let w = 0;
+  for (const k of outermost(t, posts)) w += weight(t, k);
+  return w >= POSTS_SHARE * weight(t, node);
+}
+
+/** The run of like cards holding this share of an Article's content or more, ... */
+const CARDS_SHARE = 0.6;
+/** ... with this share of their text in links or more, make it a listing. */
+const CARDS_LINKY = 0.4;
+
+/** ... and this share of them titled by a heading of their own. */
+const CARDS_TITLED = 0.5;
+
+/** The share of the text of `run`'s items in links. */
+const linkShare = (t: Tree, run: number[]) =>
+  run.reduce((a, k) => a + t.lnk[k], 0) /
+  Math.max(
+    1,
+    run.reduce((a, k) => a + t.txt[k] + t.lnk[k], 0),
+  );
+
+/**
+ * Whether a page declared an article is a grid of cards: a run of three or more like items (same
+ * tag and classes) holding most of the content, most titled by a heading of their own, much of their text links (a course catalogue or a
+ * site section whose CMS marks every page up as an Article, its cards each a title and a list of links).
+ */
+function cards(t: Tree, node: number): boolean {
+  const run = repeatedRun(t, node);
+  if (!run || run.reduce((a, k) => a + weight(t, k), 0) < CARDS_SHARE * weight(t, node) || linkShare(t, run) < CARDS_LINKY) return false;
+  const titled = run.filter((k) => {
+    for (let i = k + 1; i <= subtreeEnd(t, k); i++) if (HEADINGS.has(t.els[i].name)) return true;
+    return false;
+  });
+  return titled.length >= CARDS_TITLED * run.length;
+}
+
 /** The page type; `declared` is declaredType(html), computed once by the caller. */
 export function detectType(html: string, t: Tree, node: number, declared: PageType | null): PageType {
   // (a page declared an article or documentation whose content is a hub of headlines is a listing:
   // a blog's or a news site's home page carries its site's Article or TechArticle markup)
   if ((declared === 'article' || declared === 'documentation') && headlines(t, node)) return 'listing';
+  if (declared === 'article' && cards(t, node)) return 'listing';
   if (declared) return declared;
   if (namedProductTitle(t)) return 'product';
   const run = repeatedRun(t, node);
-  const linky = run
-    ? run.reduce((a, k) => a + t.lnk[k], 0) /
-      Math.max(
-        1,
-        run.reduce((a, k) => a + t.txt[k] + t.lnk[k], 0),
-      )
-    : 0;
+  const linky = run ? linkShare(t, run) : 0;
   if (run && linky < 0.3 && /post|comment|message|reply|answer|thread/.test(classId(t.els[run[0]]))) return 'forum';
+  if (numberedPosts(t, node)) return 'forum';
   if (headlines(t, node)) return 'listing';
   const main = t.els[node];
   if (/<pre[\s>]/i.test(html.slice(main.startIndex ?? 0, (main.endIndex ?? 0) + 1))) return marketingPage(t, node) ? 'service' : 'documentation';
