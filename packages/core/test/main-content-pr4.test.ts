@@ -1,4 +1,5 @@
-// Main content on product pages (pr4): tooltips beside a spec's name (tooltips.ts).
+// Main content on product pages (pr4): tooltips beside a spec's name (tooltips.ts); text for screen
+// readers only under a design system's class name (content-tree.ts SCREEN_READER).
 import { CHROME_WORDS, expectOnly, md, page, para } from './main-content-pages.ts';
 
 const PRODUCT =
@@ -21,6 +22,22 @@ describe('page: main content on product pages (pr4)', () => {
       md(html),
       ['Studio Phones', 'Cup style', 'Open-back', 'Planar magnetic', 'Phones paragraph 3'],
       [...CHROME_WORDS, 'leak sound to the room', 'turns the signal into sound', 'ship within two working days'],
+    );
+  });
+
+  it("leaves out text for screen readers only under a design system's class (`clipped`, `show-for-sr`, `element-invisible`)", () => {
+    const html = page(
+      `<main><div class="product"><h1>Studio Phones</h1>
+        <div class="price"><span>EUR 20.99<span class="clipped">Price EUR 20.99 including taxes</span></span></div>
+        <p>Ships from Berlin<span class="show-for-sr">Opens the seller's shipping terms</span></p>
+        <p>Condition: new<span class="element-invisible">Condition described by the seller</span></p>
+        <h2>Description</h2>${para('Phones', 3)}</div></main>`,
+      PRODUCT,
+    );
+    expectOnly(
+      md(html),
+      ['Studio Phones', 'EUR 20.99', 'Ships from Berlin', 'Condition: new', 'Phones paragraph 3'],
+      [...CHROME_WORDS, 'including taxes', "Opens the seller's", 'described by the seller'],
     );
   });
 });
