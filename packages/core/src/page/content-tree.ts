@@ -101,8 +101,13 @@ export const isPanel = (tag: string, a: Record<string, string>) =>
 /** A carousel's slide, shown in turn (hidden from screen readers while off screen); not a loop's copy of one. */
 const SLIDE = /^(?!.*(?:cloned|duplicate))(?:.*\s)?(?:slick-slide|swiper-slide)(?:\s|$)/;
 
-/** Utility classes that keep text off the screen for screen readers only. */
-const SCREEN_READER = /^(?:sr-only|visually-?hidden|screen-?reader-?(?:text|only)|hidden-?visually|a11y-?hidden|u-?hidden-?visually)$/i;
+/**
+ * Utility classes that keep text off the screen for screen readers only; besides Bootstrap's and
+ * WordPress's, design systems' own: Foundation's `show-for-sr`, Drupal's `element-invisible`,
+ * eBay's Skin `clipped`, `assistive-text`.
+ */
+const SCREEN_READER =
+  /^(?:sr-only|visually-?hidden|screen-?reader-?(?:text|only)|hidden-?visually|a11y-?hidden|u-?hidden-?visually|show-for-sr|element-invisible|clipped|assistive-text)$/i;
 
 /** Utility classes that hide an element (Bootstrap's `hide`, `hidden`, `d-none`; Bulma's `is-hidden`). */
 const HIDDEN_CLASS = /^(?:hide|hidden|d-none|is-hidden|u-hidden|js-hidden)$/i;

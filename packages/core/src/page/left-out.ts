@@ -20,6 +20,7 @@ import { ratingInputs } from './rating-inputs.ts';
 import { rowControls } from './row-controls.ts';
 import { threadParts } from './thread-parts.ts';
 import { shortTwins } from './short-twins.ts';
+import { tooltips } from './tooltips.ts';
 
 /**
  * The blocks inside the content `node` to leave out for its page `type`; `holdsTitle` says whether
@@ -31,6 +32,8 @@ export function leftOut(t: Tree, node: number, type: PageType, holdsTitle: (i: n
     for (const i of found) out.push(i);
   };
   if (type === 'product') add(named(t, node, REVIEWS));
+  // (a tooltip's note beside a spec's name, shown on hover: tooltips.ts)
+  if (type === 'product') add(tooltips(t, node));
   // A shop's review widget is its customers' reviews on any page it is put on (a product page typed
   // as something else, a collection, a landing page).
   else if (type !== 'forum') add(named(t, node, REVIEW_WIDGETS));
