@@ -5,11 +5,12 @@
 import { DomHandler, type AnyNode, type Element, type ParentNode } from 'domhandler';
 import { append, removeElement } from 'domutils';
 import { isBoilerplate, isHidden, isOverlay } from './boilerplate.ts';
-import { asksQuestion, keyedPanel, visibleRepeat } from './hidden.ts';
+import { asksQuestion, hiddenByClass, isPanel, keyedPanel, SCREEN_READER, SLIDE, visibleRepeat } from './hidden.ts';
 import { holdsPricedGrid } from './prices.ts';
 import { linearParser } from './sax.ts';
 
 export type Range = [number, number];
+export { hiddenByClass, isPanel };
 
 /** Never content: their text is not visible or is a control's. (A <noscript> can hold the whole page
  * for crawlers, as forum software does: it is read.) */
@@ -87,36 +88,6 @@ function countChars(s: string): number {
   }
   return n;
 }
-
-/** Class words and roles of a disclosure panel: an accordion's body, a tab's pane, a "read more" remainder, an FAQ's answer (`faq__answer`). */
-const PANEL =
-  /(?:^|[-_\s])(?:collapse|collapsible|accordion|panel|tabs?[-_]*(?:pane|panel|content)|expandable|expander|read[-_]*more|show[-_]*more|more[-_]*text|faq[-_]*(?:answer|content|body|text))(?:$|[-_\s])/;
-/** Class words split where a compound's next word begins, as BEM and CSS-in-JS write them (`tab__content`, `AccordionPanel`). */
-const CAMEL = /([a-z])(?=[A-Z])/g;
-export const isPanel = (tag: string, a: Record<string, string>) =>
-  a.role === 'tabpanel' ||
-  a.role === 'region' ||
-  (tag !== 'nav' && (a.class !== undefined || a.id !== undefined) && PANEL.test(`${a.class ?? ''} ${a.id ?? ''}`.replace(CAMEL, '$1-').toLowerCase()));
-
-/** A carousel's slide, shown in turn (hidden from screen readers while off screen); not a loop's copy of one. */
-const SLIDE = /^(?!.*(?:cloned|duplicate))(?:.*\s)?(?:slick-slide|swiper-slide)(?:\s|$)/;
-
-/**
- * Utility classes that keep text off the screen for screen readers only; besides Bootstrap's and
- * WordPress's, design systems' own: Foundation's `show-for-sr`, Drupal's `element-invisible`,
- * eBay's Skin `clipped`, `assistive-text`.
- */
-const SCREEN_READER =
-  /^(?:sr-only|visually-?hidden|screen-?reader-?(?:text|only)|hidden-?visually|a11y-?hidden|u-?hidden-?visually|show-for-sr|element-invisible|clipped|assistive-text)$/i;
-
-/** Utility classes that hide an element (Bootstrap's `hide`, `hidden`, `d-none`; Bulma's `is-hidden`). */
-const HIDDEN_CLASS = /^(?:hide|hidden|d-none|is-hidden|u-hidden|js-hidden)$/i;
-/** ... and those that show it again on some screens (`d-md-block`, `md:flex`, `visible-lg`, `show-for-medium`). */
-const SHOWN_CLASS = /^(?:d-[a-z]+-(?!none)[a-z-]+|[a-z0-9]+:(?!hidden)[a-z-]+|visible-[a-z-]+|show-[a-z-]+|show@[a-z]+)$/i;
-export const hiddenByClass = (cls: string) => {
-  const words = cls.split(/\s+/);
-  return words.some((w) => HIDDEN_CLASS.test(w)) && !words.some((w) => SHOWN_CLASS.test(w));
-};
 
 /** A screen-reader text that stands in for something shown: a visible twin hidden from screen
  * readers beside it, or an icon in a table cell (a comparison's check marks, a tooltip's note). */

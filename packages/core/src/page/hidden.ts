@@ -1,7 +1,8 @@
 // What a reader of the page does not see, as the model-input pass decides it (render.ts): hidden
 // markup, except what is hidden only until a script runs or a click opens it (streamed parts, tab
 // panels, accordion bodies, a page-level wrapper revealed on load), and the links hidden from screen
-// readers that are shown on screen.
+// readers that are shown on screen. Also the class words content-tree.ts reads hidden state by
+// (disclosure panels, carousel slides, screen-reader-only text, hiding utility classes).
 import type { AnyNode, Element } from 'domhandler';
 import { isHidden } from './boilerplate.ts';
 
@@ -108,3 +109,33 @@ export function asksQuestion(el: Element): boolean {
   s = s.trim();
   return s.length > 3 && s.length <= QUESTION && s.endsWith('?') && !s.slice(0, -1).includes('?');
 }
+
+/** Class words and roles of a disclosure panel: an accordion's body, a tab's pane, a "read more" remainder, an FAQ's answer (`faq__answer`). */
+const PANEL =
+  /(?:^|[-_\s])(?:collapse|collapsible|accordion|panel|tabs?[-_]*(?:pane|panel|content)|expandable|expander|read[-_]*more|show[-_]*more|more[-_]*text|faq[-_]*(?:answer|content|body|text))(?:$|[-_\s])/;
+/** Class words split where a compound's next word begins, as BEM and CSS-in-JS write them (`tab__content`, `AccordionPanel`). */
+const CAMEL = /([a-z])(?=[A-Z])/g;
+export const isPanel = (tag: string, a: Record<string, string>) =>
+  a.role === 'tabpanel' ||
+  a.role === 'region' ||
+  (tag !== 'nav' && (a.class !== undefined || a.id !== undefined) && PANEL.test(`${a.class ?? ''} ${a.id ?? ''}`.replace(CAMEL, '$1-').toLowerCase()));
+
+/** A carousel's slide, shown in turn (hidden from screen readers while off screen); not a loop's copy of one. */
+export const SLIDE = /^(?!.*(?:cloned|duplicate))(?:.*\s)?(?:slick-slide|swiper-slide)(?:\s|$)/;
+
+/**
+ * Utility classes that keep text off the screen for screen readers only; besides Bootstrap's and
+ * WordPress's, design systems' own: Foundation's `show-for-sr`, Drupal's `element-invisible`,
+ * eBay's Skin `clipped`, `assistive-text`.
+ */
+export const SCREEN_READER =
+  /^(?:sr-only|visually-?hidden|screen-?reader-?(?:text|only)|hidden-?visually|a11y-?hidden|u-?hidden-?visually|show-for-sr|element-invisible|clipped|assistive-text)$/i;
+
+/** Utility classes that hide an element (Bootstrap's `hide`, `hidden`, `d-none`; Bulma's `is-hidden`). */
+const HIDDEN_CLASS = /^(?:hide|hidden|d-none|is-hidden|u-hidden|js-hidden)$/i;
+/** ... and those that show it again on some screens (`d-md-block`, `md:flex`, `visible-lg`, `show-for-medium`). */
+const SHOWN_CLASS = /^(?:d-[a-z]+-(?!none)[a-z-]+|[a-z0-9]+:(?!hidden)[a-z-]+|visible-[a-z-]+|show-[a-z-]+|show@[a-z]+)$/i;
+export const hiddenByClass = (cls: string) => {
+  const words = cls.split(/\s+/);
+  return words.some((w) => HIDDEN_CLASS.test(w)) && !words.some((w) => SHOWN_CLASS.test(w));
+};
