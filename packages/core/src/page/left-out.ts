@@ -46,7 +46,8 @@ export function leftOut(t: Tree, node: number, type: PageType, holdsTitle: (i: n
   if (type !== 'product') add(cardHidden(t, node));
   if (type !== 'product') add(gridBanners(t, node));
   add(disclosureMenus(t, node, holdsTitle));
-  if (type === 'product' || type === 'article' || type === 'service' || type === 'documentation') add(signups(t, node, holdsTitle, type !== 'product'));
+  if (type === 'product' || type === 'article' || type === 'service' || type === 'documentation')
+    add(signups(t, node, holdsTitle, type !== 'product', type === 'article' || type === 'documentation'));
   add(headingAnchors(t, node));
   add(illustrations(t, node, holdsTitle));
   // (a marketing page, typed service for it though it shows code: page-type.ts; its code looked for
@@ -135,6 +136,8 @@ const LIST_PARTS = new Set(['li', 'ul', 'ol']);
 /** A sign-up block around an email field holds at most this much text (its heading, its pitch, its sent and failed messages). */
 const SIGNUP_TEXT = 600;
 const EMAIL = /e-?mail/i;
+/** A form named (id, class, name, action) as a newsletter's or a subscription's. */
+const SIGNUP_FORM = /newsletter|subscri|sign-?up|opt-?in/i;
 
 /**
  * Sign-up blocks (a product's notify me when back in stock, an article's or a service's newsletter):
@@ -142,20 +145,33 @@ const EMAIL = /e-?mail/i;
  * pitch and its success and error messages. Not the page's content (a forum's reply form is
  * thread-parts.ts's).
  */
-function signups(t: Tree, node: number, holdsTitle: (i: number) => boolean, offProduct: boolean): number[] {
+function signups(t: Tree, node: number, holdsTitle: (i: number) => boolean, offProduct: boolean, namedForms: boolean): number[] {
   const out: number[] = [];
   const last = subtreeEnd(t, node);
   for (let i = node + 1; i <= last; i++) {
     const el = t.els[i];
-    if (el.name !== 'input' || t.gone[t.parent[i]]) continue;
+    if (el.name !== 'input') continue;
+    // (on an article or a documentation page, a sign-up form already left out by its name, that
+    // names a newsletter or a subscription (`newsletter-form`, posting to `/subscribe`), leaves its
+    // heading and pitch beside it: the climb starts from the form; not a lead form in a page's hero
+    // with its offer; under any other block left out, nothing to do)
+    let k = i;
+    if (t.gone[t.parent[i]]) {
+      if (!namedForms) continue;
+      let g = t.parent[i];
+      while (t.parent[g] > node && t.gone[t.parent[g]]) g = t.parent[g];
+      const f = t.els[g].attribs;
+      if (t.els[g].name !== 'form' || !SIGNUP_FORM.test(`${f.id ?? ''} ${f.class ?? ''} ${f.name ?? ''} ${f.action ?? ''}`)) continue;
+      k = g;
+    }
     const a = el.attribs;
     if (a.type !== 'email' && !EMAIL.test(`${a.name ?? ''} ${a.placeholder ?? ''} ${a.autocomplete ?? ''}`)) continue;
     if (out.some((o) => isAncestor(t, o, i))) continue;
-    let k = i;
+    const from = k;
     // (off a product page, not up into a list's item: a card of a grid whose last part is its sign-up)
     while (t.parent[k] > node && !holdsTitle(t.parent[k]) && weight(t, t.parent[k]) <= SIGNUP_TEXT && !(offProduct && LIST_PARTS.has(t.els[t.parent[k]].name)))
       k = t.parent[k];
-    if (k !== i) out.push(k);
+    if (k !== from) out.push(k);
   }
   return out;
 }
