@@ -227,17 +227,55 @@ function cards(t: Tree, node: number): boolean {
   return titled.length >= CARDS_TITLED * run.length;
 }
 
+/** Class words naming a run's items as a thread's posts. */
+const POSTS = /post|comment|message|reply|answer|thread/;
+/**
+ * The share of the content a declared article's or listing's run of posts must hold to make it a
+ * thread (a blog post's comment section may outweigh the post, but not fill the content) ...
+ */
+const THREAD_SHARE = 0.9;
+/** ... its items classed as replies (`comment`, `reply`, `answer`, `message`; not `post`, which a blog's posts are named too). */
+const REPLIES = /comment|reply|answer|message/;
+/** The share of the content at `node` held by `run`. */
+const runShare = (t: Tree, run: number[], node: number) => run.reduce((a, k) => a + weight(t, k), 0) / Math.max(1, weight(t, node));
+/** schema.org types a thread's posts are marked up as in microdata. */
+const COMMENT = /schema\.org\/(?:Comment|Answer)$/i;
+/**
+ * Whether two or more elements in the content are marked up (microdata) as schema.org Comments or
+ * Answers, holding most of its weight: a thread whatever the page declares (an article's comment
+ * section is marked up so too, but its body outweighs it).
+ */
+function commentItems(t: Tree, node: number): boolean {
+  const items: number[] = [];
+  const last = subtreeEnd(t, node);
+  for (let i = node + 1; i <= last; i++) {
+    if (!COMMENT.test(t.els[i].attribs.itemtype ?? '')) continue;
+    items.push(i);
+    i = subtreeEnd(t, i);
+  }
+  return items.length >= 2 && items.reduce((a, k) => a + weight(t, k), 0) >= POSTS_SHARE * weight(t, node);
+}
+
 /** The page type; `declared` is declaredType(html), computed once by the caller. */
 export function detectType(html: string, t: Tree, node: number, declared: PageType | null): PageType {
   // (a page declared an article or documentation whose content is a hub of headlines is a listing:
   // a blog's or a news site's home page carries its site's Article or TechArticle markup)
   if ((declared === 'article' || declared === 'documentation') && headlines(t, node)) return 'listing';
   if (declared === 'article' && cards(t, node)) return 'listing';
-  if (declared) return declared;
-  if (namedProductTitle(t)) return 'product';
   const run = repeatedRun(t, node);
   const linky = run ? linkShare(t, run) : 0;
-  if (run && linky < 0.3 && /post|comment|message|reply|answer|thread/.test(classId(t.els[run[0]]))) return 'forum';
+  const posts = run && linky < 0.3 && POSTS.test(classId(t.els[run[0]]));
+  // (a page declared an article or a listing whose content is a thread: a run of replies filling
+  // it, or posts marked up as schema.org Comments or Answers holding most of it)
+  if (
+    declared &&
+    declared !== 'product' &&
+    ((posts && REPLIES.test(classId(t.els[run[0]])) && runShare(t, run, node) >= THREAD_SHARE) || commentItems(t, node))
+  )
+    return 'forum';
+  if (declared) return declared;
+  if (namedProductTitle(t)) return 'product';
+  if (posts) return 'forum';
   if (numberedPosts(t, node)) return 'forum';
   if (headlines(t, node)) return 'listing';
   const main = t.els[node];
