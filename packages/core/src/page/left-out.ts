@@ -18,6 +18,7 @@ import { placeholders } from './placeholders.ts';
 import { sortControls } from './sort-controls.ts';
 import { ratingInputs } from './rating-inputs.ts';
 import { rowControls } from './row-controls.ts';
+import { cardCounters, readMoreLinks, resultsCounts } from './card-counters.ts';
 import { threadParts } from './thread-parts.ts';
 import { shortTwins } from './short-twins.ts';
 import { tooltips } from './tooltips.ts';
@@ -66,6 +67,9 @@ export function leftOut(t: Tree, node: number, type: PageType, holdsTitle: (i: n
   add(ratingInputs(t, node));
   add(shortTwins(t, node));
   if (type === 'listing' || type === 'article') add(rowControls(t, node, type !== 'listing'));
+  if (type === 'listing') add(cardCounters(t, node));
+  add(readMoreLinks(t, node));
+  add(resultsCounts(t, node));
   return out;
 }
 

@@ -1,0 +1,90 @@
+// Found inside the main content (left-out.ts): the engagement counters every card of a listing's run
+// carries ("84 reactions 9 comments", "12 likes", "3 min read"), the site's tally of each item, not what
+// the list says about it; a "Read more" link standing alone; a list's results count and page-size label
+// ("1-30 of 1000", "Results per page:").
+import type { AnyNode, Element } from 'domhandler';
+import { eachLive, signature, type Tree } from './content-tree.ts';
+import { ownBlock } from './labels.ts';
+
+/** A count ("84", "1.2k", "3,400"). */
+const NUM = String.raw`\d[\d,.]*\s?[km]?`;
+/** What the count tallies. */
+const UNIT = String.raw`(?:reactions?|comments?|likes?|repl(?:y|ies)|views?|shares?|claps?|votes?|points?|responses?|upvotes?)`;
+/** A block's whole text that is such a counter, or several side by side, or a reading time. */
+const COUNTER = new RegExp(String.raw`^(?:${NUM} ${UNIT}(?: ?[·•|,]? ?${NUM} ${UNIT})*|${NUM} min(?:ute)?s? read)$`);
+/** Such a block is this short (characters). */
+const MAX = 40;
+/** Cards carrying such a counter in blocks of one kind (tag and classes), at least. */
+const CARDS = 5;
+
+/** An element's text, its icons' titles aside (an SVG's `<title>Comments</title>`). */
+function ownText(el: Element): string {
+  let s = '';
+  const stack: AnyNode[] = [el];
+  while (stack.length && s.length <= MAX * 2) {
+    const n = stack.pop()!;
+    if (n.type === 'text') s += (n as { data: string }).data;
+    else if (n.type === 'tag' && (n as Element).name !== 'svg')
+      for (let i = (n as Element).children.length - 1; i >= 0; i--) stack.push((n as Element).children[i]);
+  }
+  return s
+    .replace(/[\s\u00a0]+/g, ' ')
+    .trim()
+    .toLowerCase();
+}
+
+/**
+ * The blocks inside the content `node` whose whole text is an engagement counter or a reading time,
+ * when CARDS or more blocks of one kind say one: the counters of a run of cards, not a count an
+ * article's text gives once.
+ */
+export function cardCounters(t: Tree, node: number): number[] {
+  const byKind = new Map<string, number[]>();
+  eachLive(t, node, (i) => {
+    const chars = t.txt[i] + t.lnk[i];
+    if (chars === 0 || chars > MAX * 2 || !COUNTER.test(ownText(t.els[i]))) return false;
+    const k = ownBlock(t, node, i);
+    if (k === -1) return false;
+    const kind = signature(t.els[k]);
+    byKind.set(kind, [...(byKind.get(kind) ?? []), k]);
+    return true;
+  });
+  return [...byKind.values()].filter((ks) => ks.length >= CARDS).flat();
+}
+
+/** A card's link to the rest of its item ("Read more", "Continue reading →", "Read the full story"). */
+const READ_MORE = /^(?:read more|continue reading|read (?:the )?(?:full|whole|entire) (?:story|article|post)|read the rest)(?: ?[.…»›→>]+)?$/;
+
+/**
+ * The links inside the content `node` whose whole text says "Read more" (standing alone in their block):
+ * a card's way to its item or a teaser's toggle, not text of the page. (Repeated in five rows of a listing
+ * they are row-controls.ts's too.)
+ */
+export function readMoreLinks(t: Tree, node: number): number[] {
+  const out: number[] = [];
+  eachLive(t, node, (i) => {
+    if (t.els[i].name !== 'a' || t.lnk[i] === 0 || t.lnk[i] > MAX || !READ_MORE.test(ownText(t.els[i]))) return false;
+    const k = ownBlock(t, node, i);
+    if (k !== -1) out.push(k);
+    return true;
+  });
+  return out;
+}
+
+/** A listing's count of results and its page-size control ("1-30 of 1000", "Showing 1–20 of 345 results", "Results per page:"). */
+const RESULTS_COUNT =
+  /^(?:(?:showing|displaying|viewing)?\s?(?:results?|items?)?\s?\d[\d,]* ?[-–] ?\d[\d,]* (?:of|out of) \d[\d,]*(?: (?:results?|items?|entries|products))?|(?:results?|items?|entries|products|show|display)? ?per page:?)$/;
+
+/** The blocks inside the content `node` whose whole text is a listing's results count or page-size label. */
+export function resultsCounts(t: Tree, node: number): number[] {
+  const out: number[] = [];
+  eachLive(t, node, (i) => {
+    const chars = t.txt[i] + t.lnk[i];
+    if (chars === 0 || chars > MAX || !RESULTS_COUNT.test(ownText(t.els[i]))) return false;
+    const k = ownBlock(t, node, i);
+    if (k === -1) return false;
+    out.push(k);
+    return true;
+  });
+  return out;
+}
