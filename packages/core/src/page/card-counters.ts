@@ -2,8 +2,8 @@
 // carries ("84 reactions 9 comments", "12 likes", "3 min read"), the site's tally of each item, not what
 // the list says about it; a "Read more" link standing alone; a list's results count and page-size label
 // ("1-30 of 1000", "Results per page:").
-import type { AnyNode, Element } from 'domhandler';
-import { eachLive, signature, type Tree } from './content-tree.ts';
+import type { Element } from 'domhandler';
+import { eachLive, signature, textOf, type Tree } from './content-tree.ts';
 import { ownBlock } from './labels.ts';
 
 /** A count ("84", "1.2k", "3,400"). */
@@ -17,21 +17,8 @@ const MAX = 40;
 /** Cards carrying such a counter in blocks of one kind (tag and classes), at least. */
 const CARDS = 5;
 
-/** An element's text, its icons' titles aside (an SVG's `<title>Comments</title>`). */
-function ownText(el: Element): string {
-  let s = '';
-  const stack: AnyNode[] = [el];
-  while (stack.length && s.length <= MAX * 2) {
-    const n = stack.pop()!;
-    if (n.type === 'text') s += (n as { data: string }).data;
-    else if (n.type === 'tag' && (n as Element).name !== 'svg')
-      for (let i = (n as Element).children.length - 1; i >= 0; i--) stack.push((n as Element).children[i]);
-  }
-  return s
-    .replace(/[\s\u00a0]+/g, ' ')
-    .trim()
-    .toLowerCase();
-}
+/** An element's text, its icons' titles aside (an SVG's `<title>Comments</title>`), up to a long counter's length. */
+const ownText = (el: Element) => textOf(el, MAX * 2 + 1, 'svg');
 
 /**
  * The blocks inside the content `node` whose whole text is an engagement counter or a reading time,

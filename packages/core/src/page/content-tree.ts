@@ -439,14 +439,14 @@ export function setAside(t: Tree, i: number): void {
   t.removed[i] = 1;
 }
 
-/** Up to 200 characters of an element's text, whitespace collapsed, lower-cased. */
-export function textOf(el: Element): string {
+/** Up to `max` characters of an element's text, whitespace collapsed, lower-cased; without what the tag `skip` holds (`svg`: an icon's title). */
+export function textOf(el: Element, max = 200, skip?: string): string {
   let s = '';
   const stack: AnyNode[] = [el];
-  while (stack.length && s.length < 200) {
+  while (stack.length && s.length < max) {
     const n = stack.pop()!;
     if (n.type === 'text') s += n.data;
-    else if ('children' in n && n.type === 'tag') for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i]);
+    else if ('children' in n && n.type === 'tag' && n.name !== skip) for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i]);
   }
   return s.replace(/\s+/g, ' ').trim().toLowerCase();
 }
