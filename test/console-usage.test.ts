@@ -46,6 +46,7 @@ describe('console: usage and settings in Chromium', function () {
     await page.getByRole('link', { name: 'Usage' }).click();
     await page.getByRole('heading', { name: 'Usage' }).waitFor();
     await page.getByLabel('Group by').selectOption('kind');
+    await page.getByRole('columnheader', { name: 'Kind' }).waitFor();
     const row = page.getByRole('row', { name: /^extract / });
     await row.waitFor();
     const cells = await row.locator('td').allTextContents();

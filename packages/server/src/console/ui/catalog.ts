@@ -12,8 +12,14 @@ export function Catalog({ slug }: { slug?: string }) {
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
     setError(null);
-    if (slug) api('GET', `/v1/scraper-apis/${encodeURIComponent(slug)}`).then(setEntry, (e: Error) => setError(e.message));
-    else api<any[]>('GET', '/v1/scraper-apis').then(setItems, (e: Error) => setError(e.message));
+    // An answer for the page left behind can arrive after the one for the page shown: it is ignored.
+    let latest = true;
+    const fail = (e: Error) => latest && setError(e.message);
+    if (slug) api('GET', `/v1/scraper-apis/${encodeURIComponent(slug)}`).then((r) => latest && setEntry(r), fail);
+    else api<any[]>('GET', '/v1/scraper-apis').then((r) => latest && setItems(r), fail);
+    return () => {
+      latest = false;
+    };
   }, [slug]);
   const clone = async (e: Event) => {
     e.preventDefault();

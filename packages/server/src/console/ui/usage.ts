@@ -40,12 +40,18 @@ function Report() {
     const q = new URLSearchParams({ group_by: groupBy });
     if (from) q.set('from', from);
     if (to) q.set('to', to);
+    // A report asked for earlier can arrive after a later one: only the latest request's answer is shown.
+    let latest = true;
     api<UsageReport>('GET', `/v1/usage?${q}`)
       .then((r) => {
+        if (!latest) return;
         setReport(r);
         setError(null);
       })
-      .catch((e: Error) => setError(e.message));
+      .catch((e: Error) => latest && setError(e.message));
+    return () => {
+      latest = false;
+    };
   }, [groupBy, from, to]);
   return html`<section aria-labelledby="usage-title">
     <h2 id="usage-title">Usage</h2>
