@@ -41,6 +41,7 @@ import { declaredType, detectType, namedProductTitle, productList, type PageType
 import { otherProducts, rails } from './rails.ts';
 import { policies, sellingPoints } from './policies.ts';
 import { bylines } from './bylines.ts';
+import { featuredAbove } from './featured.ts';
 import { skipTarget } from './skip-target.ts';
 
 export type { Range } from './content-tree.ts';
@@ -109,7 +110,8 @@ export function findMainContent(html: string): MainContent {
   // The page's one main landmark (`<main>`, `role=main`), when the descent stopped above it: the
   // chrome around it (menus, a mobile drawer, a footer of links) outweighed it, so the content is
   // looked for inside the landmark the page itself names.
-  let landmark = mainLandmark(t, body);
+  const ownMain = mainLandmark(t, body);
+  let landmark = ownMain;
   if (landmark === -1) landmark = skipTarget(t, body);
   if (
     landmark !== -1 &&
@@ -156,6 +158,8 @@ export function findMainContent(html: string): MainContent {
     if (lca !== -1 && lca !== body && weight(t, lca) <= TITLE_SPAN * weight(t, node)) node = lca;
     else if (t.els[title].startIndex! < t.els[node].startIndex!) ranges.push(titleWithLead(t, html, title, node));
   }
+  // (the page's main landmark holding featured stories above the feed found: a range of its own, featured.ts)
+  if (featuredAbove(t, ownMain, node) && !ranges.some(([, e]) => e > t.els[ownMain].startIndex!)) ranges.push(rangeOf(t.els[ownMain], html));
   ranges.push(rangeOf(t.els[node], html));
   if (after !== -1 && !isAncestor(t, node, after)) ranges.push(rangeOf(t.els[after], html));
   streamed(t, html, ranges);

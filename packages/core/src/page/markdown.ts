@@ -6,6 +6,7 @@
 // tables stay tables. A linear pre-pass (scan.ts) cuts the junk and finds the main content; mdream's
 // native engine converts what is left (less to convert: faster than mdream on the raw page).
 import { htmlToMarkdown as mdream } from 'mdream';
+import { attributeCards } from './attribute-cards.ts';
 import { findMainContent } from './main-content.ts';
 import { assemble, complement, dropOverlays, mergeCuts, scan, type Range } from './scan.ts';
 import { stripTrackingParams as stripUrl } from './urls.ts';
@@ -67,7 +68,7 @@ export function htmlToMarkdown(html: string, opts: MarkdownOptions): string {
  */
 function convert(html: string, origin: string | undefined, definitions: boolean): string {
   return html.trim()
-    ? mdream((definitions ? definitionsAsParagraphs : same)(flattenLinks(plainAlts(separateBoxes(html)))), origin ? { origin } : {}).trim()
+    ? mdream((definitions ? definitionsAsParagraphs : same)(flattenLinks(plainAlts(separateBoxes(attributeCards(html))))), origin ? { origin } : {}).trim()
     : '';
 }
 
