@@ -1,0 +1,63 @@
+// Main content: a thread's short reply whose post body is mostly its date and quote links, and a
+// services page's grid of described link cards on a page typed an article only for an `<article>`
+// element in it (link-blocks.ts).
+import { expect } from 'chai';
+import { findMainContent } from '../src/page/main-content.ts';
+import { CHROME_WORDS, expectOnly, md, page, para } from './main-content-pages.ts';
+
+const forumLd = `<script type="application/ld+json">{"@context":"https://schema.org","@type":"DiscussionForumPosting","headline":"Kettle"}</script>`;
+
+const post = (n: number, user: string, body: string) => `<div class="message">
+  <div class="message-user"><a href="/members/${user}">${user}</a><div class="user-extras">Joined Jun 29, 2016 · Messages 11 · Reaction score 10</div></div>
+  <div class="message-main"><div class="message-head"><a href="/threads/kettle.1/post-${n}">Jul ${18 + n}, 2024</a> <a href="/threads/kettle.1/post-${n}">#${n}</a></div>
+    <div class="message-body">${body}</div></div></div>`;
+
+describe('page: main content of a thread with a short reply', () => {
+  it("keeps a short reply whose post body is mostly its date links, the posts' bodies being prose", () => {
+    const long = (s: string) => `<p>${s} The kettle clicks off too early every morning, and descaling it twice did not change a thing about it.</p>`;
+    const posts = [post(1, 'ann', long('First.')), post(2, 'bert', 'NIH 7/18'), post(3, 'cy', long('Third.')), post(4, 'dora', long('Fourth.'))].join('');
+    const html = page(`<div id="main"><h1>Kettle switches off early</h1><div class="thread">${posts}</div></div>`, forumLd);
+    expect(findMainContent(html).type).to.equal('forum');
+    expectOnly(md(html), ['First. The kettle', 'NIH 7/18', 'Fourth. The kettle'], ['#2', ...CHROME_WORDS]);
+  });
+
+  it('still leaves out a link block whose like blocks are links in most posts', () => {
+    const sig = (u: string) => `<div class="message-sig"><a href="/members/${u}/site">My blog about kettles</a> <a href="/members/${u}/shop">shop</a></div>`;
+    const body = (s: string) => `<p>${s} The kettle clicks off too early every morning, and descaling it twice did not change a thing.</p>`;
+    const posts = ['ann', 'bert', 'cy', 'dora'].map((u, i) => post(i + 1, u, body(u.toUpperCase()) + sig(u))).join('');
+    const html = page(`<div id="main"><h1>Kettle switches off early</h1><div class="thread">${posts}</div></div>`, forumLd);
+    expectOnly(md(html), ['ANN The kettle', 'DORA The kettle'], ['My blog about kettles']);
+  });
+});
+
+const card = (href: string, title: string, text: string) => `<div class="col"><a href="${href}"><div class="card"><div class="card-text">
+  <h3>${title}</h3><p class="small">${text}</p></div><div class="card-link"><span>Learn More</span></div></div></a></div>`;
+
+describe('page: main content of a services page with an <article> element and no declared type', () => {
+  it('keeps the grid of described link cards, as on a services page', () => {
+    const html = page(`<div id="content"><h1>HR consulting</h1><div class="intro">${para('Consulting', 8)}</div>
+      <section class="module-services"><h2>HR consulting services</h2><div class="row">
+        ${card('/hr/transition', 'Career transition', 'Consulting and an online career portal to help your people through a career transition.')}
+        ${card('/hr/relations', 'Employee relations', 'Training for managers and supervisors to improve employee relations and reduce turnover.')}
+        ${card('/hr/compliance', 'HR compliance', 'Full human resources check-ups that find the regulations that apply and the practices to follow.')}
+        ${card('/hr/technology', 'HR technology', 'Cloud-based HR solutions for people tracking, employee services and payroll for your team.')}
+      </div></section>
+      <article class="testimonial"><p>They helped us through a hard year. A client in Birmingham</p></article></div>`);
+    expect(findMainContent(html).type).to.equal('article');
+    expectOnly(md(html), ['HR consulting services', 'Career transition', 'Cloud-based HR solutions', 'Consulting paragraph 1'], CHROME_WORDS);
+  });
+
+  it("leaves such cards out of a page declared an article (its 'read next' teasers)", () => {
+    const ld = `<script type="application/ld+json">{"@context":"https://schema.org","@type":"Article","headline":"HR"}</script>`;
+    const html = page(
+      `<div id="content"><article><h1>HR consulting</h1>${para('Consulting', 6)}</article>
+      <section class="more"><h2>Read next</h2><div class="row">
+        ${card('/hr/transition', 'Career transition', 'Consulting and an online career portal to help your people through a career transition.')}
+        ${card('/hr/relations', 'Employee relations', 'Training for managers and supervisors to improve employee relations and reduce turnover.')}
+        ${card('/hr/compliance', 'HR compliance', 'Full human resources check-ups that find the regulations that apply and the practices to follow.')}
+      </div></section></div>`,
+      ld,
+    );
+    expectOnly(md(html), ['Consulting paragraph 6'], ['Cloud-based HR', 'Career transition']);
+  });
+});
