@@ -61,3 +61,28 @@ describe('page: main content of a services page with an <article> element and no
     expectOnly(md(html), ['Consulting paragraph 6'], ['Cloud-based HR', 'Career transition']);
   });
 });
+
+const reply = (n: number, user: string, text: string) => `<div class="post">
+  <div class="profile"><div class="username"><a href="/Profile/${user}">${user}</a></div><div class="location">La Grange, Texas</div>
+    <div class="postBadge badge"><span class="badgeText">${n * 1000 + 239} posts</span></div>
+    <div class="votesBadge badge"><span class="badgeText">${n * 10 + 5} helpful votes</span></div></div>
+  <div class="postBody"><p>${text}</p></div></div>`;
+
+describe('page: main content of a thread whose opening post sits apart from the replies', () => {
+  const text = (s: string) => `${s} Thank you for the trip report, I love a good egg sandwich and the trains were on time every day.`;
+  const html = page(`<div id="main"><h1>Tips from a first time visitor</h1><div class="topic">
+    <div class="first-wrap">${reply(1, 'poppy', text('Opening.') + ' ' + para('Trip', 6))}</div>
+    ${['ann', 'bert', 'cy', 'dora'].map((u, i) => reply(i + 2, u, text(u.toUpperCase()))).join('')}</div></div>`);
+
+  it('types a page of posts each named `post` a forum, the opening one in a wrapper of its own', () => {
+    expect(findMainContent(html).type).to.equal('forum');
+  });
+
+  it("leaves out the posters' count badges ('9,239 posts', '105 helpful votes'), not a count in a post", () => {
+    const out = md(html);
+    expectOnly(out, ['Opening. Thank you', 'DORA Thank you', 'Trip paragraph 6'], ['posts', 'helpful votes', ...CHROME_WORDS]);
+    const counted = page(`<div id="main"><h1>Tips</h1><div class="topic">
+      ${['ann', 'bert', 'cy', 'dora'].map((u, i) => reply(i + 2, u, text(u.toUpperCase()) + '</p><p>We wrote <span>2 reviews</span> of the inn.')).join('')}</div></div>`);
+    expect(md(counted)).to.include('2 reviews');
+  });
+});
