@@ -86,3 +86,33 @@ describe('page: main content of a thread whose opening post sits apart from the 
     expect(md(counted)).to.include('2 reviews');
   });
 });
+
+describe('page: main content of a services page whose feature cards carry an icon', () => {
+  const feature = (href: string, title: string, text: string, img: string) =>
+    `<a href="${href}" class="feature-card">${img}<h3>${title}</h3><p>${text}</p></a>`;
+  const html = (img: (n: string) => string) =>
+    page(`<main><section class="hero"><h1>The code editor</h1>${para('Editor', 1)}</section>
+      <section class="about">${para('About', 4)}</section>
+      <section class="rich-features"><h2>Code with rich features</h2><div class="feature-grid">
+        ${feature('/docs/terminal', 'Integrated terminal', "Use your favorite shell whether it's zsh, pwsh, or git bash, all inside the editor.", img('terminal'))}
+        ${feature('/docs/debugging', 'Run code', 'Run and debug your code without leaving your editor, with breakpoints and a console.', img('debug'))}
+        ${feature('/docs/scm', 'Version control', 'Built-in support for git and many other source control providers, side by side with your code.', img('git'))}
+      </div></section></main>`);
+
+  it('keeps described link cards whose image is an icon (an SVG, or named an icon)', () => {
+    expectOnly(
+      md(html((n) => `<img src="/assets/icons/codicon-${n}.svg" alt="${n} icon">`)),
+      ['Integrated terminal', 'Built-in support for git'],
+      CHROME_WORDS,
+    );
+    expectOnly(md(html((n) => `<img src="/assets/${n}.png" class="card-icon" alt="">`)), ['Integrated terminal', 'Built-in support for git'], CHROME_WORDS);
+  });
+
+  it("leaves out such cards carrying a photo (a blog's teasers)", () => {
+    expectOnly(
+      md(html((n) => `<img src="/blog/${n}-cover.jpg" alt="A desk with a laptop">`)),
+      ['About paragraph 4'],
+      ['Integrated terminal', 'Built-in support for git'],
+    );
+  });
+});

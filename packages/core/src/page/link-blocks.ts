@@ -99,7 +99,7 @@ function describedCards(t: Tree, k: number): boolean {
     let heading = 0;
     let picture = false;
     for (let c = i + 1; c <= end; c++)
-      if (t.els[c].name === 'img' || t.els[c].name === 'picture') picture = true;
+      if ((t.els[c].name === 'img' && !icon(t.els[c])) || t.els[c].name === 'picture') picture = true;
       else if (HEADINGS.has(t.els[c].name) && !t.gone[c]) {
         heading += t.lnk[c];
         c = subtreeEnd(t, c);
@@ -114,6 +114,10 @@ function describedCards(t: Tree, k: number): boolean {
   }
   return cards >= MIN_CARDS && cardText >= LINKY * t.lnk[k];
 }
+
+/** An image that is an icon: an SVG file, or named an icon by its class or its alt text ("terminal icon"). */
+const icon = (el: Element) =>
+  /\.svg(?:[?#]|$)/i.test(el.attribs.src ?? '') || /(?:^|[-_\s])icon(?:$|[-_\s])/i.test(`${el.attribs.class ?? ''} ${el.attribs.alt ?? ''}`);
 
 /** A card title's length (characters) at most, when set in a plain block. */
 const BLOCK_TITLE = 80;
