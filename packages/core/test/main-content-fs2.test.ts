@@ -116,3 +116,18 @@ describe('page: main content of a services page whose feature cards carry an ico
     );
   });
 });
+
+describe("page: main content of a services page whose cards' title and text sit in a wrapper", () => {
+  it('keeps link cards each a wrapper of spans, a title then its description', () => {
+    const entry = (href: string, title: string, text: string) =>
+      `<div class="item"><a class="link" href="${href}"><div class="flex"><span class="t">${title}</span><div class="gap"></div><span class="d">${text}</span><span class="date">Feb 4, 2026</span></div></a></div>`;
+    const html = page(`<main><section class="hero"><h1>Plan and build products</h1>${para('Plan', 1)}</section>
+      <section class="about">${para('About', 4)}</section>
+      <div class="changes"><h2>Changelog</h2><div class="list">
+        ${entry('/changelog/deeplink', 'Deeplink to coding tools', 'Starting an issue used to mean creating a feature branch by hand; now the context comes with it.')}
+        ${entry('/changelog/filters', 'Advanced filters', 'Refine your searches, views and dashboards with filters that combine several conditions at once.')}
+        ${entry('/changelog/status', 'Time in status', 'Time spent in each status is now tracked and shown wherever an issue appears in the app.')}
+      </div></div></main>`);
+    expectOnly(md(html), ['Deeplink to coding tools', 'Refine your searches', 'Time in status'], CHROME_WORDS);
+  });
+});

@@ -127,8 +127,11 @@ const BLOCK_TITLE = 80;
  * a `div` of at most BLOCK_TITLE characters with another block after it (0 if none).
  */
 function blockTitle(t: Tree, a: number): number {
-  const kids = elementChildren(t, a).filter((c) => !t.gone[c] && t.txt[c] + t.lnk[c] > 0);
-  if (kids.length < 2 || (t.els[kids[0]].name !== 'p' && t.els[kids[0]].name !== 'div')) return 0;
+  const live = (at: number) => elementChildren(t, at).filter((c) => !t.gone[c] && t.txt[c] + t.lnk[c] > 0);
+  let kids = live(a);
+  // (through a wrapper holding the card's parts: `<a><div class="flex"><span>Title</span><span>Text…</span></div></a>`)
+  while (kids.length === 1 && t.els[kids[0]].name === 'div') kids = live(kids[0]);
+  if (kids.length < 2 || (t.els[kids[0]].name !== 'p' && t.els[kids[0]].name !== 'div' && t.els[kids[0]].name !== 'span')) return 0;
   const n = t.txt[kids[0]] + t.lnk[kids[0]];
   return n <= BLOCK_TITLE ? n : 0;
 }
