@@ -131,3 +131,18 @@ describe("page: main content of a services page whose cards' title and text sit 
     expectOnly(md(html), ['Deeplink to coding tools', 'Refine your searches', 'Time in status'], CHROME_WORDS);
   });
 });
+
+describe("page: main content of a thread with each post's tools", () => {
+  it("leaves out 'Link to post', 'Share on other sites' and 'Report inappropriate content' under every post, not in a sentence", () => {
+    const tools = `<ul class="tools"><li><a href="#">Link to post</a></li><li><a href="#">Share on other sites</a></li></ul><div class="report"><span>Report inappropriate content</span></div>`;
+    const body = (s: string) => `<p>${s} The kettle clicks off too early every morning, and descaling it twice did not change a thing.</p>`;
+    const posts = ['ann', 'bert', 'cy'].map((u, i) => post(i + 1, u, body(u.toUpperCase()) + tools)).join('');
+    const said = post(4, 'dora', body('DORA') + '<p>Use the link to post your photos here.</p>');
+    const html = page(`<div id="main"><h1>Kettle switches off early</h1><div class="thread">${posts}${said}</div></div>`, forumLd);
+    expectOnly(
+      md(html),
+      ['ANN The kettle', 'DORA The kettle', 'the link to post your photos'],
+      ['Link to post', 'Share on other sites', 'Report inappropriate'],
+    );
+  });
+});

@@ -49,6 +49,38 @@ export function ownBlock(t: Tree, node: number, i: number): number {
   return t.els[k].parent?.children.some((c) => c.type === 'text' && c.data.trim() !== '') ? -1 : k;
 }
 
+/** A thread's post tools, each a block's whole text (lowercased, spaces collapsed): Invision's "Link to post" and "Share on other sites", a board's "Report inappropriate content". */
+const POST_TOOL =
+  /^(?:link to (?:this )?(?:post|comment|reply)|share on other sites|report (?:this )?(?:post|abuse|inappropriate content)|reply with quote|multi-?quote)$/;
+/** Found in this many posts or more. */
+const POST_TOOLS = 2;
+
+/**
+ * The blocks inside a thread's content `node` whose whole text is a post's tool (with the wrappers
+ * holding nothing else), found twice or more: links a board prints under every post, not its text.
+ */
+export function postTools(t: Tree, node: number): number[] {
+  const out: number[] = [];
+  eachLive(t, node, (i) => {
+    const chars = t.txt[i] + t.lnk[i];
+    if (chars === 0 || chars > MAX) return false;
+    if (
+      !POST_TOOL.test(
+        textOf(t.els[i])
+          .toLowerCase()
+          .replace(/[\s\u00a0]+/g, ' ')
+          .trim(),
+      )
+    )
+      return false;
+    const k = ownBlock(t, node, i);
+    if (k === -1) return false;
+    out.push(k);
+    return true;
+  });
+  return out.length >= POST_TOOLS ? out : [];
+}
+
 /** A marquee repeats its phrase in this many elements or more... */
 const TICKER = 8;
 /** ... each this short (characters). */
