@@ -146,3 +146,19 @@ describe("page: main content of a thread with each post's tools", () => {
     );
   });
 });
+
+describe("page: main content of a thread whose replies repeat its title with 'Re:'", () => {
+  it("leaves out each reply's 'Re: <thread title>' heading, not one naming another subject", () => {
+    const body = (s: string) => `<p>${s} The kettle clicks off too early every morning, and descaling it twice did not change a thing.</p>`;
+    const reply = (n: number, u: string, head: string, text: string) => post(n, u, `<h3><a href="/t/1#p${n}">${head}</a></h3>${text}`);
+    const html = page(
+      `<div id="main"><h1>Kettle switches off early</h1><div class="thread">
+        ${post(1, 'ann', body('ANN'))}
+        ${reply(2, 'bert', 'Re: Kettle switches off early', body('BERT'))}
+        ${reply(3, 'cy', 'Re: Kettle switches off…', body('CY'))}
+        ${reply(4, 'dora', 'Re: Descaling with vinegar', body('DORA'))}</div></div>`,
+      forumLd,
+    );
+    expectOnly(md(html), ['BERT The kettle', 'CY The kettle', 'Re: Descaling with vinegar'], ['Re: Kettle switches off']);
+  });
+});

@@ -81,6 +81,49 @@ export function postTools(t: Tree, node: number): number[] {
   return out.length >= POST_TOOLS ? out : [];
 }
 
+/** A reply's title repeating the thread's with "Re:" before it ("Re: Turning off all LEDs", "1. Re: Tips from a first visit"). */
+const REPLY_TITLE = /^(?:#?\d+\.?\s*)?re:\s/i;
+/** Such a title is this short (characters). */
+const REPLY_TEXT = 200;
+/** A title this long or more (characters) is compared. */
+const MIN_TITLE = 8;
+
+/**
+ * The blocks inside a thread's content `node` whose whole text is a reply's title ("Re: " and the
+ * thread's), with the wrappers holding nothing else, found twice or more: the board's heading over
+ * every reply, which says nothing the thread's title does not.
+ */
+export function replyTitles(t: Tree, node: number): number[] {
+  const out: number[] = [];
+  const norm = (s: string) =>
+    s
+      .replace(/[\s\u00a0]+/g, ' ')
+      .trim()
+      .toLowerCase();
+  // (the thread's title: its first heading h1, or the document's title)
+  const h1 = t.els.find((el) => el.name === 'h1');
+  const titles = [h1 ? norm(textOf(h1)) : '', norm(textOf(t.els.find((el) => el.name === 'title') ?? t.els[0]))].filter((s) => s.length >= MIN_TITLE);
+  if (!titles.length) return out;
+  eachLive(t, node, (i) => {
+    const chars = t.txt[i] + t.lnk[i];
+    if (chars === 0 || chars > REPLY_TEXT) return false;
+    const text = norm(textOf(t.els[i]));
+    const m = REPLY_TITLE.exec(text);
+    if (!m) return false;
+    // (the rest is the thread's title, whole or cut short: "Re: Tips from a first time…")
+    const rest = text
+      .slice(m[0].length)
+      .replace(/(?:…|\.\.\.)$/, '')
+      .trim();
+    if (rest.length < MIN_TITLE || !titles.some((ti) => ti.startsWith(rest))) return false;
+    const k = ownBlock(t, node, i);
+    if (k === -1) return false;
+    out.push(k);
+    return true;
+  });
+  return out.length >= POST_TOOLS ? out : [];
+}
+
 /** A marquee repeats its phrase in this many elements or more... */
 const TICKER = 8;
 /** ... each this short (characters). */
