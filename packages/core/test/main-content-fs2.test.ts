@@ -161,4 +161,15 @@ describe("page: main content of a thread whose replies repeat its title with 'Re
     );
     expectOnly(md(html), ['BERT The kettle', 'CY The kettle', 'Re: Descaling with vinegar'], ['Re: Kettle switches off']);
   });
+
+  it("compares with the document's <title> when the thread has no <h1>", () => {
+    const body = (s: string) => `<p>${s} The kettle clicks off too early every morning, and descaling it twice did not change a thing.</p>`;
+    const reply = (n: number, u: string, text: string) => post(n, u, `<h3><a href="/t/1#p${n}">Re: Kettle switches off early</a></h3>${text}`);
+    const html = page(
+      `<div id="main"><h2>Kettle switches off early</h2><div class="thread">
+        ${post(1, 'ann', body('ANN'))}${reply(2, 'bert', body('BERT'))}${reply(3, 'cy', body('CY'))}</div></div>`,
+      forumLd,
+    ).replace('<title>T</title>', '<title>Kettle switches off early - Kitchen Board</title>');
+    expectOnly(md(html), ['BERT The kettle', 'CY The kettle'], ['Re: Kettle switches off']);
+  });
 });

@@ -4,6 +4,7 @@
 // blog", "Was this helpful?", WordPress's "Like this:" with its "Like Loading...", "Share this:", "Pin
 // this for later!", "Add <site> as a preferred source on Google"); and marquees, a
 // short call to action repeated across the page ("Book Now ✱" a hundred times).
+import type { AnyNode, Element } from 'domhandler';
 import { eachLive, textOf, type Tree } from './content-tree.ts';
 
 /** A block's whole text (lowercased, spaces collapsed) that is such a label. */
@@ -88,6 +89,14 @@ const REPLY_TEXT = 200;
 /** A title this long or more (characters) is compared. */
 const MIN_TITLE = 8;
 
+/** The document's `<title>` (in the `<head>`, which the measured tree leaves out). */
+function documentTitle(t: Tree): Element | undefined {
+  const tag = (n: AnyNode | undefined, name: string) =>
+    n && 'children' in n ? n.children.find((c): c is Element => c.type === 'tag' && c.name === name) : undefined;
+  const root = t.els.find((el) => el.name === 'html');
+  return tag(tag(root, 'head'), 'title');
+}
+
 /**
  * The blocks inside a thread's content `node` whose whole text is a reply's title ("Re: " and the
  * thread's), with the wrappers holding nothing else, found twice or more: the board's heading over
@@ -102,7 +111,10 @@ export function replyTitles(t: Tree, node: number): number[] {
       .toLowerCase();
   // (the thread's title: its first heading h1, or the document's title)
   const h1 = t.els.find((el) => el.name === 'h1');
-  const titles = [h1 ? norm(textOf(h1)) : '', norm(textOf(t.els.find((el) => el.name === 'title') ?? t.els[0]))].filter((s) => s.length >= MIN_TITLE);
+  const titles = [h1, documentTitle(t)]
+    .filter((el): el is Element => el !== undefined)
+    .map((el) => norm(textOf(el)))
+    .filter((s) => s.length >= MIN_TITLE);
   if (!titles.length) return out;
   eachLive(t, node, (i) => {
     const chars = t.txt[i] + t.lnk[i];
