@@ -4,6 +4,7 @@
 // blog", "Was this helpful?", WordPress's "Like this:" with its "Like Loading...", "Share this:", "Pin
 // this for later!", "Add <site> as a preferred source on Google"); and marquees, a
 // short call to action repeated across the page ("Book Now ✱" a hundred times).
+import type { AnyNode, Element } from 'domhandler';
 import { eachLive, textOf, type Tree } from './content-tree.ts';
 
 /** A block's whole text (lowercased, spaces collapsed) that is such a label. */
@@ -47,6 +48,92 @@ export function ownBlock(t: Tree, node: number, i: number): number {
   let k = i;
   while (t.parent[k] > node && t.txt[t.parent[k]] + t.lnk[t.parent[k]] === chars) k = t.parent[k];
   return t.els[k].parent?.children.some((c) => c.type === 'text' && c.data.trim() !== '') ? -1 : k;
+}
+
+/** A thread's post tools, each a block's whole text (lowercased, spaces collapsed): Invision's "Link to post" and "Share on other sites", a board's "Report inappropriate content". */
+const POST_TOOL =
+  /^(?:link to (?:this )?(?:post|comment|reply)|share on other sites|report (?:this )?(?:post|abuse|inappropriate content)|reply with quote|multi-?quote)$/;
+/** Found in this many posts or more. */
+const POST_TOOLS = 2;
+
+/**
+ * The blocks inside a thread's content `node` whose whole text is a post's tool (with the wrappers
+ * holding nothing else), found twice or more: links a board prints under every post, not its text.
+ */
+export function postTools(t: Tree, node: number): number[] {
+  const out: number[] = [];
+  eachLive(t, node, (i) => {
+    const chars = t.txt[i] + t.lnk[i];
+    if (chars === 0 || chars > MAX) return false;
+    if (
+      !POST_TOOL.test(
+        textOf(t.els[i])
+          .toLowerCase()
+          .replace(/[\s\u00a0]+/g, ' ')
+          .trim(),
+      )
+    )
+      return false;
+    const k = ownBlock(t, node, i);
+    if (k === -1) return false;
+    out.push(k);
+    return true;
+  });
+  return out.length >= POST_TOOLS ? out : [];
+}
+
+/** A reply's title repeating the thread's with "Re:" before it ("Re: Turning off all LEDs", "1. Re: Tips from a first visit"). */
+const REPLY_TITLE = /^(?:#?\d+\.?\s*)?re:\s/i;
+/** Such a title is this short (characters). */
+const REPLY_TEXT = 200;
+/** A title this long or more (characters) is compared. */
+const MIN_TITLE = 8;
+
+/** The document's `<title>` (in the `<head>`, which the measured tree leaves out). */
+function documentTitle(t: Tree): Element | undefined {
+  const tag = (n: AnyNode | undefined, name: string) =>
+    n && 'children' in n ? n.children.find((c): c is Element => c.type === 'tag' && c.name === name) : undefined;
+  const root = t.els.find((el) => el.name === 'html');
+  return tag(tag(root, 'head'), 'title');
+}
+
+/**
+ * The blocks inside a thread's content `node` whose whole text is a reply's title ("Re: " and the
+ * thread's), with the wrappers holding nothing else, found twice or more: the board's heading over
+ * every reply, which says nothing the thread's title does not.
+ */
+export function replyTitles(t: Tree, node: number): number[] {
+  const out: number[] = [];
+  const norm = (s: string) =>
+    s
+      .replace(/[\s\u00a0]+/g, ' ')
+      .trim()
+      .toLowerCase();
+  // (the thread's title: its first heading h1, or the document's title)
+  const h1 = t.els.find((el) => el.name === 'h1');
+  const titles = [h1, documentTitle(t)]
+    .filter((el): el is Element => el !== undefined)
+    .map((el) => norm(textOf(el)))
+    .filter((s) => s.length >= MIN_TITLE);
+  if (!titles.length) return out;
+  eachLive(t, node, (i) => {
+    const chars = t.txt[i] + t.lnk[i];
+    if (chars === 0 || chars > REPLY_TEXT) return false;
+    const text = norm(textOf(t.els[i]));
+    const m = REPLY_TITLE.exec(text);
+    if (!m) return false;
+    // (the rest is the thread's title, whole or cut short: "Re: Tips from a first time…")
+    const rest = text
+      .slice(m[0].length)
+      .replace(/(?:…|\.\.\.)$/, '')
+      .trim();
+    if (rest.length < MIN_TITLE || !titles.some((ti) => ti.startsWith(rest))) return false;
+    const k = ownBlock(t, node, i);
+    if (k === -1) return false;
+    out.push(k);
+    return true;
+  });
+  return out.length >= POST_TOOLS ? out : [];
 }
 
 /** A marquee repeats its phrase in this many elements or more... */

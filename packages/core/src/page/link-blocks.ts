@@ -99,7 +99,7 @@ function describedCards(t: Tree, k: number): boolean {
     let heading = 0;
     let picture = false;
     for (let c = i + 1; c <= end; c++)
-      if (t.els[c].name === 'img' || t.els[c].name === 'picture') picture = true;
+      if ((t.els[c].name === 'img' && !icon(t.els[c])) || t.els[c].name === 'picture') picture = true;
       else if (HEADINGS.has(t.els[c].name) && !t.gone[c]) {
         heading += t.lnk[c];
         c = subtreeEnd(t, c);
@@ -115,6 +115,10 @@ function describedCards(t: Tree, k: number): boolean {
   return cards >= MIN_CARDS && cardText >= LINKY * t.lnk[k];
 }
 
+/** An image that is an icon: an SVG file, or named an icon by its class or its alt text ("terminal icon"). */
+const icon = (el: Element) =>
+  /\.svg(?:[?#]|$)/i.test(el.attribs.src ?? '') || /(?:^|[-_\s])icon(?:$|[-_\s])/i.test(`${el.attribs.class ?? ''} ${el.attribs.alt ?? ''}`);
+
 /** A card title's length (characters) at most, when set in a plain block. */
 const BLOCK_TITLE = 80;
 
@@ -123,8 +127,11 @@ const BLOCK_TITLE = 80;
  * a `div` of at most BLOCK_TITLE characters with another block after it (0 if none).
  */
 function blockTitle(t: Tree, a: number): number {
-  const kids = elementChildren(t, a).filter((c) => !t.gone[c] && t.txt[c] + t.lnk[c] > 0);
-  if (kids.length < 2 || (t.els[kids[0]].name !== 'p' && t.els[kids[0]].name !== 'div')) return 0;
+  const live = (at: number) => elementChildren(t, at).filter((c) => !t.gone[c] && t.txt[c] + t.lnk[c] > 0);
+  let kids = live(a);
+  // (through a wrapper holding the card's parts: `<a><div class="flex"><span>Title</span><span>Text…</span></div></a>`)
+  while (kids.length === 1 && t.els[kids[0]].name === 'div') kids = live(kids[0]);
+  if (kids.length < 2 || (t.els[kids[0]].name !== 'p' && t.els[kids[0]].name !== 'div' && t.els[kids[0]].name !== 'span')) return 0;
   const n = t.txt[kids[0]] + t.lnk[kids[0]];
   return n <= BLOCK_TITLE ? n : 0;
 }
@@ -170,8 +177,9 @@ function textEnd(el: Element): string {
  * Blocks inside the content that are mostly links (a table of contents, tag lists, recent-post and
  * archive widgets, "read next" lists): dropped, unless they make up much of the content together with
  * the link blocks beside them (the rows of a product grid, the sections of a listing), kept whole.
+ * `declared`: whether the page declares its type (schema.org, Open Graph), as declaredType() reads it.
  */
-export function linkBlocks(t: Tree, node: number, runShare: number, type: PageType, title = -1): number[] {
+export function linkBlocks(t: Tree, node: number, runShare: number, type: PageType, title = -1, declared = true): number[] {
   const out: number[] = [];
   const whole = weight(t, node);
   if (t.lnk[node] > LINKY * (t.txt[node] + t.lnk[node])) return out; // a listing: its links are the content
@@ -182,6 +190,7 @@ export function linkBlocks(t: Tree, node: number, runShare: number, type: PageTy
   // On a product page, the block holding the product's own price (the one nearest its title: its buy
   // box, beside wish-list and cart buttons that make it mostly links) is looked into, not left out whole.
   const own = type === 'product' ? ownPrice(t, node, title) : -1;
+  let slots: Set<string> | undefined;
   const stack = [node];
   while (stack.length) {
     const at = stack.pop()!;
@@ -208,12 +217,21 @@ export function linkBlocks(t: Tree, node: number, runShare: number, type: PageTy
       }
       if (introduced(t, k)) continue;
       if (headingToggles(t, k)) continue;
-      if (type === 'service' && describedCards(t, k)) continue;
+      // (and on a page read as an article only for an `<article>` element somewhere in it, with no
+      // Article markup: a services page whose testimonials or news teasers are such elements)
+      if ((type === 'service' || (type === 'article' && !declared)) && describedCards(t, k)) continue;
       // So is a span around a link in a sentence (`My goal is <span class="keyword"><a>MBB</a></span> since`).
       if (t.els[k].name === 'span' && inSentence(t.els[k])) continue;
       // And a span in a list item or a paragraph whose links all sit in a sentence (`<li><span><span>Addressing
       // third-party <a>vendor risks</a></span></span></li>`): one item's text with a link in it.
       if (t.els[k].name === 'span' && inItem(t, k) && linksInSentence(t, k)) continue;
+      // A thread's post whose text is short beside its links (a reply of a few words under its date
+      // and quote links) is one of the posts all the same: the same block (tag and classes) holds
+      // prose in most of the other posts. Looked into, not left out whole.
+      if (type === 'forum' && (slots ??= proseSlots(t, node)).has(signature(t.els[k]))) {
+        stack.push(k);
+        continue;
+      }
       let run = 0;
       for (const o of kids) if (BLOCK_TAGS.has(t.els[o].name) && linky(o)) run += weight(t, o);
       if (run < runShare * whole) out.push(k);
@@ -248,6 +266,41 @@ export function linkBlocks(t: Tree, node: number, runShare: number, type: PageTy
     if (described.has(k) && describedBySig.get(sig)! >= ROWS) return false;
     return bySig.get(sig)! < runShare * whole && (!rows || parents.get(sig)!.size < ROWS || !(rows[k - node] || namesList(t.els[k])));
   });
+}
+
+/** A block named by its classes in this many of a thread's posts or more... */
+const SLOTS = 3;
+/** ... holding prose (not mostly links) in more than this share of them is the posts' text. */
+const SLOT_PROSE = 0.5;
+/** ... and this many characters of text outside links each, on average (a post's text, not its date line). */
+const SLOT_TEXT = 40;
+
+/**
+ * Signatures (tag and classes) of blocks under `node` named by a class, in SLOTS or more parents
+ * of their own, more than SLOT_PROSE of them not mostly links: the same part of every post (its
+ * body, its main cell), prose in most of them.
+ */
+function proseSlots(t: Tree, node: number): Set<string> {
+  const seen = new Map<string, { n: number; prose: number; text: number; parents: Set<number> }>();
+  const last = subtreeEnd(t, node);
+  for (let i = node + 1; i <= last; i++) {
+    const el = t.els[i];
+    if (t.gone[i]) {
+      i = subtreeEnd(t, i);
+      continue;
+    }
+    if ((el.name !== 'div' && el.name !== 'section') || !(el.attribs.class ?? '').trim() || t.txt[i] + t.lnk[i] === 0) continue;
+    const sig = signature(el);
+    let s = seen.get(sig);
+    if (!s) seen.set(sig, (s = { n: 0, prose: 0, text: 0, parents: new Set() }));
+    s.n++;
+    s.text += t.txt[i];
+    s.parents.add(t.parent[i]);
+    if (t.lnk[i] <= LINKY * (t.txt[i] + t.lnk[i])) s.prose++;
+  }
+  const out = new Set<string>();
+  for (const [sig, s] of seen) if (s.parents.size >= SLOTS && s.prose > SLOT_PROSE * s.n && s.text >= SLOT_TEXT * s.n) out.add(sig);
+  return out;
 }
 
 /** A row's description holds at least this many characters of text outside links. */

@@ -173,7 +173,8 @@ export function findMainContent(html: string): MainContent {
   // (an article's byline, left out of the markdown only below, is no link block for linking its author's name)
   const byline = type === 'article' ? bylines(t, node) : [];
   if (type !== 'listing')
-    for (const i of linkBlocks(t, node, RUN_SHARE, type, title)) if (!byline.some((b) => isAncestor(t, b, i))) drop.push(rangeOf(t.els[i], html));
+    for (const i of linkBlocks(t, node, RUN_SHARE, type, title, declared !== null))
+      if (!byline.some((b) => isAncestor(t, b, i))) drop.push(rangeOf(t.els[i], html));
   for (const i of leftOut(t, node, type, holdsTitle)) drop.push(rangeOf(t.els[i], html));
   for (const i of duplicates(t, node, type)) drop.push(rangeOf(t.els[i], html));
   if (type !== 'listing') for (const i of rails(t, node, type)) drop.push(rangeOf(t.els[i], html));

@@ -196,6 +196,36 @@ function numberedPosts(t: Tree, node: number): boolean {
   return w >= POSTS_SHARE * weight(t, node);
 }
 
+/** A class word naming an element a thread's post (`<div class="post">`, `<div class="post firstReply">`). */
+const POST_CLASS = /(?:^|\s)post(?:\s|$)/;
+/** This many posts or more. */
+const POST_ITEMS = 4;
+
+/**
+ * Whether the content is a thread of posts each named `post` by a class word of its own (not a
+ * compound: `post-title`), wherever they sit (the opening post in a wrapper of its own above the
+ * replies), four or more, holding most of its weight, their text mostly outside links (a blog's
+ * index of excerpts links each title and "read more"). A blog's `<article class="post">` and
+ * microformats' entries (`hentry`, `h-entry`) are not a board's posts.
+ */
+function postItems(t: Tree, node: number): boolean {
+  const items: number[] = [];
+  const last = subtreeEnd(t, node);
+  for (let i = node + 1; i <= last; i++) {
+    const el = t.els[i];
+    if (t.gone[i]) {
+      i = subtreeEnd(t, i);
+      continue;
+    }
+    const cls = el.attribs.class ?? '';
+    if (!POST_CLASS.test(cls)) continue;
+    if (el.name === 'article' || /(?:^|\s)h-?entry(?:\s|$)/.test(cls)) return false;
+    items.push(i);
+    i = subtreeEnd(t, i);
+  }
+  return items.length >= POST_ITEMS && linkShare(t, items) < 0.3 && items.reduce((a, k) => a + weight(t, k), 0) >= POSTS_SHARE * weight(t, node);
+}
+
 /** The run of like cards holding this share of an Article's content or more, ... */
 const CARDS_SHARE = 0.6;
 /** ... with this share of their text in links or more, make it a listing. */
@@ -277,6 +307,7 @@ export function detectType(html: string, t: Tree, node: number, declared: PageTy
   if (namedProductTitle(t)) return 'product';
   if (posts) return 'forum';
   if (numberedPosts(t, node)) return 'forum';
+  if (postItems(t, node)) return 'forum';
   if (headlines(t, node)) return 'listing';
   const main = t.els[node];
   if (/<pre[\s>]/i.test(html.slice(main.startIndex ?? 0, (main.endIndex ?? 0) + 1))) return marketingPage(t, node) ? 'service' : 'documentation';

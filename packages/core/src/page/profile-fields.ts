@@ -71,6 +71,39 @@ function rawText(el: Element): string {
   return s;
 }
 
+/** A poster's count badge: a number and what it counts ("9,239 posts", "105 helpful votes", "1.2k reactions"). */
+const COUNT_BADGE =
+  /^\d[\d,.]*\s*[km]?\s+(?:forum )?(?:posts?|messages?|(?:helpful )?votes?|reviews?|reactions?|likes?|points?|thanks|contributions?|answers?|followers?)$/i;
+/** Such a badge is this short (characters). */
+const COUNT_TEXT = 30;
+
+/**
+ * The blocks inside the content `node` whose whole text is a poster's count badge, with the wrappers
+ * that hold nothing else, when there are two or more (one beside each post): the author's box, written
+ * with the label after the number instead of a `Posts:` field; not a count in a sentence.
+ */
+export function countBadges(t: Tree, node: number): number[] {
+  const out: number[] = [];
+  eachLive(t, node, (i) => {
+    const chars = t.txt[i] + t.lnk[i];
+    if (
+      chars === 0 ||
+      chars > COUNT_TEXT ||
+      !COUNT_BADGE.test(
+        textOf(t.els[i])
+          .replace(/[\s\u00a0]+/g, ' ')
+          .trim(),
+      )
+    )
+      return false;
+    const k = ownBlock(t, node, i);
+    if (k === -1) return false;
+    out.push(k);
+    return true;
+  });
+  return out.length >= MIN_BLOCKS ? out : [];
+}
+
 /** The badge a forum puts on the thread starter's posts: "Author", "Original poster", "OP", "Topic starter". */
 const STARTER_BADGE = /^(?:author|original poster|op|topic starter|thread starter)$/;
 /** Such a badge is this short (characters). */

@@ -5,7 +5,8 @@
 import type { Element } from 'domhandler';
 import { elementChildren, isAncestor, named, signature, subtreeEnd, weight, type Tree } from './content-tree.ts';
 import type { PageType } from './page-type.ts';
-import { profileFields, starterBadges } from './profile-fields.ts';
+import { postTools, replyTitles } from './labels.ts';
+import { countBadges, profileFields, starterBadges } from './profile-fields.ts';
 import { boardFooters } from './board-footers.ts';
 
 /**
@@ -39,6 +40,9 @@ export function threadParts(t: Tree, node: number, type: PageType, holdsTitle: (
     add(voteControls(t, node));
     add(reactionBars(t, node));
     add(profileFields(t, node));
+    add(countBadges(t, node));
+    add(postTools(t, node));
+    add(replyTitles(t, node));
     add(starterBadges(t, node));
     add(smallNamed(t, node, THREAD_STATUS, STATUS_TEXT));
     add(boardFooters(t, node));
