@@ -111,6 +111,24 @@ function isHeadingButton(el: Element): boolean {
   return heading.children.every((c) => c === el || (c.type === 'text' ? !c.data.trim() : c.type !== 'tag' || !textOf(c as Element)));
 }
 
+/**
+ * An accordion's header written as a button whose whole text is one question, right before the
+ * panel it opens, a block of text that is not a control: an FAQ without a
+ * heading around its questions (`<button><h5>How much does it cost?</h5></button>`, `<button
+ * @click="toggle(0)"><span>How long do shoes last?</span></button><div x-show="open[0]">…`).
+ */
+function isHeaderButton(el: Element): boolean {
+  const text = textOf(el, 201);
+  if (text.length > 200 || !QUESTION.test(text)) return false;
+  let next = el.nextSibling;
+  while (next && next.type !== 'tag') next = next.nextSibling;
+  return next !== null && !CONTROL.has((next as Element).name) && textOf(next as Element, 80).length >= 40;
+}
+/** Controls, not an answer: a row of suggested questions' chips for a chat assistant. */
+const CONTROL = new Set(['button', 'a', 'input', 'select', 'label']);
+/** One question: a sentence ending in its only question mark. */
+const QUESTION = /^[^?.!]{3,}\?$/;
+
 /** 2: dropped with what it holds; 1: dropped unless it holds much of the page (a class word can be a wrapper's), 3 when
  * for its name (class, id or role) alone; 0: kept. */
 function removal(el: Element, inContent: boolean): 0 | 1 | 2 | 3 {
@@ -119,7 +137,7 @@ function removal(el: Element, inContent: boolean): 0 | 1 | 2 | 3 {
   // An accordion's header: the button inside a heading that opens its panel (`<h3><button
   // aria-expanded="false" aria-controls="faq-1">How to choose</button></h3>`) holds the heading's text
   // (not a control beside the heading's own text: `<h1>Crate tokio <button>Copy item path</button></h1>`).
-  if (tag === 'button' && isHeadingButton(el)) return 0;
+  if (tag === 'button' && (isHeadingButton(el) || isHeaderButton(el))) return 0;
   if (SKIP.has(tag)) return 2;
   if (tag === 'html' || tag === 'body') return 0;
   if (tag === 'noscript' && isScriptNotice(el)) return 2;

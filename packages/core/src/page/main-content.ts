@@ -131,9 +131,11 @@ export function findMainContent(html: string): MainContent {
   }
   // A product page's customer reviews can outweigh its description and specifications (a hundred
   // reviews under a short feature list): when the content found is the reviews, they are set aside
-  // and the descent made again (else they would be dropped as reviews, leaving the title alone).
-  if (productPage && within(t, node, body, CUSTOMER_REVIEWS)) {
-    for (const i of named(t, body, CUSTOMER_REVIEWS)) if (!holdsTitle(i)) setAside(t, i);
+  // and the descent made again (else they would be dropped as reviews, leaving the title alone). So
+  // is a marketplace's list of its buyers' feedback on the seller, found as the content or holding
+  // most of it (the seller's card around it).
+  if (productPage && (within(t, node, body, BUYER_WORDS) || mostly(t, node, named(t, node, SELLER_FEEDBACK)))) {
+    for (const i of named(t, body, BUYER_WORDS)) if (!holdsTitle(i)) setAside(t, i);
     node = descend(t, body, false);
   }
   // The page's footer kept as a wrapper for holding most of its text, with the content found inside
@@ -192,6 +194,20 @@ export function findMainContent(html: string): MainContent {
   // A wrapper that holds the page's title is the page's (a sidebar holding most of a short page is not).
   const wrappers = t.wrappers.filter(holdsTitle).map((i) => t.els[i].startIndex ?? 0);
   return { type, ranges, drop, shop, wrappers };
+}
+
+/**
+ * Customers' words on a product page: their reviews, and a marketplace's buyer feedback on the
+ * seller (`feedback-list`, `feedback-detail`, `seller-feedback`; not a feedback form or button).
+ */
+const SELLER_FEEDBACK = /(?:^|[-_\s])(?:feedback-(?:list|detail|cards?|entries|comments?)|seller-feedback)(?:$|[-_\s])/;
+const BUYER_WORDS = new RegExp(`${CUSTOMER_REVIEWS.source}|${SELLER_FEEDBACK.source}`);
+
+/** Whether the blocks `parts` hold more than half of `node`'s weight. */
+function mostly(t: Tree, node: number, parts: number[]): boolean {
+  let w = 0;
+  for (const i of parts) w += weight(t, i);
+  return w > 0.5 * weight(t, node);
 }
 
 /** A sidebar's class or id word (`sidebar`, `left-sidebar`, `widget-area`). */
