@@ -1,5 +1,5 @@
 // Main content: a card's block printed twice for two layouts (copies.ts, cardTwin) and a loading
-// placeholder left in the HTML (placeholders.ts).
+// placeholder left in the HTML (placeholders.ts); a rail named by a label that is no heading (rails.ts).
 import { expect } from 'chai';
 import { expectOnly, md, page, para } from './main-content-pages.ts';
 
@@ -36,5 +36,23 @@ describe('page: card twins and loading placeholders', () => {
         <p>Loading the van takes about two hours for a flat.</p>${para('Cleaning')}</article></main>`,
     );
     expectOnly(md(html), ['Moving house checklist', '- Loading', 'Loading the van takes', 'Cleaning paragraph 1'], ['Loading...', 'Loading prices']);
+  });
+
+  it('a rail named by a label on a div ("ALSO IN THE NEWS") is left out with the block of links after it; prose after such a label stays', () => {
+    const teasers = Array.from(
+      { length: 4 },
+      (_, n) =>
+        `<article><h3><a href="/news/${n}">Council story number ${n}</a></h3><a href="/section/front">Front Page</a><p>THE COUNCIL met on Tuesday ${n}...</p></article>`,
+    ).join('');
+    const html = page(
+      `<main><div class="column"><div class="slot"><article><h1>Enrolment now open for evening classes</h1>${para('Enrolment')}</article></div>
+        <div><section class="widget"><div class="tmpl"><div class="mainColumnLabel">ALSO IN THE NEWS</div></div></section></div>
+        <div class="widget_posts">${teasers}</div></div></main>`,
+    );
+    expectOnly(md(html), ['Enrolment now open', 'Enrolment paragraph 3'], ['ALSO IN THE NEWS', 'Council story number', 'THE COUNCIL met']);
+    const prose = page(
+      `<main><article><h1>Our school</h1>${para('History')}<div class="section-title">More news</div><div class="body"><p>${'The school opened a new library wing this spring, funded by parents and alumni over three years of events. '.repeat(2)}</p></div></article></main>`,
+    );
+    expectOnly(md(prose), ['History paragraph 1', 'opened a new library wing'], []);
   });
 });
