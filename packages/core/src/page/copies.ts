@@ -75,6 +75,8 @@ export function duplicates(t: Tree, node: number, type: PageType): number[] {
   }
   if (type !== 'product') out.push(...cardCopies(t, node, text));
   const seen = new Set<string>();
+  // (the first block of each text, for cardTwin())
+  const first = new Map<string, number>();
   // The last heading: a heading repeating its text with no other heading between, both in a small
   // block (a card), is a copy (a card's title rendered twice, once for a picture-less layout), however
   // short; a tab's label repeated as its panel's heading is not.
@@ -86,9 +88,14 @@ export function duplicates(t: Tree, node: number, type: PageType): number[] {
     if (i < 0) {
       const s = text[-1 - i - node];
       if (s && s.length >= MIN_COPY) seen.add(s);
+      if (s && s.length >= MIN_TWIN && !first.has(s)) first.set(s, -1 - i);
       continue;
     }
     const s = text[i - node];
+    if (s && s.length >= MIN_TWIN && first.has(s) && cardTwin(t, node, text, first.get(s)!, i)) {
+      out.push(i);
+      continue;
+    }
     if (s && HEADINGS.has(t.els[i].name)) {
       if (heading !== -1 && s === text[heading - node] && (text[common(t, heading, i) - node] ?? '').length <= CARD * s.length) {
         out.push(i);
@@ -114,6 +121,40 @@ export function duplicates(t: Tree, node: number, type: PageType): number[] {
     for (let k = kids.length - 1; k >= 0; k--) stack.push(kids[k]);
   }
   return out;
+}
+
+/** A card's block repeated (its byline and date) this long or longer (characters, as duplicates() reads texts) is a copy. */
+const MIN_TWIN = 10;
+/** The blocks cardTwin() compares: a layout's parts, not a phrase's (a term in `code` repeated in one paragraph), list items or rows. */
+const TWIN_TAGS = new Set(['div', 'section', 'header', 'footer', 'aside', 'p', 'figure', 'address']);
+
+/**
+ * Whether `i` repeats the earlier block `a` inside one card: the same tag and the same classes (not
+ * empty), the same text, in a common ancestor whose text is at most CARD times as long (a card
+ * printing its byline and date twice, for two layouts, one hidden by the stylesheet at each width;
+ * CSS-in-JS classes share no word with a twin's, but a twin's are the same). Not list items or rows
+ * (like items), not inside `a`; in two branches of the common ancestor unlike in tag or classes and
+ * text (a card's two layouts, not two like cards or a carousel's cloned slides).
+ */
+function cardTwin(t: Tree, node: number, text: (string | null)[], a: number, i: number): boolean {
+  const ea = t.els[a];
+  const ei = t.els[i];
+  const ca = ea.attribs.class?.trim();
+  if (ea.name !== ei.name || !TWIN_TAGS.has(ei.name) || !ca || ca !== ei.attribs.class?.trim() || isAncestor(t, a, i)) return false;
+  const c = common(t, a, i);
+  if ((text[c - node] ?? '').length > CARD * text[i - node]!.length) return false;
+  // (two layouts of one card, not two like cards: the branches of the common ancestor holding each differ in tag or classes)
+  // that are not whole copies of each other (a carousel's cloned slides, left to the rules above)
+  const ba = branch(t, c, a);
+  const bi = branch(t, c, i);
+  if (text[ba - node] === text[bi - node]) return false;
+  return t.els[ba].name !== t.els[bi].name || (t.els[ba].attribs.class ?? '').trim() !== (t.els[bi].attribs.class ?? '').trim();
+}
+
+/** The child of `top` holding `i`. */
+function branch(t: Tree, top: number, i: number): number {
+  while (t.parent[i] !== top) i = t.parent[i];
+  return i;
 }
 
 /**

@@ -1,7 +1,7 @@
 // Placeholder text a page template left in ("Lorem ipsum dolor sit amet"), found inside the main
-// content (left-out.ts) to be left out: no page means it, whether its stylesheet hides the unused
+// content (left-out.ts) to be left out, and a loading placeholder ("Loading...") a script replaces: no page means it, whether its stylesheet hides the unused
 // component or shows it by mistake.
-import { eachLive, outermost, subtreeEnd, type Tree } from './content-tree.ts';
+import { eachLive, outermost, subtreeEnd, textOf, type Tree } from './content-tree.ts';
 
 /** Placeholder text, as an element's own text begins. */
 const LOREM = /^\s*lorem ipsum\b/i;
@@ -14,6 +14,34 @@ const OTHER_TEXT = 100;
  * component's heading, its button), not the content around it.
  */
 export function placeholders(t: Tree, node: number): number[] {
+  return [...lorem(t, node), ...loading(t, node)];
+}
+
+/** A loading placeholder's whole text ("Loading...", "Loading prices for your region…"), as textOf() reads it. */
+const LOADING = /^loading(?: \p{L}+){0,4} ?(?:\.{2,3}|…)$/u;
+/** A spinner's bare "Loading" (not a list item or table cell of that one word: a removal firm's services). */
+const BARE_LOADING = /^loading(?: content)?$/;
+const ITEM = new Set(['li', 'td', 'th', 'dt', 'dd']);
+/** An element this long or shorter (characters) may be a loading placeholder. */
+const LOADING_LENGTH = 40;
+
+/**
+ * Blocks whose whole text says something is loading ("Loading...", "Loading…"): the spinner a script
+ * shows until its part arrives, left in the HTML it served; not the part.
+ */
+function loading(t: Tree, node: number): number[] {
+  const out: number[] = [];
+  eachLive(t, node, (i) => {
+    if (t.txt[i] + t.lnk[i] > LOADING_LENGTH || t.txt[i] + t.lnk[i] === 0) return t.txt[i] + t.lnk[i] === 0;
+    const s = textOf(t.els[i]);
+    if (!LOADING.test(s) && !(BARE_LOADING.test(s) && !ITEM.has(t.els[i].name))) return false;
+    out.push(i);
+    return true;
+  });
+  return out;
+}
+
+function lorem(t: Tree, node: number): number[] {
   const last = subtreeEnd(t, node);
   const lorem = new Float64Array(last - node + 1);
   const found: number[] = [];

@@ -1,5 +1,5 @@
 // Related-content rails named by their heading ("Similar items", "You may also like", "Related
-// posts"), found inside the main content (main-content.ts) to be left out.
+// posts") or by a label on a div ("Also in the news"), found inside the main content (main-content.ts) to be left out.
 import type { Element } from 'domhandler';
 import { elementChildren, HEADINGS, isAncestor, signature, subtreeEnd, textOf, weight, type Tree } from './content-tree.ts';
 import type { PageType } from './page-type.ts';
@@ -78,6 +78,41 @@ export function rails(t: Tree, node: number, type: PageType): number[] {
     // (beside a product, a block of recommendations whose cards carry no link is still one)
     if (!facets && type !== 'product' && t.lnk[a] < RAIL_LINKS * (t.txt[a] + t.lnk[a]) && t.txt[a] - t.txt[h] >= PROSE) continue;
     out.push(a);
+  }
+  out.push(...labelledRails(t, node, whole));
+  return out;
+}
+
+/** A label's class (`mainColumnLabel`, `section-title`, `rail-heading`): a heading styled on a div. */
+const LABEL_CLASS = /label|title|heading|header/i;
+/** A rail label's whole text is at most this long (characters). */
+const LABEL_MAX = 60;
+/** A rail's own labels beyond the headings' ("Also in the news", "More news", "Also on the site"). */
+const RAIL_LABEL = /^(?:also in (?:the news|this section|this category|the series)|more (?:news|headlines)|other news|also on (?:the )?site)(?:[\s:.!?]|$)/;
+
+/**
+ * A rail named by a label that is no heading (`<div class="mainColumnLabel">Also in the news</div>`,
+ * standing alone in its block, its class saying label, title or heading) and the block just after it,
+ * when that block is links for RAIL_LINKS or more of its text and at most RAIL_SHARE of the content
+ * (`whole`): the label's widget and the rail's widget side by side.
+ */
+function labelledRails(t: Tree, node: number, whole: number): number[] {
+  const out: number[] = [];
+  const last = subtreeEnd(t, node);
+  for (let i = node + 1; i <= last; i++) {
+    const el = t.els[i];
+    const chars = t.txt[i] + t.lnk[i];
+    if (t.gone[i] || chars === 0 || chars > LABEL_MAX || HEADINGS.has(el.name) || !LABEL_CLASS.test(el.attribs.class ?? '')) continue;
+    const name = textOf(el);
+    if (!RAIL.test(name) && !RAIL_LABEL.test(name)) continue;
+    // (the block holding the label alone)
+    let a = i;
+    while (t.parent[a] !== node && t.parent[a] !== -1 && t.txt[t.parent[a]] + t.lnk[t.parent[a]] === chars) a = t.parent[a];
+    const kids = elementChildren(t, t.parent[a]);
+    const next = kids.slice(kids.indexOf(a) + 1).find((k) => !t.gone[k] && t.txt[k] + t.lnk[k] > 0);
+    i = subtreeEnd(t, i);
+    if (next === undefined || t.lnk[next] < RAIL_LINKS * (t.txt[next] + t.lnk[next]) || weight(t, next) > RAIL_SHARE * whole) continue;
+    out.push(a, next);
   }
   return out;
 }
