@@ -5,6 +5,7 @@ import type { Element } from 'domhandler';
 import { gridCards, hiddenInCard } from './cards.ts';
 import { elementChildren, HEADINGS, isAncestor, subtreeEnd, type Tree } from './content-tree.ts';
 import { PRICE } from './prices.ts';
+import { screenTwins } from './screen-twins.ts';
 import type { PageType } from './page-type.ts';
 
 /** A block repeating this many characters (or more) of text already seen is a copy. */
@@ -74,6 +75,9 @@ export function duplicates(t: Tree, node: number, type: PageType): number[] {
     screen[i - node] = screen[t.parent[i] - node] || (c !== undefined && onSomeScreens(c) ? 1 : 0);
   }
   if (type !== 'product') out.push(...cardCopies(t, node, text));
+  // (a narrower screen's layout of a block, left out in favour of the widest's, whichever comes first: not the copy seen first)
+  const narrow = new Set(screenTwins(t, node));
+  out.push(...narrow);
   const seen = new Set<string>();
   // (the first block of each text, for cardTwin())
   const first = new Map<string, number>();
@@ -85,6 +89,7 @@ export function duplicates(t: Tree, node: number, type: PageType): number[] {
   const stack = [node];
   while (stack.length) {
     const i = stack.pop()!;
+    if (narrow.has(i)) continue;
     if (i < 0) {
       const s = text[-1 - i - node];
       if (s && s.length >= MIN_COPY) seen.add(s);
