@@ -10,6 +10,8 @@ import { PRICE, PRICED_CARDS } from './prices.ts';
 
 /** The same link block in this many rows or cards (each in a parent of its own) is part of each. */
 const ROWS = 5;
+/** A block of the product's header holding this much text outside links is its summary. */
+const SUMMARY = 80;
 /** A heading this long (characters) is a headline. */
 const HEADLINE = 25;
 
@@ -191,6 +193,7 @@ export function linkBlocks(t: Tree, node: number, runShare: number, type: PageTy
   // box, beside wish-list and cart buttons that make it mostly links) is looked into, not left out whole.
   const own = type === 'product' ? ownPrice(t, node, title) : -1;
   let slots: Set<string> | undefined;
+  const header = new Set<number>();
   const stack = [node];
   while (stack.length) {
     const at = stack.pop()!;
@@ -212,6 +215,15 @@ export function linkBlocks(t: Tree, node: number, runShare: number, type: PageTy
       // in a thread, whose posts quoting prices are no shop's cards: an author's name links there).
       if (grid && type !== 'forum' && cardTitle(t, node, grid, k)) continue;
       if (own !== -1 && isAncestor(t, k, own) && !isAncestor(t, k, title)) {
+        stack.push(k);
+        continue;
+      }
+      // (and so is, on a product page whose name is a heading by its role alone, `<div role="heading"
+      // aria-level="1">`, the block holding that name: an app's header, its summary beside its media
+      // and its facts among links to its developer, its tags, its reviews; not under an `<h1>`, whose
+      // block of links beside the name is a shop's specification box the description repeats)
+      if (type === 'product' && title !== -1 && t.els[title].name !== 'h1' && (isAncestor(t, k, title) || (header.has(at) && t.txt[k] >= SUMMARY))) {
+        header.add(k);
         stack.push(k);
         continue;
       }

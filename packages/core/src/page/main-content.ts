@@ -98,9 +98,11 @@ export function findMainContent(html: string): MainContent {
   let body = t.els.findIndex((el) => el.name === 'body');
   if (body === -1) body = 0;
   if (n === 0 || weight(t, body) < MIN_WEIGHT) return { type: 'empty', ranges: [], drop: [], shop: [], wrappers: [] };
-  // The page's title heading: its first h1 still counted.
+  // The page's title heading: its first h1 still counted; on a page with no `<h1>`, its first
+  // element marked as a level-one heading (`<div role="heading" aria-level="1">`), still counted.
   let title = -1;
   for (let i = 0; i < n && title === -1; i++) if (t.els[i].name === 'h1' && !t.gone[i]) title = i;
+  if (title === -1 && !/<h1[\s>]/i.test(html)) for (let i = 0; i < n && title === -1; i++) if (ariaTitle(t.els[i]) && !t.gone[i]) title = i;
   const holdsTitle = (i: number) => title !== -1 && isAncestor(t, i, title);
   const productPage = declared === 'product' || (declared === null && namedProductTitle(t));
   // On a product page, blocks hidden by a utility class (`hide`, `d-none`) and not holding the title
@@ -202,6 +204,11 @@ export function findMainContent(html: string): MainContent {
  */
 const SELLER_FEEDBACK = /(?:^|[-_\s])(?:feedback-(?:list|detail|cards?|entries|comments?)|seller-feedback)(?:$|[-_\s])/;
 const BUYER_WORDS = new RegExp(`${CUSTOMER_REVIEWS.source}|${SELLER_FEEDBACK.source}`);
+
+/** An element marked as a level-one heading by ARIA (`<div role="heading" aria-level="1">`). */
+function ariaTitle(el: Element): boolean {
+  return el.attribs.role === 'heading' && el.attribs['aria-level']?.trim() === '1';
+}
 
 /** Whether the blocks `parts` hold more than half of `node`'s weight. */
 function mostly(t: Tree, node: number, parts: number[]): boolean {
