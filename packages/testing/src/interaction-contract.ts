@@ -343,18 +343,19 @@ export function interactionContract(name: string, make: (opts: ContractDriverOpt
     });
 
     itJs('after the change, a page without scripts is quiet at once (a <details> opened, a link followed); a page with scripts waits quietMs', async () => {
+      // "At once" is well under quietMs; the margin is wide because a loaded machine slows every driver command.
       const s = await open('/plain-details');
       await s.outline();
       await s.click('#show');
       let started = Date.now();
-      await s.waitFor({ quietMs: 3000, afterChange: true, timeoutMs: 10_000 });
-      expect(Date.now() - started).to.be.below(2500);
+      await s.waitFor({ quietMs: 8000, afterChange: true, timeoutMs: 20_000 });
+      expect(Date.now() - started).to.be.below(5000);
       expect((await s.snapshot()).html).to.match(/<details id="d" open/);
       await s.outline();
       await s.click('#next');
       started = Date.now();
-      await s.waitFor({ quietMs: 3000, afterChange: true, timeoutMs: 10_000 });
-      expect(Date.now() - started).to.be.below(2500);
+      await s.waitFor({ quietMs: 8000, afterChange: true, timeoutMs: 20_000 });
+      expect(Date.now() - started).to.be.below(5000);
       expect((await s.outline()).url).to.equal(`${site.url}/plain-next`);
       // With a script, a change it makes later (150 ms after the click) is waited for.
       await s.goto(`${site.url}/scripted-details`);
