@@ -4,6 +4,7 @@
 // landmark is the page's own word for its content, and its headlines are the section's first
 // stories: both are content.
 import { HEADINGS, isAncestor, subtreeEnd, weight, type Tree } from './content-tree.ts';
+import { linkedTitles } from './page-type.ts';
 
 /** So many headlines, each a heading all link, make a block of stories. */
 const MIN_HEADLINES = 3;
@@ -12,21 +13,7 @@ const HEADLINE_WEIGHT = 0.2;
 
 /** The number of headlines in `node` (headings all link, `<h3><a>Headline</a></h3>` or a link around the heading), if their link text weighs much of it. */
 function headlines(t: Tree, node: number): number {
-  let linked = 0;
-  let linkText = 0;
-  const last = subtreeEnd(t, node);
-  for (let i = node + 1; i <= last; i++) {
-    if (t.gone[i]) {
-      i = subtreeEnd(t, i);
-      continue;
-    }
-    if (!HEADINGS.has(t.els[i].name)) continue;
-    if (t.txt[i] < 2 && t.lnk[i] > 0) {
-      linked++;
-      linkText += t.lnk[i];
-    }
-    i = subtreeEnd(t, i);
-  }
+  const { linked, linkText } = linkedTitles(t, node, (name) => HEADINGS.has(name));
   return linkText >= HEADLINE_WEIGHT * weight(t, node) ? linked : 0;
 }
 

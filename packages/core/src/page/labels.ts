@@ -18,19 +18,20 @@ const MAX = 45;
  * it holding no other text (its wrapper) (a heading so named too).
  */
 export function labels(t: Tree, node: number): number[] {
+  // (a word of a sentence set in its own element, "their <a>advertisement</a> ran", is no label)
+  return wholeTextBlocks(t, node, MAX, (text) => LABEL.test(text));
+}
+
+/**
+ * The blocks inside `node` whose whole text (textOf's: lowercased, spaces collapsed), at most `max`
+ * characters, `is` says yes to, each with its wrapper (ownBlock); not such a text set inside a
+ * sentence (a text node beside it).
+ */
+export function wholeTextBlocks(t: Tree, node: number, max: number, is: (text: string) => boolean): number[] {
   const out: number[] = [];
   eachLive(t, node, (i) => {
     const chars = t.txt[i] + t.lnk[i];
-    if (chars === 0 || chars > MAX) return false;
-    if (
-      !LABEL.test(
-        textOf(t.els[i])
-          .replace(/[\s\u00a0]+/g, ' ')
-          .trim(),
-      )
-    )
-      return false;
-    // (a word of a sentence set in its own element, "their <a>advertisement</a> ran", is no label)
+    if (chars === 0 || chars > max || !is(textOf(t.els[i]))) return false;
     const k = ownBlock(t, node, i);
     if (k === -1) return false;
     out.push(k);
@@ -61,24 +62,7 @@ const POST_TOOLS = 2;
  * holding nothing else), found twice or more: links a board prints under every post, not its text.
  */
 export function postTools(t: Tree, node: number): number[] {
-  const out: number[] = [];
-  eachLive(t, node, (i) => {
-    const chars = t.txt[i] + t.lnk[i];
-    if (chars === 0 || chars > MAX) return false;
-    if (
-      !POST_TOOL.test(
-        textOf(t.els[i])
-          .toLowerCase()
-          .replace(/[\s\u00a0]+/g, ' ')
-          .trim(),
-      )
-    )
-      return false;
-    const k = ownBlock(t, node, i);
-    if (k === -1) return false;
-    out.push(k);
-    return true;
-  });
+  const out = wholeTextBlocks(t, node, MAX, (text) => POST_TOOL.test(text));
   return out.length >= POST_TOOLS ? out : [];
 }
 
@@ -103,23 +87,14 @@ function documentTitle(t: Tree): Element | undefined {
  * every reply, which says nothing the thread's title does not.
  */
 export function replyTitles(t: Tree, node: number): number[] {
-  const out: number[] = [];
-  const norm = (s: string) =>
-    s
-      .replace(/[\s\u00a0]+/g, ' ')
-      .trim()
-      .toLowerCase();
   // (the thread's title: its first heading h1, or the document's title)
   const h1 = t.els.find((el) => el.name === 'h1');
   const titles = [h1, documentTitle(t)]
     .filter((el): el is Element => el !== undefined)
-    .map((el) => norm(textOf(el)))
+    .map((el) => textOf(el))
     .filter((s) => s.length >= MIN_TITLE);
-  if (!titles.length) return out;
-  eachLive(t, node, (i) => {
-    const chars = t.txt[i] + t.lnk[i];
-    if (chars === 0 || chars > REPLY_TEXT) return false;
-    const text = norm(textOf(t.els[i]));
+  if (!titles.length) return [];
+  const out = wholeTextBlocks(t, node, REPLY_TEXT, (text) => {
     const m = REPLY_TITLE.exec(text);
     if (!m) return false;
     // (the rest is the thread's title, whole or cut short: "Re: Tips from a first time…")
@@ -127,11 +102,7 @@ export function replyTitles(t: Tree, node: number): number[] {
       .slice(m[0].length)
       .replace(/(?:…|\.\.\.)$/, '')
       .trim();
-    if (rest.length < MIN_TITLE || !titles.some((ti) => ti.startsWith(rest))) return false;
-    const k = ownBlock(t, node, i);
-    if (k === -1) return false;
-    out.push(k);
-    return true;
+    return rest.length >= MIN_TITLE && titles.some((ti) => ti.startsWith(rest));
   });
   return out.length >= POST_TOOLS ? out : [];
 }

@@ -1,7 +1,7 @@
 // The page type of a page whose main content was found (main-content.ts): from schema.org types
 // (JSON-LD, microdata) and Open Graph, else from the shape of the content.
 import type { Element } from 'domhandler';
-import { classId, elementChildren, HEADINGS, outermost, signature, subtreeEnd, weight, type Tree } from './content-tree.ts';
+import { classId, eachLive, elementChildren, HEADINGS, outermost, signature, subtreeEnd, weight, type Tree } from './content-tree.ts';
 import { marketingPage } from './marketing.ts';
 
 export type PageType = 'article' | 'forum' | 'listing' | 'product' | 'documentation' | 'service' | 'empty';
@@ -147,25 +147,27 @@ const TITLE_TAG = /^(?:h[1-6]|header)$/;
  * content. An article's headings are text; its related links are few and set aside as chrome.
  */
 function headlines(t: Tree, node: number): boolean {
-  let titles = 0;
-  let linked = 0;
-  let linkText = 0;
-  const last = subtreeEnd(t, node);
-  for (let i = node + 1; i <= last; i++) {
-    if (t.gone[i]) {
-      i = subtreeEnd(t, i);
-      continue;
-    }
-    if (!TITLE_TAG.test(t.els[i].name)) continue;
-    titles++;
-    // (a title all link: no text outside its links but a stray character)
-    if (t.txt[i] < 2 && t.lnk[i] > 0) {
-      linked++;
-      linkText += t.lnk[i];
-    }
-    i = subtreeEnd(t, i);
-  }
+  const { titles, linked, linkText } = linkedTitles(t, node, (name) => TITLE_TAG.test(name));
   return linked >= HEADLINES && linked >= HEADLINE_SHARE * titles && linkText >= HEADLINE_WEIGHT * weight(t, node);
+}
+
+/**
+ * The titles inside `node` (the elements `isTitle` names, each counted with what it holds), those
+ * all link (no text outside their links but a stray character: `<h3><a>Headline</a></h3>`), and
+ * the link text of those.
+ */
+export function linkedTitles(t: Tree, node: number, isTitle: (name: string) => boolean): { titles: number; linked: number; linkText: number } {
+  const n = { titles: 0, linked: 0, linkText: 0 };
+  eachLive(t, node, (i) => {
+    if (!isTitle(t.els[i].name)) return false;
+    n.titles++;
+    if (t.txt[i] < 2 && t.lnk[i] > 0) {
+      n.linked++;
+      n.linkText += t.lnk[i];
+    }
+    return true;
+  });
+  return n;
 }
 
 /** An id naming a post by its number, as forum software gives each post of a thread (`post123`, `post-123`, `p123`, `msg123`, `message_123`). */

@@ -2,8 +2,8 @@
 // "Likes Received: 12", "Location: AMS"), found by what they say whatever the forum package names
 // them: every package prints the same few fields beside each post.
 import type { AnyNode, Element } from 'domhandler';
-import { eachLive, elementChildren, textOf, type Tree } from './content-tree.ts';
-import { ownBlock } from './labels.ts';
+import { elementChildren, type Tree } from './content-tree.ts';
+import { wholeTextBlocks } from './labels.ts';
 
 /** The labels of a poster's profile fields, each followed by a colon. */
 const LABEL =
@@ -83,24 +83,7 @@ const COUNT_TEXT = 30;
  * with the label after the number instead of a `Posts:` field; not a count in a sentence.
  */
 export function countBadges(t: Tree, node: number): number[] {
-  const out: number[] = [];
-  eachLive(t, node, (i) => {
-    const chars = t.txt[i] + t.lnk[i];
-    if (
-      chars === 0 ||
-      chars > COUNT_TEXT ||
-      !COUNT_BADGE.test(
-        textOf(t.els[i])
-          .replace(/[\s\u00a0]+/g, ' ')
-          .trim(),
-      )
-    )
-      return false;
-    const k = ownBlock(t, node, i);
-    if (k === -1) return false;
-    out.push(k);
-    return true;
-  });
+  const out = wholeTextBlocks(t, node, COUNT_TEXT, (text) => COUNT_BADGE.test(text));
   return out.length >= MIN_BLOCKS ? out : [];
 }
 
@@ -114,14 +97,5 @@ const BADGE_TEXT = 20;
  * wrappers that hold nothing else; not such a word inside a sentence (a text beside it).
  */
 export function starterBadges(t: Tree, node: number): number[] {
-  const out: number[] = [];
-  eachLive(t, node, (i) => {
-    const chars = t.txt[i] + t.lnk[i];
-    if (chars === 0 || chars > BADGE_TEXT || !STARTER_BADGE.test(textOf(t.els[i]))) return false;
-    const k = ownBlock(t, node, i);
-    if (k === -1) return false;
-    out.push(k);
-    return true;
-  });
-  return out;
+  return wholeTextBlocks(t, node, BADGE_TEXT, (text) => STARTER_BADGE.test(text));
 }
