@@ -102,7 +102,7 @@ export function findMainContent(html: string): MainContent {
   // element marked as a level-one heading (`<div role="heading" aria-level="1">`), still counted.
   let title = -1;
   for (let i = 0; i < n && title === -1; i++) if (t.els[i].name === 'h1' && !t.gone[i]) title = i;
-  if (title === -1 && !/<h1[\s>]/i.test(html)) for (let i = 0; i < n && title === -1; i++) if (ariaTitle(t.els[i]) && !t.gone[i]) title = i;
+  if (title === -1 && !t.els.some((el) => el.name === 'h1')) for (let i = 0; i < n && title === -1; i++) if (ariaTitle(t.els[i]) && !t.gone[i]) title = i;
   const holdsTitle = (i: number) => title !== -1 && isAncestor(t, i, title);
   const productPage = declared === 'product' || (declared === null && namedProductTitle(t));
   // On a product page, blocks hidden by a utility class (`hide`, `d-none`) and not holding the title
