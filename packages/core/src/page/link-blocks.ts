@@ -3,7 +3,7 @@
 // itself: a run of them making up much of it, the same one in every row or card (each item's title,
 // its authors), a list a sentence introduces, or a shop's grid of priced cards.
 import type { AnyNode, Element, Text } from 'domhandler';
-import { elementChildren, HEADINGS, isAncestor, LINKY, signature, subtreeEnd, textOf, weight, within, type Tree } from './content-tree.ts';
+import { eachLive, elementChildren, HEADINGS, isAncestor, LINKY, signature, subtreeEnd, textOf, weight, within, type Tree } from './content-tree.ts';
 import { COMMENTS } from './thread-parts.ts';
 import type { PageType } from './page-type.ts';
 import { PRICE, PRICED_CARDS } from './prices.ts';
@@ -294,14 +294,9 @@ const SLOT_TEXT = 40;
  */
 function proseSlots(t: Tree, node: number): Set<string> {
   const seen = new Map<string, { n: number; prose: number; text: number; parents: Set<number> }>();
-  const last = subtreeEnd(t, node);
-  for (let i = node + 1; i <= last; i++) {
+  eachLive(t, node, (i) => {
     const el = t.els[i];
-    if (t.gone[i]) {
-      i = subtreeEnd(t, i);
-      continue;
-    }
-    if ((el.name !== 'div' && el.name !== 'section') || !(el.attribs.class ?? '').trim() || t.txt[i] + t.lnk[i] === 0) continue;
+    if ((el.name !== 'div' && el.name !== 'section') || !(el.attribs.class ?? '').trim() || t.txt[i] + t.lnk[i] === 0) return false;
     const sig = signature(el);
     let s = seen.get(sig);
     if (!s) seen.set(sig, (s = { n: 0, prose: 0, text: 0, parents: new Set() }));
@@ -309,7 +304,8 @@ function proseSlots(t: Tree, node: number): Set<string> {
     s.text += t.txt[i];
     s.parents.add(t.parent[i]);
     if (t.lnk[i] <= LINKY * (t.txt[i] + t.lnk[i])) s.prose++;
-  }
+    return false;
+  });
   const out = new Set<string>();
   for (const [sig, s] of seen) if (s.parents.size >= SLOTS && s.prose > SLOT_PROSE * s.n && s.text >= SLOT_TEXT * s.n) out.add(sig);
   return out;
