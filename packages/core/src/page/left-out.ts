@@ -79,12 +79,13 @@ export function shopParts(t: Tree, node: number, total: number): number[] {
 }
 
 /**
- * A product's customer reviews and questions, the shop's recommendations and its comparison of this
- * product with its others: the shop's content is the description and specifications.
+ * A product's customer reviews and questions, the shop's recommendations (`recommend`, `upsell`, its
+ * suggested products and accessories: `product-suggest`, `suggested-accessories`, "Complete your order")
+ * and its comparison of this product with its others: the shop's content is the description and specifications.
  * Editorial reviews (a book's blurbs and description from the publisher) are content.
  */
 const REVIEWS =
-  /(?<!editorial[-_]?)review|rating|okendo|yotpo|bazaarvoice|stamped|jdgm|judgeme|trustpilot|questions|recently-viewed|recommend|upsell|cross-sell|product-?comparison|compare-?products/;
+  /(?<!editorial[-_]?)review|rating|okendo|yotpo|bazaarvoice|stamped|jdgm|judgeme|trustpilot|questions|recently-viewed|recommend|upsell|cross-sell|product-?suggest|suggested-?(?:products|items|accessories)|complete-?(?:the|your)-?(?:look|order)|product-?comparison|compare-?products/;
 
 /** Customer reviews only (not questions, ratings or recommendations, which can name a product's FAQ or its spec cards). */
 export const CUSTOMER_REVIEWS = /(?<!editorial[-_]?)review|okendo|yotpo|bazaarvoice|jdgm|judgeme|trustpilot/;

@@ -72,8 +72,15 @@ function convert(html: string, origin: string | undefined, definitions: boolean)
     : '';
 }
 
-/** A word ending at an inline element's end and the next element starting a capitalised word, nothing between. */
-const GLUED_BOXES = /([a-z])(<\/(?:span|a|strong|b|em|div|p)>)(<(?:span|a|strong|b|em|div|p)\b[^>]*>)(?=[A-Z])/g;
+/** A word ending at an inline element's end and the next element starting a capitalised word, nothing between
+ * but more such tags closing and opening and comments (a spec row's name and value, each in a span of its own
+ * inside another: `<span class="name"><span>Language</span><!--F/--></span><span class="value"><span>English`). */
+const BOX = 'span|a|strong|b|em|div|p';
+const COMMENT = '<!--[^>]*-->';
+const GLUED_BOXES = new RegExp(
+  `([a-z])((?:</(?:${BOX})>|${COMMENT})*</(?:${BOX})>(?:${COMMENT})*)((?:${COMMENT})*<(?:${BOX})\\b[^>]*>(?:<(?:${BOX})\\b[^>]*>|${COMMENT})*)(?=[A-Z])`,
+  'g',
+);
 const PRE = /<pre\b[\s\S]*?<\/pre>/gi;
 
 /**

@@ -2,7 +2,8 @@
 // accordion item, a `<details>`, a collapsible section, a side sheet's button — titled "Shipping &
 // Returns", "Delivery & Returns", "Shipping, Returns & Warranty". What it says is the shop's terms for
 // every product (delivery fees and times, the return window), not this product's description; it is
-// returned with the shop's parts, which the markdown leaves out and the model input keeps.
+// returned with the shop's parts, which the markdown leaves out and the model input keeps. So are its
+// selling points and the warranty or protection plan it offers beside the buy box.
 import type { Element } from 'domhandler';
 import { signature, textOf, weight, type Tree } from './content-tree.ts';
 import { PRICED_CARDS } from './prices.ts';
@@ -123,4 +124,29 @@ export function sellingPoints(t: Tree, node: number, holdsTitle: (i: number) => 
   const count = new Map<string, number>();
   for (const a of out) count.set(signature(t.els[a]), (count.get(signature(t.els[a])) ?? 0) + 1);
   return out.filter((a) => count.get(signature(t.els[a]))! < PRICED_CARDS);
+}
+
+/** Class words of a warranty or protection plan offered with the product (`warranty-container`, `warranties_gIOV`, `protection-plan-section`). */
+const PLAN = /(?:^|[-_\s])(?:warranty|warranties|protection-?plans?)(?:$|[-_\s])/;
+/** ... holding at most this much text (characters): an offer, not a warranty's terms in a tab of its own. */
+const PLAN_TEXT = 500;
+
+/**
+ * On a product page, the warranty or protection plan the shop offers beside the buy box ("Add a
+ * protection plan from $79.99", "FREE 2-Year Total Confidence Coverage Warranty"): an add-on the
+ * shop sells or gives with every product, not this product's description. The topmost blocks whose
+ * class says so, holding at most PLAN_TEXT characters and not the page's title. Not by id: an id
+ * names a section by its subject (`id="warranty"`, the maker's terms; `product-warranty`, a tab
+ * the ground truths keep on one shop's page and leave out on another's).
+ */
+export function protectionPlans(t: Tree, node: number, holdsTitle: (i: number) => boolean): number[] {
+  const out: number[] = [];
+  const last = t.last[node];
+  for (let i = node + 1; i <= last; i++) {
+    const c = t.els[i].attribs.class;
+    if (c === undefined || !PLAN.test(c.toLowerCase())) continue;
+    if (weight(t, i) <= PLAN_TEXT && !holdsTitle(i)) out.push(i);
+    i = t.last[i];
+  }
+  return out;
 }
