@@ -52,4 +52,14 @@ describe('page: main content of product pages (pd3)', () => {
     const html = page(`<main><h1>Field recorder</h1>${para('Recorder', 3)}<h2>Item specifics</h2>${row('Intended audience', 'Trade')}${row('Language', 'English')}</main>`, LD);
     expectOnly(md(html), ['Intended audience Trade', 'Language English'], ['audienceTrade', 'LanguageEnglish']);
   });
+
+  it('sets apart a value named so by its class from the name before it, digits too, but not from a currency sign', () => {
+    const row = (name: string, value: string) => `<div class="spec"><span class="spec-name">${name}</span><span class="spec-value">${value}</span></div>`;
+    const html = page(
+      `<main><h1>Field recorder</h1>${para('Recorder', 3)}<h2>Specifics</h2>${row('ISBN-13', '9780544103054')}${row('Pages', '240')}
+      <p class="price"><span class="currency">$</span><span class="price-value">129</span></p></main>`,
+      LD,
+    );
+    expectOnly(md(html), ['ISBN-13 9780544103054', 'Pages 240', '$129'], ['139780544103054', 'Pages240']);
+  });
 });

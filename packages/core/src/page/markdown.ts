@@ -81,6 +81,14 @@ const GLUED_BOXES = new RegExp(
   `([a-z])((?:</(?:${BOX})>|${COMMENT})*</(?:${BOX})>(?:${COMMENT})*)((?:${COMMENT})*<(?:${BOX})\\b[^>]*>(?:<(?:${BOX})\\b[^>]*>|${COMMENT})*)(?=[A-Z])`,
   'g',
 );
+/** A letter, a digit or a name's colon ending an element and the next element, named as a value by
+ * its class (`value`, `…_value`, `attr-value`), starting right after it: a name and its value written
+ * as two boxes (`<span class="name">ISBN-13</span><span class="value">9780544103054</span>`), digits
+ * too; not after a currency sign (`<span>$</span><span class="value">30</span>` is one price). */
+const GLUED_VALUES = new RegExp(
+  `([A-Za-z0-9).:%])((?:</(?:${BOX})>|${COMMENT})*</(?:${BOX})>(?:${COMMENT})*)(<(?:${BOX})\\b[^>]*\\bclass="(?:[^"]*[\\s_-])?values?(?:[\\s_-][^"]*)?"[^>]*>(?:<(?:${BOX})\\b[^>]*>|${COMMENT})*)(?=[^\\s<])`,
+  'g',
+);
 const PRE = /<pre\b[\s\S]*?<\/pre>/gi;
 
 /**
@@ -90,16 +98,23 @@ const PRE = /<pre\b[\s\S]*?<\/pre>/gi;
  * word is written so; a space is put between (not inside `<pre>`, where a highlighter's tokens meet).
  */
 function separateBoxes(html: string): string {
-  if (!GLUED_BOXES.test(html)) return html;
+  const boxes = GLUED_BOXES.test(html);
+  const values = GLUED_VALUES.test(html);
+  if (!boxes && !values) return html;
   GLUED_BOXES.lastIndex = 0;
+  GLUED_VALUES.lastIndex = 0;
+  const apart = (s: string) => {
+    const b = boxes ? s.replace(GLUED_BOXES, '$1$2&#32;$3') : s;
+    return values ? b.replace(GLUED_VALUES, '$1$2&#32;$3') : b;
+  };
   const out: string[] = [];
   let pos = 0;
   PRE.lastIndex = 0;
   for (let m = PRE.exec(html); m; m = PRE.exec(html)) {
-    out.push(html.slice(pos, m.index).replace(GLUED_BOXES, '$1$2&#32;$3'), m[0]);
+    out.push(apart(html.slice(pos, m.index)), m[0]);
     pos = m.index + m[0].length;
   }
-  out.push(html.slice(pos).replace(GLUED_BOXES, '$1$2&#32;$3'));
+  out.push(apart(html.slice(pos)));
   return out.join('');
 }
 
