@@ -62,4 +62,14 @@ describe('page: main content of product pages (pd3)', () => {
     );
     expectOnly(md(html), ['ISBN-13 9780544103054', 'Pages 240', '$129'], ['139780544103054', 'Pages240']);
   });
+
+  it("leaves out a product page's blocks hidden by a design system's own utility class (a-hidden, aok-hidden)", () => {
+    const html = page(
+      `<main><h1>Field recorder</h1>${para('Recorder', 3)}
+      <ul class="gallery"><li class="media-missing aok-hidden"><div class="alert">Picture not available for this colour</div></li></ul>
+      <div class="teaser-hint a-hidden">Brief text shown, tap to read the whole text.</div></main>`,
+      LD,
+    );
+    expectOnly(md(html), ['Field recorder', 'Recorder paragraph 3'], ['Picture not available', 'tap to read the whole', ...CHROME_WORDS]);
+  });
 });

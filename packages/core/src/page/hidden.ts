@@ -131,8 +131,8 @@ export const SLIDE = /^(?!.*(?:cloned|duplicate))(?:.*\s)?(?:slick-slide|swiper-
 export const SCREEN_READER =
   /^(?:sr-only|visually-?hidden|screen-?reader-?(?:text|only)|hidden-?visually|a11y-?hidden|u-?hidden-?visually|show-for-sr|element-invisible|clipped|assistive-text)$/i;
 
-/** Utility classes that hide an element (Bootstrap's `hide`, `hidden`, `d-none`; Bulma's `is-hidden`). */
-export const HIDDEN_CLASS = /^(?:hide|hidden|d-none|is-hidden|u-hidden|js-hidden)$/i;
+/** Utility classes that hide an element (Bootstrap's `hide`, `hidden`, `d-none`; Bulma's `is-hidden`; a marketplace design system's `a-hidden`, `aok-hidden`). */
+export const HIDDEN_CLASS = /^(?:hide|hidden|d-none|is-hidden|u-hidden|js-hidden|a-hidden|aok-hidden)$/i;
 /** ... and those that show it again on some screens (`d-md-block`, `md:flex`, `visible-lg`, `show-for-medium`). */
 export const SHOWN_CLASS = /^(?:d-[a-z]+-(?!none)[a-z-]+|[a-z0-9]+:(?!hidden)[a-z-]+|visible-[a-z-]+|show-[a-z-]+|show@[a-z]+)$/i;
 export const hiddenByClass = (cls: string) => {
