@@ -49,7 +49,10 @@ describe('page: main content of product pages (pd3)', () => {
   it('sets apart a name and a value written in nested boxes side by side', () => {
     const row = (name: string, value: string) =>
       `<div class="details_col"><span class="details_name"><!--F#1--><span class="t">${name}</span><!--F/--></span><span class="details_value"><!--F#1--><span class="t">${value}</span><!--F/--></span></div>`;
-    const html = page(`<main><h1>Field recorder</h1>${para('Recorder', 3)}<h2>Item specifics</h2>${row('Intended audience', 'Trade')}${row('Language', 'English')}</main>`, LD);
+    const html = page(
+      `<main><h1>Field recorder</h1>${para('Recorder', 3)}<h2>Item specifics</h2>${row('Intended audience', 'Trade')}${row('Language', 'English')}</main>`,
+      LD,
+    );
     expectOnly(md(html), ['Intended audience Trade', 'Language English'], ['audienceTrade', 'LanguageEnglish']);
   });
 
