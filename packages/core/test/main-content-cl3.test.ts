@@ -91,3 +91,45 @@ describe('page: category pages declared as lists of products', () => {
     );
   });
 });
+
+describe("page: a shop category's filters, badges and ratings (cl3, issue 22)", () => {
+  const card = (i: number, extra = '') =>
+    `<li class="result"><a href="/p/boot-${i}"><img src="/b${i}.jpg" alt=""></a>${extra}<h3><a href="/p/boot-${i}">Trail boot model ${i} waterproof</a></h3><span class="price">$1${i}9.00</span></li>`;
+  const grid = (extra: (i: number) => string = () => '') => `<ul class="results">${Array.from({ length: 10 }, (_, i) => card(i, extra(i))).join('')}</ul>`;
+
+  it('a filter panel named by its heading is left out of a page typed a listing too', () => {
+    const row = (i: number) =>
+      `<li class="row"><h3><a href="/guide/${i}">Guide number ${i} to choosing the right walking boots for every trail</a></h3><p>Short teaser for guide ${i}.</p></li>`;
+    const facet = (name: string) =>
+      `<div><h3>${name}</h3><div class="grid">${['Solid', 'Graphic', 'Floral', 'Dots', 'Argyle'].map((v) => `<div class="pick"><p>${name} ${v}</p></div>`).join('')}</div></div>`;
+    const html = page(
+      `<main><h1>Walking guides</h1><div class="cols"><div class="side"><div><h2>Filters</h2></div>${facet('Pattern')}${facet('Colour')}</div>
+       <div class="list"><ul>${Array.from({ length: 12 }, (_, i) => row(i)).join('')}</ul></div></div></main>`,
+    );
+    expectOnly(md(html), ['Walking guides', 'Guide number 7 to choosing'], ['Filters', 'Pattern Argyle', 'Colour Dots', ...CHROME_WORDS]);
+  });
+
+  it("a custom select's listbox (a facet's values and counts) goes with the facet's name", () => {
+    const options = ['Adhesives', 'Batteries', 'Cables', 'Screens', 'Speakers']
+      .map((v, i) => `<div role="option" aria-selected="false"><a href="/parts/${v}"><span>${v}</span></a><span>${i + 3}</span></div>`)
+      .join('');
+    const html = page(
+      `<main><h1>Phone parts</h1><form><div class="layout"><div class="facets-col"><div class="acc"><h3><button aria-expanded="true">Item Type</button></h3>
+       <div role="region"><div role="listbox" aria-label="Item Type options">${options}</div></div></div></div>${grid()}</div></form></main>`,
+    );
+    expectOnly(md(html), ['Phone parts', 'Trail boot model 4 waterproof', '$149.00'], ['Item Type', 'Adhesives', 'Speakers', ...CHROME_WORDS]);
+  });
+
+  it("a badge on each card of a grid of priced cards is left out, the card's name and price stay", () => {
+    const badge = (i: number) => (i % 2 ? `<div class="product-badge"><span>Best seller</span></div>` : `<span class="sale-flag">New arrival</span>`);
+    const html = page(`<main><h1>Walking boots</h1>${grid(badge)}</main>`);
+    expectOnly(md(html), ['Walking boots', 'Trail boot model 3 waterproof', '$139.00'], ['Best seller', 'New arrival', ...CHROME_WORDS]);
+  });
+
+  it("a link's parts hidden from screen readers because its label says them are shown", () => {
+    const stars = (i: number) =>
+      `<a href="/p/boot-${i}#reviews" aria-label="4.${i} out of 5 stars, 1${i}2 ratings"><i aria-hidden="true"><span class="icon-alt">4.${i} out of 5 stars</span></i> <span aria-hidden="true">1${i}2</span></a>`;
+    const html = page(`<main><h1>Walking boots</h1>${grid(stars)}</main>`);
+    expectOnly(md(html), ['Trail boot model 3 waterproof', '4.3 out of 5 stars', '132'], CHROME_WORDS);
+  });
+});

@@ -22,6 +22,8 @@ import { cardCounters, readMoreLinks, resultsCounts } from './card-counters.ts';
 import { threadParts } from './thread-parts.ts';
 import { shortTwins } from './short-twins.ts';
 import { tooltips } from './tooltips.ts';
+import { optionLists } from './option-lists.ts';
+import { cardBadges } from './card-badges.ts';
 
 /**
  * The blocks inside the content `node` to leave out for its page `type`; `holdsTitle` says whether
@@ -41,11 +43,13 @@ export function leftOut(t: Tree, node: number, type: PageType, holdsTitle: (i: n
   if (type !== 'product' && type !== 'forum') add(shopTestimonials(t, node));
   add(threadParts(t, node, type, holdsTitle));
   add(facets(t, node, type, holdsTitle));
+  add(optionLists(t, node));
   add(sortControls(t, node));
   add(cardToggles(t, node));
   if (type !== 'product') add(cardControls(t, node));
   if (type !== 'product') add(cardHidden(t, node));
   if (type !== 'product') add(gridBanners(t, node));
+  if (type !== 'product') add(cardBadges(t, node));
   add(disclosureMenus(t, node, holdsTitle));
   if (type === 'product' || type === 'article' || type === 'service' || type === 'documentation')
     add(signups(t, node, holdsTitle, type !== 'product', type === 'article' || type === 'documentation'));
