@@ -132,4 +132,13 @@ describe("page: a shop category's filters, badges and ratings (cl3, issue 22)", 
     const html = page(`<main><h1>Walking boots</h1>${grid(stars)}</main>`);
     expectOnly(md(html), ['Trail boot model 3 waterproof', '4.3 out of 5 stars', '132'], CHROME_WORDS);
   });
+
+  it("filter facets named with a CSS module's hash, a version or in camelCase are left out", () => {
+    const facets = (name: string) =>
+      `<div class="widget"><h3 class="title">Choose a ${name}</h3>${['Canon', 'Nikon', 'Sony', 'Fujifilm'].map((v) => `<button type="button">${name} ${v}</button>`).join('')}</div>`;
+    for (const named of ['class="filters_OOvCaqUpUN"', 'class="facets-v2"', 'id="searchFilters"', 'class="facetWrapper"']) {
+      const html = page(`<main><h1>Mirrorless cameras</h1><div class="listing"><aside ${named}>${facets('Brand')}${facets('Mount')}</aside>${grid()}</div></main>`);
+      expectOnly(md(html), ['Mirrorless cameras', 'Trail boot model 4 waterproof'], ['Choose a Brand', 'Choose a Mount', 'Brand Canon', ...CHROME_WORDS]);
+    }
+  });
 });
