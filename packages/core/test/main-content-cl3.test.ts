@@ -141,4 +141,17 @@ describe("page: a shop category's filters, badges and ratings (cl3, issue 22)", 
       expectOnly(md(html), ['Mirrorless cameras', 'Trail boot model 4 waterproof'], ['Choose a Brand', 'Choose a Mount', 'Brand Canon', ...CHROME_WORDS]);
     }
   });
+
+  it('a "Read full article" link whose other words are for screen readers only is left out', () => {
+    const guide = (i: number) =>
+      `<div class="guide"><h3>Guide ${i} to fitting boots</h3><p>How boots of every kind should fit around the heel and the toes, number ${i}.</p>
+       <p><a href="/learn/${i}">Read full article<span class="sr-only">: Guide ${i} to fitting boots</span></a></p></div>`;
+    const html = page(`<main><h1>Walking boots</h1>${grid()}<section><h2>Expert advice</h2>${[1, 2, 3].map(guide).join('')}</section></main>`);
+    expectOnly(md(html), ['Trail boot model 4 waterproof', 'Guide 2 to fitting boots', 'should fit around the heel'], ['Read full article', ...CHROME_WORDS]);
+  });
+
+  it("a live region's status message for screen readers is left out", () => {
+    const html = page(`<main><h1>Walking boots</h1><div class="x1" role="status">loaded 338 results</div>${grid()}<p aria-live="polite">Added to your cart</p></main>`);
+    expectOnly(md(html), ['Walking boots', 'Trail boot model 4 waterproof'], ['loaded 338 results', 'Added to your cart', ...CHROME_WORDS]);
+  });
 });

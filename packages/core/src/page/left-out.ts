@@ -18,7 +18,7 @@ import { placeholders } from './placeholders.ts';
 import { sortControls } from './sort-controls.ts';
 import { ratingInputs } from './rating-inputs.ts';
 import { rowControls } from './row-controls.ts';
-import { cardCounters, readMoreLinks, resultsCounts } from './card-counters.ts';
+import { cardCounters, readMoreLinks, resultsCounts, statusMessages } from './card-counters.ts';
 import { threadParts } from './thread-parts.ts';
 import { shortTwins } from './short-twins.ts';
 import { tooltips } from './tooltips.ts';
@@ -73,6 +73,7 @@ export function leftOut(t: Tree, node: number, type: PageType, holdsTitle: (i: n
   if (type === 'listing') add(cardCounters(t, node));
   add(readMoreLinks(t, node));
   add(resultsCounts(t, node));
+  if (type !== 'product') add(statusMessages(t, node));
   return out;
 }
 
