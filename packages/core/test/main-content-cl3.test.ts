@@ -154,4 +154,11 @@ describe("page: a shop category's filters, badges and ratings (cl3, issue 22)", 
     const html = page(`<main><h1>Walking boots</h1><div class="x1" role="status">loaded 338 results</div>${grid()}<p aria-live="polite">Added to your cart</p></main>`);
     expectOnly(md(html), ['Walking boots', 'Trail boot model 4 waterproof'], ['loaded 338 results', 'Added to your cart', ...CHROME_WORDS]);
   });
+
+  it('a results count without a range, or with "to" and brackets, is left out', () => {
+    for (const count of ['Showing 24 of 291 results', 'Displaying 1 to 24 (of 204 products)', '1-24 items of 33']) {
+      const html = page(`<main><h1>Walking boots</h1><p class="count">${count}</p>${grid()}</main>`);
+      expectOnly(md(html), ['Walking boots', 'Trail boot model 4 waterproof'], [count, ...CHROME_WORDS]);
+    }
+  });
 });

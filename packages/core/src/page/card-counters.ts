@@ -76,9 +76,13 @@ export function readMoreLinks(t: Tree, node: number): number[] {
   return out;
 }
 
-/** A listing's count of results and its page-size control ("1-30 of 1000", "Showing 1–20 of 345 results", "Results per page:"). */
+/**
+ * A listing's count of results and its page-size control ("1-30 of 1000", "Showing 1–20 of 345
+ * results", "1-24 items of 33", "Displaying 1 to 24 (of 204 products)", "Showing 24 of 291 results"
+ * over a "Show more" button, "Results per page:").
+ */
 const RESULTS_COUNT =
-  /^(?:(?:showing|displaying|viewing)?\s?(?:results?|items?)?\s?\d[\d,]* ?[-–] ?\d[\d,]* (?:of|out of) \d[\d,]*(?: (?:results?|items?|entries|products))?|(?:results?|items?|entries|products|show|display)? ?per page:?)$/;
+  /^(?:(?:showing|displaying|viewing)?\s?(?:results?|items?)?\s?\d[\d,]* ?(?:[-–]|to) ?\d[\d,]*(?: (?:results?|items?|products))? \(?(?:of|out of) \d[\d,]*(?: (?:results?|items?|entries|products))?\)?|(?:showing|displaying|viewing) \d[\d,]* (?:of|out of) \d[\d,]*(?: (?:results?|items?|entries|products))?|(?:results?|items?|entries|products|show|display)? ?per page:?)$/;
 
 /** The blocks inside the content `node` whose whole text is a listing's results count or page-size label. */
 export function resultsCounts(t: Tree, node: number): number[] {
