@@ -161,4 +161,10 @@ describe("page: a shop category's filters, badges and ratings (cl3, issue 22)", 
       expectOnly(md(html), ['Walking boots', 'Trail boot model 4 waterproof'], [count, ...CHROME_WORDS]);
     }
   });
+
+  it("customers' reviews of the shop beside its grid (customer_review, reviews_pane) are left out", () => {
+    const review = (n: string) => `<div class="customer_review"><p>Made well beyond my expectations.</p><p>${n}</p></div>`;
+    const html = page(`<main><h1>Walking boots</h1>${grid()}<div id="reviews_pane"><div class="cols">${review('Tom K.')}${review('Ann B.')}${review('Cy D.')}</div></div></main>`);
+    expectOnly(md(html), ['Walking boots', 'Trail boot model 4 waterproof'], ['Tom K.', 'well beyond my expectations', ...CHROME_WORDS]);
+  });
 });

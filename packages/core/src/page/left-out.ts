@@ -94,7 +94,7 @@ const REVIEWS =
 export const CUSTOMER_REVIEWS = /(?<!editorial[-_]?)review|okendo|yotpo|bazaarvoice|jdgm|judgeme|trustpilot/;
 
 /** A showcase of customers' words beside a shop's grid: testimonials, a carousel of reviews (not a reviews section, which a directory's page is about). */
-const TESTIMONIALS = /(?:^|[-_\s])(?:testimonials?|reviews?[-_](?:carousel|slider|swiper))(?:$|[-_\s])/;
+const TESTIMONIALS = /(?:^|[-_\s])(?:testimonials?|reviews?[-_](?:carousel|slider|swiper|pane)|customer[-_]?reviews?)(?:$|[-_\s])/;
 
 /**
  * On a shop's category page (the content holds a grid of priced cards), its customers' testimonials
