@@ -137,7 +137,9 @@ describe("page: a shop category's filters, badges and ratings (cl3, issue 22)", 
     const facets = (name: string) =>
       `<div class="widget"><h3 class="title">Choose a ${name}</h3>${['Canon', 'Nikon', 'Sony', 'Fujifilm'].map((v) => `<button type="button">${name} ${v}</button>`).join('')}</div>`;
     for (const named of ['class="filters_OOvCaqUpUN"', 'class="facets-v2"', 'id="searchFilters"', 'class="facetWrapper"']) {
-      const html = page(`<main><h1>Mirrorless cameras</h1><div class="listing"><aside ${named}>${facets('Brand')}${facets('Mount')}</aside>${grid()}</div></main>`);
+      const html = page(
+        `<main><h1>Mirrorless cameras</h1><div class="listing"><aside ${named}>${facets('Brand')}${facets('Mount')}</aside>${grid()}</div></main>`,
+      );
       expectOnly(md(html), ['Mirrorless cameras', 'Trail boot model 4 waterproof'], ['Choose a Brand', 'Choose a Mount', 'Brand Canon', ...CHROME_WORDS]);
     }
   });
@@ -151,7 +153,9 @@ describe("page: a shop category's filters, badges and ratings (cl3, issue 22)", 
   });
 
   it("a live region's status message for screen readers is left out", () => {
-    const html = page(`<main><h1>Walking boots</h1><div class="x1" role="status">loaded 338 results</div>${grid()}<p aria-live="polite">Added to your cart</p></main>`);
+    const html = page(
+      `<main><h1>Walking boots</h1><div class="x1" role="status">loaded 338 results</div>${grid()}<p aria-live="polite">Added to your cart</p></main>`,
+    );
     expectOnly(md(html), ['Walking boots', 'Trail boot model 4 waterproof'], ['loaded 338 results', 'Added to your cart', ...CHROME_WORDS]);
   });
 
@@ -164,7 +168,9 @@ describe("page: a shop category's filters, badges and ratings (cl3, issue 22)", 
 
   it("customers' reviews of the shop beside its grid (customer_review, reviews_pane) are left out", () => {
     const review = (n: string) => `<div class="customer_review"><p>Made well beyond my expectations.</p><p>${n}</p></div>`;
-    const html = page(`<main><h1>Walking boots</h1>${grid()}<div id="reviews_pane"><div class="cols">${review('Tom K.')}${review('Ann B.')}${review('Cy D.')}</div></div></main>`);
+    const html = page(
+      `<main><h1>Walking boots</h1>${grid()}<div id="reviews_pane"><div class="cols">${review('Tom K.')}${review('Ann B.')}${review('Cy D.')}</div></div></main>`,
+    );
     expectOnly(md(html), ['Walking boots', 'Trail boot model 4 waterproof'], ['Tom K.', 'well beyond my expectations', ...CHROME_WORDS]);
   });
 });

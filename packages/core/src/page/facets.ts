@@ -21,7 +21,12 @@ const FACET_PART = /^(?:[a-z]+-)*facet-(?:wrapper|container|panel|sidebar|drawer
 function facetName(a: Record<string, string>): boolean {
   return `${a.class ?? ''} ${a.id ?? ''}`
     .split(/\s+/)
-    .map((w) => w.replace(SUFFIX, '').replace(/([a-z])(?=[A-Z])/g, '$1-').toLowerCase())
+    .map((w) =>
+      w
+        .replace(SUFFIX, '')
+        .replace(/([a-z])(?=[A-Z])/g, '$1-')
+        .toLowerCase(),
+    )
     .some((w) => w !== '' && (FACETS.test(w) || FACET_PART.test(w)));
 }
 const CONTROLS = new Set(['input', 'select', 'label', 'button']);
@@ -109,7 +114,8 @@ export function optionLists(t: Tree, node: number): number[] {
     if (weight(t, i) >= LISTBOX_SHARE * whole || (grid ??= pricedGrids(t, node))[i - node] & (GRID | HOLDS_GRID)) return false;
     const own = t.txt[i] + t.lnk[i];
     let k = i;
-    for (let p = t.parent[k]; p !== node && p !== -1 && t.txt[p] + t.lnk[p] - own <= LABEL_TEXT && !(grid[p - node] & (GRID | HOLDS_GRID)); p = t.parent[p]) k = p;
+    for (let p = t.parent[k]; p !== node && p !== -1 && t.txt[p] + t.lnk[p] - own <= LABEL_TEXT && !(grid[p - node] & (GRID | HOLDS_GRID)); p = t.parent[p])
+      k = p;
     out.push(k);
     return true;
   });
