@@ -173,4 +173,10 @@ describe("page: a shop category's filters, badges and ratings (cl3, issue 22)", 
     );
     expectOnly(md(html), ['Walking boots', 'Trail boot model 4 waterproof'], ['Tom K.', 'well beyond my expectations', ...CHROME_WORDS]);
   });
+
+  it('a badge named by its text alone ("Top Rated", "Award Winner") is left out of each card, "Sale" stays', () => {
+    const badge = (i: number) => `<div class="x9Qz${i}"><span>${['Top Rated', 'Award Winner', 'Sale'][i % 3]}</span></div>`;
+    const html = page(`<main><h1>Walking boots</h1>${grid(badge)}</main>`);
+    expectOnly(md(html), ['Walking boots', 'Trail boot model 3 waterproof', '$139.00', 'Sale'], ['Top Rated', 'Award Winner', ...CHROME_WORDS]);
+  });
 });

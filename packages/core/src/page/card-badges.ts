@@ -11,6 +11,13 @@ import { PRICE } from './prices.ts';
  * split; not `tagline`, nor `label`, which names a price's or a colour's caption too.
  */
 const BADGE = /(?:^|[^a-z])(?:badges?|flags?|tags?|ribbons?|stickers?)(?![a-z])/;
+/**
+ * A badge's whole text, however the block is named (a CSS module's hashed classes say nothing): the
+ * shop's flags of popularity and novelty ("Top Rated", "Best seller", "Award Winner", "New arrival",
+ * "Back in stock", "Last chance"); not "Sale" or "Sold out", which say what the item costs or whether
+ * it can be had.
+ */
+const BADGE_WORDS = /^(?:#\d+ )?(?:top[- ]rated|best[- ]?sellers?|award[- ]winner|new arrivals?|back in stock|last chance|staff picks?)!?$/;
 /** A badge is at most this long (characters). */
 const BADGE_TEXT = 30;
 
@@ -35,7 +42,7 @@ export function cardBadges(t: Tree, node: number): number[] {
         continue;
       }
       const el = t.els[i];
-      if (!badgeNamed(el.attribs) || t.txt[i] === 0 || t.txt[i] > BADGE_TEXT || t.lnk[i] > 0) continue;
+      if (t.txt[i] === 0 || t.txt[i] > BADGE_TEXT || t.lnk[i] > 0 || !(badgeNamed(el.attribs) || BADGE_WORDS.test(textOf(el, BADGE_TEXT + 10)))) continue;
       const end = subtreeEnd(t, i);
       let heading = false;
       for (let k = i; k <= end && !heading; k++) heading = HEADINGS.has(t.els[k].name);
