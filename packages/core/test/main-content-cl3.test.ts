@@ -179,4 +179,12 @@ describe("page: a shop category's filters, badges and ratings (cl3, issue 22)", 
     const html = page(`<main><h1>Walking boots</h1>${grid(badge)}</main>`);
     expectOnly(md(html), ['Walking boots', 'Trail boot model 3 waterproof', '$139.00', 'Sale'], ['Top Rated', 'Award Winner', ...CHROME_WORDS]);
   });
+
+  it("a flag laid over a card's picture, inside its image link, is left out; one saying the item is on sale stays", () => {
+    const desk = (i: number) =>
+      `<li class="tile"><a href="/p/desk-${i}"><img src="/d${i}.jpg" alt=""><span class="absolute bottom-0 left-0">${i % 2 ? '+5 Free Accessories' : 'On Sale!'}</span></a>
+       <a href="/p/desk-${i}">Standing desk model ${i}</a><span class="price">$5${i}9</span></li>`;
+    const html = page(`<main><h1>Standing desks</h1><ul class="tiles">${Array.from({ length: 8 }, (_, i) => desk(i)).join('')}</ul></main>`);
+    expectOnly(md(html), ['Standing desk model 3', '$539', 'On Sale!'], ['Free Accessories', ...CHROME_WORDS]);
+  });
 });

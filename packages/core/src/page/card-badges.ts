@@ -21,6 +21,12 @@ const BADGE_WORDS = /^(?:#\d+ )?(?:top[- ]rated|best[- ]?sellers?|award[- ]winne
 /** A badge is at most this long (characters). */
 const BADGE_TEXT = 30;
 
+/** Laid over the card's picture: positioned absolutely, by a utility class or an inline style. */
+const overPicture = (a: Record<string, string>) => /(?:^|\s)absolute(?:\s|$)/.test(a.class ?? '') || /position:\s*absolute/i.test(a.style ?? '');
+
+/** Over the picture, unnamed, a flag saying the item is on sale or sold out is kept: it says what the item costs or whether it can be had. */
+const OFFER = /\bsale\b|sold out/;
+
 /** Whether the element's class, id or data attribute names call it a badge. */
 function badgeNamed(a: Record<string, string>): boolean {
   const names = [a.class ?? '', a.id ?? '', ...Object.keys(a).filter((k) => k.startsWith('data-'))].join(' ');
@@ -29,8 +35,9 @@ function badgeNamed(a: Record<string, string>): boolean {
 
 /**
  * The badges inside the cards of the shop's grids of priced cards inside `node`: blocks named as a
- * badge (BADGE) whose text is at most BADGE_TEXT characters, holding no link text, no heading and no
- * price (the card's name and price are its content; a "Save $20" is no badge of this kind).
+ * badge (BADGE), saying one (BADGE_WORDS) or laid over the picture, whose text is at most BADGE_TEXT
+ * characters, holding no link, no heading and no price (the card's name and price are its content; a
+ * "Save $20" is no badge of this kind); inside the card's image link is where one often sits.
  */
 export function cardBadges(t: Tree, node: number): number[] {
   const out: number[] = [];
@@ -42,11 +49,14 @@ export function cardBadges(t: Tree, node: number): number[] {
         continue;
       }
       const el = t.els[i];
-      if (t.txt[i] === 0 || t.txt[i] > BADGE_TEXT || t.lnk[i] > 0 || !(badgeNamed(el.attribs) || BADGE_WORDS.test(textOf(el, BADGE_TEXT + 10)))) continue;
+      const chars = t.txt[i] + t.lnk[i];
+      const text = textOf(el, BADGE_TEXT + 10);
+      if (chars === 0 || chars > BADGE_TEXT || !(badgeNamed(el.attribs) || (overPicture(el.attribs) && !OFFER.test(text)) || BADGE_WORDS.test(text))) continue;
+      // (inside the card's link is where a badge over its picture sits; a link of its own is the card's)
       const end = subtreeEnd(t, i);
-      let heading = false;
-      for (let k = i; k <= end && !heading; k++) heading = HEADINGS.has(t.els[k].name);
-      if (heading || PRICE.test(textOf(el, BADGE_TEXT + 10))) continue;
+      let part = false;
+      for (let k = i; k <= end && !part; k++) part = HEADINGS.has(t.els[k].name) || t.els[k].name === 'a';
+      if (part || PRICE.test(text)) continue;
       out.push(i);
       i = end;
     }
