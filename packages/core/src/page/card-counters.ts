@@ -1,7 +1,7 @@
 // Found inside the main content (left-out.ts): the engagement counters every card of a listing's run
 // carries ("84 reactions 9 comments", "12 likes", "3 min read"), the site's tally of each item, not what
 // the list says about it; a "Read more" link standing alone; a list's results count and page-size label
-// ("1-30 of 1000", "Results per page:").
+// ("1-30 of 1000", "Results per page:"); a live region's status message ("loaded 338 results").
 import type { AnyNode, Element } from 'domhandler';
 import { eachLive, HEADINGS, signature, subtreeEnd, textOf, type Tree } from './content-tree.ts';
 import { ownBlock } from './labels.ts';
@@ -120,6 +120,7 @@ export function statusMessages(t: Tree, node: number): number[] {
   return out;
 }
 
+/** Whether element `i` holds a heading (a live region around a section is not a status message). */
 function hasHeading(t: Tree, i: number): boolean {
   const last = subtreeEnd(t, i);
   for (let k = i + 1; k <= last; k++) if (HEADINGS.has(t.els[k].name)) return true;
