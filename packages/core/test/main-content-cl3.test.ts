@@ -187,4 +187,12 @@ describe("page: a shop category's filters, badges and ratings (cl3, issue 22)", 
     const html = page(`<main><h1>Standing desks</h1><ul class="tiles">${Array.from({ length: 8 }, (_, i) => desk(i)).join('')}</ul></main>`);
     expectOnly(md(html), ['Standing desk model 3', '$539', 'On Sale!'], ['Free Accessories', ...CHROME_WORDS]);
   });
+
+  it("the field names every card's description list repeats are left out, its values stay", () => {
+    const shoe = (i: number) =>
+      `<article class="c1"><a href="/p/shoe-${i}"><img src="/s${i}.jpg" alt=""></a><a href="/p/shoe-${i}" tabindex="-1"><dl><dt>Brand Name</dt><dd>Maker ${i}</dd>
+       <dt>Product Name</dt><dd>Runner model ${i}</dd><dt>Price</dt><dd>$1${i}8</dd></dl></a></article>`;
+    const html = page(`<main><h1>Running shoes</h1><div class="grid">${Array.from({ length: 8 }, (_, i) => shoe(i)).join('')}</div></main>`);
+    expectOnly(md(html), ['Runner model 3', 'Maker 3', '$138'], ['Brand Name', 'Product Name', ...CHROME_WORDS]);
+  });
 });

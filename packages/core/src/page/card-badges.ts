@@ -1,6 +1,6 @@
 // The badges on the cards of a shop's grid of priced cards (left-out.ts): "New", "Best seller",
 // "Sale!", "Top Rated", printed over the card's picture or beside its name, marketing's flags and not
-// the item's name, options or price.
+// the item's name, options or price; and the field names every card's description list repeats.
 import { HEADINGS, subtreeEnd, textOf, type Tree } from './content-tree.ts';
 import { gridCards } from './cards.ts';
 import { PRICE } from './prices.ts';
@@ -61,5 +61,36 @@ export function cardBadges(t: Tree, node: number): number[] {
       i = end;
     }
   }
+  return out;
+}
+
+/** A term every card repeats: in this share of the grid's cards or more... */
+const TERM_SHARE = 0.8;
+/** ... and in this many at least. */
+const TERM_CARDS = 5;
+
+/**
+ * The terms of the description lists inside the cards of the shop's grids of priced cards inside
+ * `node` that every card repeats, the same (`<dl><dt>Brand Name</dt><dd>Saucony</dd><dt>Price</dt>…`):
+ * the names of the fields each card fills, which the page styles as hidden labels, not what the card
+ * says about its item (its values, the `<dd>`s, stay).
+ */
+export function cardTerms(t: Tree, node: number): number[] {
+  const cards = gridCards(t, node);
+  const byText = new Map<string, { holding: Set<number>; terms: number[] }>();
+  for (const c of cards) {
+    const last = subtreeEnd(t, c);
+    for (let i = c + 1; i <= last; i++) {
+      if (t.gone[i] || t.els[i].name !== 'dt') continue;
+      const text = textOf(t.els[i], BADGE_TEXT + 10);
+      if (text === '' || text.length > BADGE_TEXT) continue;
+      const entry = byText.get(text) ?? { holding: new Set<number>(), terms: [] };
+      entry.holding.add(c);
+      entry.terms.push(i);
+      byText.set(text, entry);
+    }
+  }
+  const out: number[] = [];
+  for (const { holding, terms } of byText.values()) if (holding.size >= TERM_CARDS && holding.size >= TERM_SHARE * cards.length) out.push(...terms);
   return out;
 }

@@ -23,7 +23,7 @@ import { threadParts } from './thread-parts.ts';
 import { shortTwins } from './short-twins.ts';
 import { tooltips } from './tooltips.ts';
 import { FACET_SHARE, facets } from './facets.ts';
-import { cardBadges } from './card-badges.ts';
+import { cardBadges, cardTerms } from './card-badges.ts';
 
 /**
  * The blocks inside the content `node` to leave out for its page `type`; `holdsTitle` says whether
@@ -49,6 +49,7 @@ export function leftOut(t: Tree, node: number, type: PageType, holdsTitle: (i: n
   if (type !== 'product') add(cardHidden(t, node));
   if (type !== 'product') add(gridBanners(t, node));
   if (type !== 'product') add(cardBadges(t, node));
+  add(cardTerms(t, node));
   add(disclosureMenus(t, node, holdsTitle));
   if (type === 'product' || type === 'article' || type === 'service' || type === 'documentation')
     add(signups(t, node, holdsTitle, type !== 'product', type === 'article' || type === 'documentation'));
