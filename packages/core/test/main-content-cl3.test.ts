@@ -91,3 +91,108 @@ describe('page: category pages declared as lists of products', () => {
     );
   });
 });
+
+describe("page: a shop category's filters, badges and ratings (cl3, issue 22)", () => {
+  const card = (i: number, extra = '') =>
+    `<li class="result"><a href="/p/boot-${i}"><img src="/b${i}.jpg" alt=""></a>${extra}<h3><a href="/p/boot-${i}">Trail boot model ${i} waterproof</a></h3><span class="price">$1${i}9.00</span></li>`;
+  const grid = (extra: (i: number) => string = () => '') => `<ul class="results">${Array.from({ length: 10 }, (_, i) => card(i, extra(i))).join('')}</ul>`;
+
+  it('a filter panel named by its heading is left out of a page typed a listing too', () => {
+    const row = (i: number) =>
+      `<li class="row"><h3><a href="/guide/${i}">Guide number ${i} to choosing the right walking boots for every trail</a></h3><p>Short teaser for guide ${i}.</p></li>`;
+    const facet = (name: string) =>
+      `<div><h3>${name}</h3><div class="grid">${['Solid', 'Graphic', 'Floral', 'Dots', 'Argyle'].map((v) => `<div class="pick"><p>${name} ${v}</p></div>`).join('')}</div></div>`;
+    const html = page(
+      `<main><h1>Walking guides</h1><div class="cols"><div class="side"><div><h2>Filters</h2></div>${facet('Pattern')}${facet('Colour')}</div>
+       <div class="list"><ul>${Array.from({ length: 12 }, (_, i) => row(i)).join('')}</ul></div></div></main>`,
+    );
+    expectOnly(md(html), ['Walking guides', 'Guide number 7 to choosing'], ['Filters', 'Pattern Argyle', 'Colour Dots', ...CHROME_WORDS]);
+  });
+
+  it("a custom select's listbox (a facet's values and counts) goes with the facet's name", () => {
+    const options = ['Adhesives', 'Batteries', 'Cables', 'Screens', 'Speakers']
+      .map((v, i) => `<div role="option" aria-selected="false"><a href="/parts/${v}"><span>${v}</span></a><span>${i + 3}</span></div>`)
+      .join('');
+    const html = page(
+      `<main><h1>Phone parts</h1><form><div class="layout"><div class="facets-col"><div class="acc"><h3><button aria-expanded="true">Item Type</button></h3>
+       <div role="region"><div role="listbox" aria-label="Item Type options">${options}</div></div></div></div>${grid()}</div></form></main>`,
+    );
+    expectOnly(md(html), ['Phone parts', 'Trail boot model 4 waterproof', '$149.00'], ['Item Type', 'Adhesives', 'Speakers', ...CHROME_WORDS]);
+  });
+
+  it("a badge on each card of a grid of priced cards is left out, the card's name and price stay", () => {
+    const badge = (i: number) => (i % 2 ? `<div class="product-badge"><span>Best seller</span></div>` : `<span class="sale-flag">New arrival</span>`);
+    const html = page(`<main><h1>Walking boots</h1>${grid(badge)}</main>`);
+    expectOnly(md(html), ['Walking boots', 'Trail boot model 3 waterproof', '$139.00'], ['Best seller', 'New arrival', ...CHROME_WORDS]);
+  });
+
+  it("a link's parts hidden from screen readers because its label says them are shown", () => {
+    const stars = (i: number) =>
+      `<a href="/p/boot-${i}#reviews" aria-label="4.${i} out of 5 stars, 1${i}2 ratings"><i aria-hidden="true"><span class="icon-alt">4.${i} out of 5 stars</span></i> <span aria-hidden="true">1${i}2</span></a>`;
+    const html = page(`<main><h1>Walking boots</h1>${grid(stars)}</main>`);
+    expectOnly(md(html), ['Trail boot model 3 waterproof', '4.3 out of 5 stars', '132'], CHROME_WORDS);
+  });
+
+  it("filter facets named with a CSS module's hash, a version or in camelCase are left out", () => {
+    const facets = (name: string) =>
+      `<div class="widget"><h3 class="title">Choose a ${name}</h3>${['Canon', 'Nikon', 'Sony', 'Fujifilm'].map((v) => `<button type="button">${name} ${v}</button>`).join('')}</div>`;
+    for (const named of ['class="filters_OOvCaqUpUN"', 'class="facets-v2"', 'id="searchFilters"', 'class="facetWrapper"']) {
+      const html = page(
+        `<main><h1>Mirrorless cameras</h1><div class="listing"><aside ${named}>${facets('Brand')}${facets('Mount')}</aside>${grid()}</div></main>`,
+      );
+      expectOnly(md(html), ['Mirrorless cameras', 'Trail boot model 4 waterproof'], ['Choose a Brand', 'Choose a Mount', 'Brand Canon', ...CHROME_WORDS]);
+    }
+  });
+
+  it('a "Read full article" link whose other words are for screen readers only is left out', () => {
+    const guide = (i: number) =>
+      `<div class="guide"><h3>Guide ${i} to fitting boots</h3><p>How boots of every kind should fit around the heel and the toes, number ${i}.</p>
+       <p><a href="/learn/${i}">Read full article<span class="sr-only">: Guide ${i} to fitting boots</span></a></p></div>`;
+    const html = page(`<main><h1>Walking boots</h1>${grid()}<section><h2>Expert advice</h2>${[1, 2, 3].map(guide).join('')}</section></main>`);
+    expectOnly(md(html), ['Trail boot model 4 waterproof', 'Guide 2 to fitting boots', 'should fit around the heel'], ['Read full article', ...CHROME_WORDS]);
+  });
+
+  it("a live region's status message for screen readers is left out", () => {
+    const html = page(
+      `<main><h1>Walking boots</h1><div class="x1" role="status">loaded 338 results</div>${grid()}<p aria-live="polite">Added to your cart</p></main>`,
+    );
+    expectOnly(md(html), ['Walking boots', 'Trail boot model 4 waterproof'], ['loaded 338 results', 'Added to your cart', ...CHROME_WORDS]);
+  });
+
+  it('a results count without a range, or with "to" and brackets, is left out', () => {
+    for (const count of ['Showing 24 of 291 results', 'Displaying 1 to 24 (of 204 products)', '1-24 items of 33']) {
+      const html = page(`<main><h1>Walking boots</h1><p class="count">${count}</p>${grid()}</main>`);
+      expectOnly(md(html), ['Walking boots', 'Trail boot model 4 waterproof'], [count, ...CHROME_WORDS]);
+    }
+  });
+
+  it("customers' reviews of the shop beside its grid (customer_review, reviews_pane) are left out", () => {
+    const review = (n: string) => `<div class="customer_review"><p>Made well beyond my expectations.</p><p>${n}</p></div>`;
+    const html = page(
+      `<main><h1>Walking boots</h1>${grid()}<div id="reviews_pane"><div class="cols">${review('Tom K.')}${review('Ann B.')}${review('Cy D.')}</div></div></main>`,
+    );
+    expectOnly(md(html), ['Walking boots', 'Trail boot model 4 waterproof'], ['Tom K.', 'well beyond my expectations', ...CHROME_WORDS]);
+  });
+
+  it('a badge named by its text alone ("Top Rated", "Award Winner") is left out of each card, "Sale" stays', () => {
+    const badge = (i: number) => `<div class="x9Qz${i}"><span>${['Top Rated', 'Award Winner', 'Sale'][i % 3]}</span></div>`;
+    const html = page(`<main><h1>Walking boots</h1>${grid(badge)}</main>`);
+    expectOnly(md(html), ['Walking boots', 'Trail boot model 3 waterproof', '$139.00', 'Sale'], ['Top Rated', 'Award Winner', ...CHROME_WORDS]);
+  });
+
+  it("a flag laid over a card's picture, inside its image link, is left out; one saying the item is on sale stays", () => {
+    const desk = (i: number) =>
+      `<li class="tile"><a href="/p/desk-${i}"><img src="/d${i}.jpg" alt=""><span class="absolute bottom-0 left-0">${i % 2 ? '+5 Free Accessories' : 'On Sale!'}</span></a>
+       <a href="/p/desk-${i}">Standing desk model ${i}</a><span class="price">$5${i}9</span></li>`;
+    const html = page(`<main><h1>Standing desks</h1><ul class="tiles">${Array.from({ length: 8 }, (_, i) => desk(i)).join('')}</ul></main>`);
+    expectOnly(md(html), ['Standing desk model 3', '$539', 'On Sale!'], ['Free Accessories', ...CHROME_WORDS]);
+  });
+
+  it("the field names every card's description list repeats are left out, its values stay", () => {
+    const shoe = (i: number) =>
+      `<article class="c1"><a href="/p/shoe-${i}"><img src="/s${i}.jpg" alt=""></a><a href="/p/shoe-${i}" tabindex="-1"><dl><dt>Brand Name</dt><dd>Maker ${i}</dd>
+       <dt>Product Name</dt><dd>Runner model ${i}</dd><dt>Price</dt><dd>$1${i}8</dd></dl></a></article>`;
+    const html = page(`<main><h1>Running shoes</h1><div class="grid">${Array.from({ length: 8 }, (_, i) => shoe(i)).join('')}</div></main>`);
+    expectOnly(md(html), ['Runner model 3', 'Maker 3', '$138'], ['Brand Name', 'Product Name', ...CHROME_WORDS]);
+  });
+});

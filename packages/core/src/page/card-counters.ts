@@ -1,9 +1,9 @@
 // Found inside the main content (left-out.ts): the engagement counters every card of a listing's run
 // carries ("84 reactions 9 comments", "12 likes", "3 min read"), the site's tally of each item, not what
 // the list says about it; a "Read more" link standing alone; a list's results count and page-size label
-// ("1-30 of 1000", "Results per page:").
-import type { Element } from 'domhandler';
-import { eachLive, signature, textOf, type Tree } from './content-tree.ts';
+// ("1-30 of 1000", "Results per page:"); a live region's status message ("loaded 338 results").
+import type { AnyNode, Element } from 'domhandler';
+import { eachLive, HEADINGS, signature, subtreeEnd, textOf, type Tree } from './content-tree.ts';
 import { ownBlock } from './labels.ts';
 
 /** A count ("84", "1.2k", "3,400"). */
@@ -43,6 +43,24 @@ export function cardCounters(t: Tree, node: number): number[] {
 const READ_MORE = /^(?:read more|continue reading|read (?:the )?(?:full|whole|entire) (?:story|article|post)|read the rest)(?: ?[.…»›→>]+)?$/;
 
 /**
+ * An element's text without the parts set aside inside it (a link's words for screen readers only,
+ * `Read full article<span class="sr-only">: How to choose boots</span>`) nor its icons' titles.
+ */
+function shownText(t: Tree, el: Element): string {
+  let s = '';
+  const stack: AnyNode[] = [el];
+  while (stack.length && s.length <= MAX * 2) {
+    const n = stack.pop()!;
+    if (n.type === 'text') s += n.data;
+    else if (n.type === 'tag' && n.name !== 'svg') {
+      const k = t.index.get(n);
+      if (k === undefined || !t.gone[k]) for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i]);
+    }
+  }
+  return s.replace(/\s+/g, ' ').trim().toLowerCase();
+}
+
+/**
  * The links inside the content `node` whose whole text says "Read more" (standing alone in their block):
  * a card's way to its item or a teaser's toggle, not text of the page. (Repeated in five rows of a listing
  * they are row-controls.ts's too.)
@@ -50,7 +68,7 @@ const READ_MORE = /^(?:read more|continue reading|read (?:the )?(?:full|whole|en
 export function readMoreLinks(t: Tree, node: number): number[] {
   const out: number[] = [];
   eachLive(t, node, (i) => {
-    if (t.els[i].name !== 'a' || t.lnk[i] === 0 || t.lnk[i] > MAX || !READ_MORE.test(ownText(t.els[i]))) return false;
+    if (t.els[i].name !== 'a' || t.lnk[i] === 0 || t.lnk[i] > MAX || !READ_MORE.test(shownText(t, t.els[i]))) return false;
     const k = ownBlock(t, node, i);
     if (k !== -1) out.push(k);
     return true;
@@ -58,9 +76,13 @@ export function readMoreLinks(t: Tree, node: number): number[] {
   return out;
 }
 
-/** A listing's count of results and its page-size control ("1-30 of 1000", "Showing 1–20 of 345 results", "Results per page:"). */
+/**
+ * A listing's count of results and its page-size control ("1-30 of 1000", "Showing 1–20 of 345
+ * results", "1-24 items of 33", "Displaying 1 to 24 (of 204 products)", "Showing 24 of 291 results"
+ * over a "Show more" button, "Results per page:").
+ */
 const RESULTS_COUNT =
-  /^(?:(?:showing|displaying|viewing)?\s?(?:results?|items?)?\s?\d[\d,]* ?[-–] ?\d[\d,]* (?:of|out of) \d[\d,]*(?: (?:results?|items?|entries|products))?|(?:results?|items?|entries|products|show|display)? ?per page:?)$/;
+  /^(?:(?:showing|displaying|viewing)?\s?(?:results?|items?)?\s?\d[\d,]* ?(?:[-–]|to) ?\d[\d,]*(?: (?:results?|items?|products))? \(?(?:of|out of) \d[\d,]*(?: (?:results?|items?|entries|products))?\)?|(?:showing|displaying|viewing) \d[\d,]* (?:of|out of) \d[\d,]*(?: (?:results?|items?|entries|products))?|(?:results?|items?|entries|products|show|display)? ?per page:?)$/;
 
 /** The blocks inside the content `node` whose whole text is a listing's results count or page-size label. */
 export function resultsCounts(t: Tree, node: number): number[] {
@@ -74,4 +96,33 @@ export function resultsCounts(t: Tree, node: number): number[] {
     return true;
   });
   return out;
+}
+
+/** A status message is at most this long (characters). */
+const STATUS_TEXT = 60;
+
+/**
+ * The status messages inside the content `node`: a live region (`role="status"`, `aria-live`) of at
+ * most STATUS_TEXT characters, holding no heading, what a script announces to screen readers when
+ * the list changes ("loaded 338 results", "Added to cart"), not the page's text. (Not on a product
+ * page, whose availability may be written in one: left-out.ts.)
+ */
+export function statusMessages(t: Tree, node: number): number[] {
+  const out: number[] = [];
+  eachLive(t, node, (i) => {
+    const a = t.els[i].attribs;
+    if (a.role !== 'status' && (a['aria-live'] === undefined || a['aria-live'] === 'off')) return false;
+    const chars = t.txt[i] + t.lnk[i];
+    if (chars === 0 || chars > STATUS_TEXT || hasHeading(t, i)) return false;
+    out.push(i);
+    return true;
+  });
+  return out;
+}
+
+/** Whether element `i` holds a heading (a live region around a section is not a status message). */
+function hasHeading(t: Tree, i: number): boolean {
+  const last = subtreeEnd(t, i);
+  for (let k = i + 1; k <= last; k++) if (HEADINGS.has(t.els[k].name)) return true;
+  return false;
 }

@@ -5,7 +5,7 @@
 import { DomHandler, type AnyNode, type Element, type ParentNode } from 'domhandler';
 import { append, removeElement } from 'domutils';
 import { isBoilerplate, isHidden, isOverlay } from './boilerplate.ts';
-import { asksQuestion, hiddenByClass, isPanel, keyedPanel, SCREEN_READER, SLIDE, visibleRepeat } from './hidden.ts';
+import { asksQuestion, hiddenByClass, isPanel, keyedPanel, labelledPart, SCREEN_READER, SLIDE, visibleRepeat } from './hidden.ts';
 import { holdsPricedGrid } from './prices.ts';
 import { linearParser } from './sax.ts';
 
@@ -150,8 +150,10 @@ function removal(el: Element, inContent: boolean): 0 | 1 | 2 | 3 {
   // A link hidden from screen readers and skipped by the keyboard is shown: a redundant link beside
   // another to the same place (a card's teaser), its text visible. (Not an image link, whose picture
   // the other link shows, nor a link stretched over a heading that repeats the heading's words.)
+  // So is a link's part hidden from screen readers because the link's label says it (hidden.ts `labelledPart`).
   const shownLink =
-    visibleRepeat(tag, a) && !a.style && !(el.parent?.children ?? []).some((c) => c.type === 'text' && c.data.trim() !== '') && textOf(el) !== '';
+    labelledPart(el) ||
+    (visibleRepeat(tag, a) && !a.style && !(el.parent?.children ?? []).some((c) => c.type === 'text' && c.data.trim() !== '') && textOf(el) !== '');
   // A collapsed accordion's body hidden from screen readers until opened is read, as below.
   if (a['aria-hidden'] === 'true' && (isPanel(tag, a) || SLIDE.test(a.class ?? '')) && !isOverlay(tag, a)) return 0;
   if (a['aria-hidden'] === 'true' && a.hidden === undefined && !a.style && !shownLink) return isOverlay(tag, a) ? 2 : 1;

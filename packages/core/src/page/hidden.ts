@@ -110,6 +110,18 @@ export function asksQuestion(el: Element): boolean {
   return s.length > 3 && s.length <= QUESTION && s.endsWith('?') && !s.slice(0, -1).includes('?');
 }
 
+/**
+ * A part hidden from screen readers inside a link that names itself with `aria-label`: the label says
+ * what the part shows (`<a aria-label="4.7 out of 5 stars, 58,483 ratings"><i aria-hidden="true">4.7 out
+ * of 5 stars</i> <span aria-hidden="true">58,483</span></a>`, a rating's stars and count), so that
+ * screen readers hear it once; the part is shown all the same.
+ */
+export function labelledPart(el: Element): boolean {
+  if (el.attribs['aria-hidden'] !== 'true' || el.attribs.hidden !== undefined || el.attribs.style !== undefined) return false;
+  const p = el.parent as Element | null;
+  return p?.type === 'tag' && p.name === 'a' && (p.attribs['aria-label'] ?? '').trim() !== '' && p.attribs['aria-hidden'] !== 'true';
+}
+
 /** Class words and roles of a disclosure panel: an accordion's body, a tab's pane, a "read more" remainder, an FAQ's answer (`faq__answer`). */
 const PANEL =
   /(?:^|[-_\s])(?:collapse|collapsible|accordion|panel|tabs?[-_]*(?:pane|panel|content)|expandable|expander|read[-_]*more|show[-_]*more|more[-_]*text|faq[-_]*(?:answer|content|body|text))(?:$|[-_\s])/;

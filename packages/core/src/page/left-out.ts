@@ -18,10 +18,12 @@ import { placeholders } from './placeholders.ts';
 import { sortControls } from './sort-controls.ts';
 import { ratingInputs } from './rating-inputs.ts';
 import { rowControls } from './row-controls.ts';
-import { cardCounters, readMoreLinks, resultsCounts } from './card-counters.ts';
+import { cardCounters, readMoreLinks, resultsCounts, statusMessages } from './card-counters.ts';
 import { threadParts } from './thread-parts.ts';
 import { shortTwins } from './short-twins.ts';
 import { tooltips } from './tooltips.ts';
+import { FACET_SHARE, facets } from './facets.ts';
+import { cardBadges, cardTerms } from './card-badges.ts';
 
 /**
  * The blocks inside the content `node` to leave out for its page `type`; `holdsTitle` says whether
@@ -46,6 +48,8 @@ export function leftOut(t: Tree, node: number, type: PageType, holdsTitle: (i: n
   if (type !== 'product') add(cardControls(t, node));
   if (type !== 'product') add(cardHidden(t, node));
   if (type !== 'product') add(gridBanners(t, node));
+  if (type !== 'product') add(cardBadges(t, node));
+  add(cardTerms(t, node));
   add(disclosureMenus(t, node, holdsTitle));
   if (type === 'product' || type === 'article' || type === 'service' || type === 'documentation')
     add(signups(t, node, holdsTitle, type !== 'product', type === 'article' || type === 'documentation'));
@@ -70,6 +74,7 @@ export function leftOut(t: Tree, node: number, type: PageType, holdsTitle: (i: n
   if (type === 'listing') add(cardCounters(t, node));
   add(readMoreLinks(t, node));
   add(resultsCounts(t, node));
+  if (type !== 'product') add(statusMessages(t, node));
   return out;
 }
 
@@ -91,7 +96,7 @@ const REVIEWS =
 export const CUSTOMER_REVIEWS = /(?<!editorial[-_]?)review|okendo|yotpo|bazaarvoice|jdgm|judgeme|trustpilot/;
 
 /** A showcase of customers' words beside a shop's grid: testimonials, a carousel of reviews (not a reviews section, which a directory's page is about). */
-const TESTIMONIALS = /(?:^|[-_\s])(?:testimonials?|reviews?[-_](?:carousel|slider|swiper))(?:$|[-_\s])/;
+const TESTIMONIALS = /(?:^|[-_\s])(?:testimonials?|reviews?[-_](?:carousel|slider|swiper|pane)|customer[-_]?reviews?)(?:$|[-_\s])/;
 
 /**
  * On a shop's category page (the content holds a grid of priced cards), its customers' testimonials
@@ -177,68 +182,6 @@ function signups(t: Tree, node: number, holdsTitle: (i: number) => boolean, offP
     while (t.parent[k] > node && !holdsTitle(t.parent[k]) && weight(t, t.parent[k]) <= SIGNUP_TEXT && !(offProduct && LIST_PARTS.has(t.els[t.parent[k]].name)))
       k = t.parent[k];
     if (k !== from) out.push(k);
-  }
-  return out;
-}
-
-/** A shop's filter facets and sort controls, by whole class token or id ("facets-container",
- * "collection-filters"; not a bare "filter", a CSS utility, nor a layout's "facet-row"). */
-const FACETS =
-  /^(?:[a-z]+[-_]+)*(?:facets|facet-?filters?|filters|filter-?(?:bar|panel|sidebar|drawer|menu|form|group|wrapper|container)|refinements?|sort-?by|sorting)(?:[-_]+(?:wrapper|container|form|list|panel|sidebar|menu|drawer|nav|block|section))*$/;
-const CONTROLS = new Set(['input', 'select', 'label', 'button']);
-/** A block holding this share of the content is its wrapper, not its facets. */
-const FACET_SHARE = 0.5;
-/** A block of this many checkboxes and radio buttons or more, with at most BOX_TEXT characters for each, is a filter form... */
-const MIN_BOXES = 6;
-const BOX_TEXT = 30;
-/** ... and at most this share of its text in links. */
-const BOX_LINKS = 0.2;
-const TABLE_PARTS = new Set(['table', 'thead', 'tbody', 'tfoot', 'tr', 'td', 'th']);
-
-/**
- * Filter facets and sort controls (colour, size and price checkboxes with their counts): blocks
- * named so that hold form controls or are mostly links, and little of the content.
- */
-function facets(t: Tree, node: number, type: PageType, holdsTitle: (i: number) => boolean): number[] {
-  const out: number[] = [];
-  const whole = weight(t, node);
-  // Checkboxes and radio buttons under each element of the content.
-  const last = subtreeEnd(t, node);
-  const boxes = new Int32Array(last - node + 1);
-  for (let i = last; i > node; i--) {
-    const a = t.els[i].attribs;
-    if (t.els[i].name === 'input' && (a.type === 'checkbox' || a.type === 'radio')) boxes[i - node]++;
-    boxes[t.parent[i] - node] += boxes[i - node];
-  }
-  // A shop's grid of priced cards inside a block named so (`plp-tablet-filters` around the results)
-  // is the results, not filters: such a block is looked into.
-  let grid: Uint8Array | null = null;
-  const stack = elementChildren(t, node);
-  while (stack.length) {
-    const k = stack.pop()!;
-    const el = t.els[k];
-    const named =
-      (el.attribs.class !== undefined || el.attribs.id !== undefined) &&
-      classId(el)
-        .split(/\s+/)
-        .some((w) => FACETS.test(w));
-    const w = weight(t, k);
-    if (named && w < FACET_SHARE * whole && (t.lnk[k] > t.txt[k] || hasControl(t, k)) && !((grid ??= pricedGrids(t, node))[k - node] & (GRID | HOLDS_GRID)))
-      out.push(k);
-    // Unnamed: a block of many checkboxes or radio buttons, each with a short label and few links (a
-    // filter form; not a product's options, nor a block holding the title, nor rows of a table or cards
-    // to select, which have text or links of their own).
-    else if (
-      type !== 'product' &&
-      !TABLE_PARTS.has(el.name) &&
-      boxes[k - node] >= MIN_BOXES &&
-      w < FACET_SHARE * whole &&
-      t.txt[k] + t.lnk[k] < BOX_TEXT * boxes[k - node] &&
-      t.lnk[k] < BOX_LINKS * (t.txt[k] + t.lnk[k]) &&
-      !holdsTitle(k)
-    )
-      out.push(k);
-    else stack.push(...elementChildren(t, k));
   }
   return out;
 }
@@ -360,12 +303,6 @@ function cardToggles(t: Tree, node: number): number[] {
     byText.get(text)!.push(i);
   }
   return [...byText.values()].filter((g) => g.length >= TOGGLES).flat();
-}
-
-function hasControl(t: Tree, k: number): boolean {
-  const last = subtreeEnd(t, k);
-  for (let i = k + 1; i <= last; i++) if (CONTROLS.has(t.els[i].name)) return true;
-  return false;
 }
 
 /**

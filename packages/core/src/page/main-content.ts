@@ -181,7 +181,7 @@ export function findMainContent(html: string): MainContent {
       if (!byline.some((b) => isAncestor(t, b, i))) drop.push(rangeOf(t.els[i], html));
   for (const i of leftOut(t, node, type, holdsTitle)) drop.push(rangeOf(t.els[i], html));
   for (const i of duplicates(t, node, type)) drop.push(rangeOf(t.els[i], html));
-  if (type !== 'listing') for (const i of rails(t, node, type)) drop.push(rangeOf(t.els[i], html));
+  for (const i of rails(t, node, type)) drop.push(rangeOf(t.els[i], html));
   if (type === 'product' && !listed) for (const i of otherProducts(t, node, title)) drop.push(rangeOf(t.els[i], html));
   // (a part streamed into a block left out goes with it; not for its placeholder alone, a template, left out as such)
   streamed(t, html, drop, true);

@@ -49,7 +49,8 @@ export function rails(t: Tree, node: number, type: PageType): number[] {
     if (l >= 1 && l <= 6) {
       for (let k = l - 1; k < 6; k++) heads[k][i - node]++;
       const name = textOf(el).trim().toLowerCase();
-      if (RAIL.test(name)) found.push([i, l, false]);
+      // (a listing's rails are its content; its filter panel is not)
+      if (type !== 'listing' && RAIL.test(name)) found.push([i, l, false]);
       else if (FACETS.test(name)) found.push([i, l, true]);
     }
     const p = t.parent[i] - node;
@@ -79,7 +80,7 @@ export function rails(t: Tree, node: number, type: PageType): number[] {
     if (!facets && type !== 'product' && t.lnk[a] < RAIL_LINKS * (t.txt[a] + t.lnk[a]) && t.txt[a] - t.txt[h] >= PROSE) continue;
     out.push(a);
   }
-  out.push(...labelledRails(t, node, whole));
+  if (type !== 'listing') out.push(...labelledRails(t, node, whole));
   return out;
 }
 
