@@ -39,8 +39,13 @@ export function cardCounters(t: Tree, node: number): number[] {
   return [...byKind.values()].filter((ks) => ks.length >= CARDS).flat();
 }
 
-/** A card's link to the rest of its item ("Read more", "Continue reading →", "Read the full story"). */
-const READ_MORE = /^(?:read more|continue reading|read (?:the )?(?:full|whole|entire) (?:story|article|post)|read the rest)(?: ?[.…»›→>]+)?$/;
+/**
+ * A card's link to the rest of its item ("Read more", "Continue reading →", "Read the full story"), or
+ * a section's link to the rest of its list ("View all", "See more", "Explore all ›"): saying nothing of
+ * what it leads to, it is a way out of the page, not its text.
+ */
+const READ_MORE =
+  /^(?:read more|continue reading|read (?:the )?(?:full|whole|entire) (?:story|article|post)|read the rest|(?:view|see|show|explore|browse|load) (?:all|more))(?: ?[.…»›→>+]+)?$/;
 
 /**
  * The links inside the content `node` whose whole text says "Read more" (standing alone in their block):

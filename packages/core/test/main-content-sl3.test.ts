@@ -1,0 +1,24 @@
+// Main content of service and listing pages: a section's bare "View all" link (card-counters.ts
+// readMoreLinks()) and a carousel's spoken position, "Slide 1 of 8" (labels.ts).
+import { CHROME_WORDS, expectOnly, md, page, para } from './main-content-pages.ts';
+
+describe('page: main content of service and listing pages (sl3)', () => {
+  it('leaves out a section\'s bare "View all" and "See more" links, not a link naming what it leads to', () => {
+    const html = page(`<main><h1>Garden design services</h1>${para('Design', 3)}
+      <section><h2>Our latest projects</h2>
+        <div class="cards"><div class="card"><h3>A courtyard in town</h3><p>Stone paving and climbing roses on three walls, built in a month.</p></div>
+        <div class="card"><h3>A meadow by the river</h3><p>Wild flowers sown on an old lawn, cut once a year in late summer.</p></div></div>
+        <div class="more"><a href="/projects">View all</a></div></section>
+      <section><h2>Planting guides</h2>${para('Planting', 2)}<p><a href="/guides">See more →</a></p>
+        <p><a href="/guides/roses">See more about roses</a></p></section></main>`);
+    expectOnly(md(html), ['A courtyard in town', 'Planting paragraph 2', 'See more about roses'], [...CHROME_WORDS, 'View all', 'See more →']);
+  });
+
+  it('leaves out a carousel\'s spoken position beside its slides', () => {
+    const html = page(`<main><h1>Design tools for teams</h1>${para('Tools', 3)}
+      <div class="carousel"><span role="status" aria-live="polite">Slide 1 of 8</span>
+        <div class="slides"><div class="slide"><h3>Whiteboards</h3><p>Sketch ideas together on one board, in real time.</p></div>
+        <div class="slide"><h3>Prototypes</h3><p>Click through a design before a line of code is written.</p></div></div></div></main>`);
+    expectOnly(md(html), ['Whiteboards', 'Prototypes', 'Tools paragraph 3'], [...CHROME_WORDS, 'Slide 1 of 8']);
+  });
+});
