@@ -1,5 +1,5 @@
 // Main content of service and listing pages: a section's bare "View all" link (card-counters.ts
-// readMoreLinks()) and a carousel's spoken position, "Slide 1 of 8" (labels.ts).
+// readMoreLinks()), a carousel's spoken position, "Slide 1 of 8", and a paid card's tag, "Sponsored" (labels.ts).
 import { CHROME_WORDS, expectOnly, md, page, para } from './main-content-pages.ts';
 
 describe('page: main content of service and listing pages (sl3)', () => {
@@ -20,5 +20,13 @@ describe('page: main content of service and listing pages (sl3)', () => {
         <div class="slides"><div class="slide"><h3>Whiteboards</h3><p>Sketch ideas together on one board, in real time.</p></div>
         <div class="slide"><h3>Prototypes</h3><p>Click through a design before a line of code is written.</p></div></div></div></main>`);
     expectOnly(md(html), ['Whiteboards', 'Prototypes', 'Tools paragraph 3'], [...CHROME_WORDS, 'Slide 1 of 8']);
+  });
+
+  it("leaves out a paid card's tag and keeps the card", () => {
+    const card = (name: string, tag = '') =>
+      `<li class="card">${tag}<h3><a href="/p/${name.toLowerCase()}">${name} rowing machine</a></h3><p>Folds flat, with a quiet magnetic brake and a seat on rollers.</p><span>$449.00</span></li>`;
+    const html = page(`<main><h1>Rowing machines</h1><ul class="grid">
+      ${card('Alder', '<div class="badge">Sponsored</div>')}${card('Birch')}${card('Cedar', '<span class="tag">Promoted</span>')}${card('Douglas')}${card('Elm')}</ul></main>`);
+    expectOnly(md(html), ['Alder rowing machine', 'Cedar rowing machine', 'Elm rowing machine'], [...CHROME_WORDS, 'Sponsored', 'Promoted']);
   });
 });
