@@ -1,5 +1,5 @@
 // Main content of service and listing pages: a section's bare "View all" link (card-counters.ts
-// readMoreLinks()), a carousel's spoken position, "Slide 1 of 8", and a paid card's tag, "Sponsored" (labels.ts).
+// readMoreLinks()), a carousel's spoken position, "Slide 1 of 8", a caption's toggle and a paid card's tag, "Sponsored" (labels.ts).
 import { CHROME_WORDS, expectOnly, md, page, para } from './main-content-pages.ts';
 
 describe('page: main content of service and listing pages (sl3)', () => {
@@ -20,6 +20,13 @@ describe('page: main content of service and listing pages (sl3)', () => {
         <div class="slides"><div class="slide"><h3>Whiteboards</h3><p>Sketch ideas together on one board, in real time.</p></div>
         <div class="slide"><h3>Prototypes</h3><p>Click through a design before a line of code is written.</p></div></div></div></main>`);
     expectOnly(md(html), ['Whiteboards', 'Prototypes', 'Tools paragraph 3'], [...CHROME_WORDS, 'Slide 1 of 8']);
+  });
+
+  it("leaves out a photo caption's toggle", () => {
+    const html = page(`<main><h1>Science news</h1>${para('Science', 3)}
+      <figure><img src="/a.jpg" alt="A tusk"><div class="caption-tools"><span class="toggle-caption"><b>toggle caption</b></span></div>
+        <figcaption>A mammoth's tusk, recovered from the Arctic ice last spring.</figcaption></figure></main>`);
+    expectOnly(md(html), ['Science paragraph 3', "A mammoth's tusk"], [...CHROME_WORDS, 'toggle caption']);
   });
 
   it("leaves out a paid card's tag and keeps the card", () => {
