@@ -1,5 +1,5 @@
 // Main content of service and listing pages: a section's bare "View all" link (card-counters.ts
-// readMoreLinks()), a carousel's spoken position, "Slide 1 of 8", a caption's toggle and a paid card's tag, "Sponsored" (labels.ts).
+// readMoreLinks()), a filter header named by its class (left-out.ts facets()), a carousel's spoken position, "Slide 1 of 8", a caption's toggle and a paid card's tag, "Sponsored" (labels.ts).
 import { CHROME_WORDS, expectOnly, md, page, para } from './main-content-pages.ts';
 
 describe('page: main content of service and listing pages (sl3)', () => {
@@ -35,5 +35,15 @@ describe('page: main content of service and listing pages (sl3)', () => {
     const html = page(`<main><h1>Rowing machines</h1><ul class="grid">
       ${card('Alder', '<div class="badge">Sponsored</div>')}${card('Birch')}${card('Cedar', '<span class="tag">Promoted</span>')}${card('Douglas')}${card('Elm')}</ul></main>`);
     expectOnly(md(html), ['Alder rowing machine', 'Cedar rowing machine', 'Elm rowing machine'], [...CHROME_WORDS, 'Sponsored', 'Promoted']);
+  });
+
+  it('leaves out a filter header above the results, named so by its class', () => {
+    const row = (n: number) =>
+      `<li class="event"><h3><a href="/e/${n}">Cloud security summit number ${n}</a></h3><p>An online day of talks on keeping data safe in the cloud.</p></li>`;
+    const html = page(`<main><h1>Online tech conferences</h1>
+      <div class="filter-header-container"><span>1 filter applied</span><button>Filters</button>
+        <div class="chips"><span>Date</span><span>Neighborhood</span><span>Category</span></div></div>
+      <ul class="results">${[1, 2, 3, 4, 5, 6].map(row).join('')}</ul></main>`);
+    expectOnly(md(html), ['Cloud security summit number 1', 'Cloud security summit number 6'], [...CHROME_WORDS, '1 filter applied', 'Neighborhood']);
   });
 });

@@ -183,7 +183,7 @@ function signups(t: Tree, node: number, holdsTitle: (i: number) => boolean, offP
 /** A shop's filter facets and sort controls, by whole class token or id ("facets-container",
  * "collection-filters"; not a bare "filter", a CSS utility, nor a layout's "facet-row"). */
 const FACETS =
-  /^(?:[a-z]+[-_]+)*(?:facets|facet-?filters?|filters|filter-?(?:bar|panel|sidebar|drawer|menu|form|group|wrapper|container)|refinements?|sort-?by|sorting)(?:[-_]+(?:wrapper|container|form|list|panel|sidebar|menu|drawer|nav|block|section))*$/;
+  /^(?:[a-z]+[-_]+)*(?:facets|facet-?filters?|filters|filters?-?(?:bar|panel|sidebar|drawer|menu|form|group|wrapper|container|header)|refinements?|sort-?by|sorting)(?:[-_]+(?:wrapper|container|form|list|panel|sidebar|menu|drawer|nav|block|section))*$/;
 const CONTROLS = new Set(['input', 'select', 'label', 'button']);
 /** A block holding this share of the content is its wrapper, not its facets. */
 const FACET_SHARE = 0.5;
