@@ -14,7 +14,7 @@ describe('page: main content of service and listing pages (sl3)', () => {
     expectOnly(md(html), ['A courtyard in town', 'Planting paragraph 2', 'See more about roses'], [...CHROME_WORDS, 'View all', 'See more →']);
   });
 
-  it('leaves out a carousel\'s spoken position beside its slides', () => {
+  it("leaves out a carousel's spoken position beside its slides", () => {
     const html = page(`<main><h1>Design tools for teams</h1>${para('Tools', 3)}
       <div class="carousel"><span role="status" aria-live="polite">Slide 1 of 8</span>
         <div class="slides"><div class="slide"><h3>Whiteboards</h3><p>Sketch ideas together on one board, in real time.</p></div>
