@@ -46,4 +46,15 @@ describe('page: main content of service and listing pages (sl3)', () => {
       <ul class="results">${[1, 2, 3, 4, 5, 6].map(row).join('')}</ul></main>`);
     expectOnly(md(html), ['Cloud security summit number 1', 'Cloud security summit number 6'], [...CHROME_WORDS, '1 filter applied', 'Neighborhood']);
   });
+
+  it('leaves out a list\'s "Sort by" and "Filters (2)" labels, not a heading named so on a reference page', () => {
+    const row = (n: number) =>
+      `<li class="item"><h3><a href="/bikes/${n}">Exercise bike model ${n}</a></h3><p>A quiet flywheel, a padded seat and twenty levels of resistance.</p></li>`;
+    const html = page(`<main><h1>Exercise bikes</h1>
+      <div class="list-head"><div class="chip"><span>Filters (2)</span></div><div class="sorter"><span>Sort by</span><select name="s"><option>Price</option></select></div></div>
+      <ul class="results">${[1, 2, 3, 4, 5, 6].map(row).join('')}</ul></main>`);
+    expectOnly(md(html), ['Exercise bike model 1', 'Exercise bike model 6'], [...CHROME_WORDS, 'Filters (2)', 'Sort by']);
+    const doc = page(`<main><article><h1>Query reference</h1>${para('Query', 3)}<h2>Filters</h2>${para('Filter', 2)}</article></main>`);
+    expectOnly(md(doc), ['## Filters', 'Filter paragraph 2'], CHROME_WORDS);
+  });
 });

@@ -7,7 +7,8 @@
 // script reads out as the slides turn ("Slide 1 of 8"), a photo caption's toggle ("hide caption"); and marquees, a
 // short call to action repeated across the page ("Book Now ✱" a hundred times).
 import type { AnyNode, Element } from 'domhandler';
-import { eachLive, textOf, type Tree } from './content-tree.ts';
+import { eachLive, HEADINGS, subtreeEnd, textOf, type Tree } from './content-tree.ts';
+import type { PageType } from './page-type.ts';
 
 /** A block's whole text (lowercased, spaces collapsed) that is such a label. */
 const LABEL =
@@ -19,9 +20,25 @@ const MAX = 45;
  * The blocks inside the content `node` whose whole text is such a label: the largest element around
  * it holding no other text (its wrapper) (a heading so named too).
  */
-export function labels(t: Tree, node: number): number[] {
+export function labels(t: Tree, node: number, type: PageType): number[] {
   // (a word of a sentence set in its own element, "their <a>advertisement</a> ran", is no label)
-  return wholeTextBlocks(t, node, MAX, (text) => LABEL.test(text));
+  const out = wholeTextBlocks(t, node, MAX, (text) => LABEL.test(text));
+  // (a list's own control labels; not a heading, which on a reference page names a subject: "Filters")
+  if (type !== 'documentation')
+    for (const k of wholeTextBlocks(t, node, MAX, (text) => LIST_CONTROL.test(text))) if (!holdsHeading(t, k)) out.push(k);
+  return out;
+}
+
+/**
+ * A results list's control labels, left by the controls set aside around them: "Sort by", "Filters
+ * (2)", "Clear all filters".
+ */
+const LIST_CONTROL = /^(?:filters?(?: \(\d+\))?|sort(?: by)?:?|clear (?:all(?: filters)?|filters)|reset filters)$/;
+
+/** Whether the block `k` is or holds a heading. */
+function holdsHeading(t: Tree, k: number): boolean {
+  for (let i = k; i <= subtreeEnd(t, k); i++) if (HEADINGS.has(t.els[i].name)) return true;
+  return false;
 }
 
 /**
