@@ -1,5 +1,6 @@
-// Main content of service and listing pages: a section's bare "View all" link (card-counters.ts
-// readMoreLinks()), a filter header named by its class (left-out.ts facets()), a carousel's spoken position, "Slide 1 of 8", a caption's toggle and a paid card's tag, "Sponsored" (labels.ts).
+// Main content of service and listing pages: a section's bare "View all" link and a bare "Download"
+// (card-counters.ts readMoreLinks()), a filter header named by its class (left-out.ts facets()), a carousel's spoken position, "Slide 1 of 8", a caption's toggle and a paid card's tag, "Sponsored" (labels.ts).
+import { expect } from 'chai';
 import { CHROME_WORDS, expectOnly, md, page, para } from './main-content-pages.ts';
 
 describe('page: main content of service and listing pages (sl3)', () => {
@@ -56,5 +57,18 @@ describe('page: main content of service and listing pages (sl3)', () => {
     expectOnly(md(html), ['Exercise bike model 1', 'Exercise bike model 6'], [...CHROME_WORDS, 'Filters (2)', 'Sort by']);
     const doc = page(`<main><article><h1>Query reference</h1>${para('Query', 3)}<h2>Filters</h2>${para('Filter', 2)}</article></main>`);
     expectOnly(md(doc), ['## Filters', 'Filter paragraph 2'], CHROME_WORDS);
+  });
+
+  it('leaves out a bare "Download" link standing alone, not a table row\'s file', () => {
+    const html = page(
+      `<main><h1>Science stories</h1>
+      <article class="story"><h2><a href="/s/1">Mammoths and the ethics of bringing them back</a></h2>${para('Story', 2)}
+        <div class="audio-tools"><a href="/audio/1.mp3">Download</a></div></article>
+      <table><tr><th>Lecture</th><th>Notes</th></tr><tr><td>Week one: cells</td><td><a href="/notes/1.pdf">Download</a></td></tr></table></main>`,
+      '<script type="application/ld+json">{"@context":"https://schema.org","@type":"CollectionPage"}</script>',
+    );
+    const out = md(html);
+    expectOnly(out, ['Story paragraph 2', 'Week one: cells'], CHROME_WORDS);
+    expect(out.match(/Download/g)?.length).to.equal(1);
   });
 });

@@ -48,6 +48,18 @@ const READ_MORE =
   /^(?:read more|continue reading|read (?:the )?(?:full|whole|entire) (?:story|article|post)|read the rest|(?:view|see|show|explore|browse|load) (?:all|more))(?: ?[.…»›→>+]+)?$/;
 
 /**
+ * A bare "Download" link: a story's audio file, an app's installer, named by nothing but the control; in
+ * a table it is a row's file (a course's lecture notes), the table's data.
+ */
+const DOWNLOAD = /^download(?: now)?$/;
+
+/** Whether element `i` lies in a table cell under `node`. */
+function inTable(t: Tree, node: number, i: number): boolean {
+  for (let a = t.parent[i]; a > node; a = t.parent[a]) if (t.els[a].name === 'td' || t.els[a].name === 'th') return true;
+  return false;
+}
+
+/**
  * The links inside the content `node` whose whole text says "Read more" (standing alone in their block):
  * a card's way to its item or a teaser's toggle, not text of the page. (Repeated in five rows of a listing
  * they are row-controls.ts's too.)
@@ -55,7 +67,9 @@ const READ_MORE =
 export function readMoreLinks(t: Tree, node: number): number[] {
   const out: number[] = [];
   eachLive(t, node, (i) => {
-    if (t.els[i].name !== 'a' || t.lnk[i] === 0 || t.lnk[i] > MAX || !READ_MORE.test(ownText(t.els[i]))) return false;
+    if (t.els[i].name !== 'a' || t.lnk[i] === 0 || t.lnk[i] > MAX) return false;
+    const text = ownText(t.els[i]);
+    if (!READ_MORE.test(text) && !(DOWNLOAD.test(text) && !inTable(t, node, i))) return false;
     const k = ownBlock(t, node, i);
     if (k !== -1) out.push(k);
     return true;
