@@ -71,4 +71,10 @@ describe('page: main content of service and listing pages (sl3)', () => {
     expectOnly(out, ['Story paragraph 2', 'Week one: cells'], CHROME_WORDS);
     expect(out.match(/Download/g)?.length).to.equal(1);
   });
+
+  it('leaves out the words of a follow or share control left standing', () => {
+    const html = page(`<main><h1>Gaming news</h1><div class="follow"><span class="f-off">Follow</span><span class="f-on">Followed</span></div>
+      ${para('News', 3)}<div class="tools"><span>Share</span></div></main>`);
+    expectOnly(md(html), ['News paragraph 3'], [...CHROME_WORDS, 'Follow', 'Share']);
+  });
 });

@@ -1,7 +1,8 @@
 // Labels a site puts between or after the paragraphs of the main content (left-out.ts) that say
 // nothing of it: an ad slot's label ("Advertisement", "Sponsor Message", "Article Continues Below")
 // left when the ad itself is a script's, a paid card's tag ("Sponsored", "Promoted": the card is an
-// item of the list like the others, its tag a note to the reader), and the page's tools ("Edit this page on GitHub", "Back to
+// item of the list like the others, its tag a note to the reader), the buttons' words of a share,
+// save or follow control left standing once the control is set aside ("Share", "Followed"), and the page's tools ("Edit this page on GitHub", "Back to
 // blog", "Was this helpful?", WordPress's "Like this:" with its "Like Loading...", "Share this:", "Pin
 // this for later!", "Add <site> as a preferred source on Google"), a carousel's position, which its
 // script reads out as the slides turn ("Slide 1 of 8"), a photo caption's toggle ("hide caption"); and marquees, a
@@ -12,7 +13,7 @@ import type { PageType } from './page-type.ts';
 
 /** A block's whole text (lowercased, spaces collapsed) that is such a label. */
 const LABEL =
-  /^(?:advertisements?(?: ?[-–—(:] ?[^.!?]{0,40})?|sponsor message|(?:the )?(?:article|story|content|text) continues below(?: advertisement)?|continue reading below|edit this page(?: on (?:github|gitlab))?|back to (?:the )?blog|was this (?:page |article )?helpful\??|like this:|share this:|like loading\.*…?|pin (?:this|it) for later!?|add (?:[\w.-]+ )?(?:as a preferred source )?on google|(?:slide|image|photo) \d+ (?:of|\/) \d+|(?:toggle|show|hide|expand|collapse) caption|sponsored(?: content| post| listing| result)?|promoted|boosted|paid (?:content|post|partnership))$/;
+  /^(?:advertisements?(?: ?[-–—(:] ?[^.!?]{0,40})?|sponsor message|(?:the )?(?:article|story|content|text) continues below(?: advertisement)?|continue reading below|edit this page(?: on (?:github|gitlab))?|back to (?:the )?blog|was this (?:page |article )?helpful\??|like this:|share this:|like loading\.*…?|pin (?:this|it) for later!?|add (?:[\w.-]+ )?(?:as a preferred source )?on google|(?:slide|image|photo) \d+ (?:of|\/) \d+|(?:toggle|show|hide|expand|collapse) caption|sponsored(?: content| post| listing| result)?|promoted|boosted|paid (?:content|post|partnership)|share|save|follow(?:ed)?|unfollow)$/;
 /** Such a label is this short (characters). */
 const MAX = 45;
 
