@@ -1,12 +1,14 @@
 // Labels a site puts between or after the paragraphs of the main content (left-out.ts) that say
 // nothing of it: an ad slot's label ("Advertisement", "Sponsor Message", "Article Continues Below")
 // left when the ad itself is a script's, a paid card's tag ("Sponsored", "Promoted": the card is an
-// item of the list like the others, its tag a note to the reader), the buttons' words of a share,
-// save or follow control left standing once the control is set aside ("Share", "Followed"), and the page's tools ("Edit this page on GitHub", "Back to
-// blog", "Was this helpful?", WordPress's "Like this:" with its "Like Loading...", "Share this:", "Pin
-// this for later!", "Add <site> as a preferred source on Google"), a carousel's position, which its
-// script reads out as the slides turn ("Slide 1 of 8"), a photo caption's toggle ("hide caption"); and marquees, a
-// short call to action repeated across the page ("Book Now ✱" a hundred times).
+// item of the list like the others, its tag a note to the reader), the words of a share, save or
+// follow control left standing once the control is set aside ("Share", "Followed"), a list's own
+// control labels ("Sort by", "Filters (2)"), and the page's tools ("Edit this page on GitHub", "Back
+// to blog", "Was this helpful?", WordPress's "Like this:" with its "Like Loading...", "Share this:",
+// "Pin this for later!", "Add <site> as a preferred source on Google"), a carousel's position, which
+// its script reads out as the slides turn ("Slide 1 of 8"), a photo caption's toggle ("hide
+// caption"); and marquees, a short call to action repeated across the page ("Book Now ✱" a hundred
+// times).
 import type { AnyNode, Element } from 'domhandler';
 import { eachLive, HEADINGS, subtreeEnd, textOf, type Tree } from './content-tree.ts';
 import type { PageType } from './page-type.ts';
@@ -25,8 +27,7 @@ export function labels(t: Tree, node: number, type: PageType): number[] {
   // (a word of a sentence set in its own element, "their <a>advertisement</a> ran", is no label)
   const out = wholeTextBlocks(t, node, MAX, (text) => LABEL.test(text));
   // (a list's own control labels; not a heading, which on a reference page names a subject: "Filters")
-  if (type !== 'documentation')
-    for (const k of wholeTextBlocks(t, node, MAX, (text) => LIST_CONTROL.test(text))) if (!holdsHeading(t, k)) out.push(k);
+  if (type !== 'documentation') for (const k of wholeTextBlocks(t, node, MAX, (text) => LIST_CONTROL.test(text))) if (!holdsHeading(t, k)) out.push(k);
   return out;
 }
 
