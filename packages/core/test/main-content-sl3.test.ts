@@ -77,4 +77,15 @@ describe('page: main content of service and listing pages (sl3)', () => {
       ${para('News', 3)}<div class="tools"><span>Share</span></div></main>`);
     expectOnly(md(html), ['News paragraph 3'], [...CHROME_WORDS, 'Follow', 'Share']);
   });
+
+  it("leaves out a carousel's arrow words and a pager's", () => {
+    const html = page(`<main><h1>Fitness equipment rentals</h1>${para('Rental', 3)}
+      <div class="reviews-carousel"><div class="quote"><p>The treadmill arrived on time and the pickup was simple.</p></div>
+        <div class="arrows"><span>Previous</span> <span>Next</span></div></div>
+      <div class="pager"><a href="?page=2">Next Page »</a></div></main>`);
+    expectOnly(md(html), ['Rental paragraph 3', 'The treadmill arrived'], [...CHROME_WORDS, 'Previous', 'Next Page']);
+    const doc = page(`<main><article><h1>Iterators</h1>${para('Iterator', 3)}
+      <pre><code><span class="n">value</span> <span class="o">=</span> <span class="nb">next</span><span class="p">(</span><span class="n">it</span><span class="p">)</span></code></pre></article></main>`);
+    expectOnly(md(doc), ['value = next(it)'], CHROME_WORDS);
+  });
 });
