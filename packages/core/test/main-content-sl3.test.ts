@@ -85,7 +85,8 @@ describe('page: main content of service and listing pages (sl3)', () => {
       <div class="pager"><a href="?page=2">Next Page »</a></div></main>`);
     expectOnly(md(html), ['Rental paragraph 3', 'The treadmill arrived'], [...CHROME_WORDS, 'Previous', 'Next Page']);
     const doc = page(`<main><article><h1>Iterators</h1>${para('Iterator', 3)}
-      <pre><code><span class="n">value</span> <span class="o">=</span> <span class="nb">next</span><span class="p">(</span><span class="n">it</span><span class="p">)</span></code></pre></article></main>`);
-    expectOnly(md(doc), ['value = next(it)'], CHROME_WORDS);
+      <pre><code><span class="n">value</span> <span class="o">=</span> <span class="nb">next</span><span class="p">(</span><span class="n">it</span><span class="p">)</span>
+      <span class="n">odd</span> <span class="o">=</span> <span class="nb">filter</span><span class="p">(</span><span class="n">f</span><span class="p">)</span></code></pre></article></main>`);
+    expectOnly(md(doc), ['value = next(it)', 'odd = filter(f)'], CHROME_WORDS);
   });
 });

@@ -28,7 +28,8 @@ export function labels(t: Tree, node: number, type: PageType): number[] {
   // (nor a code token, `next(iterator)`, `save()`, in a highlighter's spans)
   const out = wholeTextBlocks(t, node, MAX, (text) => LABEL.test(text)).filter((k) => !inCode(t, node, k));
   // (a list's own control labels; not a heading, which on a reference page names a subject: "Filters")
-  if (type !== 'documentation') for (const k of wholeTextBlocks(t, node, MAX, (text) => LIST_CONTROL.test(text))) if (!holdsHeading(t, k)) out.push(k);
+  if (type !== 'documentation')
+    for (const k of wholeTextBlocks(t, node, MAX, (text) => LIST_CONTROL.test(text))) if (!holdsHeading(t, k) && !inCode(t, node, k)) out.push(k);
   return out;
 }
 
