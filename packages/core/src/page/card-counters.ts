@@ -39,8 +39,25 @@ export function cardCounters(t: Tree, node: number): number[] {
   return [...byKind.values()].filter((ks) => ks.length >= CARDS).flat();
 }
 
-/** A card's link to the rest of its item ("Read more", "Continue reading →", "Read the full story"). */
-const READ_MORE = /^(?:read more|continue reading|read (?:the )?(?:full|whole|entire) (?:story|article|post)|read the rest)(?: ?[.…»›→>]+)?$/;
+/**
+ * A card's link to the rest of its item ("Read more", "Continue reading →", "Read the full story"), or
+ * a section's link to the rest of its list ("View all", "See more", "Explore all ›"): saying nothing of
+ * what it leads to, it is a way out of the page, not its text.
+ */
+const READ_MORE =
+  /^(?:read more|continue reading|read (?:the )?(?:full|whole|entire) (?:story|article|post)|read the rest|(?:view|see|show|explore|browse|load) (?:all|more))(?: ?[.…»›→>+]+)?$/;
+
+/**
+ * A bare "Download" link: a story's audio file, an app's installer, named by nothing but the control; in
+ * a table it is a row's file (a course's lecture notes), the table's data.
+ */
+const DOWNLOAD = /^download(?: now)?$/;
+
+/** Whether element `i` lies in a table cell under `node`. */
+function inTable(t: Tree, node: number, i: number): boolean {
+  for (let a = t.parent[i]; a > node; a = t.parent[a]) if (t.els[a].name === 'td' || t.els[a].name === 'th') return true;
+  return false;
+}
 
 /**
  * An element's text without the parts set aside inside it (a link's words for screen readers only,
@@ -68,7 +85,9 @@ function shownText(t: Tree, el: Element): string {
 export function readMoreLinks(t: Tree, node: number): number[] {
   const out: number[] = [];
   eachLive(t, node, (i) => {
-    if (t.els[i].name !== 'a' || t.lnk[i] === 0 || t.lnk[i] > MAX || !READ_MORE.test(shownText(t, t.els[i]))) return false;
+    if (t.els[i].name !== 'a' || t.lnk[i] === 0 || t.lnk[i] > MAX) return false;
+    const text = shownText(t, t.els[i]);
+    if (!READ_MORE.test(text) && !(DOWNLOAD.test(text) && !inTable(t, node, i))) return false;
     const k = ownBlock(t, node, i);
     if (k !== -1) out.push(k);
     return true;

@@ -8,7 +8,7 @@ import type { PageType } from './page-type.ts';
 /** A shop's filter facets and sort controls, by whole class token or id ("facets-container",
  * "collection-filters"; not a bare "filter", a CSS utility, nor a layout's "facet-row"). */
 const FACETS =
-  /^(?:[a-z]+[-_]+)*(?:facets|facet-?filters?|filters|filter-?(?:bar|panel|sidebar|drawer|menu|form|group|wrapper|container)|refinements?|sort-?by|sorting)(?:[-_]+(?:wrapper|container|form|list|panel|sidebar|menu|drawer|nav|block|section))*$/;
+  /^(?:[a-z]+[-_]+)*(?:facets|facet-?filters?|filters|filters?-?(?:bar|panel|sidebar|drawer|menu|form|group|wrapper|container|header)|refinements?|sort-?by|sorting)(?:[-_]+(?:wrapper|container|form|list|panel|sidebar|menu|drawer|nav|block|section))*$/;
 /** A CSS module's hash after a class name (`filters_OOvCaqUpUN`) and a version (`facets-v2`). */
 const SUFFIX = /(?:_(?=[a-z\d]*[A-Z\d])[A-Za-z\d]{5,}|-v\d+)$/;
 /** A facet panel's wrapper named by the singular (`facet-wrapper`, `facetWrapper`; not a layout's `facet-row`). */

@@ -1,15 +1,21 @@
 // Labels a site puts between or after the paragraphs of the main content (left-out.ts) that say
 // nothing of it: an ad slot's label ("Advertisement", "Sponsor Message", "Article Continues Below")
-// left when the ad itself is a script's, and the page's tools ("Edit this page on GitHub", "Back to
-// blog", "Was this helpful?", WordPress's "Like this:" with its "Like Loading...", "Share this:", "Pin
-// this for later!", "Add <site> as a preferred source on Google"); and marquees, a
+// left when the ad itself is a script's, a paid card's tag ("Sponsored", "Promoted": the card is an
+// item of the list like the others, its tag a note to the reader), the words of a share, save or
+// follow control left standing once the control is set aside ("Share", "Followed"), a list's own
+// control labels ("Sort by", "Filters (2)"), and the page's tools ("Edit this page on GitHub", "Back
+// to blog", "Was this helpful?", WordPress's "Like this:" with its "Like Loading...", "Share this:",
+// "Pin this for later!", "Add <site> as a preferred source on Google"), a carousel's position, which
+// its script reads out as the slides turn ("Slide 1 of 8"), and the words of its arrows or of a
+// pager ("Previous Next", "Next Page »"), a photo caption's toggle ("hide caption"); and marquees, a
 // short call to action repeated across the page ("Book Now ✱" a hundred times).
 import type { AnyNode, Element } from 'domhandler';
-import { eachLive, textOf, type Tree } from './content-tree.ts';
+import { eachLive, HEADINGS, subtreeEnd, textOf, type Tree } from './content-tree.ts';
+import type { PageType } from './page-type.ts';
 
 /** A block's whole text (lowercased, spaces collapsed) that is such a label. */
 const LABEL =
-  /^(?:advertisements?(?: ?[-–—(:] ?[^.!?]{0,40})?|sponsor message|(?:the )?(?:article|story|content|text) continues below(?: advertisement)?|continue reading below|edit this page(?: on (?:github|gitlab))?|back to (?:the )?blog|was this (?:page |article )?helpful\??|like this:|share this:|like loading\.*…?|pin (?:this|it) for later!?|add (?:[\w.-]+ )?(?:as a preferred source )?on google)$/;
+  /^(?:advertisements?(?: ?[-–—(:] ?[^.!?]{0,40})?|sponsor message|(?:the )?(?:article|story|content|text) continues below(?: advertisement)?|continue reading below|edit this page(?: on (?:github|gitlab))?|back to (?:the )?blog|was this (?:page |article )?helpful\??|like this:|share this:|like loading\.*…?|pin (?:this|it) for later!?|add (?:[\w.-]+ )?(?:as a preferred source )?on google|(?:slide|image|photo) \d+ (?:of|\/) \d+|(?:toggle|show|hide|expand|collapse) caption|sponsored(?: content| post| listing| result)?|promoted|boosted|paid (?:content|post|partnership)|share|save|follow(?:ed)?|unfollow|(?:(?:previous|prev)(?: (?:page|slide))?(?: next(?: (?:page|slide))?)?|next(?: (?:page|slide))?)(?: ?[»›→>])?)$/;
 /** Such a label is this short (characters). */
 const MAX = 45;
 
@@ -17,9 +23,32 @@ const MAX = 45;
  * The blocks inside the content `node` whose whole text is such a label: the largest element around
  * it holding no other text (its wrapper) (a heading so named too).
  */
-export function labels(t: Tree, node: number): number[] {
+export function labels(t: Tree, node: number, type: PageType): number[] {
   // (a word of a sentence set in its own element, "their <a>advertisement</a> ran", is no label)
-  return wholeTextBlocks(t, node, MAX, (text) => LABEL.test(text));
+  // (nor a code token, `next(iterator)`, `save()`, in a highlighter's spans)
+  const out = wholeTextBlocks(t, node, MAX, (text) => LABEL.test(text)).filter((k) => !inCode(t, node, k));
+  // (a list's own control labels; not a heading, which on a reference page names a subject: "Filters")
+  if (type !== 'documentation')
+    for (const k of wholeTextBlocks(t, node, MAX, (text) => LIST_CONTROL.test(text))) if (!holdsHeading(t, k) && !inCode(t, node, k)) out.push(k);
+  return out;
+}
+
+/**
+ * A results list's control labels, left by the controls set aside around them: "Sort by", "Filters
+ * (2)", "Clear all filters".
+ */
+const LIST_CONTROL = /^(?:filters?(?: \(\d+\))?|sort(?: by)?:?|clear (?:all(?: filters)?|filters)|reset filters)$/;
+
+/** Whether the block `k` lies in a `<pre>` or `<code>` under `node`. */
+function inCode(t: Tree, node: number, k: number): boolean {
+  for (let a = k; a > node; a = t.parent[a]) if (t.els[a].name === 'pre' || t.els[a].name === 'code') return true;
+  return false;
+}
+
+/** Whether the block `k` is or holds a heading. */
+function holdsHeading(t: Tree, k: number): boolean {
+  for (let i = k; i <= subtreeEnd(t, k); i++) if (HEADINGS.has(t.els[i].name)) return true;
+  return false;
 }
 
 /**

@@ -66,7 +66,7 @@ export function leftOut(t: Tree, node: number, type: PageType, holdsTitle: (i: n
   add(pageFooters(t, node, holdsTitle));
   add(iconLinks(t, node));
   add(placeholders(t, node));
-  add(labels(t, node));
+  add(labels(t, node, type));
   add(tickers(t, node));
   add(ratingInputs(t, node));
   add(shortTwins(t, node));
