@@ -86,6 +86,9 @@ const LANDMARK_SHARE = 0.3;
  */
 const PROSE = 0.3;
 
+/** A block hidden by a utility class off a product page is set aside up to this weight. */
+const SHORT_HIDDEN = 200;
+
 /** Finds the page's main content and its type. */
 export function findMainContent(html: string): MainContent {
   const declared = declaredType(html);
@@ -106,8 +109,14 @@ export function findMainContent(html: string): MainContent {
   const holdsTitle = (i: number) => title !== -1 && isAncestor(t, i, title);
   const productPage = declared === 'product' || (declared === null && namedProductTitle(t));
   // On a product page, blocks hidden by a utility class (`hide`, `d-none`) and not holding the title
-  // are not shown: the shop's data for its scripts (custom fields, every variant's image URL).
-  if (productPage) for (const i of hiddenByClassAll(t, body)) if (!holdsTitle(i)) setAside(t, i);
+  // are not shown: the shop's data for its scripts (custom fields, every variant's image URL). On
+  // other pages only the short ones holding text of their own (a card's "3 colors", a post's raw
+  // timestamp, a table's rows beyond the first few): a long hidden block there is mostly text a
+  // script shows (a tab's data, a mobile layout's copy, a methodology behind a toggle), a run of
+  // link-only ones (colour swatches beyond the first few) is the options a "+12" shows, and one right
+  // after a button is the answer that button opens.
+  for (const i of hiddenByClassAll(t, body))
+    if (!holdsTitle(i) && (productPage || (t.txt[i] > 0 && weight(t, i) <= SHORT_HIDDEN && !afterToggle(t.els[i])))) setAside(t, i);
   let node = descend(t, body, !productPage);
   // The page's one main landmark (`<main>`, `role=main`), when the descent stopped above it: the
   // chrome around it (menus, a mobile drawer, a footer of links) outweighed it, so the content is
@@ -286,6 +295,15 @@ function hiddenByClassAll(t: Tree, top: number): number[] {
     i = subtreeEnd(t, i);
   }
   return out;
+}
+
+/** Whether the element's previous element sibling is a button or a control naming its state (`aria-expanded`). */
+function afterToggle(el: Element): boolean {
+  let s = el.prev;
+  while (s && s.type !== 'tag') s = s.prev;
+  if (!s) return false;
+  const b = s as Element;
+  return b.name === 'button' || b.attribs.role === 'button' || b.attribs['aria-expanded'] !== undefined;
 }
 
 /** The page's main landmark: its one `<main>` or `role=main` element still counted (-1 if none, or several). */
