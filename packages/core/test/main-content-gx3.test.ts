@@ -11,7 +11,11 @@ describe('page: main content with blocks hidden by a utility class off a product
         <tr class="feature-list hidden"><td>Payroll export to the bank</td><td>check</td></tr>
         <tr class="feature-list hidden"><td>Receipt scanning by phone</td><td>check</td></tr></table>
       </article></main>`);
-    expectOnly(md(html), ['Bookkeeping for small firms', 'Monthly ledger review', 'Quarterly tax filing'], ['Payroll export', 'Receipt scanning', ...CHROME_WORDS]);
+    expectOnly(
+      md(html),
+      ['Bookkeeping for small firms', 'Monthly ledger review', 'Quarterly tax filing'],
+      ['Payroll export', 'Receipt scanning', ...CHROME_WORDS],
+    );
   });
 
   it('keeps a long hidden block a script shows', () => {
@@ -21,5 +25,13 @@ describe('page: main content with blocks hidden by a utility class off a product
       <div class="hide">${para('Methodology', 3)}</div>
       </article></main>`);
     expectOnly(md(html), ['Bookkeeping for small firms', 'Methodology'], CHROME_WORDS);
+  });
+
+  it('leaves out a long hidden overlay holding a close button', () => {
+    const cards = Array.from({ length: 6 }, (_, k) => `<li class="card"><a href="/p/${k}">Headphones model ${k}</a><span>$${k}9.00</span></li>`).join('');
+    const html = page(`<main><h1>Headphones</h1>${para('Headphones', 2)}<ul class="grid">${cards}</ul>
+      <div class="compare-drawer hidden"><h5>Compare products</h5><button class="compare-close">Back</button>${para('Comparison', 4)}</div>
+      </main>`);
+    expectOnly(md(html), ['Headphones model 3'], ['Compare products', 'Comparison', ...CHROME_WORDS]);
   });
 });

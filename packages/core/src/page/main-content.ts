@@ -43,6 +43,7 @@ import { policies, protectionPlans, sellingPoints } from './policies.ts';
 import { bylines } from './bylines.ts';
 import { featuredAbove } from './featured.ts';
 import { skipTarget } from './skip-target.ts';
+import { HIDDEN_CLASS, SHOWN_CLASS } from './hidden.ts';
 
 export type { Range } from './content-tree.ts';
 export type { PageType } from './page-type.ts';
@@ -116,7 +117,7 @@ export function findMainContent(html: string): MainContent {
   // link-only ones (colour swatches beyond the first few) is the options a "+12" shows, and one right
   // after a button is the answer that button opens.
   for (const i of hiddenByClassAll(t, body))
-    if (!holdsTitle(i) && (productPage || (t.txt[i] > 0 && weight(t, i) <= SHORT_HIDDEN && !afterToggle(t.els[i])))) setAside(t, i);
+    if (!holdsTitle(i) && (productPage || overlay(t, i) || (t.txt[i] > 0 && weight(t, i) <= SHORT_HIDDEN && !afterToggle(t.els[i])))) setAside(t, i);
   let node = descend(t, body, !productPage);
   // The page's one main landmark (`<main>`, `role=main`), when the descent stopped above it: the
   // chrome around it (menus, a mobile drawer, a footer of links) outweighed it, so the content is
@@ -295,6 +296,23 @@ function hiddenByClassAll(t: Tree, top: number): number[] {
     i = subtreeEnd(t, i);
   }
   return out;
+}
+
+/** A close button's class word or label (`modal-close`, `comparison-close`, `aria-label="Dismiss"`). */
+const CLOSE = /(?:^|[-_\s])(?:close|dismiss)(?:$|[-_\s])/i;
+
+/**
+ * Whether the block `i` holds a `<button>` named as closing it: a hidden overlay (a modal, a
+ * comparison drawer) a click opens. Not when the button itself is hidden or shown by breakpoint
+ * (`hide show@medium`): a responsive layout's panel, open on some screens.
+ */
+function overlay(t: Tree, i: number): boolean {
+  for (let k = i + 1; k <= subtreeEnd(t, i); k++) {
+    const el = t.els[k];
+    if (el.name !== 'button' || !CLOSE.test(`${el.attribs.class ?? ''} ${el.attribs['aria-label'] ?? ''}`)) continue;
+    if (!(el.attribs.class ?? '').split(/\s+/).some((w) => HIDDEN_CLASS.test(w) || SHOWN_CLASS.test(w))) return true;
+  }
+  return false;
 }
 
 /** Whether the element's previous element sibling is a button or a control naming its state (`aria-expanded`). */
