@@ -1,0 +1,66 @@
+// Lines of the outline of the rest of a page (reduce.ts) that are the page's controls and prompts,
+// not what it says: left out even where the outline's rules would keep them (above a long line, in a
+// paragraph with one, or holding a number). They are kinds of text any site's chrome has — a
+// button's label, an account or newsletter prompt, a copyright line, a list's result counter, a
+// rail's heading — never a page's facts: a product's name, price and specifications are sentences,
+// labelled values or table rows.
+
+/** A control's whole label: a shop's cart and list buttons, account links, sharing, loading and
+ * expanding placeholders, feedback widgets, sort and pager controls, calls to book or try, legal
+ * links, an advertisement's label. */
+const CONTROL = new RegExp(
+  '^(?:' +
+    [
+      'add(?: full \\w+)? to (?:cart|bag|basket|wish ?list|list|registry|part list)',
+      'buy now|shop now|quick (?:shop|view)|notify me|price alert|added',
+      'sign (?:in|up)(?: now| for free| free)?|log ?in|log ?out|register|subscribe|join(?: now| for free)?',
+      'share(?: this \\w+)?|like this|save this \\w+|follow',
+      'skip (?:to )?\\w+(?: \\w+)?|jump to|loading|click to expand|show more|read more|learn more|(?:see|view) (?:all|more)(?: \\w+)?|back to (?:top|blog)',
+      'send feedback|was this (?:page |article )?helpful|edit this page|play video|report inappropriate content',
+      'advertisement|advertiser disclosure|sponsor(?:ed)? message|article continues below',
+      'apply now|book now|get in touch|contact us|get started(?: free| for free)?|try (?:it )?(?:for )?free|download now',
+      '(?:request|book|schedule)(?: a| your)?(?: free)? (?:demo|pricing|quote|call|consultation)(?: now)?',
+      'sort(?: by| options)?|results per page|display posts from previous|password',
+      'reply(?: with quote)?|leave a (?:comment|reply)|keyboard shortcuts|table of contents',
+      'privacy(?: policy)?|terms(?: of (?:use|service)| and conditions)?|cookie (?:policy|settings)',
+    ].join('|') +
+    ')$',
+  'i',
+);
+/** A prompt to sign in or create an account ("You must log in or register to reply here.",
+ * "Create an account or sign in to comment"). */
+const ACCOUNT =
+  /\b(?:you must|you need to|please)\b.{0,20}\b(?:log ?in|sign ?in|sign ?up|register|be a member)\b|\b(?:log ?in|sign ?in|sign ?up|register|create an account)\b.{0,30}\bto (?:reply|post|comment|continue|save|follow)\b|\bor (?:log ?in|sign ?in|sign ?up|register)\b|\bsign up for (?:a )?(?:new|free) account\b|\balready have an account\b|\bnot (?:logged|signed) in\b|\bas a guest\b/i;
+/** A newsletter's sign-up prompt ("Sign up for our newsletter", "... delivered to your inbox"). */
+const NEWSLETTER = /\bnewsletters?\b|\bmailing list\b|\bto your inbox\b/i;
+/** A consent notice under a form ("By signing up, you agree to our Privacy Policy"). */
+const CONSENT = /^by (?:clicking|using|signing up|submitting|providing|subscribing|continuing|posting|registering)\b.*\b(?:agree|consent)/i;
+/** A copyright line. */
+const COPYRIGHT = /^(?:copyright\s*)?©|^copyright\b/i;
+/** A list's result counter ("Showing 24 of 291 results", "Page 1 of 2", "33 Results"). */
+const COUNTER = /^(?:(?:showing|displaying)\s+\d[\d,]*\b.*\bof\b.*|\d[\d,]*\s+(?:results|items|products)|page \d+ of \d+)$/i;
+/** A rail's heading: related, recommended or popular items beside the content. */
+const RAIL =
+  /^(?:(?:more )?related(?: \w+)?|recommended(?: for you)?|you (?:might|may) also like|customers (?:also|who) \w+.*|more to (?:explore|discover)|read (?:this )?next|(?:top|trending|popular|recent|latest)(?: \w+)?|more from .*|more (?:topics|stories|articles|posts)(?: .*)?)$/i;
+/** Prompts and rail headings are short; a longer line is what the page says. */
+const MAX_PROMPT_WORDS = 25;
+const MAX_RAIL_WORDS = 6;
+
+/** Whether an outline line (markdown) is one of the page's controls or prompts. `text` is its plain
+ * text (link and image markup removed). */
+export function chromeLine(line: string, text: string): boolean {
+  let t = text
+    .replace(/^[\s#>*+•-]*(?:\d+\.\s+(?:#+\s*)?)?/, '')
+    .replace(/[\s:.!?…*|()\-]+$/, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+  if (!t) return false;
+  // A button's label written twice (its text and a screen reader's copy): "Send feedback Send feedback".
+  const twice = /^(.+?) \1$/i.exec(t);
+  if (twice) t = twice[1];
+  if (CONTROL.test(t) || COPYRIGHT.test(t) || COUNTER.test(t)) return true;
+  const words = t.split(' ').length;
+  if (words <= MAX_PROMPT_WORDS && (ACCOUNT.test(t) || NEWSLETTER.test(t))) return true;
+  if (CONSENT.test(t)) return true;
+  return /^#+\s/.test(line.replace(/^[\s>*+-]*/, '')) && words <= MAX_RAIL_WORDS && RAIL.test(t);
+}
