@@ -31,8 +31,10 @@ const CONTROL = new RegExp(
  * "Create an account or sign in to comment"). */
 const ACCOUNT =
   /\b(?:you must|you need to|please)\b.{0,20}\b(?:log ?in|sign ?in|sign ?up|register|be a member)\b|\b(?:log ?in|sign ?in|sign ?up|register|create an account)\b.{0,30}\bto (?:reply|post|comment|continue|save|follow)\b|\bor (?:log ?in|sign ?in|sign ?up|register)\b|\bsign up for (?:a )?(?:new|free) account\b|\balready have an account\b|\bnot (?:logged|signed) in\b|\bas a guest\b/i;
-/** A newsletter's sign-up prompt ("Sign up for our newsletter", "... delivered to your inbox"). */
-const NEWSLETTER = /\bnewsletters?\b|\bmailing list\b|\bto your inbox\b/i;
+/** A newsletter's sign-up prompt ("Sign up for our newsletter", "... delivered to your inbox"): a
+ * call to subscribe, not a line that only names a newsletter or a mailing list. */
+const NEWSLETTER =
+  /\b(?:subscribe|sign[ -]?up|join|get|receive)\b.*\b(?:newsletters?|mailing list|inbox)\b|\b(?:newsletters?|mailing list)\b.*\b(?:subscribe|sign[ -]?up)\b|^(?:\w+ )?newsletters?$|\bdelivered\b.*\bto your inbox\b/i;
 /** A consent notice under a form ("By signing up, you agree to our Privacy Policy"). */
 const CONSENT = /^by (?:clicking|using|signing up|submitting|providing|subscribing|continuing|posting|registering)\b.*\b(?:agree|consent)/i;
 /** A copyright line. */
@@ -42,6 +44,13 @@ const COUNTER = /^(?:(?:showing|displaying)\s+\d[\d,]*\b.*\bof\b.*|\d[\d,]*\s+(?
 /** A rail's heading: related, recommended or popular items beside the content. */
 const RAIL =
   /^(?:(?:more )?related(?: \w+)?|recommended(?: for you)?|you (?:might|may) also like|customers (?:also|who) \w+.*|more to (?:explore|discover)|read (?:this )?next|(?:top|trending|popular|recent|latest)(?: \w+)?|more from .*|more (?:topics|stories|articles|posts)(?: .*)?)$/i;
+/** A forum member's counters beside each post ("Joined: Feb 8, 2023", "Posts: 1,077", "Reaction
+ * score: 10"): the poster's profile, repeated on every post, not what the thread says. */
+const MEMBER_STAT = /^(?:joined|join date|member since|posts|messages|threads|reaction score|likes(?: received)?|points|trophies|solutions)\s*:\s*[\p{L}\p{N}][\p{L}\p{N}, ]*$/iu;
+/** A line of a few button labels said over and over ("Reply Reply Reply Start a new thread Reply"):
+ * at least this many words, of which at most a third are different, and no number (a product's
+ * options, "Sofa, dark gray, 55 7/8 in" again and again, or a run of dated headlines repeat words too). */
+const MIN_REPEATED_WORDS = 8;
 /** Prompts and rail headings are short; a longer line is what the page says. */
 const MAX_PROMPT_WORDS = 25;
 const MAX_RAIL_WORDS = 6;
@@ -58,7 +67,9 @@ export function chromeLine(line: string, text: string): boolean {
   // A button's label written twice (its text and a screen reader's copy): "Send feedback Send feedback".
   const twice = /^(.+?) \1$/i.exec(t);
   if (twice) t = twice[1];
-  if (CONTROL.test(t) || COPYRIGHT.test(t) || COUNTER.test(t)) return true;
+  if (CONTROL.test(t) || COPYRIGHT.test(t) || COUNTER.test(t) || MEMBER_STAT.test(t)) return true;
+  const all = t.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  if (all.length >= MIN_REPEATED_WORDS && new Set(all).size * 3 <= all.length && !/\p{N}/u.test(t)) return true;
   const words = t.split(' ').length;
   if (words <= MAX_PROMPT_WORDS && (ACCOUNT.test(t) || NEWSLETTER.test(t))) return true;
   if (CONSENT.test(t)) return true;
