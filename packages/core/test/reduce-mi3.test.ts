@@ -62,4 +62,25 @@ describe('outline of the rest of the page: controls and prompts left out', () =>
     expect(text).to.include('Option: Kettle, steel, 3 l');
     for (const c of ['Joined:', 'Posts: 1,077', 'Reaction score', 'Reply Reply', 'Start a new thread']) expect(text).not.to.include(c);
   });
+
+  it('drops a row of button links, every one a control; keeps a row with a link that says something', () => {
+    const text = reduce(
+      page(`<p><a href="/register">Try for free</a> <a href="/login">Sign in</a></p>${card(1)}
+        <p><a href="/sales">Talk to an expert</a><a href="/sales">Talk to an expert</a> <a href="/trial">Get started</a></p>${card(2)}
+        <p><a href="/login">Sign in</a> <a href="/guide">The kettle descaling guide</a></p>${card(3)}`),
+    );
+    for (const n of [1, 2, 3]) expect(text).to.include(`kettle number ${n}`);
+    expect(text).to.include('[The kettle descaling guide](/guide)');
+    for (const c of ['Try for free', 'Talk to an expert', 'Get started']) expect(text).not.to.include(c);
+  });
+
+  it("drops a feedback widget's question and a rail's label that is not a heading", () => {
+    const text = reduce(
+      page(`<p>How helpful do you find the information on this page?</p>${card(1)}<p>Browse related articles</p>${card(2)}
+        <p>Featured blog posts</p>${card(3)}<p>How to descale</p>${card(4)}`),
+    );
+    for (const n of [1, 2, 3, 4]) expect(text).to.include(`kettle number ${n}`);
+    expect(text).to.include('How to descale');
+    for (const c of ['How helpful', 'Browse related', 'Featured blog']) expect(text).not.to.include(c);
+  });
 });
