@@ -33,7 +33,8 @@ describe('outline of the rest of the page: controls and prompts left out', () =>
     expect(text).to.include('kettle number 1');
     expect(text).to.include("The kettle's warranty is registered to the account");
     expect(text).to.include("The creator's guide to writing a newsletter");
-    for (const c of ['You must log in', 'Create an account', 'Join Our Newsletter', 'to your inbox', 'Already have', 'By signing up', '### Newsletter']) expect(text).not.to.include(c);
+    for (const c of ['You must log in', 'Create an account', 'Join Our Newsletter', 'to your inbox', 'Already have', 'By signing up', '### Newsletter'])
+      expect(text).not.to.include(c);
   });
 
   it("drops a copyright line and a list's result counter, which hold numbers; keeps other lines with numbers", () => {
@@ -82,5 +83,16 @@ describe('outline of the rest of the page: controls and prompts left out', () =>
     for (const n of [1, 2, 3, 4]) expect(text).to.include(`kettle number ${n}`);
     expect(text).to.include('How to descale');
     for (const c of ['How helpful', 'Browse related', 'Featured blog']) expect(text).not.to.include(c);
+  });
+
+  it("drops a lone link to the site's home page (its logo or name); keeps a link to another page", () => {
+    const text = reduce(
+      page(`<p><a href="/"><img src="/logo.png" alt=""> Kettle World, tea and kettles since 1950</a></p>${card(1)}
+        <p><a href="/guide">Kettle World's descaling guide for every kettle</a></p>${card(2)}`),
+      'https://kettles.example.com/bridge',
+    );
+    for (const n of [1, 2]) expect(text).to.include(`kettle number ${n}`);
+    expect(text).to.include("Kettle World's descaling guide");
+    expect(text).not.to.include('since 1950');
   });
 });

@@ -46,13 +46,16 @@ const RAIL =
   /^(?:(?:more |browse |see )?related(?: \w+)?|featured(?: \w+)? (?:posts|items|articles|stories|products)|recommended(?: for you)?|you (?:might|may) also like|customers (?:also|who) \w+.*|more to (?:explore|discover)|read (?:this )?next|(?:top|trending|popular|recent|latest)(?: \w+)?|more from .*|more (?:topics|stories|articles|posts)(?: .*)?)$/i;
 /** A forum member's counters beside each post ("Joined: Feb 8, 2023", "Posts: 1,077", "Reaction
  * score: 10"): the poster's profile, repeated on every post, not what the thread says. */
-const MEMBER_STAT = /^(?:joined|join date|member since|posts|messages|threads|reaction score|likes(?: received)?|points|trophies|solutions)\s*:\s*[\p{L}\p{N}][\p{L}\p{N}, ]*$/iu;
+const MEMBER_STAT =
+  /^(?:joined|join date|member since|posts|messages|threads|reaction score|likes(?: received)?|points|trophies|solutions)\s*:\s*[\p{L}\p{N}][\p{L}\p{N}, ]*$/iu;
 /** A line of a few button labels said over and over ("Reply Reply Reply Start a new thread Reply"):
  * at least this many words, of which at most a third are different, and no number (a product's
  * options, "Sofa, dark gray, 55 7/8 in" again and again, or a run of dated headlines repeat words too). */
 const MIN_REPEATED_WORDS = 8;
 /** A link's text in a line's markdown. */
 const LINK_TEXT = /\[((?:[^\[\]]|\[[^\]]*\])*)\]\([^)\s]*\)/g;
+/** A line that is one link to the site's home page (`](/)`): the site's logo or name, or "Home". */
+const HOME_LINK = /^(?:[-*+]\s+)?\[(?:[^[\]]|\[[^\]]*\])*\]\(\/\)$/;
 /** Prompts and rail headings are short; a longer line is what the page says. */
 const MAX_PROMPT_WORDS = 25;
 const MAX_RAIL_WORDS = 6;
@@ -62,10 +65,14 @@ const MAX_RAIL_WORDS = 6;
 export function chromeLine(line: string, text: string): boolean {
   const t = label(text);
   if (!t) return false;
+  if (HOME_LINK.test(line.trim())) return true;
   if (CONTROL.test(t) || COPYRIGHT.test(t) || COUNTER.test(t) || MEMBER_STAT.test(t)) return true;
   // A row of buttons, links among them ("[Try for free](/register) [Sign in](/login)"): every part of
   // the line, linked or not, a control's label.
-  const parts = line.split(LINK_TEXT).map(label).filter((p) => /[\p{L}\p{N}]/u.test(p));
+  const parts = line
+    .split(LINK_TEXT)
+    .map(label)
+    .filter((p) => /[\p{L}\p{N}]/u.test(p));
   if (parts.length > 1 && line.includes('](') && parts.every((p) => CONTROL.test(p))) return true;
   const all = t.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
   if (all.length >= MIN_REPEATED_WORDS && new Set(all).size * 3 <= all.length && !/\p{N}/u.test(t)) return true;
