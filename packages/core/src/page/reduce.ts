@@ -2,6 +2,7 @@
 // could ask for (text, link targets, image sources, table structure, JSON-LD, microdata, meta) and
 // drops what carries none. One streaming pass (see render.ts); linear in the page size.
 import { findMainContent } from './main-content.ts';
+import { chromeLine } from './outline-chrome.ts';
 import { productList } from './page-type.ts';
 import { renderPage, type Range, type Rendered } from './render.ts';
 import { complement } from './scan.ts';
@@ -270,7 +271,7 @@ const letters = (s: string) => s.replace(/[^\p{L}\p{N}]+/gu, '').length;
 /** What the page says outside its main content, as a compact outline: link lists without their short
  * labels (a menu's items go; a headline's or a card's long link text stays), then the lines of at
  * least REST_WORDS words with the short lines of their paragraph, lines with a number, labelled values
- * and table rows. */
+ * and table rows; the page's controls and prompts (outline-chrome.ts) never. */
 function outline(text: string): string {
   const lines = dropLinkLists(text, MIN_LINKS, REST_WORDS).split('\n');
   const long = lines.map((line) => wordCount(line) >= REST_WORDS);
@@ -294,7 +295,7 @@ function outline(text: string): string {
     start = end + 1;
   }
   return lines
-    .filter((_, i) => keep[i])
+    .filter((line, i) => keep[i] && !(line && chromeLine(line, plainText(line))))
     .join('\n')
     .replace(/\n{3,}/g, '\n\n')
     .trim();
