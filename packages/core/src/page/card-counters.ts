@@ -2,9 +2,9 @@
 // carries ("84 reactions 9 comments", "12 likes", "3 min read"), the site's tally of each item, not what
 // the list says about it; a "Read more" link standing alone; a list's results count and page-size label
 // ("1-30 of 1000", "Results per page:"); a live region's status message ("loaded 338 results").
-import type { AnyNode, Element } from 'domhandler';
-import { eachLive, HEADINGS, signature, subtreeEnd, textOf, type Tree } from './content-tree.ts';
-import { ownBlock } from './labels.ts';
+import type { Element } from 'domhandler';
+import { eachLive, signature, textOf, type Tree } from './content-tree.ts';
+import { headingWithin, ownBlock, underTag } from './labels.ts';
 
 /** A count ("84", "1.2k", "3,400"). */
 const NUM = String.raw`\d[\d,.]*\s?[km]?`;
@@ -53,29 +53,8 @@ const READ_MORE =
  */
 const DOWNLOAD = /^download(?: now)?$/;
 
-/** Whether element `i` lies in a table cell under `node`. */
-function inTable(t: Tree, node: number, i: number): boolean {
-  for (let a = t.parent[i]; a > node; a = t.parent[a]) if (t.els[a].name === 'td' || t.els[a].name === 'th') return true;
-  return false;
-}
-
-/**
- * An element's text without the parts set aside inside it (a link's words for screen readers only,
- * `Read full article<span class="sr-only">: How to choose boots</span>`) nor its icons' titles.
- */
-function shownText(t: Tree, el: Element): string {
-  let s = '';
-  const stack: AnyNode[] = [el];
-  while (stack.length && s.length <= MAX * 2) {
-    const n = stack.pop()!;
-    if (n.type === 'text') s += n.data;
-    else if (n.type === 'tag' && n.name !== 'svg') {
-      const k = t.index.get(n);
-      if (k === undefined || !t.gone[k]) for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i]);
-    }
-  }
-  return s.replace(/\s+/g, ' ').trim().toLowerCase();
-}
+/** A table cell, where a bare "Download" is a row's file. */
+const CELLS = new Set(['td', 'th']);
 
 /**
  * The links inside the content `node` whose whole text says "Read more" (standing alone in their block):
@@ -86,8 +65,10 @@ export function readMoreLinks(t: Tree, node: number): number[] {
   const out: number[] = [];
   eachLive(t, node, (i) => {
     if (t.els[i].name !== 'a' || t.lnk[i] === 0 || t.lnk[i] > MAX) return false;
-    const text = shownText(t, t.els[i]);
-    if (!READ_MORE.test(text) && !(DOWNLOAD.test(text) && !inTable(t, node, i))) return false;
+    // (its text without the parts set aside inside it: a link's words for screen readers only,
+    // `Read full article<span class="sr-only">: How to choose boots</span>`)
+    const text = textOf(t.els[i], MAX * 2 + 1, 'svg', t);
+    if (!READ_MORE.test(text) && !(DOWNLOAD.test(text) && !underTag(t, node, i, CELLS))) return false;
     const k = ownBlock(t, node, i);
     if (k !== -1) out.push(k);
     return true;
@@ -132,16 +113,9 @@ export function statusMessages(t: Tree, node: number): number[] {
     const a = t.els[i].attribs;
     if (a.role !== 'status' && (a['aria-live'] === undefined || a['aria-live'] === 'off')) return false;
     const chars = t.txt[i] + t.lnk[i];
-    if (chars === 0 || chars > STATUS_TEXT || hasHeading(t, i)) return false;
+    if (chars === 0 || chars > STATUS_TEXT || headingWithin(t, i)) return false;
     out.push(i);
     return true;
   });
   return out;
-}
-
-/** Whether element `i` holds a heading (a live region around a section is not a status message). */
-function hasHeading(t: Tree, i: number): boolean {
-  const last = subtreeEnd(t, i);
-  for (let k = i + 1; k <= last; k++) if (HEADINGS.has(t.els[k].name)) return true;
-  return false;
 }

@@ -459,14 +459,15 @@ export function setAside(t: Tree, i: number): void {
   t.removed[i] = 1;
 }
 
-/** Up to `max` characters of an element's text, whitespace collapsed, lower-cased; without what the tag `skip` holds (`svg`: an icon's title). */
-export function textOf(el: Element, max = 200, skip?: string): string {
+/** Up to `max` characters of an element's text, whitespace collapsed, lower-cased; without what the tag `skip` holds (`svg`: an icon's title), nor, given the tree `live`, its elements set aside. */
+export function textOf(el: Element, max = 200, skip?: string, live?: Tree): string {
   let s = '';
   const stack: AnyNode[] = [el];
   while (stack.length && s.length < max) {
     const n = stack.pop()!;
     if (n.type === 'text') s += n.data;
-    else if ('children' in n && n.type === 'tag' && n.name !== skip) for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i]);
+    else if ('children' in n && n.type === 'tag' && n.name !== skip && !(live && live.gone[live.index.get(n) ?? -1]))
+      for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i]);
   }
   return s.replace(/\s+/g, ' ').trim().toLowerCase();
 }

@@ -29,7 +29,8 @@ export function labels(t: Tree, node: number, type: PageType): number[] {
   const out = wholeTextBlocks(t, node, MAX, (text) => LABEL.test(text)).filter((k) => !inCode(t, node, k));
   // (a list's own control labels; not a heading, which on a reference page names a subject: "Filters")
   if (type !== 'documentation')
-    for (const k of wholeTextBlocks(t, node, MAX, (text) => LIST_CONTROL.test(text))) if (!holdsHeading(t, k) && !inCode(t, node, k)) out.push(k);
+    for (const k of wholeTextBlocks(t, node, MAX, (text) => LIST_CONTROL.test(text)))
+      if (!HEADINGS.has(t.els[k].name) && !headingWithin(t, k) && !inCode(t, node, k)) out.push(k);
   return out;
 }
 
@@ -39,15 +40,19 @@ export function labels(t: Tree, node: number, type: PageType): number[] {
  */
 const LIST_CONTROL = /^(?:filters?(?: \(\d+\))?|sort(?: by)?:?|clear (?:all(?: filters)?|filters)|reset filters)$/;
 
-/** Whether the block `k` lies in a `<pre>` or `<code>` under `node`. */
-function inCode(t: Tree, node: number, k: number): boolean {
-  for (let a = k; a > node; a = t.parent[a]) if (t.els[a].name === 'pre' || t.els[a].name === 'code') return true;
+const CODE = new Set(['pre', 'code']);
+const inCode = (t: Tree, node: number, k: number) => underTag(t, node, k, CODE);
+
+/** Whether element `k`, or an element around it below `node`, is one of the tags `names`. */
+export function underTag(t: Tree, node: number, k: number, names: ReadonlySet<string>): boolean {
+  for (let a = k; a > node; a = t.parent[a]) if (names.has(t.els[a].name)) return true;
   return false;
 }
 
-/** Whether the block `k` is or holds a heading. */
-function holdsHeading(t: Tree, k: number): boolean {
-  for (let i = k; i <= subtreeEnd(t, k); i++) if (HEADINGS.has(t.els[i].name)) return true;
+/** Whether element `k` holds a heading (itself not counted). */
+export function headingWithin(t: Tree, k: number): boolean {
+  const last = subtreeEnd(t, k);
+  for (let i = k + 1; i <= last; i++) if (HEADINGS.has(t.els[i].name)) return true;
   return false;
 }
 

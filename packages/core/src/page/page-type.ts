@@ -1,7 +1,8 @@
 // The page type of a page whose main content was found (main-content.ts): from schema.org types
 // (JSON-LD, microdata) and Open Graph, else from the shape of the content.
 import type { Element } from 'domhandler';
-import { classId, eachLive, elementChildren, HEADINGS, outermost, signature, subtreeEnd, weight, type Tree } from './content-tree.ts';
+import { classId, eachLive, elementChildren, outermost, signature, subtreeEnd, weight, type Tree } from './content-tree.ts';
+import { headingWithin } from './labels.ts';
 import { marketingPage } from './marketing.ts';
 
 export type PageType = 'article' | 'forum' | 'listing' | 'product' | 'documentation' | 'service' | 'empty';
@@ -252,10 +253,7 @@ const linkShare = (t: Tree, run: number[]) =>
 function cards(t: Tree, node: number): boolean {
   const run = repeatedRun(t, node);
   if (!run || run.reduce((a, k) => a + weight(t, k), 0) < CARDS_SHARE * weight(t, node) || linkShare(t, run) < CARDS_LINKY) return false;
-  const titled = run.filter((k) => {
-    for (let i = k + 1; i <= subtreeEnd(t, k); i++) if (HEADINGS.has(t.els[i].name)) return true;
-    return false;
-  });
+  const titled = run.filter((k) => headingWithin(t, k));
   return titled.length >= CARDS_TITLED * run.length;
 }
 
