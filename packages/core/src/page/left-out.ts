@@ -24,6 +24,7 @@ import { shortTwins } from './short-twins.ts';
 import { tooltips } from './tooltips.ts';
 import { FACET_SHARE, facets } from './facets.ts';
 import { cardBadges, cardTerms } from './card-badges.ts';
+import { legalNotes } from './legal-notes.ts';
 
 /**
  * The blocks inside the content `node` to leave out for its page `type`; `holdsTitle` says whether
@@ -40,6 +41,8 @@ export function leftOut(t: Tree, node: number, type: PageType, holdsTitle: (i: n
   // A shop's review widget is its customers' reviews on any page it is put on (a product page typed
   // as something else, a collection, a landing page).
   else if (type !== 'forum') add(named(t, node, REVIEW_WIDGETS));
+  // (a publisher's legal notes under a product's description: legal-notes.ts)
+  if (type === 'product') add(legalNotes(t, node, holdsTitle));
   if (type !== 'product' && type !== 'forum') add(shopTestimonials(t, node));
   add(threadParts(t, node, type, holdsTitle));
   add(facets(t, node, type, holdsTitle));
