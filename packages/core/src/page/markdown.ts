@@ -89,6 +89,13 @@ const GLUED_VALUES = new RegExp(
   `([A-Za-z0-9).:%])((?:</(?:${BOX})>|${COMMENT})*</(?:${BOX})>(?:${COMMENT})*)(<(?:${BOX})\\b[^>]*\\bclass="(?:[^"]*[\\s_-])?values?(?:[\\s_-][^"]*)?"[^>]*>(?:<(?:${BOX})\\b[^>]*>|${COMMENT})*)(?=[^\\s<])`,
   'g',
 );
+/** An element ending in a letter, a digit or a bracket and, right after it, one holding a `<time>` (a
+ * card's author and its date, `<span>Terrence O'Brien</span><span><time>Mar 7</time></span>`, read
+ * "O'BrienMar 7"): a date is a datum of its own, set apart. */
+const GLUED_TIME = new RegExp(
+  `([\\p{L}0-9).])((?:</(?:${BOX})>|${COMMENT})*</(?:${BOX})>(?:${COMMENT})*)((?:<(?:${BOX})\\b[^>]*>|${COMMENT})*<time\\b[^>]*>)(?=[^\\s<])`,
+  'gu',
+);
 /** Two like items side by side, each a box of text alone with the same classes (a card's metadata
  * items, `<span class="metadata-item">2026</span><span class="metadata-item">1h 54m</span>`, read
  * "20261h 54m"): a run of like boxes is a row of items a stylesheet sets apart, not a word's pieces
@@ -109,14 +116,17 @@ function separateBoxes(html: string): string {
   const boxes = GLUED_BOXES.test(html);
   const values = GLUED_VALUES.test(html);
   const items = GLUED_ITEMS.test(html);
-  if (!boxes && !values && !items) return html;
+  const times = GLUED_TIME.test(html);
+  if (!boxes && !values && !items && !times) return html;
   GLUED_BOXES.lastIndex = 0;
   GLUED_VALUES.lastIndex = 0;
   GLUED_ITEMS.lastIndex = 0;
+  GLUED_TIME.lastIndex = 0;
   const apart = (s: string) => {
     const b = boxes ? s.replace(GLUED_BOXES, '$1$2&#32;$3') : s;
     const v = values ? b.replace(GLUED_VALUES, '$1$2&#32;$3') : b;
-    return items ? v.replace(GLUED_ITEMS, '$1$4&#32;') : v;
+    const i = items ? v.replace(GLUED_ITEMS, '$1$4&#32;') : v;
+    return times ? i.replace(GLUED_TIME, '$1$2&#32;$3') : i;
   };
   const out: string[] = [];
   let pos = 0;
