@@ -367,6 +367,7 @@ export function mergeCuts(cuts: Cut[]): Cut[] {
  * text kept, in the same pass (a second pass over the page would cost as much again).
  */
 const INLINE_CLOSE = /^<\/(?:a|span|b|i|em|strong|small|time|label|abbr|cite|code|mark|sub|sup|u|s|font)\s*>$/i;
+const INLINE_OPEN = /^<(?:a|span|b|i|em|strong|small|time|label|abbr|cite|code|mark|sub|sup|u|s|font)[\s>]/i;
 const isSpace = (c: number) => c === 32 || c === 10 || c === 9 || c === 13 || c === 12;
 
 export function assemble(html: string, ranges: Range[], cuts: Cut[], spaceAt?: number[]): string {
@@ -393,8 +394,18 @@ export function assemble(html: string, ranges: Range[], cuts: Cut[], spaceAt?: n
             break;
           }
         }
-        parts.push(html.slice(a, t), tail, '&#32;');
-        a = spaceAt[p];
+        // (before inline content, text or an inline element, the space goes after the closing tag: the
+        // converter loses one written inside a block of several words, `<div>Plain name&#32;</div><span>then`)
+        const gt = html.indexOf('>', spaceAt[p]);
+        let nx = gt + 1;
+        while (nx < b && isSpace(html.charCodeAt(nx))) nx++;
+        if (gt !== -1 && nx < b && (html.charCodeAt(nx) !== 60 || INLINE_OPEN.test(html.slice(nx, nx + 12)))) {
+          parts.push(html.slice(a, t), tail, html.slice(spaceAt[p], gt + 1), '&#32;');
+          a = nx;
+        } else {
+          parts.push(html.slice(a, t), tail, '&#32;');
+          a = spaceAt[p];
+        }
       }
     }
     parts.push(html.slice(a, b));
