@@ -25,6 +25,7 @@ import { tooltips } from './tooltips.ts';
 import { FACET_SHARE, facets } from './facets.ts';
 import { cardBadges, cardTerms } from './card-badges.ts';
 import { legalNotes } from './legal-notes.ts';
+import { choiceLabels } from './choice-labels.ts';
 
 /**
  * The blocks inside the content `node` to leave out for its page `type`; `holdsTitle` says whether
@@ -47,6 +48,8 @@ export function leftOut(t: Tree, node: number, type: PageType, holdsTitle: (i: n
   add(threadParts(t, node, type, holdsTitle));
   add(facets(t, node, type, holdsTitle));
   add(sortControls(t, node));
+  // (a product's purchase options, "Auto-Replenish: save 5%", are its offer: kept)
+  if (type !== 'product') add(choiceLabels(t, node));
   add(cardToggles(t, node));
   if (type !== 'product') add(cardControls(t, node));
   if (type !== 'product') add(cardHidden(t, node));

@@ -89,6 +89,21 @@ const GLUED_VALUES = new RegExp(
   `([A-Za-z0-9).:%])((?:</(?:${BOX})>|${COMMENT})*</(?:${BOX})>(?:${COMMENT})*)(<(?:${BOX})\\b[^>]*\\bclass="(?:[^"]*[\\s_-])?values?(?:[\\s_-][^"]*)?"[^>]*>(?:<(?:${BOX})\\b[^>]*>|${COMMENT})*)(?=[^\\s<])`,
   'g',
 );
+/** An element ending in a letter, a digit or a bracket and, right after it, one holding a `<time>` (a
+ * card's author and its date, `<span>Terrence O'Brien</span><span><time>Mar 7</time></span>`, read
+ * "O'BrienMar 7"): a date is a datum of its own, set apart. */
+const GLUED_TIME = new RegExp(
+  `([\\p{L}0-9).])((?:</(?:${BOX})>|${COMMENT})*</(?:${BOX})>(?:${COMMENT})*)((?:<(?:${BOX})\\b[^>]*>|${COMMENT})*<time\\b[^>]*>)(?=[^\\s<])`,
+  'gu',
+);
+/** Two like items side by side, each a box of text alone with the same classes (a card's metadata
+ * items, `<span class="metadata-item">2026</span><span class="metadata-item">1h 54m</span>`, read
+ * "20261h 54m"): a run of like boxes is a row of items a stylesheet sets apart, not a word's pieces
+ * (a price split into spans gives each piece a class of its own: `price-whole`, `price-fraction`).
+ * Not a rich-text editor's runs, styled inline and split anywhere, even inside a word (`<span
+ * class="run" style="…">Le</span><span class="run" style="…">arn more</span>`): no `style` on the
+ * first, and the second not going on with a lower-case letter. */
+const GLUED_ITEMS = /(<(span|li|div|a)\b(?![^>]*\sstyle=)[^>]*?\sclass="([^"]+)"[^>]*>[^<]*[^\s<>])(<\/\2>)(?=<\2\b[^>]*?\sclass="\3"[^>]*>[^\s<a-z])/g;
 const PRE = /<pre\b[\s\S]*?<\/pre>/gi;
 
 /**
@@ -100,12 +115,18 @@ const PRE = /<pre\b[\s\S]*?<\/pre>/gi;
 function separateBoxes(html: string): string {
   const boxes = GLUED_BOXES.test(html);
   const values = GLUED_VALUES.test(html);
-  if (!boxes && !values) return html;
+  const items = GLUED_ITEMS.test(html);
+  const times = GLUED_TIME.test(html);
+  if (!boxes && !values && !items && !times) return html;
   GLUED_BOXES.lastIndex = 0;
   GLUED_VALUES.lastIndex = 0;
+  GLUED_ITEMS.lastIndex = 0;
+  GLUED_TIME.lastIndex = 0;
   const apart = (s: string) => {
     const b = boxes ? s.replace(GLUED_BOXES, '$1$2&#32;$3') : s;
-    return values ? b.replace(GLUED_VALUES, '$1$2&#32;$3') : b;
+    const v = values ? b.replace(GLUED_VALUES, '$1$2&#32;$3') : b;
+    const i = items ? v.replace(GLUED_ITEMS, '$1$4&#32;') : v;
+    return times ? i.replace(GLUED_TIME, '$1$2&#32;$3') : i;
   };
   const out: string[] = [];
   let pos = 0;
@@ -146,7 +167,7 @@ function definitionsAsParagraphs(html: string): string {
 
 const isNameChar = (c: number) => (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 45;
 const BLOCK_IN_LINK =
-  /(?:&#32;)?<\/?(?:h[1-6]|p|div|section|article|header|footer|ul|ol|li|dl|dt|dd|figure|figcaption|blockquote|table|thead|tbody|tfoot|tr|td|th|br|hr)\b[^>]*>/gi;
+  /(?:&#32;)?<\/?(?:h[1-6]|p|div|section|article|header|footer|ul|ol|li|dl|dt|dd|figure|figcaption|blockquote|table|thead|tbody|tfoot|tr|td|th|br|hr)\b[^>]*>(?:&#32;)?/gi;
 
 /**
  * A card is often one link around a heading, an image and a price: the converter would keep the
