@@ -167,7 +167,7 @@ function definitionsAsParagraphs(html: string): string {
 
 const isNameChar = (c: number) => (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 45;
 const BLOCK_IN_LINK =
-  /(?:&#32;)?<\/?(?:h[1-6]|p|div|section|article|header|footer|ul|ol|li|dl|dt|dd|figure|figcaption|blockquote|table|thead|tbody|tfoot|tr|td|th|br|hr)\b[^>]*>(?:&#32;)?/gi;
+  /(?:&#32;)?<\/?(?:h[1-6]|p|div|section|article|header|footer|ul|ol|li|dl|dt|dd|figure|figcaption|blockquote|table|thead|tbody|tfoot|tr|td|th|br|hr)\b[^>]*>/gi;
 
 /**
  * A card is often one link around a heading, an image and a price: the converter would keep the

@@ -366,10 +366,6 @@ export function mergeCuts(cuts: Cut[]): Cut[] {
  * `blockEnds`), a space the converter keeps (`&#32;`) is written before each of those offsets in the
  * text kept, in the same pass (a second pass over the page would cost as much again).
  */
-const INLINE_CLOSE = /^<\/(?:a|span|b|i|em|strong|small|time|label|abbr|cite|code|mark|sub|sup|u|s|font)\s*>$/i;
-const INLINE_OPEN = /^<(?:a|span|b|i|em|strong|small|time|label|abbr|cite|code|mark|sub|sup|u|s|font)[\s>]/i;
-const isSpace = (c: number) => c === 32 || c === 10 || c === 9 || c === 13 || c === 12;
-
 export function assemble(html: string, ranges: Range[], cuts: Cut[], spaceAt?: number[]): string {
   const parts: string[] = [];
   let p = 0;
@@ -377,35 +373,8 @@ export function assemble(html: string, ranges: Range[], cuts: Cut[], spaceAt?: n
     if (spaceAt) {
       while (p < spaceAt.length && spaceAt[p] < a) p++;
       for (; p < spaceAt.length && spaceAt[p] < b; p++) {
-        // (the whitespace just before the closing tag, and between the inline elements closing there,
-        // goes: the converter drops the kept space after whitespace, `<a>Renato</a> </div><span>on`
-        // reading "Renatoon")
-        let t = spaceAt[p];
-        let tail = '';
-        for (;;) {
-          let u = t;
-          while (u > a && isSpace(html.charCodeAt(u - 1))) u--;
-          const lt = html.charCodeAt(u - 1) === 62 ? html.lastIndexOf('</', u - 1) : -1;
-          if (lt >= a && INLINE_CLOSE.test(html.slice(lt, u))) {
-            tail = html.slice(lt, u) + tail;
-            t = lt;
-          } else {
-            t = u;
-            break;
-          }
-        }
-        // (before inline content, text or an inline element, the space goes after the closing tag: the
-        // converter loses one written inside a block of several words, `<div>Plain name&#32;</div><span>then`)
-        const gt = html.indexOf('>', spaceAt[p]);
-        let nx = gt + 1;
-        while (nx < b && isSpace(html.charCodeAt(nx))) nx++;
-        if (gt !== -1 && nx < b && (html.charCodeAt(nx) !== 60 || INLINE_OPEN.test(html.slice(nx, nx + 12)))) {
-          parts.push(html.slice(a, t), tail, html.slice(spaceAt[p], gt + 1), '&#32;');
-          a = nx;
-        } else {
-          parts.push(html.slice(a, t), tail, '&#32;');
-          a = spaceAt[p];
-        }
+        parts.push(html.slice(a, spaceAt[p]), '&#32;');
+        a = spaceAt[p];
       }
     }
     parts.push(html.slice(a, b));
