@@ -25,4 +25,14 @@ describe('page: markdown, like items side by side', () => {
     );
     expect(md(html)).to.include('tools including CRM and AI automation for you.');
   });
+
+  it("leaves a label's colon and a sentence's full stop, each in a box of their own, on the word before", () => {
+    const box = (s: string) => `<span class="txt">${s}</span>`;
+    const html = page(
+      `<main><h1>Returns</h1>${para('Policy', 2)}<p>${box('Color')}${box(': Black')}</p><p>${box('30 days returns')}${box('. Buyer pays for return shipping')}${box('.')}</p></main>`,
+    );
+    const out = md(html);
+    expect(out).to.include('Color: Black');
+    expect(out).to.include('30 days returns. Buyer pays for return shipping.');
+  });
 });
