@@ -24,6 +24,7 @@ import { shortTwins } from './short-twins.ts';
 import { tooltips } from './tooltips.ts';
 import { FACET_SHARE, facets } from './facets.ts';
 import { cardBadges, cardTerms } from './card-badges.ts';
+import { cardNotices } from './card-notices.ts';
 
 /**
  * The blocks inside the content `node` to leave out for its page `type`; `holdsTitle` says whether
@@ -49,6 +50,7 @@ export function leftOut(t: Tree, node: number, type: PageType, holdsTitle: (i: n
   if (type !== 'product') add(cardHidden(t, node));
   if (type !== 'product') add(gridBanners(t, node));
   if (type !== 'product') add(cardBadges(t, node));
+  if (type !== 'product') add(cardNotices(t, node));
   add(cardTerms(t, node));
   add(disclosureMenus(t, node, holdsTitle));
   if (type === 'product' || type === 'article' || type === 'service' || type === 'documentation')
