@@ -27,4 +27,14 @@ describe("page: main content of a category page with the shop's notices on its c
       <div class="grid">${[1, 2, 3, 4, 5, 6].map((i) => card(i, `In stock and ready to ship from our warehouse in ${i} days`)).join('')}</div></main>`);
     expectOnly(md(html), ['Camera lenses', 'Free shipping on every order', 'In stock', 'ready to ship from our warehouse'], CHROME_WORDS);
   });
+
+  it("leaves out the badges and the repeated field names of cards that also link to the item's other colours", () => {
+    const shoe = (i: number) =>
+      `<div class="tile"><a href="/p/runner-${i}/black"><img src="/r${i}.jpg" alt=""></a>
+         <div class="tile__flag">New Arrival</div><a href="/p/runner-${i}/colours">+${i} colours</a>
+         <a href="/p/runner-${i}/black"><dl><dt>Brand Name</dt><dd>Stride</dd><dt>Product Name</dt><dd>Runner ${i} trail shoe</dd></dl></a>
+         <span class="price">$${i}9.95</span></div>`;
+    const html = page(`<main><h1>Running shoes</h1><div class="tiles">${[1, 2, 3, 4, 5, 6].map(shoe).join('')}</div></main>`);
+    expectOnly(md(html), ['Running shoes', 'Runner 4 trail shoe', 'Stride', '$49.95'], ['New Arrival', 'Brand Name', 'Product Name', ...CHROME_WORDS]);
+  });
 });

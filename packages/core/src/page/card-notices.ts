@@ -2,7 +2,7 @@
 // shipping", "Sale ends Mar 9", "Offer valid Dec. 17 - Jan. 7" — what the shop says of its stock,
 // delivery and this week's offer under each item, not the item's name, options or price.
 import { HEADINGS, subtreeEnd, textOf, type Tree } from './content-tree.ts';
-import { GRID, PRICED, pricedGrids } from './link-blocks.ts';
+import { pricedCards } from './cards.ts';
 
 /**
  * A notice's whole text: the item in stock (not "Out of stock", "Sold out" or "Only 2 left", which say
@@ -14,22 +14,11 @@ const NOTICE = /^(?:in stock|low stock|free (?:shipping|delivery)|(?:(?:sale|off
 const NOTICE_TEXT = 50;
 
 /**
- * The blocks inside the cards of the shop's grids of priced cards inside `node` (the priced children
- * of a grid, pricedGrids) whose whole text is a notice (NOTICE) of at most NOTICE_TEXT characters,
- * holding no link and no heading.
+ * The blocks inside the cards of the shop's grids of priced cards inside `node` (pricedCards) whose
+ * whole text is a notice (NOTICE) of at most NOTICE_TEXT characters, holding no link and no heading.
  */
 export function cardNotices(t: Tree, node: number): number[] {
-  const grid = pricedGrids(t, node);
-  const out: number[] = [];
-  const end = subtreeEnd(t, node);
-  for (let c = node + 1; c <= end; c++) {
-    if (t.gone[c]) c = subtreeEnd(t, c);
-    else if (grid[c - node] & PRICED && grid[t.parent[c] - node] & GRID) {
-      out.push(...notices(t, c));
-      c = subtreeEnd(t, c);
-    }
-  }
-  return out;
+  return pricedCards(t, node).flatMap((c) => notices(t, c));
 }
 
 /** The notices inside the card `c`. */
