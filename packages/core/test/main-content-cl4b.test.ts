@@ -37,4 +37,14 @@ describe("page: main content of a category page with the shop's notices on its c
     const html = page(`<main><h1>Running shoes</h1><div class="tiles">${[1, 2, 3, 4, 5, 6].map(shoe).join('')}</div></main>`);
     expectOnly(md(html), ['Running shoes', 'Runner 4 trail shoe', 'Stride', '$49.95'], ['New Arrival', 'Brand Name', 'Product Name', ...CHROME_WORDS]);
   });
+
+  it('leaves them out too on a category page its markup declares a product', () => {
+    const ld =
+      '<script type="application/ld+json">{"@context":"https://schema.org","@type":"Product","name":"Camera lenses","offers":{"@type":"Offer","price":"149.00","priceCurrency":"USD"}}</script>';
+    const html = page(`<main><h1>Camera lenses</h1><div class="grid">${notices.map((n, i) => card(i + 1, n)).join('')}</div></main>`).replace(
+      '</head>',
+      `${ld}</head>`,
+    );
+    expectOnly(md(html), ['Camera lenses', 'Prime lens 3mm f/1.8', '$349.00', 'Out of Stock'], ['In Stock', 'Free Shipping', 'Sale ends', ...CHROME_WORDS]);
+  });
 });
