@@ -2,7 +2,7 @@
 // "Sale!", "Top Rated", printed over the card's picture or beside its name, marketing's flags and not
 // the item's name, options or price; and the field names every card's description list repeats.
 import { HEADINGS, subtreeEnd, textOf, type Tree } from './content-tree.ts';
-import { gridCards } from './cards.ts';
+import { pricedCards } from './cards.ts';
 import { PRICE } from './prices.ts';
 
 /**
@@ -34,14 +34,15 @@ function badgeNamed(a: Record<string, string>): boolean {
 }
 
 /**
- * The badges inside the cards of the shop's grids of priced cards inside `node`: blocks named as a
+ * The badges inside the cards of the shop's grids of priced cards inside `node` (pricedCards: a card
+ * linking to the item's other colours or its brand's page too): blocks named as a
  * badge (BADGE), saying one (BADGE_WORDS) or laid over the picture, whose text is at most BADGE_TEXT
  * characters, holding no link, no heading and no price (the card's name and price are its content; a
  * "Save $20" is no badge of this kind); inside the card's image link is where one often sits.
  */
 export function cardBadges(t: Tree, node: number): number[] {
   const out: number[] = [];
-  for (const c of gridCards(t, node)) {
+  for (const c of pricedCards(t, node)) {
     const last = subtreeEnd(t, c);
     for (let i = c + 1; i <= last; i++) {
       if (t.gone[i]) {
@@ -71,12 +72,12 @@ const TERM_CARDS = 5;
 
 /**
  * The terms of the description lists inside the cards of the shop's grids of priced cards inside
- * `node` that every card repeats, the same (`<dl><dt>Brand Name</dt><dd>Saucony</dd><dt>Price</dt>…`):
+ * `node` (pricedCards) that every card repeats, the same (`<dl><dt>Brand Name</dt><dd>Saucony</dd><dt>Price</dt>…`):
  * the names of the fields each card fills, which the page styles as hidden labels, not what the card
  * says about its item (its values, the `<dd>`s, stay).
  */
 export function cardTerms(t: Tree, node: number): number[] {
-  const cards = gridCards(t, node);
+  const cards = pricedCards(t, node);
   const byText = new Map<string, { holding: Set<number>; terms: number[] }>();
   for (const c of cards) {
     const last = subtreeEnd(t, c);

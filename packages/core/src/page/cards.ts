@@ -29,6 +29,25 @@ export function gridCards(t: Tree, node: number): number[] {
   return out;
 }
 
+/**
+ * The cards of the shop's grids of priced cards inside `node`, whatever they link to: the priced
+ * children of a grid (pricedGrids), not a table's parts (a card linking to its brand's page or to its
+ * other colours beside the item's is one too).
+ */
+export function pricedCards(t: Tree, node: number): number[] {
+  const grid = pricedGrids(t, node);
+  const out: number[] = [];
+  const last = subtreeEnd(t, node);
+  for (let c = node + 1; c <= last; c++) {
+    if (t.gone[c]) c = subtreeEnd(t, c);
+    else if (grid[c - node] & PRICED && grid[t.parent[c] - node] & GRID && !TABLE_PARTS.has(t.els[c].name)) {
+      out.push(c);
+      c = subtreeEnd(t, c);
+    }
+  }
+  return out;
+}
+
 /** Whether the card `c` links to one page only. */
 function oneItem(t: Tree, c: number): boolean {
   let href: string | null = null;

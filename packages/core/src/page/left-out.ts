@@ -26,6 +26,7 @@ import { FACET_SHARE, facets } from './facets.ts';
 import { cardBadges, cardTerms } from './card-badges.ts';
 import { legalNotes } from './legal-notes.ts';
 import { choiceLabels } from './choice-labels.ts';
+import { cardNotices } from './card-notices.ts';
 
 /**
  * The blocks inside the content `node` to leave out for its page `type`; `holdsTitle` says whether
@@ -36,6 +37,9 @@ export function leftOut(t: Tree, node: number, type: PageType, holdsTitle: (i: n
   const add = (found: number[]) => {
     for (const i of found) out.push(i);
   };
+  // (a category page typed product, by its markup or its buy buttons, whose grid of priced cards is a
+  // good part of it: its cards are a catalog's, so their controls, badges and notices go too)
+  const catalog = type === 'product' && gridShare(t, node) >= CATALOG_SHARE;
   if (type === 'product') add(named(t, node, REVIEWS));
   // (a tooltip's note beside a spec's name, shown on hover: tooltips.ts)
   if (type === 'product') add(tooltips(t, node));
@@ -51,10 +55,11 @@ export function leftOut(t: Tree, node: number, type: PageType, holdsTitle: (i: n
   // (a product's purchase options, "Auto-Replenish: save 5%", are its offer: kept)
   if (type !== 'product') add(choiceLabels(t, node));
   add(cardToggles(t, node));
-  if (type !== 'product') add(cardControls(t, node));
-  if (type !== 'product') add(cardHidden(t, node));
-  if (type !== 'product') add(gridBanners(t, node));
-  if (type !== 'product') add(cardBadges(t, node));
+  if (type !== 'product' || catalog) add(cardControls(t, node));
+  if (type !== 'product' || catalog) add(cardHidden(t, node));
+  if (type !== 'product' || catalog) add(gridBanners(t, node));
+  if (type !== 'product' || catalog) add(cardBadges(t, node));
+  if (type !== 'product' || catalog) add(cardNotices(t, node));
   add(cardTerms(t, node));
   add(disclosureMenus(t, node, holdsTitle));
   if (type === 'product' || type === 'article' || type === 'service' || type === 'documentation')
@@ -438,4 +443,20 @@ function hasCopyright(el: Element): boolean {
     if (n.type === 'tag') for (const c of (n as Element).children) stack.push(c);
   }
   return false;
+}
+
+/** A page typed product is a category's when its grids of priced cards hold this share of its content's weight. */
+const CATALOG_SHARE = 0.1;
+
+/** The share of the content's weight its grids of priced cards (the outermost) hold. */
+function gridShare(t: Tree, node: number): number {
+  const grid = pricedGrids(t, node);
+  let w = 0;
+  const last = subtreeEnd(t, node);
+  for (let i = node; i <= last; i++)
+    if (grid[i - node] & GRID && !t.gone[i]) {
+      w += weight(t, i);
+      i = subtreeEnd(t, i);
+    }
+  return w / (weight(t, node) || 1);
 }
