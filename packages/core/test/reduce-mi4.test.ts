@@ -1,0 +1,81 @@
+// The outline of the rest of a page (reduce.ts, outline-chrome.ts): more of the page's controls,
+// prompts and notices left out, and a paragraph's short lines other than its first; each kind on a
+// small page written for it.
+import { expect } from 'chai';
+import { reducePage } from '../src/page/index.ts';
+
+const reduce = (html: string, url = 'https://shop.example.com/p/kettle') => reducePage(html, { url, mode: 'standard' }).text;
+const article = Array.from(
+  { length: 6 },
+  (_, i) => `<p>Paragraph ${i} of the report on the new bridge, which the council approved after a long debate about its cost and its route.</p>`,
+).join('');
+/** A page whose main content is the article and whose aside holds `rest`. */
+const page = (rest: string) => `<html><body><main><h1>The bridge</h1>${article}</main><div class="extra">${rest}</div></body></html>`;
+const card = (n: number) => `<p>The blue kettle number ${n} boils a litre of water in three minutes and keeps it warm for an hour.</p>`;
+
+describe('outline of the rest of the page: more controls, prompts and notices left out', () => {
+  it('drops calls to subscribe or be notified; keeps a sentence about a subscription', () => {
+    const text = reduce(
+      page(`<p>Subscribe to our blog and receive notifications of new stories by email.</p><h2>Subscribe to stay in the know</h2>${card(1)}
+        <h3>Sign up for deals, updates and a free guide</h3>${card(2)}<p>Get notified by email when this product is in stock.</p>
+        <p>Join Kettleblog for free to get updates from this writer.</p>
+        <p>The subscription delivers a new descaling kit to your door every three months.</p>`),
+    );
+    for (const n of [1, 2]) expect(text).to.include(`kettle number ${n}`);
+    expect(text).to.include('The subscription delivers a new descaling kit');
+    for (const c of ['Subscribe to our blog', 'Subscribe to stay', 'Sign up for deals', 'Get notified', 'Join Kettleblog']) expect(text).not.to.include(c);
+  });
+
+  it('drops a cookie notice and a longer account prompt (up to 50 words)', () => {
+    const text = reduce(
+      page(`<p>This site uses cookies to help personalise content, tailor your experience and to keep you logged in if you register.</p>${card(1)}
+        <p>You're browsing the kettle boards as a guest. <a href="/register">Sign Up</a> for free (or <a href="/login">Log In</a> if you already have
+        an account) to be able to post messages, change how messages are displayed, and view media in posts.</p>${card(2)}`),
+    );
+    for (const n of [1, 2]) expect(text).to.include(`kettle number ${n}`);
+    for (const c of ['uses cookies', 'as a guest']) expect(text).not.to.include(c);
+  });
+
+  it("drops a widget's keyboard help, a notice bar with its dismiss control and a thread's closed status", () => {
+    const text = reduce(
+      page(`<p>Use left/right arrows to navigate the slideshow or swipe left/right if using a mobile device</p>${card(1)}
+        <p>Press S or / to search in the book</p><p><a href="/notice">Notice: the boards close in August</a> ×</p>${card(2)}
+        <p><a href="/a/9">Updated boards and increased security for everyone</a> Hide announcement</p><p>Status: Not open for further replies.</p>${card(3)}`),
+    );
+    for (const n of [1, 2, 3]) expect(text).to.include(`kettle number ${n}`);
+    for (const c of ['arrows to navigate', 'Press S', 'Notice:', 'Updated boards', 'further replies']) expect(text).not.to.include(c);
+  });
+
+  it('drops links to the previous and next posts; keeps a link to the next page of a list', () => {
+    const text = reduce(
+      page(`<p><a href="/blog/a">Previous Post How we tested every kettle in the shop</a> <a href="/blog/c">Next Post Plastic-free tea for the whole family</a></p>${card(1)}
+        <p><a href="/blog?page=2">Next page of kettle reviews and tea guides</a></p>`),
+    );
+    expect(text).to.include('kettle number 1');
+    expect(text).to.include('/blog?page=2');
+    for (const c of ['How we tested', 'Plastic-free tea']) expect(text).not.to.include(c);
+  });
+
+  it('drops more calls to act (Click to get quotes, Book your free demo, See all case studies) and a row of control labels without links', () => {
+    const text = reduce(
+      page(`<p>Click to Get Quotes</p>${card(1)}<p>Book Your Free Demo</p>${card(2)}<p><a href="/cases">See all case studies</a></p>${card(3)}
+        <p>Download for macOS Download for Windows</p>${card(4)}<p>Schedule a strategy call</p>${card(5)}<p>Downloads for every kettle</p>${card(6)}`),
+    );
+    for (const n of [1, 2, 3, 4, 5, 6]) expect(text).to.include(`kettle number ${n}`);
+    expect(text).to.include('Downloads for every kettle');
+    for (const c of ['Get Quotes', 'Free Demo', 'case studies', 'Download for', 'strategy call']) expect(text).not.to.include(c);
+  });
+
+  it('reads a line written twice over as once: a short label doubled is not a long line', () => {
+    const text = reduce(page(`<p>Show schools list Show schools list</p><p>Open every day</p>`));
+    expect(text).not.to.include('Show schools list');
+  });
+
+  it("keeps a paragraph's first short line (its title, the reviewer's name) and the one above a long line; its other short lines go", () => {
+    const text = reduce(
+      page(`<div><a href="/u/ann">Ann Smith</a><br>Verified buyer<br>Kettle owner<br>${card(1).slice(3, -4)}<br>Report this review<br>Helpful?</div>`),
+    );
+    for (const kept of ['kettle number 1', 'Ann Smith', 'Kettle owner']) expect(text).to.include(kept);
+    for (const c of ['Verified buyer', 'Report this review', 'Helpful']) expect(text).not.to.include(c);
+  });
+});
