@@ -79,3 +79,27 @@ describe('outline of the rest of the page: more controls, prompts and notices le
     for (const c of ['Verified buyer', 'Report this review', 'Helpful']) expect(text).not.to.include(c);
   });
 });
+
+describe('structured data: a long string the page text shows, written otherwise, is read once', () => {
+  const post =
+    'I upgraded to the steel kettle from the old plastic one and have been very happy with it, since it boils a full litre in three minutes and keeps the water warm for an hour while the family wakes up, which the old one never managed';
+  const other =
+    'A second opinion nobody posted on the page itself: the kettle is loud when it boils, the lid sticks in cold weather, and the handle gets hot after several boils in a row';
+  const html = `<html><head><script type="application/ld+json">${JSON.stringify({
+    '@type': 'DiscussionForumPosting',
+    headline: 'Steel kettles',
+    comment: [
+      { '@type': 'Comment', author: { '@type': 'Person', name: 'Ann' }, text: `Bob said: Which kettle? Click to expand... ${post}.` },
+      { '@type': 'Comment', author: { '@type': 'Person', name: 'Cy' }, text: other },
+    ],
+  })}</script></head><body><main><h1>Steel kettles</h1>${article}
+    <div class="post"><p>${post.replace('steel kettle', '<a href="/k/steel">steel kettle</a>').replace('three minutes', 'three minutes <img src="/smile.gif" alt=":smile:">')}.</p></div></main></body></html>`;
+
+  it("leaves out a forum post's text in its Comment data when the page shows it with links and smileys between; keeps a text it does not show", () => {
+    const text = reduce(html);
+    const ld = text.slice(text.indexOf('## JSON-LD'));
+    expect(ld).to.include('"name":"Ann"');
+    expect(ld).not.to.include('keeps the water warm');
+    expect(ld).to.include('the lid sticks in cold weather');
+  });
+});
