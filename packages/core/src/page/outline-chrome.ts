@@ -39,7 +39,7 @@ const NEWSLETTER =
 /** A call to subscribe or be notified ("Subscribe to our blog and receive notifications ...",
  * "Subscribe to stay in the know", "Sign up for deals, updates and a free guide", "Get notified by
  * email when this product is in stock", "Join Medium for free to get updates"). */
-const SUBSCRIBE = /^(?:subscribe\b|sign[ -]?up for\b.*\b(?:deals|updates|offers|news)\b|get notified\b|join \S+ for free\b)/i;
+const SUBSCRIBE = /^(?:subscribe\b|sign[ -]?up for\b.*\b(?:deals|updates|offers|news)\b|get notified by (?:e-?mail|text|sms)\b|join \S+ for free\b)/i;
 /** A cookie notice ("This site uses cookies to ...", "We use cookies"). */
 const COOKIES = /\b(?:uses?|using) cookies\b/i;
 /** A widget's keyboard or screen-reader help ("Use left/right arrows to navigate the slideshow",
