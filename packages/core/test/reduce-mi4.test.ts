@@ -68,6 +68,16 @@ describe('outline of the rest of the page: more controls, prompts and notices le
     for (const c of ['Get Quotes', 'Free Demo', 'case studies', 'Download for', 'strategy call']) expect(text).not.to.include(c);
   });
 
+  it("drops a site section's heading (About us, Our services, Stay in touch, Contact us for a quote) above its text; keeps other headings", () => {
+    const text = reduce(
+      page(`<h3>About us</h3>${card(1)}<h6>Our Services</h6>${card(2)}<h2>STAY IN TOUCH</h2>${card(3)}<h2>Contact Us for a Free Quote</h2>${card(4)}
+        <h2>About the kettle</h2>${card(5)}`),
+    );
+    for (const n of [1, 2, 3, 4, 5]) expect(text).to.include(`kettle number ${n}`);
+    expect(text).to.include('## About the kettle');
+    for (const c of ['About us', 'Our Services', 'STAY IN TOUCH', 'Contact Us']) expect(text).not.to.include(c);
+  });
+
   it('reads a line written twice over as once: a short label doubled is not a long line', () => {
     const text = reduce(page(`<p>Show schools list Show schools list</p><p>Open every day</p>`));
     expect(text).not.to.include('Show schools list');

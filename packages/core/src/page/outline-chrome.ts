@@ -62,6 +62,10 @@ const COUNTER = /^(?:(?:showing|displaying)\s+\d[\d,]*\b.*\bof\b.*|\d[\d,]*\s+(?
 /** A rail's heading or label: related, recommended or popular items beside the content. */
 const RAIL =
   /^(?:(?:more |browse |see )?related(?: \w+)?|featured(?: \w+)? (?:posts|items|articles|stories|products)|recommended(?: for you)?|you (?:might|may) also like|customers (?:also|who) \w+.*|more to (?:explore|discover)|read (?:this )?next|(?:top|trending|popular|recent|latest)(?: \w+)?|more from .*|more (?:topics|stories|articles|posts)(?: .*)?)$/i;
+/** A site section's heading beside the content: the company's pages and contact blocks ("About us",
+ * "Our services", "Stay in touch", "Follow us on Instagram", "Contact us for a quote"). */
+const SITE_SECTION =
+  /^(?:about us|our (?:services|partners|brands|company|locations|team)|stay in touch|stay connected|connect with us|follow us(?: on \w+)?|contact us(?: for .*)?|get in touch(?: .*)?)$/i;
 /** A forum member's counters beside each post ("Joined: Feb 8, 2023", "Posts: 1,077", "Reaction
  * score: 10"): the poster's profile, repeated on every post, not what the thread says. */
 const MEMBER_STAT =
@@ -100,7 +104,7 @@ export function chromeLine(line: string, text: string): boolean {
   if (words <= MAX_PROMPT_WORDS && (NEWSLETTER.test(t) || SUBSCRIBE.test(t) || KEY_HELP.test(t) || DISMISSABLE.test(t) || CLOSED.test(t))) return true;
   if (words <= MAX_NOTICE_WORDS && (ACCOUNT.test(t) || COOKIES.test(t))) return true;
   if (CONSENT.test(t)) return true;
-  return words <= MAX_RAIL_WORDS && RAIL.test(t);
+  return words <= MAX_RAIL_WORDS && (RAIL.test(t) || SITE_SECTION.test(t));
 }
 
 /** A line's or a link's text without list and heading marks, trailing punctuation, and a button's
