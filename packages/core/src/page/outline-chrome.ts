@@ -6,20 +6,21 @@
 // labelled values or table rows.
 
 /** A control's whole label: a shop's cart and list buttons, account links, sharing, loading and
- * expanding placeholders, feedback widgets, sort and pager controls, calls to book or try, legal
- * links, an advertisement's label. */
+ * expanding placeholders, feedback widgets, sort and pager controls, calls to book, try or download,
+ * legal links, an advertisement's label. */
 const CONTROL = new RegExp(
   '^(?:' +
     [
       'add(?: full \\w+)? to (?:cart|bag|basket|wish ?list|list|registry|part list)',
       'buy now|shop now|quick (?:shop|view)|notify me|price alert|added',
       'sign (?:in|up)(?: now| for free| free)?|log ?in|log ?out|register|subscribe|join(?: now| for free)?',
-      'share(?: this \\w+)?|like this|save this \\w+|follow',
-      'skip (?:to )?\\w+(?: \\w+)?|jump to|loading|click to expand|show more|read more|learn more|(?:see|view) (?:all|more)(?: \\w+)?|back to (?:top|blog)',
+      'share(?: this \\w+)?|like this|save this \\w+|follow|watch this \\w+',
+      'skip (?:to )?\\w+(?: \\w+)?|jump to|loading|click to expand|show more|read more|learn more|(?:see|view) (?:all|more)(?: \\w+){0,3}|back to (?:top|blog)',
+      'click (?:here )?to \\w+(?: \\w+){0,3}|get it now|download(?: now| for \\w+| the app| the \\w+ app)?',
       'send feedback|was this (?:page |article |answer )?helpful|how helpful (?:do you find|is|was) .+|rate this (?:page|article)|edit this page|play video|report inappropriate content',
       'advertisement|advertiser disclosure|sponsor(?:ed)? message|article continues below',
-      'apply now|book now|get in touch|contact (?:us|sales)|talk to (?:an? |our )?(?:expert|sales|specialist)|get started(?: free| for free)?|try (?:it )?(?:for )?free|download now',
-      '(?:request|book|schedule)(?: a| your)?(?: free)? (?:demo|pricing|quote|call|consultation)(?: now)?',
+      'apply now|book now|get in touch|contact (?:us|sales)|talk to (?:an? |our )?(?:expert|sales|specialist)|get started(?: free| for free)?|try (?:it )?(?:for )?free',
+      '(?:request|book|schedule)(?: a| an| your)?(?: free)?(?: \\w+)? (?:demo|pricing|quote|call|consultation)(?: now)?|(?:sign up for|start)(?: a| your)? free trial',
       'sort(?: by| options)?|results per page|display posts from previous|password',
       'reply(?: with quote)?|leave a (?:comment|reply)|keyboard shortcuts|table of contents',
       'privacy(?: policy)?|terms(?: of (?:use|service)| and conditions)?|cookie (?:policy|settings)',
@@ -35,6 +36,23 @@ const ACCOUNT =
  * call to subscribe, not a line that only names a newsletter or a mailing list. */
 const NEWSLETTER =
   /\b(?:subscribe|sign[ -]?up|join|get|receive)\b.*\b(?:newsletters?|mailing list|inbox)\b|\b(?:newsletters?|mailing list)\b.*\b(?:subscribe|sign[ -]?up)\b|^(?:\w+ )?newsletters?$|\bdelivered\b.*\bto your inbox\b/i;
+/** A call to subscribe or be notified ("Subscribe to our blog and receive notifications ...",
+ * "Subscribe to stay in the know", "Sign up for deals, updates and a free guide", "Get notified by
+ * email when this product is in stock", "Join Medium for free to get updates"). */
+const SUBSCRIBE = /^(?:subscribe\b|sign[ -]?up for\b.*\b(?:deals|updates|offers|news)\b|get notified by (?:e-?mail|text|sms)\b|join \S+ for free\b)/i;
+/** A cookie notice ("This site uses cookies to ...", "We use cookies"). */
+const COOKIES = /\b(?:uses?|using) cookies\b/i;
+/** A widget's keyboard or screen-reader help ("Use left/right arrows to navigate the slideshow",
+ * "Press Enter for accessibility ...", "Press S or / to search"). */
+const KEY_HELP = /^(?:use (?:the )?(?:[\w/]+ )?arrows? (?:keys? )?to\b|press\b.{0,20}\b(?:enter|tab|escape|esc)\b|press \S{1,3} (?:or \S{1,3} )?to\b)/i;
+/** A notice bar with its dismiss control ("Notice: Forums Closed ×", "... Hide announcement"). */
+const DISMISSABLE = /\s(?:[×✕✖]|hide announcement|dismiss(?: (?:announcement|notice))?)$/i;
+/** A thread closed to replies ("Status: Not open for further replies."). */
+const CLOSED = /\bnot open for further replies\b/i;
+/** A link to another page of the same list (`?page=3`, `/page/3/`): pagination, however it is labelled. */
+export const PAGE_LINK = /\]\([^)\s]*(?:[?&](?:page|pg|p|start|offset)=\d+|\/page\/\d+)/i;
+/** A link to the previous or next post (its text opens with Previous, Next, Older, Newer). */
+const PREV_NEXT = /^(?:previous|prev|next|older|newer)(?![a-z])/i;
 /** A consent notice under a form ("By signing up, you agree to our Privacy Policy"). */
 const CONSENT = /^by (?:clicking|using|signing up|submitting|providing|subscribing|continuing|posting|registering)\b.*\b(?:agree|consent)/i;
 /** A copyright line. */
@@ -44,6 +62,10 @@ const COUNTER = /^(?:(?:showing|displaying)\s+\d[\d,]*\b.*\bof\b.*|\d[\d,]*\s+(?
 /** A rail's heading or label: related, recommended or popular items beside the content. */
 const RAIL =
   /^(?:(?:more |browse |see )?related(?: \w+)?|featured(?: \w+)? (?:posts|items|articles|stories|products)|recommended(?: for you)?|you (?:might|may) also like|customers (?:also|who) \w+.*|more to (?:explore|discover)|read (?:this )?next|(?:top|trending|popular|recent|latest)(?: \w+)?|more from .*|more (?:topics|stories|articles|posts)(?: .*)?)$/i;
+/** A site section's heading beside the content: the company's pages and contact blocks ("About us",
+ * "Our services", "Stay in touch", "Follow us on Instagram", "Contact us for a quote"). */
+const SITE_SECTION =
+  /^(?:about us|our (?:services|partners|brands|company|locations|team)|stay in touch|stay connected|connect with us|follow us(?: on \w+)?|contact us(?: for .*)?|get in touch(?: .*)?)$/i;
 /** A forum member's counters beside each post ("Joined: Feb 8, 2023", "Posts: 1,077", "Reaction
  * score: 10"): the poster's profile, repeated on every post, not what the thread says. */
 const MEMBER_STAT =
@@ -58,6 +80,8 @@ const LINK_TEXT = /\[((?:[^\[\]]|\[[^\]]*\])*)\]\([^)\s]*\)/g;
 const HOME_LINK = /^(?:[-*+]\s+)?\[(?:[^[\]]|\[[^\]]*\])*\]\(\/\)$/;
 /** Prompts and rail headings are short; a longer line is what the page says. */
 const MAX_PROMPT_WORDS = 25;
+/** An account prompt saying what an account allows, or a cookie notice, runs longer. */
+const MAX_NOTICE_WORDS = 50;
 const MAX_RAIL_WORDS = 6;
 
 /** Whether an outline line (markdown) is one of the page's controls or prompts. `text` is its plain
@@ -66,7 +90,7 @@ export function chromeLine(line: string, text: string): boolean {
   const t = label(text);
   if (!t) return false;
   if (HOME_LINK.test(line.trim())) return true;
-  if (CONTROL.test(t) || COPYRIGHT.test(t) || COUNTER.test(t) || MEMBER_STAT.test(t)) return true;
+  if (CONTROL.test(t) || COPYRIGHT.test(t) || COUNTER.test(t) || MEMBER_STAT.test(t) || controlRow(t) || prevNext(line)) return true;
   // A row of buttons, links among them ("[Try for free](/register) [Sign in](/login)"): every part of
   // the line, linked or not, a control's label.
   const parts = line
@@ -77,9 +101,10 @@ export function chromeLine(line: string, text: string): boolean {
   const all = t.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
   if (all.length >= MIN_REPEATED_WORDS && new Set(all).size * 3 <= all.length && !/\p{N}/u.test(t)) return true;
   const words = t.split(' ').length;
-  if (words <= MAX_PROMPT_WORDS && (ACCOUNT.test(t) || NEWSLETTER.test(t))) return true;
+  if (words <= MAX_PROMPT_WORDS && (NEWSLETTER.test(t) || SUBSCRIBE.test(t) || KEY_HELP.test(t) || DISMISSABLE.test(t) || CLOSED.test(t))) return true;
+  if (words <= MAX_NOTICE_WORDS && (ACCOUNT.test(t) || COOKIES.test(t))) return true;
   if (CONSENT.test(t)) return true;
-  return words <= MAX_RAIL_WORDS && RAIL.test(t);
+  return words <= MAX_RAIL_WORDS && (RAIL.test(t) || SITE_SECTION.test(t));
 }
 
 /** A line's or a link's text without list and heading marks, trailing punctuation, and a button's
@@ -92,4 +117,32 @@ function label(text: string): string {
     .replace(/\s+/g, ' ')
     .trim();
   return /^(.+?) ?\1$/i.exec(t)?.[1] ?? t;
+}
+
+/** A line of links to the previous and next posts, nothing else but separators (a list's pages,
+ * PAGE_LINK, stay). */
+function prevNext(line: string): boolean {
+  if (PAGE_LINK.test(line)) return false;
+  let n = 0;
+  for (const m of line.matchAll(LINK_TEXT)) {
+    if (!PREV_NEXT.test(label(m[1]))) return false;
+    n++;
+  }
+  return n > 0 && !/[\p{L}\p{N}]/u.test(line.replace(LINK_TEXT, ''));
+}
+
+/** Words of the longest row of button labels written without links read as one. */
+const MAX_ROW_WORDS = 16;
+/** A line of button labels one after the other, without links ("Download for macOS Download for
+ * Windows"): its words split into whole controls' labels. */
+function controlRow(t: string): boolean {
+  const w = t.split(' ');
+  if (w.length < 2 || w.length > MAX_ROW_WORDS) return false;
+  // ok[i]: the first i words split into labels.
+  const ok = [true];
+  for (let i = 1; i <= w.length; i++) {
+    ok[i] = false;
+    for (let j = 0; j < i && !ok[i]; j++) if (ok[j] && (j > 0 || i < w.length) && CONTROL.test(w.slice(j, i).join(' '))) ok[i] = true;
+  }
+  return ok[w.length];
 }

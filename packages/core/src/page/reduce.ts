@@ -2,7 +2,7 @@
 // could ask for (text, link targets, image sources, table structure, JSON-LD, microdata, meta) and
 // drops what carries none. One streaming pass (see render.ts); linear in the page size.
 import { findMainContent } from './main-content.ts';
-import { chromeLine } from './outline-chrome.ts';
+import { chromeLine, PAGE_LINK } from './outline-chrome.ts';
 import { productList } from './page-type.ts';
 import { renderPage, type Range, type Rendered } from './render.ts';
 import { complement } from './scan.ts';
@@ -270,11 +270,11 @@ const letters = (s: string) => s.replace(/[^\p{L}\p{N}]+/gu, '').length;
 
 /** What the page says outside its main content, as a compact outline: link lists without their short
  * labels (a menu's items go; a headline's or a card's long link text stays), then the lines of at
- * least REST_WORDS words with the short lines of their paragraph, lines with a number, labelled values
- * and table rows; the page's controls and prompts (outline-chrome.ts) never. */
+ * least REST_WORDS words with the short line above them and their paragraph's first line, lines with
+ * a number, labelled values and table rows; the page's controls and prompts (outline-chrome.ts) never. */
 function outline(text: string): string {
   const lines = dropLinkLists(text, MIN_LINKS, REST_WORDS).split('\n');
-  const long = lines.map((line) => wordCount(line) >= REST_WORDS);
+  const long = lines.map((line) => wordCount(undoubled(line)) >= REST_WORDS);
   const keep = lines.map((line, i) => !line || long[i] || line[0] === '|' || FACT.test(plainText(line)) || PAGE_LINK.test(line) || BREADCRUMB.test(line));
   let prev = -1;
   for (let i = 0; i < lines.length; i++) {
@@ -287,11 +287,12 @@ function outline(text: string): string {
     }
     prev = i;
   }
-  // A short line in the same paragraph as a long one: its title, or the name above a review.
+  // The first line of a paragraph with a long one: its title, or the name above a review. The
+  // paragraph's other short lines (a badge, a button, a label between) go.
   for (let start = 0; start < lines.length;) {
     let end = start;
     while (end < lines.length && lines[end]) end++;
-    if (long.slice(start, end).includes(true)) keep.fill(true, start, end);
+    if (end > start && long.slice(start, end).includes(true)) keep[start] = true;
     start = end + 1;
   }
   return lines
@@ -301,6 +302,10 @@ function outline(text: string): string {
     .trim();
 }
 
+/** A line written twice over ("Show list Show list": a button's text and a screen reader's copy),
+ * once; only a short line is looked at (a label's length). */
+const MAX_DOUBLED = 200;
+const undoubled = (line: string) => (line.length <= MAX_DOUBLED ? (/^(.+?) \1$/.exec(line.trim())?.[1] ?? line) : line);
 /** A short line that still says something: a number, or a labelled value ("Brand: Acme"). */
 const FACT = /\p{N}|\p{L}[^:]{0,40}:\s*[\p{L}\p{N}]/u;
 const WORD = /[\p{L}\p{N}_]+/gu;
@@ -308,8 +313,6 @@ const plainText = (line: string) => line.replace(IMAGE, ' ').replace(LINK, '$1')
 const wordCount = (line: string) => plainText(line).match(WORD)?.length ?? 0;
 /** A breadcrumb written with text separators: links joined by `>`, `›`, `»` or `→`, nothing else. */
 const BREADCRUMB = /^(?:\[[^\]]+\]\([^)\s]*\)\s*[>›»→]\s*)+\[?[^\]\n]+(?:\]\([^)\s]*\))?$/;
-/** A link to another page of the same list (`?page=3`, `/page/3/`): pagination, however it is labelled. */
-const PAGE_LINK = /\]\([^)\s]*(?:[?&](?:page|pg|p|start|offset)=\d+|\/page\/\d+)/i;
 /** The words of a line's longest link text. */
 function longestLink(line: string): number {
   let most = 0;

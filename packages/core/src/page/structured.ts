@@ -107,7 +107,7 @@ function plain(item: Item, shown: string | false): Record<string, unknown> | nul
     const out: unknown[] = [];
     for (const v of values) {
       if (typeof v === 'string') {
-        const unseen = summary && v !== '' && !shown.includes(v.slice(0, PROBE_CHARS));
+        const unseen = summary && v !== '' && !shown.includes(v.slice(0, PROBE_CHARS)) && !(v.length >= SHOWN_MIN && shownAsWords(v, shown));
         if (!summary || unseen || name === 'name') out.push(v);
         if (unseen) useful = true;
       } else {
@@ -175,13 +175,49 @@ export function compactJson(v: unknown, shown?: string): string {
       if (NOISE_KEYS.has(k)) return undefined;
       if (shown !== undefined && Array.isArray(val) && val.some(isChromeData)) return val.filter((x) => !isChromeData(x));
       if (shown !== undefined && k !== '' && isChromeData(val)) return undefined;
-      if (shown && typeof val === 'string' && val.length >= SHOWN_MIN && shown.includes(collapse(val).slice(0, PROBE_CHARS))) return undefined;
+      if (shown && typeof val === 'string' && val.length >= SHOWN_MIN && (shown.includes(collapse(val).slice(0, PROBE_CHARS)) || shownAsWords(val, shown)))
+        return undefined;
       return val;
     }) ?? ''
   );
 }
 
 const collapse = (s: string) => s.replace(/\s+/g, ' ').trim();
+
+/** A long string is also shown when most of its runs of PROBE_WORDS words (letters and digits, case
+ * folded; at most PROBE_RUNS of them, spread over it) occur in the page text's words, link targets
+ * and images left out: a forum post's text in its `Comment` data, written there without the post's
+ * line breaks, links and smileys, and with the quote the page shows apart. */
+const PROBE_WORDS = 12;
+const PROBE_RUNS = 8;
+const PROBE_SHARE = 2 / 3;
+const WORD = /[\p{L}\p{N}]+/gu;
+/** Every run of PROBE_WORDS words of the last page text seen (every structured-data string of a page
+ * is checked against the same text): built once, each lookup then costs one run's length. */
+let runsOf: { shown: string; runs: Set<string> } | null = null;
+function shownAsWords(val: string, shown: string): boolean {
+  const w = val.toLowerCase().match(WORD) ?? [];
+  const runs = Math.floor(w.length / PROBE_WORDS);
+  if (runs < 2) return false;
+  if (runsOf?.shown !== shown) {
+    const all =
+      shown
+        .replace(/!\[[^\]]*\]\([^)\s]*\)/g, ' ')
+        .replace(/\[([^\]]*)\]\([^)\s]*\)/g, ' $1 ')
+        .toLowerCase()
+        .match(WORD) ?? [];
+    const set = new Set<string>();
+    for (let k = 0; k + PROBE_WORDS <= all.length; k++) set.add(all.slice(k, k + PROBE_WORDS).join(' '));
+    runsOf = { shown, runs: set };
+  }
+  const n = Math.min(runs, PROBE_RUNS);
+  let found = 0;
+  for (let k = 0; k < n; k++) {
+    const at = Math.floor((k * runs) / n) * PROBE_WORDS;
+    if (runsOf.runs.has(w.slice(at, at + PROBE_WORDS).join(' '))) found++;
+  }
+  return found >= PROBE_SHARE * n;
+}
 
 const META_NAME =
   /^(?:description|author|date|pubdate|publish[-_]?date|last-modified|keywords|news_keywords|og:.+|product:.+|article:.+|book:.+|profile:.+|video:.+|music:.+|citation_.+|dc\.\w+|dcterms\.\w+|twitter:(?:label|data)\d)$/i;
