@@ -1,16 +1,7 @@
 // The outline of the rest of a page (reduce.ts) without the page's controls and prompts
 // (outline-chrome.ts): each kind on a small page written for it.
 import { expect } from 'chai';
-import { reducePage } from '../src/page/index.ts';
-
-const reduce = (html: string, url = 'https://shop.example.com/p/kettle') => reducePage(html, { url, mode: 'standard' }).text;
-const article = Array.from(
-  { length: 6 },
-  (_, i) => `<p>Paragraph ${i} of the report on the new bridge, which the council approved after a long debate about its cost and its route.</p>`,
-).join('');
-/** A page whose main content is the article and whose aside holds `rest`. */
-const page = (rest: string) => `<html><body><main><h1>The bridge</h1>${article}</main><div class="extra">${rest}</div></body></html>`;
-const card = (n: number) => `<p>The blue kettle number ${n} boils a litre of water in three minutes and keeps it warm for an hour.</p>`;
+import { card, page, reduce } from './outline-pages.ts';
 
 describe('outline of the rest of the page: controls and prompts left out', () => {
   it("drops a control's label kept above a long line or in its paragraph (Add to cart, Loading..., a label written twice)", () => {

@@ -2,16 +2,7 @@
 // prompts and notices left out, and a paragraph's short lines other than its first; each kind on a
 // small page written for it.
 import { expect } from 'chai';
-import { reducePage } from '../src/page/index.ts';
-
-const reduce = (html: string, url = 'https://shop.example.com/p/kettle') => reducePage(html, { url, mode: 'standard' }).text;
-const article = Array.from(
-  { length: 6 },
-  (_, i) => `<p>Paragraph ${i} of the report on the new bridge, which the council approved after a long debate about its cost and its route.</p>`,
-).join('');
-/** A page whose main content is the article and whose aside holds `rest`. */
-const page = (rest: string) => `<html><body><main><h1>The bridge</h1>${article}</main><div class="extra">${rest}</div></body></html>`;
-const card = (n: number) => `<p>The blue kettle number ${n} boils a litre of water in three minutes and keeps it warm for an hour.</p>`;
+import { article, card, page, reduce } from './outline-pages.ts';
 
 describe('outline of the rest of the page: more controls, prompts and notices left out', () => {
   it('drops calls to subscribe or be notified; keeps a sentence about a subscription', () => {
