@@ -35,4 +35,16 @@ describe('eval: snippet checks on the model input', () => {
       expect(hasSnippet(input, s), s).to.equal(true);
     for (const markup of ['](/a)', '# Git', '- Second', '|---', '~~']) expect(modelInputText(md)).not.to.include(markup);
   });
+
+  it("keeps a code block's own # and - at a line's start: the writer adds no marker there", () => {
+    const html = `<html><body><main><h1>Async tasks</h1><p>${'An explanation of how awaiting works in this language and why it matters. '.repeat(3)}</p>
+      <pre><code># awaiting the task gives control back to the caller
+- not a list item, a diff line
+print("done")</code></pre></main></body></html>`;
+    const md = reducePage(html, { url: 'https://example.com/doc', mode: 'standard' }).text;
+    const input = normalize(modelInputText(md));
+    for (const s of ['# awaiting the task gives control back', '- not a list item', 'print("done")']) expect(hasSnippet(input, s), s).to.equal(true);
+    expect(modelInputText(md)).not.to.include('```');
+    expect(modelInputText(md)).not.to.include('# Async');
+  });
 });

@@ -47,19 +47,29 @@ export function markdownToText(md: string): string {
 /**
  * The model input (reducePage's text) as plain text for the snippet checks: only the markup its writer
  * adds is removed — link and image syntax, the heading and list markers it writes at a line's start
- * (`# `, `- `, `1. `), code fences, table pipes and separator rows, `~~` — so that the text compares like with like with the
+ * (`# `, `- `, `1. `; not inside a code block, whose lines are the page's own), code fences, table pipes and separator rows, `~~` — so that the text compares like with like with the
  * page's visible text. The writer never writes emphasis, escapes, quote markers or HTML tags: an `*`,
  * `_`, `|`, `~`, a line's leading `* ` or `>` or `<commit>` in the model input is the page's own text, as in the visible text (markdownToText, for
  * the markdown endpoint's output, removes them).
  */
 export function modelInputText(md: string): string {
-  return md
+  // (inside a code block the writer adds no marker: a `# comment` or `- item` there is the code's own)
+  let code = false;
+  const unmarked = md
+    .split('\n')
+    .map((line) => {
+      if (/^\s*```/.test(line)) {
+        code = !code;
+        return ' ';
+      }
+      return code ? line : line.replace(/^\s{0,16}(?:#{1,6}|-|\d+\.)\s+/, '');
+    })
+    .join('\n');
+  return unmarked
     .replace(/!\[([^\]]*)\]\((?:[^()]|\([^()]*\))*\)/g, ' ')
     .replace(/\[([^\]]*)\]\((?:[^()]|\([^()]*\))*\)/g, '$1')
-    .replace(/^\s*```.*$/gm, ' ')
     .replace(/^\s*\|?(?:\s*:?-{3,}:?\s*\|)+\s*:?-*:?\s*$/gm, '')
     .replace(/^\s*\|.*\|\s*$/gm, (row) => row.replace(/\|/g, ' '))
-    .replace(/^\s{0,16}(?:#{1,6}|-|\d+\.)\s+/gm, '')
     .replace(/~~/g, '');
 }
 
