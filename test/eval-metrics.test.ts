@@ -47,4 +47,10 @@ print("done")</code></pre></main></body></html>`;
     expect(modelInputText(md)).not.to.include('```');
     expect(modelInputText(md)).not.to.include('# Async');
   });
+
+  it("reads a link text holding brackets of its own ('Projects with Source Code [2025]') as its text", () => {
+    const md = '- For ideas see [100+ Projects with Source Code [2025]](/ml/projects/) for practice, or [the list](/ml/list "List").';
+    const input = normalize(modelInputText(md));
+    expect(hasSnippet(input, 'For ideas see 100+ Projects with Source Code [2025] for practice, or the list.')).to.equal(true);
+  });
 });

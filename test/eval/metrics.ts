@@ -67,7 +67,7 @@ export function modelInputText(md: string): string {
     .join('\n');
   return unmarked
     .replace(/!\[([^\]]*)\]\((?:[^()]|\([^()]*\))*\)/g, ' ')
-    .replace(/\[([^\]]*)\]\((?:[^()]|\([^()]*\))*\)/g, '$1')
+    .replace(/\[((?:[^[\]]|\[[^[\]]*\])*)\]\((?:[^()]|\([^()]*\))*\)/g, '$1')
     .replace(/^\s*\|?(?:\s*:?-{3,}:?\s*\|)+\s*:?-*:?\s*$/gm, '')
     .replace(/^\s*\|.*\|\s*$/gm, (row) => row.replace(/\|/g, ' '))
     .replace(/~~/g, '');
