@@ -76,9 +76,12 @@ function convert(html: string, origin: string | undefined, definitions: boolean)
  * but more such tags closing and opening and comments (a spec row's name and value, each in a span of its own
  * inside another: `<span class="name"><span>Language</span><!--F/--></span><span class="value"><span>English`). */
 const BOX = 'span|a|strong|b|em|div|p';
+/** The boxes opening next: not a paragraph, which the converter sets apart itself (a space before it
+ * would put it on the line before, inside a list item). */
+const OPEN = 'span|a|strong|b|em|div';
 const COMMENT = '<!--[^>]*-->';
 const GLUED_BOXES = new RegExp(
-  `([a-z])((?:</(?:${BOX})>|${COMMENT})*</(?:${BOX})>(?:${COMMENT})*)((?:${COMMENT})*<(?:${BOX})\\b[^>]*>(?:<(?:${BOX})\\b[^>]*>|${COMMENT})*)(?=[A-Z])`,
+  `([a-z])((?:</(?:${BOX})>|${COMMENT})*</(?:${BOX})>(?:${COMMENT})*)((?:${COMMENT})*<(?:${OPEN})\\b[^>]*>(?:<(?:${OPEN})\\b[^>]*>|${COMMENT})*)(?=[A-Z])`,
   'g',
 );
 /** A letter, a digit or a name's colon ending an element and the next element, named as a value by
@@ -86,14 +89,14 @@ const GLUED_BOXES = new RegExp(
  * as two boxes (`<span class="name">ISBN-13</span><span class="value">9780544103054</span>`), digits
  * too; not after a currency sign (`<span>$</span><span class="value">30</span>` is one price). */
 const GLUED_VALUES = new RegExp(
-  `([A-Za-z0-9).:%])((?:</(?:${BOX})>|${COMMENT})*</(?:${BOX})>(?:${COMMENT})*)(<(?:${BOX})\\b[^>]*\\bclass="(?:[^"]*[\\s_-])?values?(?:[\\s_-][^"]*)?"[^>]*>(?:<(?:${BOX})\\b[^>]*>|${COMMENT})*)(?=[^\\s<])`,
+  `([A-Za-z0-9).:%])((?:</(?:${BOX})>|${COMMENT})*</(?:${BOX})>(?:${COMMENT})*)(<(?:${OPEN})\\b[^>]*\\bclass="(?:[^"]*[\\s_-])?values?(?:[\\s_-][^"]*)?"[^>]*>(?:<(?:${OPEN})\\b[^>]*>|${COMMENT})*)(?=[^\\s<])`,
   'g',
 );
 /** An element ending in a letter, a digit or a bracket and, right after it, one holding a `<time>` (a
  * card's author and its date, `<span>Terrence O'Brien</span><span><time>Mar 7</time></span>`, read
  * "O'BrienMar 7"): a date is a datum of its own, set apart. */
 const GLUED_TIME = new RegExp(
-  `([\\p{L}0-9).])((?:</(?:${BOX})>|${COMMENT})*</(?:${BOX})>(?:${COMMENT})*)((?:<(?:${BOX})\\b[^>]*>|${COMMENT})*<time\\b[^>]*>)(?=[^\\s<])`,
+  `([\\p{L}0-9).])((?:</(?:${BOX})>|${COMMENT})*</(?:${BOX})>(?:${COMMENT})*)((?:<(?:${OPEN})\\b[^>]*>|${COMMENT})*<time\\b[^>]*>)(?=[^\\s<])`,
   'gu',
 );
 /** Two like items side by side, each a box of text alone with the same classes (a card's metadata
@@ -169,7 +172,7 @@ function definitionsAsParagraphs(html: string): string {
 
 const isNameChar = (c: number) => (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 45;
 const BLOCK_IN_LINK =
-  /(?:&#32;)?<\/?(?:h[1-6]|p|div|section|article|header|footer|ul|ol|li|dl|dt|dd|figure|figcaption|blockquote|table|thead|tbody|tfoot|tr|td|th|br|hr)\b[^>]*>/gi;
+  /(?:<i><\/i>)?(?:&#32;)?<\/?(?:h[1-6]|p|div|section|article|header|footer|ul|ol|li|dl|dt|dd|figure|figcaption|blockquote|table|thead|tbody|tfoot|tr|td|th|br|hr)\b[^>]*>/gi;
 
 /**
  * A card is often one link around a heading, an image and a price: the converter would keep the
@@ -181,6 +184,8 @@ function flattenLinks(html: string): string {
   let pos = 0;
   let i = html.indexOf('<a', 0);
   let close = 0;
+  /** A link holding another ends at or after this: the space is not written inside its text. */
+  let outer = -1;
   while (i !== -1) {
     const next = html.charCodeAt(i + 2);
     if (next !== 32 && next !== 62 && next !== 10 && next !== 9 && next !== 13) {
@@ -197,20 +202,30 @@ function flattenLinks(html: string): string {
     if (close === -1) break;
     const following = html.indexOf('<a', open);
     const end = following !== -1 && following < close ? -1 : close;
-    if (end !== -1) {
+    if (end === -1) outer = close;
+    else {
       const inner = html.slice(open + 1, end);
       BLOCK_IN_LINK.lastIndex = 0;
       if (BLOCK_IN_LINK.test(inner)) {
         // (a space ending the link's text is written after the link: the converter drops it, and with
         // it the space before the next block's text, `[Art Print](…)Brand New`)
-        const flat = inner.replace(BLOCK_IN_LINK, ' ');
+        // (and one starting it, from a block tag opening the link's content, before the link: the
+        // converter keeps it inside after a word, `by</p><a><p>AG1</p></a>` reading `by[ AG1](…)`)
+        let flat = inner.replace(BLOCK_IN_LINK, ' ');
+        // (not after a space: the one written after the link before, `](…)&#32;<a>`)
+        let lead = /^\s/.test(flat) && !/^\s/.test(inner) && i > outer;
+        if (lead) {
+          flat = flat.trimStart();
+          lead = !/(?:\s|&#32;)$/.test(i > pos ? html.slice(Math.max(pos, i - 5), i) : (parts[parts.length - 1] ?? ''));
+        }
+        parts.push(html.slice(pos, i), lead ? '&#32;' : '', html.slice(i, open + 1));
         const gt = html.indexOf('>', end) + 1;
         if (gt > 0 && /\s$/.test(flat)) {
           const spaced = /^(?:\s|&#32;)/.test(html.slice(gt, gt + 5));
-          parts.push(html.slice(pos, open + 1), flat.trimEnd(), html.slice(end, gt), spaced ? '' : '&#32;');
+          parts.push(flat.trimEnd(), html.slice(end, gt), spaced ? '' : '&#32;');
           pos = gt;
         } else {
-          parts.push(html.slice(pos, open + 1), flat);
+          parts.push(flat);
           pos = end;
         }
       }

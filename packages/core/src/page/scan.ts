@@ -7,6 +7,7 @@
 //  - navigation menus (<nav> outside article/main/section, pagination excepted), which are cut.
 // dropOverlays() then removes hidden nodes, consent banners and modals from an assembled part.
 // Every step moves forward or inspects a bounded window, so both passes are linear in the page size.
+import { blockSpace } from './block-space.ts';
 import { isHidden, isOverlay } from './boilerplate.ts';
 import { isTrackingPixel, pickImageSrc } from './urls.ts';
 
@@ -363,17 +364,18 @@ export function mergeCuts(cuts: Cut[]): Cut[] {
 
 /**
  * The HTML of the given sorted ranges with the cuts applied. With `spaceAt` (sorted offsets: a plan's
- * `blockEnds`), a space the converter keeps (`&#32;`) is written before each of those offsets in the
- * text kept, in the same pass (a second pass over the page would cost as much again).
+ * `blockEnds`), a space the converter keeps (block-space.ts) is written before each of those offsets in
+ * the text kept, in the same pass (a second pass over the page would cost as much again).
  */
 export function assemble(html: string, ranges: Range[], cuts: Cut[], spaceAt?: number[]): string {
   const parts: string[] = [];
   let p = 0;
+  let limit = 0;
   const keep = (a: number, b: number) => {
     if (spaceAt) {
       while (p < spaceAt.length && spaceAt[p] < a) p++;
       for (; p < spaceAt.length && spaceAt[p] < b; p++) {
-        parts.push(html.slice(a, spaceAt[p]), '&#32;');
+        parts.push(html.slice(a, spaceAt[p]), blockSpace(html, spaceAt[p], limit));
         a = spaceAt[p];
       }
     }
@@ -382,6 +384,7 @@ export function assemble(html: string, ranges: Range[], cuts: Cut[], spaceAt?: n
   let k = 0;
   for (const [s, e] of ranges) {
     let pos = s;
+    limit = e;
     while (k < cuts.length && cuts[k].e <= s) k++;
     let j = k;
     for (; j < cuts.length && cuts[j].s < e; j++) {
