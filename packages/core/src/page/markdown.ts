@@ -104,7 +104,8 @@ const GLUED_TIME = new RegExp(
  * class="run" style="…">Le</span><span class="run" style="…">arn more</span>`): no `style` on the
  * first, and the second not going on with a lower-case letter; nor a label's colon or a sentence's
  * full stop in a box of its own (`Color` `: Black`, `returns` `.`), which belong to the word before. */
-const GLUED_ITEMS = /(<(span|li|div|a)\b(?![^>]*\sstyle=)[^>]*?\sclass="([^"]+)"[^>]*>[^<]*[^\s<>])(<\/\2>)(?=<\2\b[^>]*?\sclass="\3"[^>]*>[^\s<a-z.,:;!?)\]}%])/g;
+const GLUED_ITEMS =
+  /(<(span|li|div|a)\b(?![^>]*\sstyle=)[^>]*?\sclass="([^"]+)"[^>]*>[^<]*[^\s<>])(<\/\2>)(?=<\2\b[^>]*?\sclass="\3"[^>]*>[^\s<a-z.,:;!?)\]}%])/g;
 const PRE = /<pre\b[\s\S]*?<\/pre>/gi;
 
 /**
