@@ -26,4 +26,13 @@ describe('page: main content leaves out the notices of a thread', () => {
     const html = page(`<div class="notice-board"><h1>Lathe question</h1>${[1, 2, 3, 4, 5, 6].map(post).join('')}</div>`);
     expectOnly(md(html), ['Lathe question', 'Post number 1 answers', 'Post number 6 answers'], CHROME_WORDS);
   });
+
+  it("leaves out a post's signature named by its data-role (camelCase), and keeps the post", () => {
+    const post = (i: number) =>
+      `<article class="cPost" id="elComment_${i}"><div class="cPost_contentWrap"><div class="richText"><p>Post number ${i} answers the question with its own words and details.</p></div>
+        <div data-role="memberSignature" class="ipsBorder_top"><div class="richText"><p>Message me for more help. My rig: a quiet tower with a big cooler.</p></div></div></div></article>`;
+    const html = page(`<div class="topic"><h1>Lathe question</h1>${[1, 2, 3, 4].map(post).join('')}</div>`);
+    expect(findMainContent(html).type).to.equal('forum');
+    expectOnly(md(html), ['Lathe question', 'Post number 1 answers', 'Post number 4 answers'], ['Message me for more help', 'quiet tower', ...CHROME_WORDS]);
+  });
 });

@@ -46,6 +46,7 @@ export function threadParts(t: Tree, node: number, type: PageType, holdsTitle: (
     add(starterBadges(t, node));
     add(smallNamed(t, node, THREAD_STATUS, STATUS_TEXT));
     add(smallNamed(t, node, NOTICE, NOTICE_TEXT).filter((i) => !holdsTitle(i)));
+    add(smallNamed(t, node, SIGNATURE, SIGNATURE_TEXT).filter((i) => !holdsTitle(i)));
     add(boardFooters(t, node));
   }
   return out;
@@ -214,6 +215,10 @@ const STATUS_TEXT = 200;
 const NOTICE = /(?:^|[-_\s])notices?(?:$|[-_\s])/;
 /** A notice holds at most this much text (characters). */
 const NOTICE_TEXT = 1000;
+/** A post's signature named by its data-role too (`memberSignature`), camelCase words split. */
+const SIGNATURE = /(?:^|[-_\s])signature(?:$|[-_\s])/;
+/** A signature holds at most this much text (characters). */
+const SIGNATURE_TEXT = 3000;
 
 /** Class, id and data-role lower-cased, camelCase words split (`VoteBtn` as `vote-btn`). */
 function splitWords(el: Element): string {
