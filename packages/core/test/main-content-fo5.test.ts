@@ -35,4 +35,14 @@ describe('page: main content leaves out the notices of a thread', () => {
     expect(findMainContent(html).type).to.equal('forum');
     expectOnly(md(html), ['Lathe question', 'Post number 1 answers', 'Post number 4 answers'], ['Message me for more help', 'quiet tower', ...CHROME_WORDS]);
   });
+
+  it("leaves out a board's alert to guests and an alert left unrendered, named alert, and keeps the posts", () => {
+    const post = (i: number) =>
+      `<div class="post" id="p${i}"><div class="post-alert alert alert-warning">{{ board.errors[${i}].message }}</div><div class="postbody"><p>Post number ${i} answers the question with its own words and details.</p></div></div>`;
+    const html = page(`<div class="topic"><h1>Lathe question</h1>
+      <div class="alert alert-info guest-cta">Hello! It looks like you are interested in this conversation, but you do not have an account yet. Sign up to join.</div>
+      ${[1, 2, 3, 4].map(post).join('')}</div>`);
+    expect(findMainContent(html).type).to.equal('forum');
+    expectOnly(md(html), ['Lathe question', 'Post number 1 answers', 'Post number 4 answers'], ['do not have an account', 'board.errors', ...CHROME_WORDS]);
+  });
 });

@@ -208,11 +208,12 @@ const THREAD_STATUS = /(?:^|[-_\s])(?:block-status|thread-status|topic-status)(?
 const STATUS_TEXT = 200;
 
 /**
- * A board's notice by class or id word (`notice`, `notices`, `bottom-notice`): the site's announcement
- * bar, a post's "Last edited by" line, "This discussion has been archived", a guest's "You must log in
- * to answer" prompt; never the posts themselves.
+ * A board's notice by class or id word (`notice`, `notices`, `bottom-notice`, `alert`): the site's
+ * announcement bar, a post's "Last edited by" line, "This discussion has been archived", a guest's
+ * "You must log in to answer" prompt or "it looks like you don't have an account yet" alert; never the
+ * posts themselves.
  */
-const NOTICE = /(?:^|[-_\s])notices?(?:$|[-_\s])/;
+const NOTICE = /(?:^|[-_\s])(?:notices?|alerts?)(?:$|[-_\s])/;
 /** A notice holds at most this much text (characters). */
 const NOTICE_TEXT = 1000;
 /** A post's signature named by its data-role too (`memberSignature`), camelCase words split. */
