@@ -45,6 +45,8 @@ export function threadParts(t: Tree, node: number, type: PageType, holdsTitle: (
     add(replyTitles(t, node));
     add(starterBadges(t, node));
     add(smallNamed(t, node, THREAD_STATUS, STATUS_TEXT));
+    add(smallNamed(t, node, NOTICE, NOTICE_TEXT).filter((i) => !holdsTitle(i)));
+    add(smallNamed(t, node, SIGNATURE, SIGNATURE_TEXT).filter((i) => !holdsTitle(i)));
     add(boardFooters(t, node));
   }
   return out;
@@ -204,6 +206,20 @@ function smallNamed(t: Tree, node: number, re: RegExp, most: number): number[] {
 const THREAD_STATUS = /(?:^|[-_\s])(?:block-status|thread-status|topic-status)(?:$|[-_\s])/;
 /** A status notice holds at most this much text (characters). */
 const STATUS_TEXT = 200;
+
+/**
+ * A board's notice by class or id word (`notice`, `notices`, `bottom-notice`, `alert`): the site's
+ * announcement bar, a post's "Last edited by" line, "This discussion has been archived", a guest's
+ * "You must log in to answer" prompt or "it looks like you don't have an account yet" alert; never the
+ * posts themselves.
+ */
+const NOTICE = /(?:^|[-_\s])(?:notices?|alerts?)(?:$|[-_\s])/;
+/** A notice holds at most this much text (characters). */
+const NOTICE_TEXT = 1000;
+/** A post's signature named by its data-role too (`memberSignature`), camelCase words split. */
+const SIGNATURE = /(?:^|[-_\s])signature(?:$|[-_\s])/;
+/** A signature holds at most this much text (characters). */
+const SIGNATURE_TEXT = 3000;
 
 /** Class, id and data-role lower-cased, camelCase words split (`VoteBtn` as `vote-btn`). */
 function splitWords(el: Element): string {
