@@ -35,4 +35,12 @@ describe('page: markdown, like items side by side', () => {
     expect(out).to.include('Color: Black');
     expect(out).to.include('30 days returns. Buyer pays for return shipping.');
   });
+
+  it("leaves a number's pieces together when they share a class: after a currency sign, digits and digits", () => {
+    const box = (c: string, s: string) => `<span class="${c}">${s}</span>`;
+    const html = page(
+      `<main><h1>Offer</h1>${para('Offer', 2)}<p>Now ${box('price', '$')}${box('price', '19')} or ${box('n', '19')}${box('n', '99')} cents; visitors: ${box('d', '1')}${box('d', '9')}${box('d', '9')}.</p></main>`,
+    );
+    expect(md(html)).to.include('Now $19 or 1999 cents; visitors: 199.');
+  });
 });

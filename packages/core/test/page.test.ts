@@ -272,6 +272,17 @@ describe('page: reduction', () => {
         shape(1),
       ).to.be.below(8 * 4);
     }
+    // Upper-case raw-text tags after block ends (`</SCRIPT>` searched for), a tag holding many tag starts
+    // in an attribute (the like-items pattern of markdown.ts), in the main content's conversion too.
+    const odd = [
+      (n: number) => `<main><h1>T</h1><ul>${'<li>a</li><SCRIPT>x</SCRIPT>'.repeat(n / 4)}</ul></main>`,
+      (n: number) => `<main><h1>T</h1><p>words</p><div title="${'<span '.repeat(n)}">x</div><p><span class="a">1</span><span class="a">B</span></p></main>`,
+    ];
+    for (const shape of odd)
+      expect(
+        growth((n) => htmlToMarkdown(shape(n), { url: 'https://e.com/', onlyMainContent: true }), 10_000),
+        shape(1),
+      ).to.be.below(8 * 4);
     const words = (n: number) => `<header><p>${'hidden cookie modal dialog '.repeat(n)}</p></header><main>x</main>`;
     expect(
       growth((n) => {

@@ -70,7 +70,8 @@ function nameAt(html: string, at: number): string {
 /** The space to write before the block's closing tag at `at` (`</div>` and the like), looking no
  * further than `limit` (the end of the part of the page kept). */
 export function blockSpace(html: string, at: number, limit = html.length): string {
-  let k = html.indexOf('>', at);
+  // (every search stays inside the look-ahead window: a block end costs a constant, on any page)
+  let k = within(html, '>', at, Math.min(limit, at + AHEAD));
   if (k === -1) return SPACE;
   k++;
   const end = Math.min(limit, k + AHEAD);
@@ -85,7 +86,7 @@ export function blockSpace(html: string, at: number, limit = html.length): strin
       return PUNCT.has(html[k]) ? '' : FLUSHED;
     }
     if (html.startsWith('<!--', k)) {
-      const e = html.indexOf('-->', k + 4);
+      const e = within(html, '-->', k + 4, end);
       if (e === -1) return SPACE;
       k = e + 3;
       continue;
@@ -99,15 +100,23 @@ export function blockSpace(html: string, at: number, limit = html.length): strin
     } else if (name === 'p') return '';
     else if (name === 'img') return FLUSHED;
     else if (DROPPED.has(name)) {
-      const e = html.indexOf(`</${name}`, k);
-      const gt = e === -1 ? -1 : html.indexOf('>', e);
-      if (gt === -1 || gt > end) return SPACE;
+      // (its closing tag in any case: `</SCRIPT>`)
+      const e = html.slice(k, end).toLowerCase().indexOf(`</${name}`);
+      const gt = e === -1 ? -1 : within(html, '>', k + e, end);
+      if (gt === -1) return SPACE;
       k = gt + 1;
       continue;
     } else if (!INLINE.has(name)) return SPACE;
-    const gt = html.indexOf('>', k);
+    const gt = within(html, '>', k, end);
     if (gt === -1) return SPACE;
     k = gt + 1;
   }
   return SPACE;
+}
+
+/** `html.indexOf(s, from)` found before `end`, or -1. */
+function within(html: string, s: string, from: number, end: number): number {
+  if (from >= end) return -1;
+  const i = html.slice(from, end).indexOf(s);
+  return i === -1 ? -1 : from + i;
 }

@@ -108,7 +108,21 @@ const GLUED_TIME = new RegExp(
  * first, and the second not going on with a lower-case letter; nor a label's colon or a sentence's
  * full stop in a box of its own (`Color` `: Black`, `returns` `.`), which belong to the word before. */
 const GLUED_ITEMS =
-  /(<(span|li|div|a)\b(?![^>]*\sstyle=)[^>]*?\sclass="([^"]+)"[^>]*>[^<]*[^\s<>])(<\/\2>)(?=<\2\b[^>]*?\sclass="\3"[^>]*>[^\s<a-z.,:;!?)\]}%])/g;
+  /(<(span|li|div|a)\b(?![^>]{0,300}\sstyle=)[^>]{0,300}?\sclass="([^"]{1,200})"[^>]{0,300}>[^<]{0,300}[^\s<>])(<\/\2>)(?=<\2\b[^>]{0,300}?\sclass="\3"[^>]{0,300}>[^\s<a-z.,:;!?)\]}%])/g;
+/** (the attribute and text runs above are bounded: each tag start costs a constant, on any page) */
+/** Like items set apart, but not a number's pieces: after a currency sign (`$` `19`), or digits
+ * followed by a box of digits alone (`19` `99`, a counter's `1` `9` `9`); `2026` `1h 54m` are apart. */
+function apartItems(s: string): string {
+  return s.replace(GLUED_ITEMS, (m: string, first: string, _tag: string, _cls: string, close: string, at: number) => {
+    if (/[$€£¥₹¢]$/.test(first)) return m;
+    if (/\d$/.test(first)) {
+      const gt = s.indexOf('>', at + m.length);
+      const lt = gt === -1 ? -1 : s.indexOf('<', gt);
+      if (gt !== -1 && /^[\d.,]+$/.test(s.slice(gt + 1, lt === -1 ? undefined : Math.min(lt, gt + 1 + 40)))) return m;
+    }
+    return `${first}${close}&#32;`;
+  });
+}
 const PRE = /<pre\b[\s\S]*?<\/pre>/gi;
 
 /**
@@ -130,7 +144,7 @@ function separateBoxes(html: string): string {
   const apart = (s: string) => {
     const b = boxes ? s.replace(GLUED_BOXES, '$1$2&#32;$3') : s;
     const v = values ? b.replace(GLUED_VALUES, '$1$2&#32;$3') : b;
-    const i = items ? v.replace(GLUED_ITEMS, '$1$4&#32;') : v;
+    const i = items ? apartItems(v) : v;
     return times ? i.replace(GLUED_TIME, '$1$2&#32;$3') : i;
   };
   const out: string[] = [];

@@ -165,6 +165,8 @@ function closesBlock(html: string, at: number, prefix: number): boolean {
 
 export function scan(html: string): Plan {
   const cuts: Cut[] = [];
+  /** Raw-text elements with no lower-case closing tag further on (`</SCRIPT>`). */
+  const noLowerClose = new Set<string>();
   const blockEnds: number[] = [];
   let definitions = false;
   let nextNl = 0;
@@ -257,9 +259,11 @@ export function scan(html: string): Plan {
       }
     }
     if (RAW.has(name) || name === 'select') {
-      // Lower-case closing tags are the rule; a case-insensitive search only when that fails.
-      let e = html.indexOf(`</${name}`, gt);
+      // Lower-case closing tags are the rule; a case-insensitive search only when that fails (and
+      // from then on: none is further on, and searching to the end each time would be quadratic).
+      let e = noLowerClose.has(name) ? -1 : html.indexOf(`</${name}`, gt);
       if (e === -1) {
+        noLowerClose.add(name);
         let re = closeRe.get(name);
         if (!re) closeRe.set(name, (re = new RegExp(`</${name}`, 'gi')));
         re.lastIndex = gt;
