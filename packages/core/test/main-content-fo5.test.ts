@@ -45,4 +45,12 @@ describe('page: main content leaves out the notices of a thread', () => {
     expect(findMainContent(html).type).to.equal('forum');
     expectOnly(md(html), ['Lathe question', 'Post number 1 answers', 'Post number 4 answers'], ['do not have an account', 'board.errors', ...CHROME_WORDS]);
   });
+
+  it("keeps an alert box a writer put inside a post's text", () => {
+    const post = (i: number) =>
+      `<div class="post" id="p${i}"><div class="postbody"><p>Post number ${i} answers the question with its own words and details.</p>${i === 2 ? '<div class="alert alert-danger">Warning: unplug the lathe before you open the gearbox cover.</div>' : ''}</div></div>`;
+    const html = page(`<div class="topic"><h1>Lathe question</h1>${[1, 2, 3, 4].map(post).join('')}</div>`);
+    expect(findMainContent(html).type).to.equal('forum');
+    expectOnly(md(html), ['Lathe question', 'Post number 2 answers', 'unplug the lathe before you open'], CHROME_WORDS);
+  });
 });

@@ -29,6 +29,15 @@ describe('outline of the rest of the page: more controls, prompts and notices le
     for (const c of ['uses cookies', 'as a guest']) expect(text).not.to.include(c);
   });
 
+  it('keeps a sentence about cookies or pressing that is not a notice or a key', () => {
+    const text = reduce(
+      page(
+        `<p>This cheesecake uses cookies and cream for its crust and sets overnight.</p>${card(1)}<p>Press coverage of the Escape Room festival filled three pages.</p>${card(2)}`,
+      ),
+    );
+    for (const c of ['uses cookies and cream', 'Press coverage of the Escape Room']) expect(text).to.include(c);
+  });
+
   it("drops a widget's keyboard help, a notice bar with its dismiss control and a thread's closed status", () => {
     const text = reduce(
       page(`<p>Use left/right arrows to navigate the slideshow or swipe left/right if using a mobile device</p>${card(1)}

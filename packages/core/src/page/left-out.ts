@@ -454,7 +454,8 @@ function gridShare(t: Tree, node: number): number {
   let w = 0;
   const last = subtreeEnd(t, node);
   for (let i = node; i <= last; i++)
-    if (grid[i - node] & GRID && !t.gone[i]) {
+    if (t.gone[i]) i = subtreeEnd(t, i);
+    else if (grid[i - node] & GRID) {
       w += weight(t, i);
       i = subtreeEnd(t, i);
     }

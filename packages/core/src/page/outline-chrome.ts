@@ -41,10 +41,11 @@ const NEWSLETTER =
  * email when this product is in stock", "Join Medium for free to get updates"). */
 const SUBSCRIBE = /^(?:subscribe\b|sign[ -]?up for\b.*\b(?:deals|updates|offers|news)\b|get notified by (?:e-?mail|text|sms)\b|join \S+ for free\b)/i;
 /** A cookie notice ("This site uses cookies to ...", "We use cookies"). */
-const COOKIES = /\b(?:uses?|using) cookies\b/i;
+const COOKIES = /\b(?:site|website|we|store|shop|page|app|platform) (?:uses?|using) cookies\b/i;
 /** A widget's keyboard or screen-reader help ("Use left/right arrows to navigate the slideshow",
  * "Press Enter for accessibility ...", "Press S or / to search"). */
-const KEY_HELP = /^(?:use (?:the )?(?:[\w/]+ )?arrows? (?:keys? )?to\b|press\b.{0,20}\b(?:enter|tab|escape|esc)\b|press \S{1,3} (?:or \S{1,3} )?to\b)/i;
+const KEY_HELP =
+  /^(?:use (?:the )?(?:[\w/]+ )?arrows? (?:keys? )?to\b|press (?:the )?(?:enter|tab|esc(?:ape)?|space(?:bar)?)\b|press \S{1,3} (?:or \S{1,3} )?to\b)/i;
 /** A notice bar with its dismiss control ("Notice: Forums Closed ×", "... Hide announcement"). */
 const DISMISSABLE = /\s(?:[×✕✖]|hide announcement|dismiss(?: (?:announcement|notice))?)$/i;
 /** A thread closed to replies ("Status: Not open for further replies."). */

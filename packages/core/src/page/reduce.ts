@@ -6,7 +6,7 @@ import { chromeLine, PAGE_LINK } from './outline-chrome.ts';
 import { productList } from './page-type.ts';
 import { renderPage, type Range, type Rendered } from './render.ts';
 import { complement } from './scan.ts';
-import { compactJson } from './structured.ts';
+import { compactJson, forgetShownRuns } from './structured.ts';
 
 export type ReduceMode = 'standard' | 'precision';
 export type ReduceOptions = {
@@ -120,6 +120,7 @@ export function reducePage(html: string, opts: ReduceOptions): ReducedPage {
 
   const md = (precision ? microdata : r.microdata.summary(body)).map((v) => compactJson(v, precision ? undefined : '')).filter((s) => s && !seen.has(s));
   if (md.length) parts.push(`## Microdata\n${md.join('\n')}`);
+  forgetShownRuns();
 
   const metaLines: string[] = [];
   const shown = new Set<string>([r.title]);

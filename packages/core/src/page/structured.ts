@@ -195,6 +195,11 @@ const WORD = /[\p{L}\p{N}]+/gu;
 /** Every run of PROBE_WORDS words of the last page text seen (every structured-data string of a page
  * is checked against the same text): built once, each lookup then costs one run's length. */
 let runsOf: { shown: string; runs: Set<string> } | null = null;
+/** The page's runs let go once its structured data is written (reduce.ts): a large page's would
+ * otherwise stay in memory until the next page. */
+export function forgetShownRuns(): void {
+  runsOf = null;
+}
 function shownAsWords(val: string, shown: string): boolean {
   const w = val.toLowerCase().match(WORD) ?? [];
   const runs = Math.floor(w.length / PROBE_WORDS);

@@ -46,6 +46,7 @@ export function threadParts(t: Tree, node: number, type: PageType, holdsTitle: (
     add(starterBadges(t, node));
     add(smallNamed(t, node, THREAD_STATUS, STATUS_TEXT));
     add(smallNamed(t, node, NOTICE, NOTICE_TEXT).filter((i) => !holdsTitle(i)));
+    add(smallNamed(t, node, ALERT, NOTICE_TEXT, POST_BODY).filter((i) => !holdsTitle(i)));
     add(smallNamed(t, node, SIGNATURE, SIGNATURE_TEXT).filter((i) => !holdsTitle(i)));
     add(boardFooters(t, node));
   }
@@ -190,12 +191,13 @@ const REACTIONS_TEXT = 300;
 const reactionBars = (t: Tree, node: number) => smallNamed(t, node, REACTIONS, REACTIONS_TEXT);
 
 /** The topmost blocks under `node` whose class, id or data-role words match `re`, holding at most `most` characters. */
-function smallNamed(t: Tree, node: number, re: RegExp, most: number): number[] {
+function smallNamed(t: Tree, node: number, re: RegExp, most: number, skip?: RegExp): number[] {
   const out: number[] = [];
   const stack = elementChildren(t, node);
   while (stack.length) {
     const k = stack.pop()!;
     const el = t.els[k];
+    if (skip && (el.attribs.class !== undefined || el.attribs.id !== undefined) && skip.test(splitWords(el))) continue;
     if ((el.attribs.class !== undefined || el.attribs.id !== undefined) && re.test(splitWords(el)) && t.txt[k] + t.lnk[k] <= most) out.push(k);
     else stack.push(...elementChildren(t, k));
   }
@@ -208,12 +210,18 @@ const THREAD_STATUS = /(?:^|[-_\s])(?:block-status|thread-status|topic-status)(?
 const STATUS_TEXT = 200;
 
 /**
- * A board's notice by class or id word (`notice`, `notices`, `bottom-notice`, `alert`): the site's
+ * A board's notice by class or id word (`notice`, `notices`, `bottom-notice`): the site's
  * announcement bar, a post's "Last edited by" line, "This discussion has been archived", a guest's
- * "You must log in to answer" prompt or "it looks like you don't have an account yet" alert; never the
- * posts themselves.
+ * "You must log in to answer" prompt; never the posts themselves.
  */
-const NOTICE = /(?:^|[-_\s])(?:notices?|alerts?)(?:$|[-_\s])/;
+const NOTICE = /(?:^|[-_\s])notices?(?:$|[-_\s])/;
+/** ... and its alert box (`alert`, Bootstrap's: "it looks like you don't have an account yet"), not
+ * inside a post's text (POST_BODY), where an alert box is the writer's own warning. */
+const ALERT = /(?:^|[-_\s])alerts?(?:$|[-_\s])/;
+/** A post's text by class or id word (`postbody`, `post-content`, `message-body`, XenForo's
+ * `bbWrapper`, Discourse's `cooked`). */
+const POST_BODY =
+  /(?:^|[-_\s])(?:post-?body|post-?content|post-?text|post-?message|message-?body|message-?content|message-?text|comment-?body|comment-?content|bb-?wrapper|cooked|entry-?content)(?:$|[-_\s])/;
 /** A notice holds at most this much text (characters). */
 const NOTICE_TEXT = 1000;
 /** A post's signature named by its data-role too (`memberSignature`), camelCase words split. */
