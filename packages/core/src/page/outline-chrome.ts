@@ -45,7 +45,7 @@ const COOKIES = /\b(?:site|website|we|store|shop|page|app|platform) (?:uses?|usi
 /** A widget's keyboard or screen-reader help ("Use left/right arrows to navigate the slideshow",
  * "Press Enter for accessibility ...", "Press S or / to search"). */
 const KEY_HELP =
-  /^(?:use (?:the )?(?:[\w/]+ )?arrows? (?:keys? )?to\b|press (?:the )?(?:enter|tab|esc(?:ape)?|space(?:bar)?)\b|press \S{1,3} (?:or \S{1,3} )?to\b)/i;
+  /^(?:use (?:the )?(?:[\w/]+ )?arrows? (?:keys? )?to\b|press (?:the )?[^\p{L}\p{N}\s]{0,3}\s?(?:enter|tab|esc(?:ape)?|space(?:bar)?)\b|press \S{1,3} (?:or \S{1,3} )?to\b)/iu;
 /** A notice bar with its dismiss control ("Notice: Forums Closed ×", "... Hide announcement"). */
 const DISMISSABLE = /\s(?:[×✕✖]|hide announcement|dismiss(?: (?:announcement|notice))?)$/i;
 /** A thread closed to replies ("Status: Not open for further replies."). */
