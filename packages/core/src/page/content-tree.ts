@@ -265,7 +265,8 @@ export function measure(html: string, opts: { results?: boolean } = {}): Tree {
     lnkList.push(0);
     if (how === 2) continue; // what it holds does not count
     const c = inContent || CONTENT.has(el.name);
-    const l = inLink || el.name === 'a';
+    // A date in a link (a post's permalink on its date) is the post's text, not a way elsewhere.
+    const l = (inLink || el.name === 'a') && el.name !== 'time';
     for (let i = el.children.length - 1; i >= 0; i--) stack.push([el.children[i], idx, c, l]);
   }
   const n = els.length;

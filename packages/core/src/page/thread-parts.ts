@@ -8,6 +8,7 @@ import type { PageType } from './page-type.ts';
 import { postTools, replyTitles } from './labels.ts';
 import { countBadges, profileFields, starterBadges } from './profile-fields.ts';
 import { boardFooters } from './board-footers.ts';
+import { threadInfo } from './thread-info.ts';
 
 /**
  * The parts of a thread (forum) or of an article's comments inside the content `node` to leave out;
@@ -49,6 +50,7 @@ export function threadParts(t: Tree, node: number, type: PageType, holdsTitle: (
     add(smallNamed(t, node, ALERT, NOTICE_TEXT, POST_BODY).filter((i) => !holdsTitle(i)));
     add(smallNamed(t, node, SIGNATURE, SIGNATURE_TEXT).filter((i) => !holdsTitle(i)));
     add(boardFooters(t, node));
+    add(threadInfo(t, node, holdsTitle));
   }
   return out;
 }
