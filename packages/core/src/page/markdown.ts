@@ -95,10 +95,46 @@ const GLUED_VALUES = new RegExp(
 /** An element ending in a letter, a digit or a bracket and, right after it, one holding a `<time>` (a
  * card's author and its date, `<span>Terrence O'Brien</span><span><time>Mar 7</time></span>`, read
  * "O'BrienMar 7"): a date is a datum of its own, set apart. */
-const GLUED_TIME = new RegExp(
-  `([\\p{L}0-9).])((?:</(?:${BOX})>|${COMMENT})*</(?:${BOX})>(?:${COMMENT})*)((?:<(?:${OPEN})\\b[^>]*>|${COMMENT})*<time\\b[^>]*>)(?=[^\\s<])`,
-  'gu',
-);
+const TIME_OPEN = /<time[\s>]/g;
+const OPEN_TAG = new RegExp(`^<(?:${OPEN})\\b[^>]*>$|^${COMMENT}$`);
+const CLOSE_TAG = new RegExp(`^</(?:${BOX})>$`);
+const COMMENT_TAG = new RegExp(`^${COMMENT}$`);
+const TIME_BEFORE = /[\p{L}0-9).]/u;
+/** The most tags walked back over from a `<time>`. */
+const MAX_WALK = 12;
+/** The tag ending right before `at` (`...>` at at - 1), or null. */
+function tagBefore(s: string, at: number): { start: number; tag: string } | null {
+  if (s[at - 1] !== '>') return null;
+  const start = s.lastIndexOf('<', at - 1);
+  return start === -1 || at - start > 400 ? null : { start, tag: s.slice(start, at) };
+}
+/** The `<time>`s so glued, a space put between (found from each `<time>` walking back: a page costs
+ * one scan for `<time`, a constant per time). */
+function apartTimes(s: string): string {
+  const out: string[] = [];
+  let pos = 0;
+  TIME_OPEN.lastIndex = 0;
+  for (let m = TIME_OPEN.exec(s); m; m = TIME_OPEN.exec(s)) {
+    const gt = s.indexOf('>', m.index);
+    if (gt === -1 || /[\s<]/.test(s[gt + 1] ?? '<')) continue;
+    // the boxes opening around the time, then the boxes closing before them, at least one
+    let at = m.index;
+    let walk = 0;
+    for (let t = tagBefore(s, at); t && walk < MAX_WALK && OPEN_TAG.test(t.tag); t = tagBefore(s, at), walk++) at = t.start;
+    const gap = at;
+    let closed = 0;
+    for (let t = tagBefore(s, at); t && walk < MAX_WALK && (CLOSE_TAG.test(t.tag) || COMMENT_TAG.test(t.tag)); t = tagBefore(s, at), walk++) {
+      if (!COMMENT_TAG.test(t.tag)) closed++;
+      at = t.start;
+    }
+    if (!closed || at <= pos || !TIME_BEFORE.test(s[at - 1])) continue;
+    out.push(s.slice(pos, gap), '&#32;');
+    pos = gap;
+  }
+  if (!pos) return s;
+  out.push(s.slice(pos));
+  return out.join('');
+}
 /** Two like items side by side, each a box of text alone with the same classes (a card's metadata
  * items, `<span class="metadata-item">2026</span><span class="metadata-item">1h 54m</span>`, read
  * "20261h 54m"): a run of like boxes is a row of items a stylesheet sets apart, not a word's pieces
@@ -106,22 +142,60 @@ const GLUED_TIME = new RegExp(
  * Not a rich-text editor's runs, styled inline and split anywhere, even inside a word (`<span
  * class="run" style="…">Le</span><span class="run" style="…">arn more</span>`): no `style` on the
  * first, and the second not going on with a lower-case letter; nor a label's colon or a sentence's
- * full stop in a box of its own (`Color` `: Black`, `returns` `.`), which belong to the word before. */
-const GLUED_ITEMS =
-  /(<(span|li|div|a)\b(?![^>]{0,300}\sstyle=)[^>]{0,300}?\sclass="([^"]{1,200})"[^>]{0,300}>[^<]{0,300}[^\s<>])(<\/\2>)(?=<\2\b[^>]{0,300}?\sclass="\3"[^>]{0,300}>[^\s<a-z.,:;!?)\]}%])/g;
-/** (the attribute and text runs above are bounded: each tag start costs a constant, on any page) */
-/** Like items set apart, but not a number's pieces: after a currency sign (`$` `19`), or digits
+ * full stop in a box of its own (`Color` `: Black`, `returns` `.`), which belong to the word before.
+ * Found where a box closes right where a like one opens (`</span><span`), the boxes then read around
+ * it within bounds: one scan of the page for these pairs, a constant per pair. */
+const ITEM_TAGS = ['span', 'li', 'div', 'a'];
+/** The longest opening tag and box text looked at (a card's item is short). */
+const MAX_TAG = 600;
+const MAX_BOX = 300;
+/** A box's class, and a `style` attribute on it. */
+const CLASS_ATTR = /\sclass="([^"]{1,200})"/;
+const STYLE_ATTR = /\sstyle=/;
+/** What the second box may not start with: a space or a tag, a lower-case letter (a word going on),
+ * closing punctuation (a label's colon, a sentence's full stop). */
+const GOES_ON = /[\s<a-z.,:;!?)\]}%]/;
+/** Like items set apart (above), but not a number's pieces: after a currency sign (`$` `19`), or digits
  * followed by a box of digits alone (`19` `99`, a counter's `1` `9` `9`); `2026` `1h 54m` are apart. */
 function apartItems(s: string): string {
-  return s.replace(GLUED_ITEMS, (m: string, first: string, _tag: string, _cls: string, close: string, at: number) => {
-    if (/[$€£¥₹¢]$/.test(first)) return m;
-    if (/\d$/.test(first)) {
-      const gt = s.indexOf('>', at + m.length);
-      const lt = gt === -1 ? -1 : s.indexOf('<', gt);
-      if (gt !== -1 && /^[\d.,]+$/.test(s.slice(gt + 1, lt === -1 ? undefined : Math.min(lt, gt + 1 + 40)))) return m;
+  // (a plain search for each `</span><span`: faster than a pattern over the page)
+  const found: [number, string][] = [];
+  for (const tag of ITEM_TAGS) {
+    const pair = `</${tag}><${tag}`;
+    for (let k = s.indexOf(pair); k !== -1; k = s.indexOf(pair, k + pair.length)) if (/[\s>]/.test(s[k + pair.length] ?? '')) found.push([k, tag]);
+  }
+  if (!found.length) return s;
+  found.sort((x, y) => x[0] - y[0]);
+  const out: string[] = [];
+  let pos = 0;
+  for (const [close, tag] of found) {
+    const after = close + tag.length + 3;
+    // the first box: its opening tag right before its text, no tag inside
+    const lt = s.lastIndexOf('<', close - 1);
+    if (lt < 0 || close - lt > MAX_TAG + MAX_BOX) continue;
+    const gt = s.indexOf('>', lt);
+    if (gt === -1 || gt >= close || gt - lt > MAX_TAG || close - gt - 1 > MAX_BOX) continue;
+    const open = s.slice(lt, gt + 1);
+    if (!open.startsWith(`<${tag}`) || !/[\s>]/.test(open[tag.length + 1] ?? '') || STYLE_ATTR.test(open)) continue;
+    const cls = CLASS_ATTR.exec(open)?.[1];
+    const text = s.slice(gt + 1, close);
+    if (!cls || !text || /\s$/.test(text) || text.includes('>')) continue;
+    // the second box: the same classes, its text not going on from the first's
+    const gt2 = s.indexOf('>', after);
+    if (gt2 === -1 || gt2 - after > MAX_TAG || CLASS_ATTR.exec(s.slice(after, gt2 + 1))?.[1] !== cls) continue;
+    const next = s[gt2 + 1];
+    if (next === undefined || GOES_ON.test(next)) continue;
+    if (/[$€£¥₹¢]$/.test(text)) continue;
+    if (/\d$/.test(text)) {
+      const lt2 = s.indexOf('<', gt2);
+      if (/^[\d.,]+$/.test(s.slice(gt2 + 1, lt2 === -1 ? gt2 + 41 : Math.min(lt2, gt2 + 41)))) continue;
     }
-    return `${first}${close}&#32;`;
-  });
+    out.push(s.slice(pos, after), '&#32;');
+    pos = after;
+  }
+  if (!pos) return s;
+  out.push(s.slice(pos));
+  return out.join('');
 }
 const PRE = /<pre\b[\s\S]*?<\/pre>/gi;
 
@@ -134,18 +208,16 @@ const PRE = /<pre\b[\s\S]*?<\/pre>/gi;
 function separateBoxes(html: string): string {
   const boxes = GLUED_BOXES.test(html);
   const values = GLUED_VALUES.test(html);
-  const items = GLUED_ITEMS.test(html);
-  const times = GLUED_TIME.test(html);
+  const items = ITEM_TAGS.some((tag) => html.includes(`</${tag}><${tag}`));
+  const times = html.includes('<time');
   if (!boxes && !values && !items && !times) return html;
   GLUED_BOXES.lastIndex = 0;
   GLUED_VALUES.lastIndex = 0;
-  GLUED_ITEMS.lastIndex = 0;
-  GLUED_TIME.lastIndex = 0;
   const apart = (s: string) => {
     const b = boxes ? s.replace(GLUED_BOXES, '$1$2&#32;$3') : s;
     const v = values ? b.replace(GLUED_VALUES, '$1$2&#32;$3') : b;
     const i = items ? apartItems(v) : v;
-    return times ? i.replace(GLUED_TIME, '$1$2&#32;$3') : i;
+    return times ? apartTimes(i) : i;
   };
   const out: string[] = [];
   let pos = 0;
