@@ -84,6 +84,7 @@ export function reducePage(html: string, opts: ReduceOptions): ReducedPage {
       siteOrigin,
       asShown,
       wrappers,
+      formChoices: true,
     });
     const extra = outline(rest.body);
     if (extra) body = body ? `${body}\n\n${extra}` : extra;

@@ -1,0 +1,32 @@
+// The outline of the rest of a page (reduce.ts, render.ts `formChoices`): a form's pick lists are
+// controls, left out; a pick list of prices stays, without its prompt; a list outside a form stays.
+import { expect } from 'chai';
+import { article, card, page, reduce } from './outline-pages.ts';
+
+describe("outline of the rest of the page: a form's pick lists", () => {
+  it("drops a form's sort order and jump menu, and a sort order outside a form, outside the main content", () => {
+    const text = reduce(
+      page(`<form action="/list"><label>Sort by</label><select name="sort"><option value="featured">Featured Items</option><option value="newest">Newest Items</option>
+          <option value="az">Alphabetical order from the first letter to the last one</option></select></form>${card(1)}
+        <form action="/forum"><select name="f"><option value="1">General Discussion</option><option value="2">Kettles and other appliances for the kitchen</option>
+          <option value="3">Tea, coffee and everything else people drink in the morning</option></select></form>${card(2)}
+        <div><select aria-label="Sort by" id="SortBy"><option>Highest score (default)</option><option>Date modified (newest first) to see the latest answers</option></select></div>`),
+    );
+    for (const n of [1, 2]) expect(text).to.include(`kettle number ${n}`);
+    for (const c of ['Featured Items', 'Alphabetical order', 'General Discussion', 'Kettles and other appliances', 'Date modified'])
+      expect(text).not.to.include(c);
+  });
+
+  it('keeps a pick list of prices without its prompt, and a list outside a form', () => {
+    const text = reduce(
+      page(`<form action="/cart"><select name="size"><option value="">Choose an option</option><option value="1kg">1kg - £4.64 per kg</option>
+          <option value="2kg">2kg - £8.69, £4.35 per kg</option></select></form>${card(1)}
+        <form hidden action="/search"><input name="q"></form><div><select class="dropdown"><option>Team Schedules</option><option>Arizona Cardinals</option><option>Atlanta Falcons</option>
+          <option>Baltimore Ravens</option><option>Buffalo Bills</option><option>Carolina Panthers</option></select></div>`),
+    );
+    expect(text).to.include('kettle number 1');
+    expect(text).to.include('1kg - £4.64 per kg, 2kg - £8.69');
+    expect(text).not.to.include('Choose an option');
+    expect(text).to.include('Arizona Cardinals, Atlanta Falcons');
+  });
+});
