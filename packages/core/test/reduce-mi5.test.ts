@@ -30,3 +30,19 @@ describe("outline of the rest of the page: a form's pick lists", () => {
     expect(text).to.include('Arizona Cardinals, Atlanta Falcons');
   });
 });
+
+describe('a page read whole (too large for main-content detection): its controls and prompts', () => {
+  it("drops a control's label and a prompt, keeps the text and a code block's lines", () => {
+    const pad = `<script>var pad = "${'x'.repeat(1_000_000)}";</script>`;
+    const text = reduce(
+      `<html><head>${pad}</head><body><h1>The bridge</h1>${article}<p><button>Add to cart</button></p><p>Get started for free</p>
+        <pre><code>Add to cart\nlog in</code></pre><h3>Customers also bought</h3>${card(1)}</body></html>`,
+    );
+    expect(text).to.include('Paragraph 5 of the report');
+    expect(text).to.include('kettle number 1');
+    expect(text).to.include('Add to cart\nlog in');
+    expect(text).not.to.include('Get started for free');
+    expect(text).not.to.include('Customers also bought');
+    expect(text.split('Add to cart').length).to.equal(2);
+  });
+});
