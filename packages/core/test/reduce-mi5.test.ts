@@ -46,3 +46,15 @@ describe('a page read whole (too large for main-content detection): its controls
     expect(text.split('Add to cart').length).to.equal(2);
   });
 });
+
+describe("outline of the rest of the page: a control's label naming its item", () => {
+  it('drops "Add <item> to Compare" and "Add <item> to Cart"; keeps a step that adds something to something else', () => {
+    const text = reduce(
+      page(`<p>Add Moab 3 Mid Waterproof Hiking Boots - Women's to Compare</p>${card(1)}<p>Add Blue Kettle Number Two with Its Lid to Cart</p>${card(2)}
+        <p>Add the chopped onions and the garlic to the pan and stir for five minutes.</p>`),
+    );
+    for (const n of [1, 2]) expect(text).to.include(`kettle number ${n}`);
+    expect(text).to.include('Add the chopped onions');
+    for (const c of ['Moab 3', 'Its Lid']) expect(text).not.to.include(c);
+  });
+});
