@@ -58,3 +58,14 @@ describe("outline of the rest of the page: a control's label naming its item", (
     for (const c of ['Moab 3', 'Its Lid']) expect(text).not.to.include(c);
   });
 });
+
+describe("outline of the rest of the page: a documentation page's tools", () => {
+  it('drops "Copy for LLM", "View as Markdown", "Page tools", "Ask about this section", "Show child attributes"', () => {
+    const text = reduce(
+      page(`<p>Page tools</p><p><a href="/docs/a.md">View as Markdown</a></p><p>Copy as Markdown</p>${card(1)}
+        <p>Ask about this section</p><p>Copy for LLM</p>${card(2)}<p><button>Show child attributes</button></p>${card(3)}`),
+    );
+    for (const n of [1, 2, 3]) expect(text).to.include(`kettle number ${n}`);
+    for (const c of ['Page tools', 'as Markdown', 'Ask about', 'for LLM', 'child attributes']) expect(text).not.to.include(c);
+  });
+});

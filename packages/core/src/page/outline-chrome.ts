@@ -23,6 +23,7 @@ const CONTROL = new RegExp(
       '(?:request|book|schedule)(?: a| an| your)?(?: free)?(?: \\w+)? (?:demo|pricing|quote|call|consultation)(?: now)?|(?:sign up for|start)(?: a| your)? free trial',
       'sort(?: by| options)?|results per page|display posts from previous|password',
       'reply(?: with quote)?|leave a (?:comment|reply)|keyboard shortcuts|table of contents',
+      'page tools|(?:copy|view)(?: page)? (?:as|for|in) (?:markdown|llms?)|ask about this (?:section|page)|show child attributes',
       'privacy(?: policy)?|terms(?: of (?:use|service)| and conditions)?|cookie (?:policy|settings)',
     ].join('|') +
     ')$',
