@@ -23,6 +23,7 @@ const CONTROL = new RegExp(
       '(?:request|book|schedule)(?: a| an| your)?(?: free)?(?: \\w+)? (?:demo|pricing|quote|call|consultation)(?: now)?|(?:sign up for|start)(?: a| your)? free trial',
       'sort(?: by| options)?|results per page|display posts from previous|password',
       'reply(?: with quote)?|leave a (?:comment|reply)|keyboard shortcuts|table of contents',
+      'page tools|(?:copy|view)(?: page)? (?:as|for|in) (?:markdown|llms?)|ask about this (?:section|page)|show child attributes',
       'privacy(?: policy)?|terms(?: of (?:use|service)| and conditions)?|cookie (?:policy|settings)',
     ].join('|') +
     ')$',
@@ -40,6 +41,9 @@ const NEWSLETTER =
  * "Subscribe to stay in the know", "Sign up for deals, updates and a free guide", "Get notified by
  * email when this product is in stock", "Join Medium for free to get updates"). */
 const SUBSCRIBE = /^(?:subscribe\b|sign[ -]?up for\b.*\b(?:deals|updates|offers|news)\b|get notified by (?:e-?mail|text|sms)\b|join \S+ for free\b)/i;
+/** A control's label naming its item ("Add Moab 3 Mid Hiking Boots to Compare", a checkbox's or a
+ * button's label for a screen reader): add ... to compare, cart, bag, basket, wish list, favourites. */
+const ADD_ITEM = /^add .+ to (?:compare|comparison|cart|bag|basket|wish ?list|favou?rites)$/i;
 /** A cookie notice ("This site uses cookies to ...", "We use cookies"). */
 const COOKIES = /\b(?:site|website|we|store|shop|page|app|platform) (?:uses?|using) cookies\b/i;
 /** A widget's keyboard or screen-reader help ("Use left/right arrows to navigate the slideshow",
@@ -105,6 +109,7 @@ export function chromeLine(line: string, text: string): boolean {
   if (words <= MAX_PROMPT_WORDS && (NEWSLETTER.test(t) || SUBSCRIBE.test(t) || KEY_HELP.test(t) || DISMISSABLE.test(t) || CLOSED.test(t))) return true;
   if (words <= MAX_NOTICE_WORDS && (ACCOUNT.test(t) || COOKIES.test(t))) return true;
   if (CONSENT.test(t)) return true;
+  if (words <= MAX_PROMPT_WORDS && ADD_ITEM.test(t)) return true;
   return words <= MAX_RAIL_WORDS && (RAIL.test(t) || SITE_SECTION.test(t));
 }
 

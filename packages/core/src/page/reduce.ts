@@ -84,6 +84,7 @@ export function reducePage(html: string, opts: ReduceOptions): ReducedPage {
       siteOrigin,
       asShown,
       wrappers,
+      formChoices: true,
     });
     const extra = outline(rest.body);
     if (extra) body = body ? `${body}\n\n${extra}` : extra;
@@ -92,6 +93,9 @@ export function reducePage(html: string, opts: ReduceOptions): ReducedPage {
   // as the rest of a page is, without its link lists (menus, category trees, footers).
   const noMain = main !== null && !only;
   if (noMain) body = unlessAllLinks(body);
+  // A page read whole (too large for main-content detection, or none found): its controls and
+  // prompts ("Add to cart", "Get started for free", "Customers also bought") go, as in the outline.
+  if (!precision && !only) body = dropChromeLines(body);
   if (!precision) body = dropRepeatedImages(dedupeBlocks(body));
   if (!precision && body.length < MIN_BODY) {
     // A page whose content lives inside something that looks like chrome: keep the chrome.
@@ -301,6 +305,20 @@ function outline(text: string): string {
     .join('\n')
     .replace(/\n{3,}/g, '\n\n')
     .trim();
+}
+
+/** The text without its lines that are the page's controls or prompts (outline-chrome.ts); a code
+ * block's lines are the page's own and stay. */
+function dropChromeLines(body: string): string {
+  let code = false;
+  return body
+    .split('\n')
+    .filter((line) => {
+      if (line.startsWith('```')) code = !code;
+      return code || !line || line.startsWith('```') || !chromeLine(line, plainText(line));
+    })
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n');
 }
 
 /** A line written twice over ("Show list Show list": a button's text and a screen reader's copy),

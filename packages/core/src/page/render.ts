@@ -31,6 +31,11 @@ export type RenderOptions = {
   asShown?: boolean;
   /** Start offsets of elements read although their markup says chrome or hidden (MainContent.wrappers). */
   wrappers?: ReadonlySet<number>;
+  /** A form's pick lists are controls (the rest of a page, outside its main content): a select inside
+   * a form (a sort order, a forum's jump menu, a country picker, a search's scope) or one named for
+   * sorting is left out unless one of its options holds a price, and an option with an empty value
+   * (the prompt: "Choose an option") is never written. */
+  formChoices?: boolean;
 };
 export type Rendered = {
   title: string;
@@ -124,7 +129,17 @@ const F_CONTENT = 16384,
   F_CAPTION = 131072,
   F_SPACE = 262144,
   F_REPEAT = 524288,
-  F_LANDMARK = 1048576;
+  F_LANDMARK = 1048576,
+  F_FORM = 2097152,
+  F_CHOICES = 4194304;
+
+/** A price: an amount next to a currency sign or code. */
+const PRICE = /[$€£¥₹₩₽]\s?\d|\d\s?(?:[$€£¥₹₩₽]|(?:EUR|USD|GBP|CHF|kr|zł)\b)|\b(?:EUR|USD|GBP|CHF)\s?\d/u;
+
+/** A select that sorts a list ("Sort by", `name="orderby"`, `id="SortBy"`): a control wherever it is. */
+const SORT_WORD = /(?:^|[^a-z])(?:sort(?:ing|by)?|order ?by)(?:[^a-z]|$)/;
+const sortControl = (a: Attrs) =>
+  [a.name, a.id, a.class, a['aria-label']].some((v) => v !== undefined && SORT_WORD.test(v.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase()));
 
 /** Output sinks (link text, table cells) nest at most this deep, so no text is re-joined more than this often. */
 const MAX_SINKS = 12;
@@ -177,6 +192,7 @@ class Renderer {
   private pre = 0;
   private afterDt = false;
   private firstOption = true;
+  private forms = 0; // inside a form (counted whether shown or not)
   private rowAttrs = '';
   /** The offset of the current parser event (set by renderPage). */
   at: () => number = () => 0;
@@ -207,6 +223,10 @@ class Renderer {
     const e: Entry = { f: 0, micro: null, data: null };
     this.stack.push(e);
     if (this.hard > 0) return;
+    if (tag === 'form') {
+      e.f = F_FORM;
+      this.forms++;
+    }
     if (a.itemscope !== undefined || a.itemprop !== undefined) {
       e.micro = this.micro.open(tag, a, this.resolve, tag === 'img' ? pickImageSrc(a) : undefined);
     }
@@ -252,12 +272,12 @@ class Renderer {
         (this.o.dropChrome && isBoilerplate(tag, a, this.content > 0 || (tag === 'header' && this.landmark > 0)))) &&
       !this.o.wrappers?.has(this.at())
     ) {
-      e.f = F_SOFT;
+      e.f |= F_SOFT;
       this.soft++;
       return;
     }
     if (repeat) {
-      e.f = F_REPEAT;
+      e.f |= F_REPEAT;
       this.repeat++;
       return;
     }
@@ -322,7 +342,13 @@ class Renderer {
     } else if (BLOCK1.has(tag)) {
       w.block(1);
       e.f |= F_B1;
-      if (tag === 'select') this.firstOption = true;
+      if (tag === 'select') {
+        this.firstOption = true;
+        if (this.o.formChoices && (this.forms > 0 || sortControl(a)) && w.sinks.length < MAX_SINKS) {
+          e.f |= F_CHOICES;
+          w.push(true);
+        }
+      }
     } else if (this.pre > 0 && a.class !== undefined && CODE_LINE.test(a.class) && !w.endsLine()) {
       // A highlighter's line (Shiki's `<span class="line">`, prism's `token-line`) is a line of
       // the code even where no newline separates them: a stylesheet makes each a block.
@@ -414,6 +440,11 @@ class Renderer {
         }
         break;
       case 'option':
+        if (this.o.formChoices && a.value !== undefined && !a.value.trim()) {
+          e.f |= F_SOFT;
+          this.soft++;
+          return;
+        }
         if (!this.firstOption) {
           w.glue(',');
           w.space();
@@ -446,6 +477,7 @@ class Renderer {
         if (v !== undefined) this.jsonLd.push(v);
       }
     }
+    if (f & F_FORM) this.forms--;
     if (f & F_SKIP) return void this.hard--;
     if (f & F_SOFT) return void this.soft--;
     if (f & F_NOSCRIPT) return void this.noscript--;
@@ -460,7 +492,10 @@ class Renderer {
     else if (f & F_ROW) w.closeRow();
     else if (f & F_TABLE) w.closeTable();
     else if (f & F_CAPTION) w.closeCaption();
-    else if (f & F_LIST) this.lists.pop();
+    else if (f & F_CHOICES) {
+      const text = w.pop().parts.join('');
+      if (PRICE.test(text)) w.emit(text);
+    } else if (f & F_LIST) this.lists.pop();
     else if (f & F_PRE) {
       this.pre--;
       if (!w.top.inline) {
