@@ -14,6 +14,7 @@
 //    same line after a space, instead of after a blank line);
 //  - anything else (a block, a line break, the end of the container or of a link, an unknown element):
 //    the plain space, as before; the block boundary trims it.
+import { tagName } from './tag-names.ts';
 
 /** Inline elements: their text runs on after the block's (a browser's default display). */
 const INLINE = new Set([
@@ -59,13 +60,6 @@ const DROPPED = new Set(['script', 'style', 'svg', 'template']);
 const AHEAD = 600;
 
 const isSpace = (c: number) => c === 32 || c === 10 || c === 9 || c === 13 || c === 12;
-const isName = (c: number) => (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 45;
-
-function nameAt(html: string, at: number): string {
-  let k = at;
-  while (k < html.length && isName(html.charCodeAt(k))) k++;
-  return html.slice(at, k).toLowerCase();
-}
 
 /** The space to write before the block's closing tag at `at` (`</div>` and the like), looking no
  * further than `limit` (the end of the part of the page kept). */
@@ -92,7 +86,7 @@ export function blockSpace(html: string, at: number, limit = html.length): strin
       continue;
     }
     const closing = html.charCodeAt(k + 1) === 47;
-    const name = nameAt(html, k + (closing ? 2 : 1));
+    const name = tagName(html, k + (closing ? 2 : 1));
     if (!name) return SPACE;
     if (closing) {
       // (a link's end: the space would end the link's text; markdown.ts flattenLinks moves it after the link)

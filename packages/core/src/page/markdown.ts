@@ -10,6 +10,7 @@ import { attributeCards } from './attribute-cards.ts';
 import { findMainContent } from './main-content.ts';
 import { assemble, complement, dropOverlays, mergeCuts, scan, type Range } from './scan.ts';
 import { stripTrackingParams as stripUrl } from './urls.ts';
+import { isName } from './tag-names.ts';
 
 export type MarkdownOptions = {
   /** The page's URL: the base for relative links and image sources (a <base href> overrides it). */
@@ -256,7 +257,6 @@ function definitionsAsParagraphs(html: string): string {
   });
 }
 
-const isNameChar = (c: number) => (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 45;
 const BLOCK_IN_LINK =
   /(?:<i><\/i>)?(?:&#32;)?<\/?(?:h[1-6]|p|div|section|article|header|footer|ul|ol|li|dl|dt|dd|figure|figcaption|blockquote|table|thead|tbody|tfoot|tr|td|th|br|hr)\b[^>]*>/gi;
 
@@ -283,7 +283,7 @@ function flattenLinks(html: string): string {
     // The next closing tag is searched for only when the last one found lies behind: one pass in all.
     if (close !== -1 && close < open) {
       close = html.indexOf('</a', open);
-      while (close !== -1 && isNameChar(html.charCodeAt(close + 3))) close = html.indexOf('</a', close + 3);
+      while (close !== -1 && isName(html.charCodeAt(close + 3))) close = html.indexOf('</a', close + 3);
     }
     if (close === -1) break;
     const following = html.indexOf('<a', open);

@@ -2,6 +2,8 @@
 // model reads (writer.ts renders it as compact markdown) and collects structured data on the way.
 // Work per event is O(1) amortised, so the whole pass is linear in the page size.
 import { isBoilerplate, renderAttrs } from './boilerplate.ts';
+import { BLOCK1, BLOCK2, CONTENT, HARD_SKIP, HEADING, NO_ATTRS, sortControl } from './render-tags.ts';
+import { PRICE } from './prices.ts';
 import { hiddenFromReader, visibleRepeat } from './hidden.ts';
 import { CODE_LINE } from './scan.ts';
 import { linearParser } from './sax.ts';
@@ -47,67 +49,6 @@ export type Rendered = {
   images: number;
 };
 
-/** Never rendered, in any mode (JSON-LD scripts are read, not rendered). */
-const HARD_SKIP = new Set([
-  'script',
-  'style',
-  'svg',
-  'math',
-  'template',
-  'iframe',
-  'object',
-  'embed',
-  'canvas',
-  'frame',
-  'frameset',
-  'applet',
-  'audio',
-  'video',
-  'noembed',
-  'noframes',
-  'datalist',
-]);
-const BLOCK2 = new Set([
-  'p',
-  'dl',
-  'blockquote',
-  'section',
-  'article',
-  'header',
-  'footer',
-  'main',
-  'nav',
-  'aside',
-  'figure',
-  'hr',
-  'form',
-  'fieldset',
-  'details',
-  'address',
-  'hgroup',
-  'body',
-]);
-const BLOCK1 = new Set([
-  'div',
-  'figcaption',
-  'summary',
-  'legend',
-  'center',
-  'tbody',
-  'thead',
-  'tfoot',
-  'menu',
-  'dialog',
-  'select',
-  'search',
-  'picture',
-  'label',
-]);
-const CONTENT = new Set(['article', 'main', 'section']);
-/** Precision mode shows no attributes for these (document scaffolding and table/list containers). */
-const NO_ATTRS = new Set(['html', 'head', 'body', 'tbody', 'thead', 'tfoot', 'colgroup', 'col']);
-const HEADING: Record<string, string> = { h1: '# ', h2: '## ', h3: '### ', h4: '#### ', h5: '##### ', h6: '###### ' };
-
 // What an element's start did, so that its end undoes exactly that.
 const F_SKIP = 1,
   F_SOFT = 2,
@@ -132,14 +73,6 @@ const F_CONTENT = 16384,
   F_LANDMARK = 1048576,
   F_FORM = 2097152,
   F_CHOICES = 4194304;
-
-/** A price: an amount next to a currency sign or code. */
-const PRICE = /[$€£¥₹₩₽]\s?\d|\d\s?(?:[$€£¥₹₩₽]|(?:EUR|USD|GBP|CHF|kr|zł)\b)|\b(?:EUR|USD|GBP|CHF)\s?\d/u;
-
-/** A select that sorts a list ("Sort by", `name="orderby"`, `id="SortBy"`): a control wherever it is. */
-const SORT_WORD = /(?:^|[^a-z])(?:sort(?:ing|by)?|order ?by)(?:[^a-z]|$)/;
-const sortControl = (a: Attrs) =>
-  [a.name, a.id, a.class, a['aria-label']].some((v) => v !== undefined && SORT_WORD.test(v.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase()));
 
 /** Output sinks (link text, table cells) nest at most this deep, so no text is re-joined more than this often. */
 const MAX_SINKS = 12;

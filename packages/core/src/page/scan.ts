@@ -9,6 +9,7 @@
 // Every step moves forward or inspects a bounded window, so both passes are linear in the page size.
 import { blockSpace } from './block-space.ts';
 import { isHidden, isOverlay } from './boilerplate.ts';
+import { isName, tagName } from './tag-names.ts';
 import { isTrackingPixel, pickImageSrc } from './urls.ts';
 
 export type Cut = { s: number; e: number; rep: string };
@@ -29,8 +30,6 @@ const LAZY = /data-src|data-lazy|data-original|srcset|\b(?:width|height)\s*=\s*[
 const HREF_WS = /(\shref\s*=\s*)(["'])([^"']*?[\t\n\r][^"']*)\2/i;
 const ATTR = /([^\s"'<>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+)))?/g;
 const WINDOW = 4000;
-
-const isName = (c: number) => (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 45;
 
 function decode(v: string): string {
   return v.indexOf('&') === -1
@@ -53,12 +52,6 @@ export function parseAttrs(tagText: string, nameEnd: number): Record<string, str
     if (!(k in out)) out[k] = decode(m[2] ?? m[3] ?? m[4] ?? '');
   }
   return out;
-}
-
-function tagName(html: string, at: number): string {
-  let k = at;
-  while (k < html.length && isName(html.charCodeAt(k))) k++;
-  return html.slice(at, k).toLowerCase();
 }
 
 /** End (exclusive) of the element whose start tag is `<name ...>` ending at `tagEnd`. */
