@@ -14,7 +14,11 @@ describe('page: main content of product pages (pd5)', () => {
       <section class="block"><h2>Frequently asked questions</h2>${QA}</section></main>`,
       LD,
     );
-    expectOnly(md(html), ['Garden Feeder', 'Feeder paragraph 3', 'Height: 23 cm'], ['Frequently asked questions', 'When will my order arrive', 'wireless network', ...CHROME_WORDS]);
+    expectOnly(
+      md(html),
+      ['Garden Feeder', 'Feeder paragraph 3', 'Height: 23 cm'],
+      ['Frequently asked questions', 'When will my order arrive', 'wireless network', ...CHROME_WORDS],
+    );
   });
 
   it('leaves out an FAQ named by a label or a heading naming the product, and stops at the next section', () => {
@@ -25,7 +29,11 @@ describe('page: main content of product pages (pd5)', () => {
       <div><h2>In the box</h2><p>A feeder, a mount and a charging cable.</p></div></div></main>`,
       LD,
     );
-    expectOnly(md(html), ['Garden Feeder', 'Feeder paragraph 3', 'A feeder, a mount and a charging cable'], ['Common questions', 'When will my order arrive', 'Feeder FAQs', 'weatherproof', ...CHROME_WORDS]);
+    expectOnly(
+      md(html),
+      ['Garden Feeder', 'Feeder paragraph 3', 'A feeder, a mount and a charging cable'],
+      ['Common questions', 'When will my order arrive', 'Feeder FAQs', 'weatherproof', ...CHROME_WORDS],
+    );
   });
 
   it("keeps an FAQ on a page that is not a product, and a menu's FAQ link", () => {

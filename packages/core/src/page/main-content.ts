@@ -199,7 +199,9 @@ export function findMainContent(html: string): MainContent {
   const shop = [
     ...shopParts(t, node, total),
     ...byline,
-    ...(type === 'product' ? [...policies(t, node, holdsTitle), ...sellingPoints(t, node, holdsTitle), ...protectionPlans(t, node, holdsTitle), ...loyaltyNotes(t, node, holdsTitle)] : []),
+    ...(type === 'product'
+      ? [...policies(t, node, holdsTitle), ...sellingPoints(t, node, holdsTitle), ...protectionPlans(t, node, holdsTitle), ...loyaltyNotes(t, node, holdsTitle)]
+      : []),
   ]
     .map((i) => rangeOf(t.els[i], html))
     .sort((a, b) => a[0] - b[0])

@@ -7,8 +7,7 @@ import type { Element } from 'domhandler';
 import { HEADINGS, subtreeEnd, textOf, weight, type Tree } from './content-tree.ts';
 
 /** The whole text of an FAQ's heading. */
-const FAQ =
-  /^(?:[^\s?]+ ){0,3}(?:faqs?|f\.\s?a\.\s?q\.?s?|(?:frequently asked|common|customer) questions|questions (?:&|and) answers)[\s:.!?]*$/;
+const FAQ = /^(?:[^\s?]+ ){0,3}(?:faqs?|f\.\s?a\.\s?q\.?s?|(?:frequently asked|common|customer) questions|questions (?:&|and) answers)[\s:.!?]*$/;
 /** A label (no heading) naming the section holds at most this many characters. */
 const LABEL_MAX = 40;
 /** The section holds at most this share of the content. */
