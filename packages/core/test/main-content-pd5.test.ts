@@ -1,5 +1,5 @@
-// Main content on product pages: the shop's FAQ section (product-faqs.ts) and its loyalty note
-// beside the buy box (loyalty.ts).
+// Main content on product pages: the shop's FAQ section (product-faqs.ts), its loyalty note beside
+// the buy box (loyalty.ts) and the "View full details" link to the product's own page (labels.ts).
 import { CHROME_WORDS, expectOnly, md, page, para } from './main-content-pages.ts';
 
 const LD = `<script type="application/ld+json">{"@context":"https://schema.org","@type":"Product","name":"Garden Feeder","offers":{"@type":"Offer","price":"99.00","priceCurrency":"USD"}}</script>`;
@@ -58,5 +58,13 @@ describe('page: main content of product pages (pd5)', () => {
       LD,
     );
     expectOnly(md(html), ['Garden Feeder', 'Feeder paragraph 3', 'Birds earn their points'], CHROME_WORDS);
+  });
+
+  it('leaves out a "View full details" link standing alone', () => {
+    const html = page(
+      `<main><h1>Garden Feeder</h1><p class="price">$99.00</p><p><a class="link product__view-details" href="/products/garden-feeder">View full details</a></p>${para('Feeder', 3)}</main>`,
+      LD,
+    );
+    expectOnly(md(html), ['Garden Feeder', '$99.00', 'Feeder paragraph 3'], ['View full details', ...CHROME_WORDS]);
   });
 });
