@@ -1,5 +1,6 @@
 // Main content on product pages: the shop's FAQ section (product-faqs.ts), its loyalty note beside
-// the buy box (loyalty.ts) and the "View full details" link to the product's own page (labels.ts).
+// the buy box (loyalty.ts) and the "View full details" link to the product's own page (labels.ts);
+// and a prompt to sign in standing alone (sign-in-prompts.ts).
 import { CHROME_WORDS, expectOnly, md, page, para } from './main-content-pages.ts';
 
 const LD = `<script type="application/ld+json">{"@context":"https://schema.org","@type":"Product","name":"Garden Feeder","offers":{"@type":"Offer","price":"99.00","priceCurrency":"USD"}}</script>`;
@@ -66,5 +67,21 @@ describe('page: main content of product pages (pd5)', () => {
       LD,
     );
     expectOnly(md(html), ['Garden Feeder', '$99.00', 'Feeder paragraph 3'], ['View full details', ...CHROME_WORDS]);
+  });
+
+  it('leaves out a prompt to sign in standing alone, with the button beside it', () => {
+    const html = page(
+      `<main><h1>Garden Feeder</h1><p class="price">$99.00</p>${para('Feeder', 3)}
+      <div class="panel">Sign in to add this item to your wishlist, follow it, or mark it as ignored<button>Sign in</button></div></main>`,
+      LD,
+    );
+    expectOnly(md(html), ['Garden Feeder', 'Feeder paragraph 3'], ['Sign in to add this item', 'wishlist', ...CHROME_WORDS]);
+  });
+
+  it("keeps a guide's step that says to sign in", () => {
+    const html = page(
+      `<main><article><h1>Setting up the feeder app</h1>${para('Setup', 3)}<ol><li>Sign in to the feeder app.</li><li>Pick the feeder from the list.</li></ol></article></main>`,
+    );
+    expectOnly(md(html), ['Setting up the feeder app', 'Sign in to the feeder app.'], CHROME_WORDS);
   });
 });

@@ -26,6 +26,7 @@ import { FACET_SHARE, facets } from './facets.ts';
 import { cardBadges, cardTerms } from './card-badges.ts';
 import { legalNotes } from './legal-notes.ts';
 import { productFaqs } from './product-faqs.ts';
+import { signInPrompts } from './sign-in-prompts.ts';
 import { choiceLabels } from './choice-labels.ts';
 import { cardNotices } from './card-notices.ts';
 
@@ -81,6 +82,7 @@ export function leftOut(t: Tree, node: number, type: PageType, holdsTitle: (i: n
   add(iconLinks(t, node));
   add(placeholders(t, node));
   add(labels(t, node, type));
+  add(signInPrompts(t, node, type));
   add(tickers(t, node));
   add(ratingInputs(t, node));
   add(shortTwins(t, node));
