@@ -1,6 +1,7 @@
 // Main content on product pages: the shop's FAQ section (product-faqs.ts), its loyalty note beside
 // the buy box (loyalty.ts) and the "View full details" link to the product's own page (labels.ts);
-// and a prompt to sign in standing alone (sign-in-prompts.ts).
+// a prompt to sign in standing alone (sign-in-prompts.ts), a "Return to top of page" button
+// (labels.ts) and a rail named "Others like you also bought" (rails.ts).
 import { CHROME_WORDS, expectOnly, md, page, para } from './main-content-pages.ts';
 
 const LD = `<script type="application/ld+json">{"@context":"https://schema.org","@type":"Product","name":"Garden Feeder","offers":{"@type":"Offer","price":"99.00","priceCurrency":"USD"}}</script>`;
@@ -83,5 +84,24 @@ describe('page: main content of product pages (pd5)', () => {
       `<main><article><h1>Setting up the feeder app</h1>${para('Setup', 3)}<ol><li>Sign in to the feeder app.</li><li>Pick the feeder from the list.</li></ol></article></main>`,
     );
     expectOnly(md(html), ['Setting up the feeder app', 'Sign in to the feeder app.'], CHROME_WORDS);
+  });
+
+  it('leaves out a "Return to top of page" button that is no link', () => {
+    const html = page(
+      `<main><h1>Garden Feeder</h1><p class="price">$99.00</p>${para('Feeder', 3)}<div class="pdp-back-btn">RETURN TO TOP OF PAGE</div></main>`,
+      LD,
+    );
+    expectOnly(md(html), ['Garden Feeder', 'Feeder paragraph 3'], ['RETURN TO TOP', ...CHROME_WORDS]);
+  });
+
+  it('leaves out a rail named "Others like you also bought"', () => {
+    const rail = ['Seed Cake', 'Water Dish', 'Pole Mount']
+      .map((n) => `<div class="card"><a href="/products/${n.toLowerCase().replace(' ', '-')}">${n}</a> <span>$12.00</span></div>`)
+      .join('');
+    const html = page(
+      `<main><h1>Garden Feeder</h1><p class="price">$99.00</p>${para('Feeder', 3)}<section><div><h3>Others Like You Also Bought:</h3>${rail}</div></section></main>`,
+      LD,
+    );
+    expectOnly(md(html), ['Garden Feeder', 'Feeder paragraph 3'], ['Also Bought', 'Seed Cake', 'Pole Mount', ...CHROME_WORDS]);
   });
 });
