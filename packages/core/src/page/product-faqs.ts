@@ -5,9 +5,12 @@
 // and the delivery notes; a category's or a service page's FAQ is its content and stays.
 import type { Element } from 'domhandler';
 import { HEADINGS, subtreeEnd, textOf, weight, type Tree } from './content-tree.ts';
+import { holdingText } from './text-marks.ts';
 
 /** The whole text of an FAQ's heading. */
 const FAQ = /^(?:[^\s?]+ ){0,3}(?:faqs?|f\.\s?a\.\s?q\.?s?|(?:frequently asked|common|customer) questions|questions (?:&|and) answers)[\s:.!?]*$/;
+/** A word of such a heading, looked for in text nodes first. */
+const FAQ_WORD = /faq|f\.\s?a|question/i;
 /** A label (no heading) naming the section holds at most this many characters. */
 const LABEL_MAX = 40;
 /** The section holds at most this share of the content. */
@@ -25,7 +28,12 @@ export function productFaqs(t: Tree, node: number, holdsTitle: (i: number) => bo
   const last = subtreeEnd(t, node);
   const whole = weight(t, node);
   const out: number[] = [];
+  const marks = holdingText(t, node, FAQ_WORD);
   for (let i = node + 1; i <= last; i++) {
+    if (!marks[i - node]) {
+      i = subtreeEnd(t, i);
+      continue;
+    }
     const el = t.els[i];
     const chars = t.txt[i] + t.lnk[i];
     // (a heading may link to its own panel, an accordion's or a tab's title; a label in a link is a menu's)
