@@ -4,7 +4,7 @@
 // item of the list like the others, its tag a note to the reader), the words of a share, save or
 // follow control left standing once the control is set aside ("Share", "Followed"), a list's own
 // control labels ("Sort by", "Filters (2)"), and the page's tools ("Edit this page on GitHub", "Back
-// to blog", "Was this helpful?", WordPress's "Like this:" with its "Like Loading...", "Share this:",
+// to blog", "Was this helpful?", a product's "View full details" link to its own page, a "Return to top of page" button (a block, not an in-page link), WordPress's "Like this:" with its "Like Loading...", "Share this:",
 // "Pin this for later!", "Add <site> as a preferred source on Google"), a carousel's position, which
 // its script reads out as the slides turn ("Slide 1 of 8"), and the words of its arrows or of a
 // pager ("Previous Next", "Next Page »"), a photo caption's toggle ("hide caption"); and marquees, a
@@ -15,7 +15,7 @@ import type { PageType } from './page-type.ts';
 
 /** A block's whole text (lowercased, spaces collapsed) that is such a label. */
 const LABEL =
-  /^(?:advertisements?(?: ?[-–—(:] ?[^.!?]{0,40})?|sponsor message|(?:the )?(?:article|story|content|text) continues below(?: advertisement)?|continue reading below|edit this page(?: on (?:github|gitlab))?|back to (?:the )?blog|was this (?:page |article )?helpful\??|like this:|share this:|like loading\.*…?|pin (?:this|it) for later!?|add (?:[\w.-]+ )?(?:as a preferred source )?on google|(?:slide|image|photo) \d+ (?:of|\/) \d+|(?:toggle|show|hide|expand|collapse) caption|sponsored(?: content| post| listing| result)?|promoted|boosted|paid (?:content|post|partnership)|share|save|follow(?:ed)?|unfollow|(?:(?:previous|prev)(?: (?:page|slide))?(?: next(?: (?:page|slide))?)?|next(?: (?:page|slide))?)(?: ?[»›→>])?)$/;
+  /^(?:advertisements?(?: ?[-–—(:] ?[^.!?]{0,40})?|sponsor message|(?:the )?(?:article|story|content|text) continues below(?: advertisement)?|continue reading below|edit this page(?: on (?:github|gitlab))?|back to (?:the )?blog|(?:view|see) full (?:product )?details|(?:back|return|go|scroll) to (?:the )?top(?: of (?:the )?page)?|was this (?:page |article )?helpful\??|like this:|share this:|like loading\.*…?|pin (?:this|it) for later!?|add (?:[\w.-]+ )?(?:as a preferred source )?on google|(?:slide|image|photo) \d+ (?:of|\/) \d+|(?:toggle|show|hide|expand|collapse) caption|sponsored(?: content| post| listing| result)?|promoted|boosted|paid (?:content|post|partnership)|share|save|follow(?:ed)?|unfollow|(?:(?:previous|prev)(?: (?:page|slide))?(?: next(?: (?:page|slide))?)?|next(?: (?:page|slide))?)(?: ?[»›→>])?)$/;
 /** Such a label is this short (characters). */
 const MAX = 45;
 

@@ -25,6 +25,8 @@ import { tooltips } from './tooltips.ts';
 import { FACET_SHARE, facets } from './facets.ts';
 import { cardBadges, cardTerms } from './card-badges.ts';
 import { legalNotes } from './legal-notes.ts';
+import { productFaqs } from './product-faqs.ts';
+import { signInPrompts } from './sign-in-prompts.ts';
 import { choiceLabels } from './choice-labels.ts';
 import { cardNotices } from './card-notices.ts';
 
@@ -48,6 +50,8 @@ export function leftOut(t: Tree, node: number, type: PageType, holdsTitle: (i: n
   else if (type !== 'forum') add(named(t, node, REVIEW_WIDGETS));
   // (a publisher's legal notes under a product's description: legal-notes.ts)
   if (type === 'product') add(legalNotes(t, node, holdsTitle));
+  // (the shop's questions and answers beside a product: product-faqs.ts)
+  if (type === 'product') add(productFaqs(t, node, holdsTitle));
   if (type !== 'product' && type !== 'forum') add(shopTestimonials(t, node));
   add(threadParts(t, node, type, holdsTitle));
   add(facets(t, node, type, holdsTitle));
@@ -78,6 +82,7 @@ export function leftOut(t: Tree, node: number, type: PageType, holdsTitle: (i: n
   add(iconLinks(t, node));
   add(placeholders(t, node));
   add(labels(t, node, type));
+  add(signInPrompts(t, node, type));
   add(tickers(t, node));
   add(ratingInputs(t, node));
   add(shortTwins(t, node));

@@ -40,6 +40,7 @@ import { GRID, HOLDS_GRID, linkBlocks, pricedGrids } from './link-blocks.ts';
 import { declaredType, detectType, namedProductTitle, productList, type PageType } from './page-type.ts';
 import { otherProducts, rails } from './rails.ts';
 import { policies, protectionPlans, sellingPoints } from './policies.ts';
+import { loyaltyNotes } from './loyalty.ts';
 import { bylines } from './bylines.ts';
 import { featuredAbove } from './featured.ts';
 import { skipTarget } from './skip-target.ts';
@@ -198,7 +199,9 @@ export function findMainContent(html: string): MainContent {
   const shop = [
     ...shopParts(t, node, total),
     ...byline,
-    ...(type === 'product' ? [...policies(t, node, holdsTitle), ...sellingPoints(t, node, holdsTitle), ...protectionPlans(t, node, holdsTitle)] : []),
+    ...(type === 'product'
+      ? [...policies(t, node, holdsTitle), ...sellingPoints(t, node, holdsTitle), ...protectionPlans(t, node, holdsTitle), ...loyaltyNotes(t, node, holdsTitle)]
+      : []),
   ]
     .map((i) => rangeOf(t.els[i], html))
     .sort((a, b) => a[0] - b[0])

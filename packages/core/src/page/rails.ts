@@ -7,7 +7,7 @@ import { GRID, HOLDS_GRID, PRICED, pricedGrids, pricedItself } from './link-bloc
 
 /** Headings that name a related-content rail or a recommendation block (not the page's own content). */
 const RAIL =
-  /^(?:similar (?:items|products)|related(?: (?:items|products|articles|posts|stories|content|reading|links|videos|guides|topics|searches))?|you (?:may|might) also (?:like|enjoy|be interested in)|(?:customers|people) (?:who (?:viewed|bought) this(?: item)? )?also (?:viewed|bought|liked)|frequently bought together|recently viewed(?: items| products)?|recommended(?: for you| products| articles| reading)?|more (?:from|like this|to explore|stories|articles|products)\b|explore (?:related|more)\b|read next|up next|popular (?:posts|articles|products)|complete the look|shop the look|sponsored(?: products| items)?)(?:[\s:.!?]|$)/;
+  /^(?:similar (?:items|products)|related(?: (?:items|products|articles|posts|stories|content|reading|links|videos|guides|topics|searches))?|you (?:may|might) also (?:like|enjoy|be interested in)|(?:customers|people|others|shoppers|guests|buyers)(?: like you)? (?:who (?:viewed|bought) this(?: item)? )?also (?:viewed|bought|liked|purchased)|frequently bought together|recently viewed(?: items| products)?|recommended(?: for you| products| articles| reading)?|more (?:from|like this|to explore|stories|articles|products)\b|explore (?:related|more)\b|read next|up next|popular (?:posts|articles|products)|complete the look|shop the look|sponsored(?: products| items)?)(?:[\s:.!?]|$)/;
 /**
  * Headings that name a shop's or a search's filter panel ("Filters", "Refine by", "Narrow your
  * results"): its facets (the values to pick, often with no input of their own once rendered) are
