@@ -1,5 +1,8 @@
 // Main content: the notes a page's footnote marks point to (a shop's fine print on its offers, a
-// wiki's references) are left out when there are two or more (offer-notes.ts); one alone stays.
+// wiki's references) are left out when there are two or more (offer-notes.ts); one alone stays. A
+// card's second link to its item, out of the tab order, repeating the first one's words, is left out
+// (repeat-links.ts).
+import { expect } from 'chai';
 import { CHROME_WORDS, expectOnly, md, page, para } from './main-content-pages.ts';
 
 describe('page: main content without the notes its footnote marks point to', () => {
@@ -26,5 +29,26 @@ describe('page: main content without the notes its footnote marks point to', () 
     expectOnly(md(html), ['List of laureates', 'Laureates paragraph 4'], ['The prize amounts', 'All prizes', ...CHROME_WORDS]);
     const one = page(`<main><h1>Pet cover</h1>${para('Cover', 4)}<p>§ Only available with annual cover. † For pets aged 8+.</p></main>`);
     expectOnly(md(one), ['Cover paragraph 4', 'Only available with annual cover'], CHROME_WORDS);
+  });
+});
+
+describe("page: main content without a card's repeated link out of the tab order", () => {
+  const card = (i: number, repeat: string) =>
+    `<article class="card"><a class="overlay" href="/p/${i}">Trail runner ${i}. Color Grey. On sale for $${i}8.00. 4.4 out of 5 stars</a>
+       <figure><img src="/i/${i}.jpg" alt=""></figure>
+       <div class="info"><a tabindex="-1" href="/p/${i}">${repeat}</a></div></article>`;
+  const words = (i: number) => `<dl><dt>Name</dt><dd>Trail runner ${i}</dd><dt>Color</dt><dd>Grey</dd><dt>Price</dt><dd>$${i}8</dd></dl>`;
+
+  it('leaves out the repeat and keeps the first link', () => {
+    const html = page(`<main><h1>Running shoes</h1><div class="grid">${[1, 2, 3, 4, 5, 6].map((i) => card(i, words(i))).join('')}</div></main>`);
+    const out = md(html);
+    expectOnly(out, ['Running shoes', 'Trail runner 3. Color Grey. On sale for $38.00'], [...CHROME_WORDS]);
+    expect(out.match(/Trail runner 3/g)?.length).to.equal(1);
+  });
+
+  it('keeps a link out of the tab order that says something else', () => {
+    const other = (i: number) => `<p>Cushioned for long days on rocky trails, with a grippy outsole ${i}.</p>`;
+    const html = page(`<main><h1>Running shoes</h1><div class="grid">${[1, 2, 3, 4, 5, 6].map((i) => card(i, other(i))).join('')}</div></main>`);
+    expectOnly(md(html), ['Trail runner 3. Color Grey', 'with a grippy outsole 3'], CHROME_WORDS);
   });
 });
