@@ -1,7 +1,7 @@
 // Main content: the notes a page's footnote marks point to (a shop's fine print on its offers, a
 // wiki's references) are left out when there are two or more (offer-notes.ts); one alone stays. A
 // card's second link to its item, out of the tab order, repeating the first one's words, is left out
-// (repeat-links.ts).
+// (repeat-links.ts). A paragraph set wholly in small print beside a shop's grid is left out (offer-notes.ts).
 import { expect } from 'chai';
 import { CHROME_WORDS, expectOnly, md, page, para } from './main-content-pages.ts';
 
@@ -50,5 +50,23 @@ describe("page: main content without a card's repeated link out of the tab order
     const other = (i: number) => `<p>Cushioned for long days on rocky trails, with a grippy outsole ${i}.</p>`;
     const html = page(`<main><h1>Running shoes</h1><div class="grid">${[1, 2, 3, 4, 5, 6].map((i) => card(i, other(i))).join('')}</div></main>`);
     expectOnly(md(html), ['Trail runner 3. Color Grey', 'with a grippy outsole 3'], CHROME_WORDS);
+  });
+});
+
+describe("page: main content without the small print beside a shop's grid", () => {
+  const card = (i: number) => `<li class="product"><a href="/p/${i}"><h3>Standing desk ${i}</h3></a><span class="price">$${i}99</span></li>`;
+  const grid = `<ul class="products">${[1, 2, 3, 4, 5, 6].map(card).join('')}</ul>`;
+
+  it("leaves out an offer's terms set small and keeps the text beside them", () => {
+    const html = page(`<main><h1>Standing desks</h1><p>Improve your comfort at work with a desk that moves with you all day long.</p>
+      <p><sub>Sale ends 03/31. While supplies last. Use coupon code </sub><b><sub>SPRING</sub></b><sub> at checkout.</sub></p>${grid}</main>`);
+    expectOnly(md(html), ['Standing desks', 'Improve your comfort', 'Standing desk 4'], ['Sale ends', 'coupon code', ...CHROME_WORDS]);
+  });
+
+  it('keeps small print on a page without a grid of priced cards', () => {
+    const html = page(
+      `<main><h1>Standing desks</h1>${para('Desk', 4)}<p><small>Figures measured in our own tests over a working week, in 2025.</small></p></main>`,
+    );
+    expectOnly(md(html), ['Desk paragraph 4', 'Figures measured in our own tests'], CHROME_WORDS);
   });
 });

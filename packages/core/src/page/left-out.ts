@@ -25,7 +25,7 @@ import { tooltips } from './tooltips.ts';
 import { FACET_SHARE, facets } from './facets.ts';
 import { cardBadges, cardTerms } from './card-badges.ts';
 import { legalNotes } from './legal-notes.ts';
-import { offerNotes } from './offer-notes.ts';
+import { finePrint, offerNotes } from './offer-notes.ts';
 import { repeatLinks } from './repeat-links.ts';
 import { choiceLabels } from './choice-labels.ts';
 import { cardNotices } from './card-notices.ts';
@@ -65,6 +65,7 @@ export function leftOut(t: Tree, node: number, type: PageType, holdsTitle: (i: n
   add(cardTerms(t, node));
   // (the notes its footnote marks point to, a shop's offers' terms: offer-notes.ts)
   if (type !== 'product') add(offerNotes(t, node));
+  if (type !== 'product') add(finePrint(t, node));
   add(repeatLinks(t, node));
   add(disclosureMenus(t, node, holdsTitle));
   if (type === 'product' || type === 'article' || type === 'service' || type === 'documentation')

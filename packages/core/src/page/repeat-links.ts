@@ -7,6 +7,8 @@ import { subtreeEnd, type Tree } from './content-tree.ts';
 
 /** The repeat's words found in the first link's, at least this share. */
 const REPEATED = 0.7;
+/** A card holds at most this many elements (a bound on the work: a grid is not a card). */
+const MAX_CARD = 300;
 /** A repeat holds this many words or more (a lone \"Shop\" is a control, cards.ts's). */
 const MIN_WORDS = 3;
 /** Ancestors climbed from the repeat to find the card holding the first link. */
@@ -57,6 +59,7 @@ export function repeatLinks(t: Tree, node: number): number[] {
     let first = -1;
     for (let card = t.parent[i], k = 0; k < UP && card > node && first === -1; k++, card = t.parent[card]) {
       const cardEnd = subtreeEnd(t, card);
+      if (cardEnd - card > MAX_CARD) break;
       for (let j = card + 1; j <= cardEnd && first === -1; j++) {
         if (j === i) {
           j = end;
