@@ -70,3 +70,21 @@ describe("page: main content without the small print beside a shop's grid", () =
     expectOnly(md(html), ['Desk paragraph 4', 'Figures measured in our own tests'], CHROME_WORDS);
   });
 });
+
+describe("page: main content without the caption of every card's swatches", () => {
+  const swatches = (i: number) =>
+    `<label for="v${i}a"><input id="v${i}a" type="radio" name="v${i}"><img src="/s/${i}a.jpg" alt=""></label><label for="v${i}b"><input id="v${i}b" type="radio" name="v${i}"><img src="/s/${i}b.jpg" alt=""></label>`;
+  const card = (i: number, legend: string) =>
+    `<div class="plp-card"><a href="/p/${i}"><h3>Bookcase ${i}</h3></a><span class="price">$${i}9.00</span>
+       <fieldset class="variants"><legend>${legend}</legend>${swatches(i)}</fieldset></div>`;
+
+  it('leaves out "More options" over swatches without text, and keeps a caption beside choices that have text', () => {
+    const html = page(`<main><h1>Bookcases</h1><div class="grid">${[1, 2, 3, 4, 5, 6].map((i) => card(i, 'More options')).join('')}</div></main>`);
+    expectOnly(md(html), ['Bookcases', 'Bookcase 4', '$49.00'], ['More options', ...CHROME_WORDS]);
+    const named = (i: number) =>
+      `<div class="plp-card"><a href="/p/${i}"><h3>Bookcase ${i}</h3></a><span class="price">$${i}9.00</span>
+       <fieldset class="variants"><legend>More options</legend><label><input type="radio" name="w${i}">Oak veneer</label></fieldset></div>`;
+    const text = page(`<main><h1>Bookcases</h1><div class="grid">${[1, 2, 3, 4, 5, 6].map(named).join('')}</div></main>`);
+    expectOnly(md(text), ['Bookcase 4', 'More options', 'Oak veneer'], CHROME_WORDS);
+  });
+});

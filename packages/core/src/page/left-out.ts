@@ -254,6 +254,9 @@ function control(t: Tree, i: number, card: number, text: string): boolean {
     // titles nothing: an overlay's call to action over the card's image, "View Details"; a heading
     // outside a link names a section of each card, "Highlights")
     if (HEADINGS.has(el.name) && t.txt[a] + t.lnk[a] <= chars && inLink(t, a, card)) return true;
+    // (the caption of a group of choices that show no text of their own, colour swatches: "More options")
+    const p = t.parent[a];
+    if (el.name === 'legend' && t.els[p].name === 'fieldset' && t.txt[p] + t.lnk[p] <= chars) return true;
     if (el.attribs.class !== undefined && (CONTROL.test(el.attribs.class.toLowerCase()) || CAMEL_CONTROL.test(el.attribs.class))) return true;
   }
   return false;
