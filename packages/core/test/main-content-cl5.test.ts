@@ -88,3 +88,20 @@ describe("page: main content without the caption of every card's swatches", () =
     expectOnly(md(text), ['Bookcase 4', 'More options', 'Oak veneer'], CHROME_WORDS);
   });
 });
+
+describe("page: main content of a category page without its bestsellers' reviews", () => {
+  const card = (i: number) =>
+    `<li class="item"><a href="/p/${i}"><h3>Graphics card ${i}</h3></a><p>Triple fans, 16GB of memory, quiet under load.</p><span class="price">$${i}99.99</span></li>`;
+  const review = (who: string) =>
+    `<div class="col"><div class="name">${who}</div><div class="title">Great card</div><p>Runs every game I own at high settings without a sound.</p><a href="/p/1">Graphics card 1</a></div>`;
+
+  it('leaves out a block named as reviews beside the grid', () => {
+    const html = page(`<main><h1>Graphics cards</h1><ul class="grid">${[1, 2, 3, 4, 5, 6, 7, 8].map(card).join('')}</ul>
+      <div class="bestselling-reviews"><h2>Bestselling graphics cards reviews</h2>${review('Nathan H.')}${review('Kyle N.')}</div></main>`);
+    expectOnly(
+      md(html),
+      ['Graphics cards', 'Graphics card 4', '$499.99'],
+      ['Bestselling graphics cards reviews', 'Nathan H.', 'Runs every game', ...CHROME_WORDS],
+    );
+  });
+});

@@ -112,8 +112,8 @@ const REVIEWS =
 /** Customer reviews only (not questions, ratings or recommendations, which can name a product's FAQ or its spec cards). */
 export const CUSTOMER_REVIEWS = /(?<!editorial[-_]?)review|okendo|yotpo|bazaarvoice|jdgm|judgeme|trustpilot/;
 
-/** A showcase of customers' words beside a shop's grid: testimonials, a carousel of reviews (not a reviews section, which a directory's page is about). */
-const TESTIMONIALS = /(?:^|[-_\s])(?:testimonials?|reviews?[-_](?:carousel|slider|swiper|pane)|customer[-_]?reviews?)(?:$|[-_\s])/;
+/** A showcase of customers' words beside a shop's grid: testimonials, a carousel of reviews, a block named as some reviews (`bestselling-reviews`: its bestsellers' reviews); not a reviews section, which a directory's page is about. */
+const TESTIMONIALS = /(?:^|[-_\s])(?:testimonials?|reviews?[-_](?:carousel|slider|swiper|pane)|customer[-_]?reviews?|[a-z]+[-_]reviews)(?:$|[-_\s])/;
 
 /**
  * On a shop's category page (the content holds a grid of priced cards), its customers' testimonials
