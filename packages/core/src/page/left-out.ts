@@ -27,6 +27,8 @@ import { cardBadges, cardTerms } from './card-badges.ts';
 import { legalNotes } from './legal-notes.ts';
 import { productFaqs } from './product-faqs.ts';
 import { signInPrompts } from './sign-in-prompts.ts';
+import { finePrint, offerNotes } from './offer-notes.ts';
+import { repeatLinks } from './repeat-links.ts';
 import { choiceLabels } from './choice-labels.ts';
 import { cardNotices } from './card-notices.ts';
 
@@ -65,6 +67,10 @@ export function leftOut(t: Tree, node: number, type: PageType, holdsTitle: (i: n
   if (type !== 'product' || catalog) add(cardBadges(t, node));
   if (type !== 'product' || catalog) add(cardNotices(t, node));
   add(cardTerms(t, node));
+  // (the notes its footnote marks point to, a shop's offers' terms: offer-notes.ts)
+  if (type !== 'product') add(offerNotes(t, node));
+  if (type !== 'product') add(finePrint(t, node));
+  add(repeatLinks(t, node));
   add(disclosureMenus(t, node, holdsTitle));
   if (type === 'product' || type === 'article' || type === 'service' || type === 'documentation')
     add(signups(t, node, holdsTitle, type !== 'product', type === 'article' || type === 'documentation'));
@@ -111,8 +117,8 @@ const REVIEWS =
 /** Customer reviews only (not questions, ratings or recommendations, which can name a product's FAQ or its spec cards). */
 export const CUSTOMER_REVIEWS = /(?<!editorial[-_]?)review|okendo|yotpo|bazaarvoice|jdgm|judgeme|trustpilot/;
 
-/** A showcase of customers' words beside a shop's grid: testimonials, a carousel of reviews (not a reviews section, which a directory's page is about). */
-const TESTIMONIALS = /(?:^|[-_\s])(?:testimonials?|reviews?[-_](?:carousel|slider|swiper|pane)|customer[-_]?reviews?)(?:$|[-_\s])/;
+/** A showcase of customers' words beside a shop's grid: testimonials, a carousel of reviews, a block named as some reviews (`bestselling-reviews`: its bestsellers' reviews); not a reviews section, which a directory's page is about. */
+const TESTIMONIALS = /(?:^|[-_\s])(?:testimonials?|reviews?[-_](?:carousel|slider|swiper|pane)|customer[-_]?reviews?|[a-z]+[-_]reviews)(?:$|[-_\s])/;
 
 /**
  * On a shop's category page (the content holds a grid of priced cards), its customers' testimonials
@@ -253,6 +259,9 @@ function control(t: Tree, i: number, card: number, text: string): boolean {
     // titles nothing: an overlay's call to action over the card's image, "View Details"; a heading
     // outside a link names a section of each card, "Highlights")
     if (HEADINGS.has(el.name) && t.txt[a] + t.lnk[a] <= chars && inLink(t, a, card)) return true;
+    // (the caption of a group of choices that show no text of their own, colour swatches: "More options")
+    const p = t.parent[a];
+    if (el.name === 'legend' && t.els[p].name === 'fieldset' && t.txt[p] + t.lnk[p] <= chars) return true;
     if (el.attribs.class !== undefined && (CONTROL.test(el.attribs.class.toLowerCase()) || CAMEL_CONTROL.test(el.attribs.class))) return true;
   }
   return false;

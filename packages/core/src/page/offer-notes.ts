@@ -1,0 +1,78 @@
+// Notes under a page's text, each opening with the footnote mark it explains: a shop's fine print on
+// the offers it advertises (financing, coupons: "‡ Subject to credit approval…", "^° Not combinable
+// with other offers…"), a wiki's references ("^ a b Lundestad, Geir (2001)…"). Found inside the main
+// content (left-out.ts).
+import type { AnyNode, Element } from 'domhandler';
+import { subtreeEnd, textOf, type Tree } from './content-tree.ts';
+import { GRID, HOLDS_GRID, PRICED, pricedGrids } from './link-blocks.ts';
+
+/** A note's opening footnote mark (a dagger, a double dagger, a section sign, a lozenge, a caret or a
+ * degree sign, an asterisk after one of them) and the start of its text. */
+const NOTE = /^[†‡§◊^°][†‡§◊^°*]*\s*[\p{L}"“$]/u;
+/** The blocks a note is written in. */
+const BLOCKS = new Set(['p', 'li', 'div', 'dd']);
+/** Notes, this many or more: one alone can be a line of the text ("§ Only available with $5k cover. † For pets aged 8+."). */
+const MIN_NOTES = 2;
+
+/**
+ * The paragraphs and list items inside the content `node` whose text opens with a footnote mark, when
+ * there are MIN_NOTES of them or more: the notes the page's marks point to, not its text. Not a note
+ * inside a card of a grid of priced cards (the card's own "† Limited time"), nor a block holding a grid.
+ */
+export function offerNotes(t: Tree, node: number): number[] {
+  const grid = pricedGrids(t, node);
+  const inCard = (i: number) => {
+    for (let c = i; c !== node && c !== -1; c = t.parent[c]) if (grid[c - node] & PRICED && grid[t.parent[c] - node] & GRID) return true;
+    return false;
+  };
+  const out: number[] = [];
+  const last = subtreeEnd(t, node);
+  for (let i = node + 1; i <= last; i++) {
+    if (t.gone[i] || !BLOCKS.has(t.els[i].name) || grid[i - node] & (GRID | HOLDS_GRID)) continue;
+    if (!NOTE.test(textOf(t.els[i], 40)) || inCard(i)) continue;
+    out.push(i);
+    i = subtreeEnd(t, i);
+  }
+  return out.length >= MIN_NOTES ? out : [];
+}
+
+/** Print a page sets small (`<small>`, the HTML element for side comments such as small print; `<sub>`, written for it). */
+const SMALL = new Set(['small', 'sub']);
+/** Fine print holds this many characters or more: a sentence, not a "from" before a price. */
+const FINE_PRINT = 40;
+
+/** The characters of `el`'s text, and those of them set small. */
+function smallShare(el: Element): [number, number] {
+  let all = 0;
+  let small = 0;
+  const stack: [AnyNode, boolean][] = [[el, false]];
+  while (stack.length) {
+    const [n, inSmall] = stack.pop()!;
+    if (n.type === 'text') {
+      const k = n.data.replace(/\s+/g, '').length;
+      all += k;
+      if (inSmall) small += k;
+    } else if (n.type === 'tag') for (const c of n.children) stack.push([c, inSmall || SMALL.has(n.name)]);
+  }
+  return [all, small];
+}
+
+/**
+ * On a shop's category page (the content `node` holds a grid of priced cards), a paragraph set wholly
+ * in small print (`<p><sub>Sale ends 03/31. While supplies last. Use coupon code SPRING at
+ * checkout.</sub></p>`) outside the grid's cards: an offer's terms.
+ */
+export function finePrint(t: Tree, node: number): number[] {
+  const grid = pricedGrids(t, node);
+  if (!(grid[0] & (GRID | HOLDS_GRID))) return [];
+  const out: number[] = [];
+  const last = subtreeEnd(t, node);
+  for (let i = node + 1; i <= last; i++) {
+    if (t.gone[i] || !BLOCKS.has(t.els[i].name) || grid[i - node] & (GRID | HOLDS_GRID | PRICED)) continue;
+    const [all, small] = smallShare(t.els[i]);
+    if (all < FINE_PRINT || small < all) continue;
+    out.push(i);
+    i = subtreeEnd(t, i);
+  }
+  return out;
+}
