@@ -27,6 +27,7 @@ import { cardBadges, cardTerms } from './card-badges.ts';
 import { legalNotes } from './legal-notes.ts';
 import { choiceLabels } from './choice-labels.ts';
 import { cardNotices } from './card-notices.ts';
+import { scriptLinks } from './script-links.ts';
 
 /**
  * The blocks inside the content `node` to leave out for its page `type`; `holdsTitle` says whether
@@ -76,6 +77,7 @@ export function leftOut(t: Tree, node: number, type: PageType, holdsTitle: (i: n
   add(languageMenus(t, node, holdsTitle));
   add(pageFooters(t, node, holdsTitle));
   add(iconLinks(t, node));
+  add(scriptLinks(t, node));
   add(placeholders(t, node));
   add(labels(t, node, type));
   add(tickers(t, node));
