@@ -1,3 +1,4 @@
+import { expect } from 'chai';
 import { expectOnly, md, page, para } from './main-content-pages.ts';
 
 describe('page: main content, links that run a script', () => {
@@ -11,5 +12,18 @@ describe('page: main content, links that run a script', () => {
       <h3><a href="javascript:void(0);">How do I claim it?</a></h3><p>Send the form with your receipt within thirty days of buying the kit.</p>
       ${[1, 2, 3, 4, 5].map(comment).join('')}</div>`);
     expectOnly(md(html), ['Thread title', 'Comment 5 says', 'user3', 'purchase rebate', 'How do I claim it?'], ['children)', '[–]']);
+  });
+});
+
+describe('page: main content, a card title linked twice', () => {
+  it("a card's title link printed again outside its heading, to the same page, is left out; the heading stays", () => {
+    const story = (i: number) => `<div class="story"><a href="/posts/${i}" class="story__cover">Notes on building a compiler, part ${i}</a>
+      <div class="story__meta"><a href="/u/${i}">Author ${i}</a></div>
+      <h2 class="story__title"><a href="/posts/${i}">Notes on building a compiler, part ${i}</a></h2>
+      <div class="story__tags"><a href="/t/rust">#rust</a> <a href="/t/compilers">#compilers</a></div></div>`;
+    const html = page(`<main><h1>Latest posts</h1>${[1, 2, 3, 4, 5, 6].map(story).join('')}</main>`);
+    const out = md(html);
+    expectOnly(out, ['## [Notes on building a compiler, part 4](https://site.example/posts/4)'], []);
+    expect(out.split('Notes on building a compiler, part 4').length - 1).to.equal(1);
   });
 });
