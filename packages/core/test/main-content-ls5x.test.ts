@@ -27,3 +27,17 @@ describe('page: main content, a card title linked twice', () => {
     expect(out.split('Notes on building a compiler, part 4').length - 1).to.equal(1);
   });
 });
+
+describe("page: main content, a list's comparison toggles", () => {
+  it('a "Compare" every row of a ranking carries (a span a script listens to) is left out; a heading so named stays', () => {
+    const row = (i: number) => `<div class="entry-row"><div class="rank">${i}.</div><div class="name"><a href="/tools/${i}">Tool number ${i}</a>
+      <p>Tool ${i} helps teams label their data and train models faster.</p></div><div class="score">9.${i}</div>
+      <div class="cursor-pointer"><span class="text-sm">Compare</span></div></div>`;
+    const html = page(
+      `<main><h1>Top tools ranked</h1><h2>Compare</h2><p>Pick two tools and see how they differ on price and support.</p>${[1, 2, 3, 4, 5, 6].map(row).join('')}</main>`,
+    );
+    const out = md(html);
+    expectOnly(out, ['## Compare', 'Tool 6 helps teams', 'Tool number 3'], []);
+    expect(out.split('Compare').length - 1).to.equal(1);
+  });
+});

@@ -11,7 +11,7 @@ import { cardHidden, gridBanners } from './cards.ts';
 import { classId, elementChildren, HEADINGS, isAncestor, LINKY, named, signature, subtreeEnd, textOf, weight, type Tree } from './content-tree.ts';
 import { GRID, HOLDS_GRID, PRICED, pricedGrids } from './link-blocks.ts';
 import type { PageType } from './page-type.ts';
-import { labels, tickers } from './labels.ts';
+import { compareToggles, labels, tickers } from './labels.ts';
 import { illustrations } from './illustrations.ts';
 import { codeSamples, marketingPage } from './marketing.ts';
 import { placeholders } from './placeholders.ts';
@@ -56,6 +56,7 @@ export function leftOut(t: Tree, node: number, type: PageType, holdsTitle: (i: n
   // (a product's purchase options, "Auto-Replenish: save 5%", are its offer: kept)
   if (type !== 'product') add(choiceLabels(t, node));
   add(cardToggles(t, node));
+  add(compareToggles(t, node));
   if (type !== 'product' || catalog) add(cardControls(t, node));
   if (type !== 'product' || catalog) add(cardHidden(t, node));
   if (type !== 'product' || catalog) add(gridBanners(t, node));
