@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { findMainContent } from '../src/page/main-content.ts';
 import { expectOnly, md, page, para } from './main-content-pages.ts';
 
 describe('page: main content, links that run a script', () => {
@@ -39,5 +40,18 @@ describe("page: main content, a list's comparison toggles", () => {
     const out = md(html);
     expectOnly(out, ['## Compare', 'Tool 6 helps teams', 'Tool number 3'], []);
     expect(out.split('Compare').length - 1).to.equal(1);
+  });
+});
+
+describe('page: main content, a sign-up box on a listing', () => {
+  it("a job board's alert sign-up among its results is left out on a listing too", () => {
+    const job = (i: number) =>
+      `<div class="job"><a href="/jobs/${i}"><h3>Software engineer ${i}</h3></a><a href="/c/${i}">Company ${i}</a> <a href="/l/remote">Remote</a><p>Build the services our customers use every day.</p></div>`;
+    const html = page(`<main><h1>Remote software jobs</h1><div class="jobs">${[1, 2, 3, 4, 5, 6].map(job).join('')}
+      <div class="row cta-box"><h2>Would you like a shorter week?</h2><form><div>Get weekly alerts for new jobs in your inbox.</div><input type="email" placeholder="Your email"><button>Sign up</button></form></div>
+      ${[7, 8, 9, 10, 11, 12].map(job).join('')}</div></main>`);
+    const out = md(html);
+    expect(findMainContent(html).type).to.equal('listing');
+    expectOnly(out, ['Software engineer 12', 'Software engineer 3'], ['Get weekly alerts', 'shorter week']);
   });
 });

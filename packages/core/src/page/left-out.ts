@@ -64,8 +64,9 @@ export function leftOut(t: Tree, node: number, type: PageType, holdsTitle: (i: n
   if (type !== 'product' || catalog) add(cardNotices(t, node));
   add(cardTerms(t, node));
   add(disclosureMenus(t, node, holdsTitle));
-  if (type === 'product' || type === 'article' || type === 'service' || type === 'documentation')
-    add(signups(t, node, holdsTitle, type !== 'product', type === 'article' || type === 'documentation'));
+  // (on a listing or a thread too: a job board's "Get weekly alerts" box between its results, a
+  // forum's newsletter box under the posts)
+  if (type !== 'empty') add(signups(t, node, holdsTitle, type !== 'product', type === 'article' || type === 'documentation'));
   add(headingAnchors(t, node));
   add(illustrations(t, node, holdsTitle));
   // (a marketing page, typed service for it though it shows code: page-type.ts; its code looked for
