@@ -9,8 +9,9 @@ import { HEADINGS, subtreeEnd, type Tree } from './content-tree.ts';
 
 /** A script link's href. */
 const SCRIPT = /^\s*javascript:/i;
-/** Such a link's text is at most this long (characters): a control's label, not a passage; a link
- * without text (a picture opening a viewer) is left to the other rules. */
+/** Such a link's text is at most this long (characters): a control's label, not a passage. (One
+ * without text is an icon's, left out too, the markdown writing `[](javascript:;)` for it; not one
+ * holding a picture, which may open a viewer on it.) */
 const MAX = 80;
 
 /** The script links inside the content `node` that are controls. */
@@ -22,7 +23,7 @@ export function scriptLinks(t: Tree, node: number): number[] {
     if (el.name !== 'a' || t.gone[i] || !SCRIPT.test(el.attribs.href ?? '')) continue;
     const end = subtreeEnd(t, i);
     const chars = t.txt[i] + t.lnk[i];
-    if (chars === 0 || chars > MAX || inHeading(t, node, i) || inSentence(el)) {
+    if ((chars === 0 && hasPicture(t, i)) || chars > MAX || inHeading(t, node, i) || inSentence(el)) {
       i = end;
       continue;
     }
@@ -30,6 +31,15 @@ export function scriptLinks(t: Tree, node: number): number[] {
     i = end;
   }
   return out;
+}
+
+const PICTURES = new Set(['img', 'picture', 'video', 'object', 'embed']);
+
+/** Whether element `i` holds a picture. */
+function hasPicture(t: Tree, i: number): boolean {
+  const end = subtreeEnd(t, i);
+  for (let k = i + 1; k <= end; k++) if (PICTURES.has(t.els[k].name)) return true;
+  return false;
 }
 
 /** Whether element `i`, or an element around it below `node`, is a heading. */
