@@ -75,6 +75,7 @@ export function duplicates(t: Tree, node: number, type: PageType): number[] {
     screen[i - node] = screen[t.parent[i] - node] || (c !== undefined && onSomeScreens(c) ? 1 : 0);
   }
   if (type !== 'product') out.push(...cardCopies(t, node, text));
+  out.push(...titleLinkCopies(t, node, text, out));
   // (a narrower screen's layout of a block, left out in favour of the widest's, whichever comes first: not the copy seen first)
   const narrow = new Set(screenTwins(t, node));
   out.push(...narrow);
@@ -125,6 +126,42 @@ export function duplicates(t: Tree, node: number, type: PageType): number[] {
     const kids = elementChildren(t, i);
     for (let k = kids.length - 1; k >= 0; k--) stack.push(kids[k]);
   }
+  return out;
+}
+
+/**
+ * A card's title link printed again outside its heading, to the same page with the same words (a
+ * link over the whole card for screen readers and clicks, `<a href="/p/1" class="story__link">Title</a>`
+ * before `<h2><a href="/p/1">Title</a></h2>`), inside one card (a common ancestor whose text is at
+ * most CARD times the title's): the heading's is the title, the other a copy; unless the heading is
+ * itself one of the `copies` found (a shop card's heading repeating its picture's link). `text`: each
+ * element's text from `node`, as duplicates() reads it.
+ */
+function titleLinkCopies(t: Tree, node: number, text: (string | null)[], copies: number[]): number[] {
+  const last = subtreeEnd(t, node);
+  const gone = new Set(copies);
+  const copied = (h: number) => {
+    for (let a = h; a > node; a = t.parent[a]) if (gone.has(a)) return true;
+    return false;
+  };
+  const links = new Map<string, number[]>();
+  const titles: [number, string][] = [];
+  for (let i = node + 1; i <= last; i++) {
+    const el = t.els[i];
+    if (el.name !== 'a' || t.gone[i] || !el.attribs.href) continue;
+    const s = text[i - node];
+    if (!s || s.length < MIN_TWIN) continue;
+    const key = `${el.attribs.href} ${s}`;
+    let h = t.parent[i];
+    while (h > node && !HEADINGS.has(t.els[h].name)) h = t.parent[h];
+    if (h > node) {
+      // (the heading's whole text is the link's: its title)
+      if (text[h - node] === s && !copied(h)) titles.push([i, key]);
+    } else (links.get(key) ?? links.set(key, []).get(key)!).push(i);
+  }
+  const out: number[] = [];
+  for (const [i, key] of titles)
+    for (const k of links.get(key) ?? []) if ((text[common(t, i, k) - node] ?? '').length <= CARD * text[i - node]!.length) out.push(k);
   return out;
 }
 

@@ -100,6 +100,21 @@ export function postTools(t: Tree, node: number): number[] {
   return out.length >= POST_TOOLS ? out : [];
 }
 
+/** A list's comparison toggle, each a block's whole text: "Compare", "Add to compare". */
+const COMPARE = /^(?:add to |\+ ?)?compare$/;
+/** Found in this many items or more (a checkbox's label so named is left-out.ts's cardToggles'). */
+const COMPARES = 5;
+
+/**
+ * The blocks inside the content `node` whose whole text is a comparison toggle, found in five places
+ * or more (a ranking's rows, a list's cards: each its own "Compare"), not a heading: the control every
+ * item carries, however drawn (a span a script listens to, a button, a link).
+ */
+export function compareToggles(t: Tree, node: number): number[] {
+  const out = wholeTextBlocks(t, node, MAX, (text) => COMPARE.test(text)).filter((k) => !HEADINGS.has(t.els[k].name) && !headingWithin(t, k));
+  return out.length >= COMPARES ? out : [];
+}
+
 /** A reply's title repeating the thread's with "Re:" before it ("Re: Turning off all LEDs", "1. Re: Tips from a first visit"). */
 const REPLY_TITLE = /^(?:#?\d+\.?\s*)?re:\s/i;
 /** Such a title is this short (characters). */

@@ -11,7 +11,7 @@ import { cardHidden, gridBanners } from './cards.ts';
 import { classId, elementChildren, HEADINGS, isAncestor, LINKY, named, signature, subtreeEnd, textOf, weight, type Tree } from './content-tree.ts';
 import { GRID, HOLDS_GRID, PRICED, pricedGrids } from './link-blocks.ts';
 import type { PageType } from './page-type.ts';
-import { labels, tickers } from './labels.ts';
+import { compareToggles, labels, tickers } from './labels.ts';
 import { illustrations } from './illustrations.ts';
 import { codeSamples, marketingPage } from './marketing.ts';
 import { placeholders } from './placeholders.ts';
@@ -31,6 +31,7 @@ import { finePrint, offerNotes } from './offer-notes.ts';
 import { repeatLinks } from './repeat-links.ts';
 import { choiceLabels } from './choice-labels.ts';
 import { cardNotices } from './card-notices.ts';
+import { scriptLinks } from './script-links.ts';
 
 /**
  * The blocks inside the content `node` to leave out for its page `type`; `holdsTitle` says whether
@@ -61,6 +62,7 @@ export function leftOut(t: Tree, node: number, type: PageType, holdsTitle: (i: n
   // (a product's purchase options, "Auto-Replenish: save 5%", are its offer: kept)
   if (type !== 'product') add(choiceLabels(t, node));
   add(cardToggles(t, node));
+  add(compareToggles(t, node));
   if (type !== 'product' || catalog) add(cardControls(t, node));
   if (type !== 'product' || catalog) add(cardHidden(t, node));
   if (type !== 'product' || catalog) add(gridBanners(t, node));
@@ -72,8 +74,9 @@ export function leftOut(t: Tree, node: number, type: PageType, holdsTitle: (i: n
   if (type !== 'product') add(finePrint(t, node));
   add(repeatLinks(t, node));
   add(disclosureMenus(t, node, holdsTitle));
-  if (type === 'product' || type === 'article' || type === 'service' || type === 'documentation')
-    add(signups(t, node, holdsTitle, type !== 'product', type === 'article' || type === 'documentation'));
+  // (on a listing or a thread too: a job board's "Get weekly alerts" box between its results, a
+  // forum's newsletter box under the posts)
+  if (type !== 'empty') add(signups(t, node, holdsTitle, type !== 'product', type === 'article' || type === 'documentation'));
   add(headingAnchors(t, node));
   add(illustrations(t, node, holdsTitle));
   // (a marketing page, typed service for it though it shows code: page-type.ts; its code looked for
@@ -86,6 +89,7 @@ export function leftOut(t: Tree, node: number, type: PageType, holdsTitle: (i: n
   add(languageMenus(t, node, holdsTitle));
   add(pageFooters(t, node, holdsTitle));
   add(iconLinks(t, node));
+  add(scriptLinks(t, node));
   add(placeholders(t, node));
   add(labels(t, node, type));
   add(signInPrompts(t, node, type));
