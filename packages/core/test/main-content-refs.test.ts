@@ -1,0 +1,35 @@
+// Main content: an article's reference list, bibliography or sources named by its heading
+// (references.ts) is left out, in its own block or among the article's sections; a section merely
+// about sources is kept.
+import { CHROME_WORDS, expectOnly, md, page, para } from './main-content-pages.ts';
+
+const refs = `<li>Doe J, Roe R. Sleep and study habits of first-year students. J Sleep Res 2019;12(3):101-110.</li>
+  <li>Smith A. Coping with exam stress: a survey. Educ Psychol 2018;40(2):55-70. <a href="https://doi.example/1">CrossRef</a></li>
+  <li>Brown K, Lee M. Mindfulness apps in practice. Digit Health 2020;6:1-12.</li>`;
+
+describe('page: main content, reference lists', () => {
+  it('leaves out a reference list in a block of its own under its heading', () => {
+    const out = md(
+      page(`<article><h1>Stress in students</h1>${para('Study', 4)}<h2>Discussion</h2>${para('Findings', 3)}
+        <div class="endnotes"><h4>References</h4><ol>${refs}</ol></div></article>`),
+    );
+    expectOnly(
+      out,
+      ['Stress in students', 'Study paragraph 4', 'Findings paragraph 3'],
+      [...CHROME_WORDS, 'References', 'Sleep and study habits', 'Mindfulness apps'],
+    );
+  });
+
+  it('leaves out a reference list standing among the sections, up to the next section', () => {
+    const out = md(
+      page(`<article><h1>Hot housing markets</h1>${para('Market', 4)}<h2>Bibliography</h2><ol>${refs}</ol><p>Cited works were read in May.</p>
+        <h2>Methodology</h2>${para('Method', 2)}</article>`),
+    );
+    expectOnly(out, ['Market paragraph 4', 'Methodology', 'Method paragraph 2'], [...CHROME_WORDS, 'Bibliography', 'Exam stress', 'Cited works were read']);
+  });
+
+  it('keeps a section whose heading only mentions sources', () => {
+    const out = md(page(`<article><h1>Vitamin D</h1>${para('Vitamin', 4)}<h2>Sources of vitamin D</h2>${para('Food', 2)}</article>`));
+    expectOnly(out, ['Sources of vitamin D', 'Food paragraph 2'], CHROME_WORDS);
+  });
+});
