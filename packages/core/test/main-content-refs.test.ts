@@ -28,6 +28,15 @@ describe('page: main content, reference lists', () => {
     expectOnly(out, ['Market paragraph 4', 'Methodology', 'Method paragraph 2'], [...CHROME_WORDS, 'Bibliography', 'Exam stress', 'Cited works were read']);
   });
 
+  it('keeps the text before the heading in the block holding both', () => {
+    const out = md(
+      page(
+        `<article><h1>Plant-based eating</h1>${para('Diet', 4)}<div class="closing"><p>Closing note of the guide, worth keeping.</p><h3>Sources</h3><ul>${refs}</ul></div></article>`,
+      ),
+    );
+    expectOnly(out, ['Diet paragraph 4', 'Closing note of the guide'], [...CHROME_WORDS, 'Sources', 'Mindfulness apps']);
+  });
+
   it('keeps a section whose heading only mentions sources', () => {
     const out = md(page(`<article><h1>Vitamin D</h1>${para('Vitamin', 4)}<h2>Sources of vitamin D</h2>${para('Food', 2)}</article>`));
     expectOnly(out, ['Sources of vitamin D', 'Food paragraph 2'], CHROME_WORDS);

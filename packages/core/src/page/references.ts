@@ -26,10 +26,19 @@ function holdsHeading(t: Tree, i: number, l: number, except: number): boolean {
   return false;
 }
 
+/** Whether nothing with text comes before child `c` in element `p`. */
+function startsWith(t: Tree, p: number, c: number): boolean {
+  for (const k of elementChildren(t, p)) {
+    if (k === c) return true;
+    if (weight(t, k) > 0) return false;
+  }
+  return true;
+}
+
 /**
  * Reference lists inside the content `node`: under a heading whose whole text names one
- * ("References", "Bibliography", "Works cited", "Sources"), the largest block around the heading
- * holding no other heading of its rank (`<div class="footnotes"><h4>References</h4><ol>…`), or, when
+ * ("References", "Bibliography", "Works cited", "Sources"), the largest block starting with the
+ * heading and holding no other heading of its rank (`<div class="footnotes"><h4>References</h4><ol>…`), or, when
  * the heading stands among the article's other sections (`<h2>References</h2><ol>…` beside the
  * body's paragraphs), the heading and its siblings up to the next heading of its rank. At most
  * MAX_SHARE of the content.
@@ -48,9 +57,10 @@ export function references(t: Tree, node: number): number[] {
     // (the heading's own wrapper, `<div class="mw-heading"><h2>References</h2></div>`)
     let a = h;
     while (t.parent[a] !== node && t.parent[a] !== -1 && weight(t, t.parent[a]) === weight(t, a)) a = t.parent[a];
-    // The largest block around it holding no other heading of its rank ...
+    // The largest block starting with it and holding no other heading of its rank ...
     let b = a;
-    for (let p = t.parent[b]; p !== node && p !== -1 && !holdsHeading(t, p, l, h) && weight(t, p) <= MAX_SHARE * whole; p = t.parent[p]) b = p;
+    for (let p = t.parent[b]; p !== node && p !== -1 && startsWith(t, p, b) && !holdsHeading(t, p, l, h) && weight(t, p) <= MAX_SHARE * whole; p = t.parent[p])
+      b = p;
     const found: number[] = [];
     if (b !== a) found.push(b);
     else {
