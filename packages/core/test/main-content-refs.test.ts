@@ -1,6 +1,6 @@
 // Main content: an article's reference list, bibliography or sources named by its heading
-// (references.ts) is left out, in its own block or among the article's sections; a section merely
-// about sources is kept.
+// (references.ts) is left out, in its own block or among the article's sections, and so is its
+// author's bio box; a section merely about sources, or about a subject the heading links to, is kept.
 import { CHROME_WORDS, expectOnly, md, page, para } from './main-content-pages.ts';
 
 const refs = `<li>Doe J, Roe R. Sleep and study habits of first-year students. J Sleep Res 2019;12(3):101-110.</li>
@@ -35,6 +35,23 @@ describe('page: main content, reference lists', () => {
       ),
     );
     expectOnly(out, ['Diet paragraph 4', 'Closing note of the guide'], [...CHROME_WORDS, 'Sources', 'Mindfulness apps']);
+  });
+
+  it("leaves out an author's bio box under a heading linking to the author's page", () => {
+    const out = md(
+      page(`<article><h1>Renting a car abroad</h1>${para('Rental', 5)}<section class="bio"><h2>About <a href="/author/ann-lee/">Ann Lee</a></h2>
+        <p>Ann has tested travel cards and rental programs on four continents for a decade.</p></section></article>`),
+    );
+    expectOnly(out, ['Rental paragraph 5'], [...CHROME_WORDS, '[Ann Lee]', 'tested travel cards']);
+  });
+
+  it('keeps a section about something else, its heading linking elsewhere', () => {
+    const out = md(
+      page(
+        `<article><h1>Renting a car abroad</h1>${para('Rental', 5)}<h2>About <a href="/insurance/">rental insurance</a></h2>${para('Insurance', 2)}</article>`,
+      ),
+    );
+    expectOnly(out, ['## About [rental insurance]', 'Insurance paragraph 2'], CHROME_WORDS);
   });
 
   it('keeps a section whose heading only mentions sources', () => {

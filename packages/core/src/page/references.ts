@@ -1,12 +1,29 @@
 // An article's apparatus named by its heading: its reference list, bibliography or sources
-// ("References", "Works cited", "Sources"), found inside the main content (main-content.ts) to be
-// left out: the works it cites, not what it says.
+// ("References", "Works cited", "Sources") and its author's bio box ("About the author", "About
+// <a href="/author/…">Ann Lee</a>"), found inside the main content (main-content.ts) to be left out:
+// the works it cites and who wrote it, not what it says.
 import type { Element } from 'domhandler';
 import { elementChildren, HEADINGS, isAncestor, subtreeEnd, textOf, weight, type Tree } from './content-tree.ts';
 
 /** A heading's whole text naming a reference list. */
 const REFERENCES =
   /^(?:references?|(?:list of )?sources|bibliography|select(?:ed)? bibliography|works cited|literature cited|citations|footnotes|(?:notes|sources) and references|references and (?:notes|sources|further reading)|how we reviewed this article)[\s:.]*$/;
+/** A heading's whole text naming an author's bio box ("About the author", "Meet the author"). */
+const AUTHOR_BOX = /^(?:about|meet) the authors?[\s:.]*$|^author spotlight$/;
+/** A link to an author's page on the site (`/author/amar/`): "About <Amar Hussain>" names that author's bio box. */
+const AUTHOR_PAGE = /\/(?:author|authors)\/[^/?#]+/i;
+
+/** Whether heading `h` (its text `name`) names a reference list or, with `authors`, an author's bio box. */
+function apparatus(t: Tree, h: number, name: string, authors: boolean): boolean {
+  if (REFERENCES.test(name)) return true;
+  if (!authors) return false;
+  if (AUTHOR_BOX.test(name)) return true;
+  if (!name.startsWith('about ')) return false;
+  const last = subtreeEnd(t, h);
+  for (let k = h + 1; k <= last; k++) if (t.els[k].name === 'a' && AUTHOR_PAGE.test(t.els[k].attribs.href ?? '')) return true;
+  return false;
+}
+
 /** A reference list holds at most this share of the content. */
 const MAX_SHARE = 0.5;
 
@@ -41,9 +58,10 @@ function startsWith(t: Tree, p: number, c: number): boolean {
  * heading and holding no other heading of its rank (`<div class="footnotes"><h4>References</h4><ol>…`), or, when
  * the heading stands among the article's other sections (`<h2>References</h2><ol>…` beside the
  * body's paragraphs), the heading and its siblings up to the next heading of its rank. At most
- * MAX_SHARE of the content.
+ * MAX_SHARE of the content. With `authors` (not on a product page, where a book's author bio is its
+ * description's), the author's bio box under its heading the same way.
  */
-export function references(t: Tree, node: number): number[] {
+export function references(t: Tree, node: number, authors: boolean): number[] {
   const out: number[] = [];
   const last = subtreeEnd(t, node);
   const whole = weight(t, node);
@@ -53,7 +71,7 @@ export function references(t: Tree, node: number): number[] {
       continue;
     }
     const l = level(t.els[h]);
-    if (l < 1 || l > 6 || !REFERENCES.test(textOf(t.els[h]))) continue;
+    if (l < 1 || l > 6 || !apparatus(t, h, textOf(t.els[h]), authors)) continue;
     // (the heading's own wrapper, `<div class="mw-heading"><h2>References</h2></div>`)
     let a = h;
     while (t.parent[a] !== node && t.parent[a] !== -1 && weight(t, t.parent[a]) === weight(t, a)) a = t.parent[a];
