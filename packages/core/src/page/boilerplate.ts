@@ -1,6 +1,6 @@
 // What reduction drops as carrying no facts: hidden nodes, page chrome (navigation, page header and
 // footer, sidebars), consent banners, newsletter modals, share bars and ad slots; and, for precision
-// mode, which element attributes are shown to the model.
+// mode, which element attributes are shown to the model; and the side sheets (non-modal dialogs) main-content detection reads.
 
 type Attrs = Record<string, string>;
 
@@ -143,4 +143,16 @@ export function renderAttrs(tag: string, attrs: Attrs, resolve: (u: string) => s
     out += v === '' ? ` ${name}` : ` ${name}="${v.replace(/"/g, "'")}"`;
   }
   return out ? `{${tag}${out}}` : '';
+}
+
+/** Names of a non-modal dialog that is not a sheet of the page's text (a popup, a cart, a chat, a menu). */
+const NOT_SHEET = /overlay|popup|popmake|modal|cart|basket|bag|chat|cookie|consent|newsletter|subscribe|sign-?in|login|search|menu|nav|drawer/;
+
+/**
+ * A side sheet: a non-modal dialog (`role="dialog" aria-modal="false"`) the page opens beside itself
+ * from a button (a product's description, its delivery terms), its content shown on a click like a
+ * disclosure panel's; not one named as a popup, a cart, a chat or a menu.
+ */
+export function isSheet(name: string, a: Attrs): boolean {
+  return a.role === 'dialog' && a['aria-modal'] === 'false' && !isHidden(name, a) && !NOT_SHEET.test(`${a.class ?? ''} ${a.id ?? ''}`.toLowerCase());
 }

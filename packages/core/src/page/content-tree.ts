@@ -4,7 +4,7 @@
 // the other parts share (an element's ancestors or descendants named by class or id).
 import { DomHandler, type AnyNode, type Element, type ParentNode } from 'domhandler';
 import { append, removeElement } from 'domutils';
-import { isBoilerplate, isHidden, isOverlay } from './boilerplate.ts';
+import { isBoilerplate, isHidden, isOverlay, isSheet } from './boilerplate.ts';
 import { asksQuestion, hiddenByClass, isPanel, keyedPanel, labelledPart, SCREEN_READER, SLIDE, visibleRepeat } from './hidden.ts';
 import { holdsPricedGrid } from './prices.ts';
 import { linearParser } from './sax.ts';
@@ -39,6 +39,8 @@ const CONTENT = new Set(['article', 'main', 'section']);
 /** Chrome and clutter named in class or id (in addition to boilerplate.ts's page chrome). */
 const NEGATIVE =
   /(?:^|[-_\s])(?:related|share|sharing|sharebar|social|breadcrumbs?|newsletter|subscribe|subscription|sponsored|sponsor|promo|advert|ads|adslot|banner-ad|disqus|respond|comment-form|reply-form|recommended|recommendations|read-?next|more-stories|trending|popular-posts|outbrain|taboola|cookie|consent|skip-link|toolbar|widget-area|widgets|site-footer|site-header|footer|masthead|top-bar|utility-bar|author-box|author-bio|about-the-author|about-author|author-info|byline|entry-meta|post-meta|article-meta|post-navigation|nav-links|print|feedback|rating-form|signup|login|search-form|searchform|disclaimers?|navheader|navfooter|copy-legal|legal[-_]?(?:copy|notice|font-size)|small-legal|popover|returns|copyright|sitenotice|printfooter|catlinks|mw-jump-link|jump-to-nav)(?:$|[-_\s])/;
+/** NEGATIVE's words (as chromeWord() gives them) naming legal fine print: disclaimers, a marketing page's footnotes, a copyright line. */
+const FINE_PRINT = /^(?:disclaimers?|copylegal|legal(?:copy|notice|fontsize)|smalllegal|copyright)$/;
 /** A component's own header or footer by BEM name (`card__footer`, `post__header`): its byline, date
  * or title, not the page's; the page's own (`site__footer`, `page__header`) stays chrome. */
 const PART_EDGE = /(?:^|\s)(?!(?:site|page|layout|global|main|app)__)[a-z0-9-]+__(?:header|footer)(?=\s|$)/g;
@@ -159,7 +161,7 @@ function removal(el: Element, inContent: boolean): 0 | 1 | 2 | 3 {
   if (a['aria-hidden'] === 'true' && a.hidden === undefined && !a.style && !shownLink) return isOverlay(tag, a) ? 2 : 1;
   // A dialog by markup is dropped; one named so by class words (newsletter-post, popup-gallery) only
   // when small. An inline-hidden wrapper holding most of the page hides it until scripts have run.
-  if (isSheet(el)) return 0;
+  if (isSheet(el.name, el.attribs)) return 0;
   if (isDialog(a)) return 2;
   if (isOverlay(tag, a)) return COOKIE.test(classId(el)) ? 2 : 1;
   // A collapsed accordion or an inactive tab hides part of the content until clicked: it is read.
@@ -182,19 +184,6 @@ function chromeWord(el: Element): string | null {
   const names = classId(el);
   const m = NEGATIVE.exec(names.includes('__') ? names.replace(PART_EDGE, ' ') : names);
   return m === null ? null : m[0].replace(/[-_\s]/g, '');
-}
-
-/** Names of a non-modal dialog that is not a sheet of the page's text (a popup, a cart, a chat, a menu). */
-const NOT_SHEET = /overlay|popup|popmake|modal|cart|basket|bag|chat|cookie|consent|newsletter|subscribe|sign-?in|login|search|menu|nav|drawer/;
-
-/**
- * A side sheet: a non-modal dialog (`role="dialog" aria-modal="false"`) the page opens beside itself
- * from a button (a product's description, its delivery terms), its content shown on a click like a
- * disclosure panel's; not one named as a popup, a cart, a chat or a menu.
- */
-function isSheet(el: Element): boolean {
-  const a = el.attribs;
-  return a.role === 'dialog' && a['aria-modal'] === 'false' && !isHidden(el.name, a) && !NOT_SHEET.test(classId(el));
 }
 
 /** What opens a collapsed section from just before it: a heading or a `<details>`' summary. */
@@ -326,6 +315,14 @@ export function measure(html: string, opts: { results?: boolean } = {}): Tree {
       const g = groups.get(key)!;
       return g.n >= MIN_ITEMS && g.w >= ITEMS_KEEP * total;
     });
+  // Legal fine print (`copy-legal`, `disclaimers`) holding much of a page whose other text is short is
+  // still fine print when it holds no heading and the page's title lies outside it.
+  const h1 = els.findIndex((el) => el.name === 'h1');
+  const finePrint = (i: number) => {
+    if (h1 === -1 || headed[i] || !FINE_PRINT.test(chromeWord(els[i]) ?? '')) return false;
+    for (let k = h1; k !== -1; k = parent[k]) if (k === i) return false;
+    return true;
+  };
   const gone = new Uint8Array(n);
   const wrappers: number[] = [];
   // An item's parts named by the same word (`promo__title` inside a card named `promo`) are its own.
@@ -338,7 +335,7 @@ export function measure(html: string, opts: { results?: boolean } = {}): Tree {
       continue;
     }
     if (p >= 0) itemWord[i] = itemWord[p];
-    if (removed[i] === 1 && wrapper(i)) {
+    if (removed[i] === 1 && wrapper(i) && !finePrint(i)) {
       removed[i] = 0;
       wrappers.push(i);
     } else if (removed[i] === 1 && items(i)) {

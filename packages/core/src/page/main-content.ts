@@ -12,7 +12,7 @@
 // The parts: content-tree.ts (the measured tree, chrome set aside by markup), page-type.ts (the page
 // type), link-blocks.ts (link blocks inside the content), left-out.ts (reviews, facets and the
 // other parts left out inside it), thread-parts.ts (a thread's and an article's comments and the
-// posts' extras), rails.ts (related-content rails named by their heading),
+// posts' extras), rails.ts (related-content rails named by their heading), references.ts (reference lists),
 // copies.ts (repeated blocks), cards.ts (the cards of a shop's grid), placeholders.ts (a template's
 // lorem ipsum); here the descent to the content element.
 import type { Element, Text } from 'domhandler';
@@ -39,6 +39,7 @@ import { CUSTOMER_REVIEWS, leftOut, shopParts } from './left-out.ts';
 import { GRID, HOLDS_GRID, linkBlocks, pricedGrids } from './link-blocks.ts';
 import { declaredType, detectType, namedProductTitle, productList, type PageType } from './page-type.ts';
 import { otherProducts, rails } from './rails.ts';
+import { references } from './references.ts';
 import { policies, protectionPlans, sellingPoints } from './policies.ts';
 import { loyaltyNotes } from './loyalty.ts';
 import { bylines } from './bylines.ts';
@@ -193,6 +194,8 @@ export function findMainContent(html: string): MainContent {
   for (const i of leftOut(t, node, type, holdsTitle)) drop.push(rangeOf(t.els[i], html));
   for (const i of duplicates(t, node, type)) drop.push(rangeOf(t.els[i], html));
   for (const i of rails(t, node, type)) drop.push(rangeOf(t.els[i], html));
+  // (a book's page keeps its author's bio: its product's description)
+  if (type !== 'documentation') for (const i of references(t, node, type !== 'product')) drop.push(rangeOf(t.els[i], html));
   if (type === 'product' && !listed) for (const i of otherProducts(t, node, title)) drop.push(rangeOf(t.els[i], html));
   // (a part streamed into a block left out goes with it; not for its placeholder alone, a template, left out as such)
   streamed(t, html, drop, true);

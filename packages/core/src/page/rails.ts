@@ -7,7 +7,7 @@ import { GRID, HOLDS_GRID, PRICED, pricedGrids, pricedItself } from './link-bloc
 
 /** Headings that name a related-content rail or a recommendation block (not the page's own content). */
 const RAIL =
-  /^(?:similar (?:items|products)|related(?: (?:items|products|articles|posts|stories|content|reading|links|videos|guides|topics|searches))?|you (?:may|might) also (?:like|enjoy|be interested in)|(?:customers|people|others|shoppers|guests|buyers)(?: like you)? (?:who (?:viewed|bought) this(?: item)? )?also (?:viewed|bought|liked|purchased)|frequently bought together|recently viewed(?: items| products)?|recommended(?: for you| products| articles| reading)?|more (?:from|like this|to explore|stories|articles|products)\b|explore (?:related|more)\b|read next|up next|popular (?:posts|articles|products)|complete the look|shop the look|sponsored(?: products| items)?)(?:[\s:.!?]|$)/;
+  /^(?:similar (?:items|products)|related(?: (?:items|products|articles|posts|stories|content|reading|links|videos|guides|topics|searches|services|solutions))?|you (?:may|might) also (?:like|enjoy|be interested in)|(?:customers|people|others|shoppers|guests|buyers)(?: like you)? (?:who (?:viewed|bought) this(?: item)? )?also (?:viewed|bought|liked|purchased)|frequently bought together|recently viewed(?: items| products)?|recommended(?: for you| products| articles| reading)?|more (?:from|like this|to explore|stories|articles|products)\b|explore (?:related|more)\b|featured (?:\w+ )?(?:insights|stories|articles|posts|news)|(?:latest|recent) (?:insights|articles|posts|news|stories|blogs?)|read next|up next|popular (?:posts|articles|products)|complete the look|shop the look|sponsored(?: products| items)?)(?:[\s:.!?]|$)/;
 /**
  * Headings that name a shop's or a search's filter panel ("Filters", "Refine by", "Narrow your
  * results"): its facets (the values to pick, often with no input of their own once rendered) are
@@ -91,6 +91,31 @@ const LABEL_MAX = 60;
 /** A rail's own labels beyond the headings' ("Also in the news", "More news", "Also on the site"). */
 const RAIL_LABEL = /^(?:also in (?:the news|this section|this category|the series)|more (?:news|headlines)|other news|also on (?:the )?site)(?:[\s:.!?]|$)/;
 
+/** A plain label's rail holds this many links or more. */
+const RAIL_MIN_LINKS = 2;
+
+/** The links (`<a href>`) in element `i`. */
+function links(t: Tree, i: number): number {
+  let n = 0;
+  const last = subtreeEnd(t, i);
+  for (let k = i; k <= last; k++) if (!t.gone[k] && t.els[k].name === 'a' && t.els[k].attribs.href !== undefined) n++;
+  return n;
+}
+
+/** Plain elements a label is written as without a class saying so (`<span class="xcaps">Related Services</span>`). */
+const LABEL_TAGS = new Set(['span', 'div', 'p', 'strong', 'b']);
+
+/**
+ * Whether element `i` is a plain element opening its block: the first of its parent's children with
+ * text, the parent holding no text of its own (not words set in a sentence, `<p>Our <strong>related
+ * services</strong> include <a>…</a></p>`).
+ */
+function leads(t: Tree, i: number): boolean {
+  const p = t.parent[i];
+  if (!LABEL_TAGS.has(t.els[i].name) || p === -1 || t.els[p].children.some((c) => c.type === 'text' && c.data.trim() !== '')) return false;
+  return elementChildren(t, p).find((k) => !t.gone[k] && t.txt[k] + t.lnk[k] > 0) === i;
+}
+
 /**
  * A rail named by a label that is no heading (`<div class="mainColumnLabel">Also in the news</div>`,
  * standing alone in its block, its class saying label, title or heading) and the block just after it,
@@ -103,7 +128,7 @@ function labelledRails(t: Tree, node: number, whole: number): number[] {
   for (let i = node + 1; i <= last; i++) {
     const el = t.els[i];
     const chars = t.txt[i] + t.lnk[i];
-    if (t.gone[i] || chars === 0 || chars > LABEL_MAX || HEADINGS.has(el.name) || !LABEL_CLASS.test(el.attribs.class ?? '')) continue;
+    if (t.gone[i] || chars === 0 || chars > LABEL_MAX || HEADINGS.has(el.name) || !(LABEL_CLASS.test(el.attribs.class ?? '') || leads(t, i))) continue;
     const name = textOf(el);
     if (!RAIL.test(name) && !RAIL_LABEL.test(name)) continue;
     // (the block holding the label alone)
@@ -113,6 +138,8 @@ function labelledRails(t: Tree, node: number, whole: number): number[] {
     const next = kids.slice(kids.indexOf(a) + 1).find((k) => !t.gone[k] && t.txt[k] + t.lnk[k] > 0);
     i = subtreeEnd(t, i);
     if (next === undefined || t.lnk[next] < RAIL_LINKS * (t.txt[next] + t.lnk[next]) || weight(t, next) > RAIL_SHARE * whole) continue;
+    // (a plain label's rail is a block of links, not a card's tag above its linked title: "Sponsored")
+    if (!LABEL_CLASS.test(el.attribs.class ?? '') && (HEADINGS.has(t.els[next].name) || links(t, next) < RAIL_MIN_LINKS)) continue;
     out.push(a, next);
   }
   return out;

@@ -1,0 +1,101 @@
+// An article's apparatus named by its heading: its reference list, bibliography or sources
+// ("References", "Works cited", "Sources") and its author's bio box ("About the author", "About
+// <a href="/author/…">Ann Lee</a>"), found inside the main content (main-content.ts) to be left out:
+// the works it cites and who wrote it, not what it says.
+import type { Element } from 'domhandler';
+import { elementChildren, HEADINGS, isAncestor, subtreeEnd, textOf, weight, type Tree } from './content-tree.ts';
+
+/** A heading's whole text naming a reference list. */
+const REFERENCES =
+  /^(?:references?|(?:list of )?sources|bibliography|select(?:ed)? bibliography|works cited|literature cited|citations|footnotes|(?:notes|sources) and references|references and (?:notes|sources|further reading)|how we reviewed this article)[\s:.]*$/;
+/** A heading's whole text naming an author's bio box ("About the author", "Meet the author"). */
+const AUTHOR_BOX = /^(?:about|meet) the authors?[\s:.]*$|^author spotlight$/;
+/** A link to an author's page on the site (`/author/amar/`): "About <Amar Hussain>" names that author's bio box. */
+const AUTHOR_PAGE = /\/(?:author|authors)\/[^/?#]+/i;
+
+/** Whether heading `h` (its text `name`) names a reference list or, with `authors`, an author's bio box. */
+function apparatus(t: Tree, h: number, name: string, authors: boolean): boolean {
+  if (REFERENCES.test(name)) return true;
+  if (!authors) return false;
+  if (AUTHOR_BOX.test(name)) return true;
+  if (!name.startsWith('about ')) return false;
+  const last = subtreeEnd(t, h);
+  for (let k = h + 1; k <= last; k++) if (t.els[k].name === 'a' && AUTHOR_PAGE.test(t.els[k].attribs.href ?? '')) return true;
+  return false;
+}
+
+/** A reference list holds at most this share of the content. */
+const MAX_SHARE = 0.5;
+
+const level = (el: Element) => (HEADINGS.has(el.name) ? Number(el.name[1]) : el.attribs.role === 'heading' ? Number(el.attribs['aria-level'] ?? 2) || 2 : 0);
+
+/** Whether element `i` holds a heading of level `l` or above (h1..hl), other than `except`. */
+function holdsHeading(t: Tree, i: number, l: number, except: number): boolean {
+  const last = subtreeEnd(t, i);
+  for (let k = i; k <= last; k++) {
+    if (t.gone[k]) {
+      k = subtreeEnd(t, k);
+      continue;
+    }
+    const lk = level(t.els[k]);
+    if (k !== except && lk >= 1 && lk <= l) return true;
+  }
+  return false;
+}
+
+/** Whether nothing with text comes before child `c` in element `p`. */
+function startsWith(t: Tree, p: number, c: number): boolean {
+  for (const k of elementChildren(t, p)) {
+    if (k === c) return true;
+    if (weight(t, k) > 0) return false;
+  }
+  return true;
+}
+
+/**
+ * Reference lists inside the content `node`: under a heading whose whole text names one
+ * ("References", "Bibliography", "Works cited", "Sources"), the largest block starting with the
+ * heading and holding no other heading of its rank (`<div class="footnotes"><h4>References</h4><ol>…`), or, when
+ * the heading stands among the article's other sections (`<h2>References</h2><ol>…` beside the
+ * body's paragraphs), the heading and its siblings up to the next heading of its rank. At most
+ * MAX_SHARE of the content. With `authors` (not on a product page, where a book's author bio is its
+ * description's), the author's bio box under its heading the same way.
+ */
+export function references(t: Tree, node: number, authors: boolean): number[] {
+  const out: number[] = [];
+  const last = subtreeEnd(t, node);
+  const whole = weight(t, node);
+  for (let h = node + 1; h <= last; h++) {
+    if (t.gone[h]) {
+      h = subtreeEnd(t, h);
+      continue;
+    }
+    const l = level(t.els[h]);
+    if (l < 1 || l > 6 || !apparatus(t, h, textOf(t.els[h]), authors)) continue;
+    // (the heading's own wrapper, `<div class="mw-heading"><h2>References</h2></div>`)
+    let a = h;
+    while (t.parent[a] !== node && t.parent[a] !== -1 && weight(t, t.parent[a]) === weight(t, a)) a = t.parent[a];
+    // The largest block starting with it and holding no other heading of its rank ...
+    let b = a;
+    for (let p = t.parent[b]; p !== node && p !== -1 && startsWith(t, p, b) && !holdsHeading(t, p, l, h) && weight(t, p) <= MAX_SHARE * whole; p = t.parent[p])
+      b = p;
+    const found: number[] = [];
+    if (b !== a) found.push(b);
+    else {
+      // ... or the heading and its siblings up to the next heading of its rank.
+      const kids = t.parent[a] === -1 ? [] : elementChildren(t, t.parent[a]);
+      const from = kids.indexOf(a);
+      found.push(a);
+      for (const k of kids.slice(from + 1)) {
+        if (holdsHeading(t, k, l, -1)) break;
+        found.push(k);
+      }
+      if (found.length === 1) continue;
+    }
+    if (found.reduce((s, k) => s + weight(t, k), 0) > MAX_SHARE * whole) continue;
+    if (found.some((k) => isAncestor(t, k, node))) continue;
+    out.push(...found);
+    h = subtreeEnd(t, found[found.length - 1]);
+  }
+  return out;
+}
