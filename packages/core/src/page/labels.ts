@@ -4,8 +4,10 @@
 // item of the list like the others, its tag a note to the reader), the words of a share, save or
 // follow control left standing once the control is set aside ("Share", "Followed"), a list's own
 // control labels ("Sort by", "Filters (2)"), and the page's tools ("Edit this page on GitHub", "Back
-// to blog", "Was this helpful?", a product's "View full details" link to its own page, a "Return to top of page" button (a block, not an in-page link), WordPress's "Like this:" with its "Like Loading...", "Share this:",
-// "Pin this for later!", "Add <site> as a preferred source on Google"), a carousel's position, which
+// to blog", "Was this helpful?", a product's "View full details" link to its own page, "Return to
+// top of page", "Back to top" or "Scroll to top" as a block of its own, WordPress's "Like this:" with
+// its "Like Loading...", "Share this:", "Pin this for later!", "Add <site> as a preferred source on
+// Google"), a carousel's position, which
 // its script reads out as the slides turn ("Slide 1 of 8"), and the words of its arrows or of a
 // pager ("Previous Next", "Next Page »"), a photo caption's toggle ("hide caption"); and marquees, a
 // short call to action repeated across the page ("Book Now ✱" a hundred times).

@@ -9,7 +9,7 @@
 import type { AnyNode, Element, Text } from 'domhandler';
 import { cardHidden, gridBanners } from './cards.ts';
 import { classId, elementChildren, HEADINGS, isAncestor, LINKY, named, signature, subtreeEnd, textOf, weight, type Tree } from './content-tree.ts';
-import { GRID, HOLDS_GRID, PRICED, pricedGrids } from './link-blocks.ts';
+import { GRID, HOLDS_GRID, inPricedCard, PRICED, pricedGrids } from './link-blocks.ts';
 import type { PageType } from './page-type.ts';
 import { compareToggles, labels, tickers } from './labels.ts';
 import { illustrations } from './illustrations.ts';
@@ -133,11 +133,9 @@ function shopTestimonials(t: Tree, node: number): number[] {
   const grid = pricedGrids(t, node);
   if (!(grid[0] & (GRID | HOLDS_GRID))) return [];
   // (not inside a card of the grid: a directory's card quoting its own reviews)
-  const inCard = (i: number) => {
-    for (let c = i; c !== node && c !== -1; c = t.parent[c]) if (grid[c - node] & PRICED && grid[t.parent[c] - node] & GRID) return true;
-    return false;
-  };
-  return named(t, node, TESTIMONIALS).filter((i) => !(grid[i - node] & (GRID | HOLDS_GRID)) && weight(t, i) < 0.5 * weight(t, node) && !inCard(i));
+  return named(t, node, TESTIMONIALS).filter(
+    (i) => !(grid[i - node] & (GRID | HOLDS_GRID)) && weight(t, i) < 0.5 * weight(t, node) && !inPricedCard(t, node, grid, i),
+  );
 }
 
 /** The review widgets shops embed, by their class or id prefixes. */

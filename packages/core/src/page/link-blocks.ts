@@ -339,9 +339,7 @@ function describedTitle(t: Tree, k: number): boolean {
 
 /** Whether `k` holds a heading and lies in a card of a shop's grid of priced cards (a priced child of a grid). */
 function cardTitle(t: Tree, node: number, grid: Uint8Array, k: number): boolean {
-  let card = -1;
-  for (let c = k; c !== node && c !== -1 && card === -1; c = t.parent[c]) if (grid[c - node] & PRICED && grid[t.parent[c] - node] & GRID) card = c;
-  if (card === -1) return false;
+  if (!inPricedCard(t, node, grid, k)) return false;
   const last = subtreeEnd(t, k);
   for (let i = k + 1; i <= last; i++) if (HEADINGS.has(t.els[i].name) && !t.gone[i] && t.txt[i] + t.lnk[i] > 0) return true;
   return false;
@@ -377,6 +375,12 @@ export const HOLDS_GRID = 4;
  * By index from `node`: PRICED for an element holding a price in its text, GRID for the parent of
  * PRICED_CARDS or more like children (same signature) that each hold one, HOLDS_GRID for its ancestors.
  */
+/** Whether `i` lies inside a card of a grid of priced cards (a priced child of a grid; `grid` is pricedGrids(t, node)). */
+export function inPricedCard(t: Tree, node: number, grid: Uint8Array, i: number): boolean {
+  for (let c = i; c !== node && c !== -1; c = t.parent[c]) if (grid[c - node] & PRICED && grid[t.parent[c] - node] & GRID) return true;
+  return false;
+}
+
 export function pricedGrids(t: Tree, node: number): Uint8Array {
   // (asked for by several passes on the same content: computed once per node)
   const known = t.grids.get(node);

@@ -4,7 +4,7 @@
 // content (left-out.ts).
 import type { AnyNode, Element } from 'domhandler';
 import { subtreeEnd, textOf, type Tree } from './content-tree.ts';
-import { GRID, HOLDS_GRID, PRICED, pricedGrids } from './link-blocks.ts';
+import { GRID, HOLDS_GRID, inPricedCard, PRICED, pricedGrids } from './link-blocks.ts';
 
 /** A note's opening footnote mark (a dagger, a double dagger, a section sign, a lozenge, a caret or a
  * degree sign, an asterisk after one of them) and the start of its text. */
@@ -15,21 +15,18 @@ const BLOCKS = new Set(['p', 'li', 'div', 'dd']);
 const MIN_NOTES = 2;
 
 /**
- * The paragraphs and list items inside the content `node` whose text opens with a footnote mark, when
- * there are MIN_NOTES of them or more: the notes the page's marks point to, not its text. Not a note
- * inside a card of a grid of priced cards (the card's own "† Limited time"), nor a block holding a grid.
+ * The outermost blocks (paragraphs, list items, `<div>`s, `<dd>`s) inside the content `node` whose
+ * text opens with a footnote mark, when there are MIN_NOTES of them or more: the notes the page's
+ * marks point to, not its text. Not a note inside a card of a grid of priced cards (the card's own
+ * "† Limited time"), nor a block holding a grid.
  */
 export function offerNotes(t: Tree, node: number): number[] {
   const grid = pricedGrids(t, node);
-  const inCard = (i: number) => {
-    for (let c = i; c !== node && c !== -1; c = t.parent[c]) if (grid[c - node] & PRICED && grid[t.parent[c] - node] & GRID) return true;
-    return false;
-  };
   const out: number[] = [];
   const last = subtreeEnd(t, node);
   for (let i = node + 1; i <= last; i++) {
     if (t.gone[i] || !BLOCKS.has(t.els[i].name) || grid[i - node] & (GRID | HOLDS_GRID)) continue;
-    if (!NOTE.test(textOf(t.els[i], 40)) || inCard(i)) continue;
+    if (!NOTE.test(textOf(t.els[i], 40)) || inPricedCard(t, node, grid, i)) continue;
     out.push(i);
     i = subtreeEnd(t, i);
   }
@@ -41,20 +38,22 @@ const SMALL = new Set(['small', 'sub']);
 /** Fine print holds this many characters or more: a sentence, not a "from" before a price. */
 const FINE_PRINT = 40;
 
-/** The characters of `el`'s text, and those of them set small. */
-function smallShare(el: Element): [number, number] {
-  let all = 0;
+/**
+ * The characters (spaces aside) of `el`'s text when all of them are set small, or -1 as soon as one
+ * is not: a block of ordinary text is given up at its first word, not read whole.
+ */
+function smallOnly(el: Element): number {
   let small = 0;
   const stack: [AnyNode, boolean][] = [[el, false]];
   while (stack.length) {
     const [n, inSmall] = stack.pop()!;
     if (n.type === 'text') {
       const k = n.data.replace(/\s+/g, '').length;
-      all += k;
-      if (inSmall) small += k;
+      if (k > 0 && !inSmall) return -1;
+      small += k;
     } else if (n.type === 'tag') for (const c of n.children) stack.push([c, inSmall || SMALL.has(n.name)]);
   }
-  return [all, small];
+  return small;
 }
 
 /**
@@ -69,8 +68,7 @@ export function finePrint(t: Tree, node: number): number[] {
   const last = subtreeEnd(t, node);
   for (let i = node + 1; i <= last; i++) {
     if (t.gone[i] || !BLOCKS.has(t.els[i].name) || grid[i - node] & (GRID | HOLDS_GRID | PRICED)) continue;
-    const [all, small] = smallShare(t.els[i]);
-    if (all < FINE_PRINT || small < all) continue;
+    if (smallOnly(t.els[i]) < FINE_PRINT) continue;
     out.push(i);
     i = subtreeEnd(t, i);
   }

@@ -3,8 +3,8 @@
 // need Wi-Fi?"), under a heading or a label whose whole text says so ("Frequently asked questions",
 // "FAQs", "Common questions"). Ground truths of product pages mostly leave it out with the buy box
 // and the delivery notes; a category's or a service page's FAQ is its content and stays.
-import type { Element } from 'domhandler';
-import { HEADINGS, subtreeEnd, textOf, weight, type Tree } from './content-tree.ts';
+import { subtreeEnd, textOf, weight, type Tree } from './content-tree.ts';
+import { headingLevel as level } from './rails.ts';
 import { holdingText } from './text-marks.ts';
 
 /** The whole text of an FAQ's heading. */
@@ -15,8 +15,6 @@ const FAQ_WORD = /faq|f\.\s?a|question/i;
 const LABEL_MAX = 40;
 /** The section holds at most this share of the content. */
 const MAX_SHARE = 0.5;
-
-const level = (el: Element) => (HEADINGS.has(el.name) ? Number(el.name[1]) : el.attribs.role === 'heading' ? Number(el.attribs['aria-level'] ?? 2) || 2 : 0);
 
 /**
  * On a product page, the FAQ sections inside the content `node`: the largest block around a heading

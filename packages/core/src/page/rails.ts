@@ -5,6 +5,10 @@ import { elementChildren, HEADINGS, isAncestor, signature, subtreeEnd, textOf, w
 import type { PageType } from './page-type.ts';
 import { GRID, HOLDS_GRID, PRICED, pricedGrids, pricedItself } from './link-blocks.ts';
 
+/** A heading's level: `<h1>`–`<h6>`'s, an ARIA heading's `aria-level` (2 when it has none); 0 for any other element. */
+export const headingLevel = (el: Element) =>
+  HEADINGS.has(el.name) ? Number(el.name[1]) : el.attribs.role === 'heading' ? Number(el.attribs['aria-level'] ?? 2) || 2 : 0;
+
 /** Headings that name a related-content rail or a recommendation block (not the page's own content). */
 const RAIL =
   /^(?:similar (?:items|products)|related(?: (?:items|products|articles|posts|stories|content|reading|links|videos|guides|topics|searches|services|solutions))?|you (?:may|might) also (?:like|enjoy|be interested in)|(?:customers|people|others|shoppers|guests|buyers)(?: like you)? (?:who (?:viewed|bought) this(?: item)? )?also (?:viewed|bought|liked|purchased)|frequently bought together|recently viewed(?: items| products)?|recommended(?: for you| products| articles| reading)?|more (?:from|like this|to explore|stories|articles|products)\b|explore (?:related|more)\b|featured (?:\w+ )?(?:insights|stories|articles|posts|news)|(?:latest|recent) (?:insights|articles|posts|news|stories|blogs?)|read next|up next|popular (?:posts|articles|products)|complete the look|shop the look|sponsored(?: products| items)?)(?:[\s:.!?]|$)/;
@@ -37,7 +41,7 @@ export function rails(t: Tree, node: number, type: PageType): number[] {
   const last = subtreeEnd(t, node);
   // heads[l][i]: headings of level l+1 or above (h1..h(l+1)) under element i.
   const heads = Array.from({ length: 6 }, () => new Int32Array(last - node + 1));
-  const level = (el: Element) => (HEADINGS.has(el.name) ? Number(el.name[1]) : el.attribs.role === 'heading' ? Number(el.attribs['aria-level'] ?? 2) || 2 : 0);
+  const level = headingLevel;
   const found: [number, number, boolean][] = [];
   // prose[i]: paragraphs of prose (PROSE characters or more) under element i.
   const prose = new Int32Array(last - node + 1);

@@ -9,11 +9,15 @@ import { subtreeEnd, type Tree } from './content-tree.ts';
 const REPEATED = 0.7;
 /** A card holds at most this many elements (a bound on the work: a grid is not a card). */
 const MAX_CARD = 300;
-/** A repeat holds this many words or more (a lone \"Shop\" is a control, cards.ts's). */
+/** A repeat holds this many words or more (a lone "Shop" is a control, cards.ts's). */
 const MIN_WORDS = 3;
 /** Ancestors climbed from the repeat to find the card holding the first link. */
 const UP = 4;
-/** An element's words, lower-cased, its elements' texts kept apart (a `<dt>`'s and its `<dd>`'s). */
+/**
+ * An element's words, lower-cased, from its first 200 text nodes, its elements' texts kept apart; not
+ * the words of an `<svg>` nor of a `<dt>` (a list's field names, "Color", "Price", which the first
+ * link does not print).
+ */
 function words(el: Element): string[] {
   const parts: string[] = [];
   const stack: AnyNode[] = [el];
