@@ -70,7 +70,8 @@ export function leftOut(t: Tree, node: number, type: PageType, holdsTitle: (i: n
   if (type !== 'product' || catalog) add(cardNotices(t, node));
   add(cardTerms(t, node));
   // (the notes its footnote marks point to, a shop's offers' terms: offer-notes.ts)
-  if (type !== 'product') add(offerNotes(t, node));
+  // (not on a thread, where a reply opening with "^" points at the post above it)
+  if (type !== 'product' && type !== 'forum') add(offerNotes(t, node));
   if (type !== 'product') add(finePrint(t, node));
   add(repeatLinks(t, node));
   add(disclosureMenus(t, node, holdsTitle));
@@ -121,8 +122,9 @@ const REVIEWS =
 /** Customer reviews only (not questions, ratings or recommendations, which can name a product's FAQ or its spec cards). */
 export const CUSTOMER_REVIEWS = /(?<!editorial[-_]?)review|okendo|yotpo|bazaarvoice|jdgm|judgeme|trustpilot/;
 
-/** A showcase of customers' words beside a shop's grid: testimonials, a carousel of reviews, a block named as some reviews (`bestselling-reviews`: its bestsellers' reviews); not a reviews section, which a directory's page is about. */
-const TESTIMONIALS = /(?:^|[-_\s])(?:testimonials?|reviews?[-_](?:carousel|slider|swiper|pane)|customer[-_]?reviews?|[a-z]+[-_]reviews)(?:$|[-_\s])/;
+/** A showcase of customers' words beside a shop's grid: testimonials, a carousel of reviews, a block named as some reviews (`bestselling-reviews`: its bestsellers' reviews; not a company's, an expert's, an editor's or the staff's, nor `no-reviews`); not a reviews section, which a directory's page is about. */
+const TESTIMONIALS =
+  /(?:^|[-_\s])(?:testimonials?|reviews?[-_](?:carousel|slider|swiper|pane)|customer[-_]?reviews?|(?!(?:company|expert|editorial|staff|critics?|professional|no)[-_])[a-z]+[-_]reviews)(?:$|[-_\s])/;
 
 /**
  * On a shop's category page (the content holds a grid of priced cards), its customers' testimonials

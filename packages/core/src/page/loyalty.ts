@@ -6,8 +6,8 @@ import { HEADINGS, textOf, type Tree } from './content-tree.ts';
 import { PRICE } from './prices.ts';
 import { holdingText } from './text-marks.ts';
 
-/** Earning points or rewards: "earn 179 points", "earn up to 4500 Huel+ points", "earn $13.70 in rewards". */
-const EARN = /\bearn(?:s)?(?: \S+){0,4}? (?:points|rewards|reward points)\b/;
+/** Earning a number of points or an amount of rewards: "earn 179 points", "earn up to 4500 Huel+ points", "earn $13.70 in rewards" (not a game's "earn rewards" for its quests: no number). */
+const EARN = /\bearn(?:s)?(?: \S+){0,3}? \S*\d\S*(?: \S+){0,2}? (?:points|rewards|reward points)\b/;
 /** The note holds at most this many characters, with the wrappers around it (the programme's name beside it). */
 const NOTE_TEXT = 200;
 

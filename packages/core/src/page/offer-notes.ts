@@ -16,7 +16,8 @@ const MIN_NOTES = 2;
 
 /**
  * The outermost blocks (paragraphs, list items, `<div>`s, `<dd>`s) inside the content `node` whose
- * text opens with a footnote mark, when there are MIN_NOTES of them or more: the notes the page's
+ * text opens with a footnote mark and whose child blocks are notes too (a `<div>` whose first
+ * paragraph is a note and the next the page's text gives its notes alone), when there are MIN_NOTES of them or more: the notes the page's
  * marks point to, not its text. Not a note inside a card of a grid of priced cards (the card's own
  * "† Limited time"), nor a block holding a grid.
  */
@@ -27,10 +28,18 @@ export function offerNotes(t: Tree, node: number): number[] {
   for (let i = node + 1; i <= last; i++) {
     if (t.gone[i] || !BLOCKS.has(t.els[i].name) || grid[i - node] & (GRID | HOLDS_GRID)) continue;
     if (!NOTE.test(textOf(t.els[i], 40)) || inPricedCard(t, node, grid, i)) continue;
+    // (a block whose first note is followed by blocks of text that are not notes: its notes are found inside it)
+    if (mixed(t, i)) continue;
     out.push(i);
     i = subtreeEnd(t, i);
   }
   return out.length >= MIN_NOTES ? out : [];
+}
+
+/** Whether block `i` holds a child block with text that does not open with a footnote mark. */
+function mixed(t: Tree, i: number): boolean {
+  for (const c of t.els[i].children) if (c.type === 'tag' && BLOCKS.has(c.name) && /\S/.test(textOf(c, 40)) && !NOTE.test(textOf(c, 40))) return true;
+  return false;
 }
 
 /** Print a page sets small (`<small>`, the HTML element for side comments such as small print; `<sub>`, written for it). */
