@@ -50,3 +50,11 @@ describe("page: main content of a category page keeps a block of a company's rev
     expectOnly(md(html), ['Graphics card 4', 'What reviewers say', 'Hardware Weekly review'], ['Bestsellers reviewed', 'Runs every game', ...CHROME_WORDS]);
   });
 });
+
+describe("page: main content keeps a help page's step that says where to sign in", () => {
+  it('keeps "Log in to your account and open Billing", and leaves out a prompt to sign in to do something', () => {
+    const html = page(`<main><h1>Billing help</h1>${para('Billing', 3)}<p>Log in to your account and open Billing to see every invoice.</p>
+      <div class="cta"><p>Sign in to save this answer to your list.</p><button>Sign in</button></div></main>`);
+    expectOnly(md(html), ['Billing paragraph 3', 'Log in to your account and open Billing'], ['Sign in to save', ...CHROME_WORDS]);
+  });
+});

@@ -7,8 +7,9 @@ import { ownBlock, underTag } from './labels.ts';
 import { eachLive, textOf, type Tree } from './content-tree.ts';
 import { holdingText } from './text-marks.ts';
 
-/** The whole text (lowercased, spaces collapsed) of a sign-in prompt: one sentence. */
-const PROMPT = /^(?:please )?(?:sign|log) ?in (?:to [^.!?]{3,100}|or (?:register|join|sign up|create an account)[^.!?]{0,60})[.!]?$/;
+/** The whole text (lowercased, spaces collapsed) of a sign-in prompt: one sentence, saying what signing in lets one do ("to add", "to view"), not where to sign in ("Log in to your account and open Billing": a help page's step). */
+const PROMPT =
+  /^(?:please )?(?:sign|log) ?in (?:to (?!(?:your|the|my|our|an?) )[^.!?]{3,100}|or (?:register|join|sign up|create an account)[^.!?]{0,60})[.!]?$/;
 /** Such a prompt is this short (characters). */
 const MAX = 120;
 const STEPS = new Set(['ol']);
