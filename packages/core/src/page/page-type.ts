@@ -286,6 +286,33 @@ function commentItems(t: Tree, node: number): boolean {
   return items.length >= 2 && items.reduce((a, k) => a + weight(t, k), 0) >= POSTS_SHARE * weight(t, node);
 }
 
+/** An item with less than this share of its text in links is prose, more than 1 − this share all links. */
+const PROSE_ITEM = 0.2;
+/** A prose item holds this much text outside links or more (a paragraph, not a card's label). */
+const PARAGRAPH = 200;
+/** Prose items and link items each holding this share of a run's weight or more make it a page's sections. */
+const MIXED_SHARE = 0.25;
+
+/**
+ * Whether a run of like items is a page's sections rather than a list: its items (a layout's plain
+ * wrappers, alike by tag and classes alone) are of two kinds, prose (a service's description under a
+ * heading) and link blocks (cards leading to its other services), each holding much of the run. A
+ * list's items (search results, events, posts, products) are alike in what they hold too.
+ */
+function mixedRun(t: Tree, run: number[]): boolean {
+  let all = 0;
+  let prose = 0;
+  let links = 0;
+  for (const k of run) {
+    const w = weight(t, k);
+    const text = t.txt[k] + t.lnk[k];
+    all += w;
+    if (t.txt[k] >= PARAGRAPH && t.lnk[k] < PROSE_ITEM * text) prose += w;
+    else if (t.lnk[k] > (1 - PROSE_ITEM) * text) links += w;
+  }
+  return prose >= MIXED_SHARE * all && links >= MIXED_SHARE * all;
+}
+
 /** The page type; `declared` is declaredType(html), computed once by the caller. */
 export function detectType(html: string, t: Tree, node: number, declared: PageType | null): PageType {
   // (a page declared an article or documentation whose content is a hub of headlines is a listing:
@@ -311,7 +338,7 @@ export function detectType(html: string, t: Tree, node: number, declared: PageTy
   if (headlines(t, node)) return 'listing';
   const main = t.els[node];
   if (/<pre[\s>]/i.test(html.slice(main.startIndex ?? 0, (main.endIndex ?? 0) + 1))) return marketingPage(t, node) ? 'service' : 'documentation';
-  if (run && linky >= 0.3) return 'listing';
+  if (run && linky >= 0.3 && !mixedRun(t, run)) return 'listing';
   if (main.name === 'article' || t.els.some((el) => el.name === 'article')) return 'article';
   return 'service';
 }
