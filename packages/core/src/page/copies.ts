@@ -5,6 +5,7 @@ import type { Element } from 'domhandler';
 import { gridCards, hiddenInCard } from './cards.ts';
 import { elementChildren, HEADINGS, isAncestor, subtreeEnd, type Tree } from './content-tree.ts';
 import { PRICE } from './prices.ts';
+import { NearCopies } from './near-copies.ts';
 import { screenTwins } from './screen-twins.ts';
 import type { PageType } from './page-type.ts';
 
@@ -86,6 +87,8 @@ export function duplicates(t: Tree, node: number, type: PageType): number[] {
   // block (a card), is a copy (a card's title rendered twice, once for a picture-less layout), however
   // short; a tab's label repeated as its panel's heading is not.
   let heading = -1;
+  // (blocks saying nearly what an earlier one said: near-copies.ts)
+  const near = type === 'product' ? new NearCopies(t) : null;
   // Pre-order with exit markers (-1 - i): a block's text joins `seen` when its subtree is done.
   const stack = [node];
   while (stack.length) {
@@ -95,6 +98,7 @@ export function duplicates(t: Tree, node: number, type: PageType): number[] {
       const s = text[-1 - i - node];
       if (s && s.length >= MIN_COPY) seen.add(s);
       if (s && s.length >= MIN_TWIN && !first.has(s)) first.set(s, -1 - i);
+      if (s && near && text[t.parent[-1 - i] - node] !== s) near.add(-1 - i, s);
       continue;
     }
     const s = text[i - node];
@@ -119,6 +123,10 @@ export function duplicates(t: Tree, node: number, type: PageType): number[] {
         (type !== 'documentation' && s.length >= LONG_COPY && count.get(s) === 2 && !ROW.has(t.els[i].name)) ||
         (type !== 'documentation' && s.length >= LONG_COPY && !ROW.has(t.els[i].name) && besideTwin(t, node, text, i)))
     ) {
+      out.push(i);
+      continue;
+    }
+    if (s && near && !seen.has(s) && !ROW.has(t.els[i].name) && text[t.parent[i] - node] !== s && near.repeats(i, s, (a) => unlikeItems(t, a, i))) {
       out.push(i);
       continue;
     }
@@ -191,6 +199,20 @@ function cardTwin(t: Tree, node: number, text: (string | null)[], a: number, i: 
   const bi = branch(t, c, i);
   if (text[ba - node] === text[bi - node]) return false;
   return t.els[ba].name !== t.els[bi].name || (t.els[ba].attribs.class ?? '').trim() !== (t.els[bi].attribs.class ?? '').trim();
+}
+
+/** An element's tag and classes without digits (`card card--6` and `card card--8` are alike). */
+const shape = (t: Tree, i: number) => `${t.els[i].name} ${(t.els[i].attribs.class ?? '').replace(/\d+/g, '').trim()}`;
+
+/**
+ * Whether blocks `a` and `i` are not like items: the paths down from their common ancestor differ in
+ * length or in an element's tag or classes (two parts of a page, not two cards of a list or a grid
+ * printing one template with another name and price).
+ */
+function unlikeItems(t: Tree, a: number, i: number): boolean {
+  const c = common(t, a, i);
+  for (; a !== c && i !== c; a = t.parent[a], i = t.parent[i]) if (shape(t, a) !== shape(t, i)) return true;
+  return a !== i;
 }
 
 /** The child of `top` holding `i`. */

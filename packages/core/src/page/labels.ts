@@ -9,7 +9,8 @@
 // its "Like Loading...", "Share this:", "Pin this for later!", "Add <site> as a preferred source on
 // Google"), a carousel's position, which
 // its script reads out as the slides turn ("Slide 1 of 8"), and the words of its arrows or of a
-// pager ("Previous Next", "Next Page »"), a photo caption's toggle ("hide caption"); and marquees, a
+// pager ("Previous Next", "Next Page »"), a photo caption's toggle ("hide caption"), a shop's live
+// count of visitors beside a product ("16 people are viewing this right now"); and marquees, a
 // short call to action repeated across the page ("Book Now ✱" a hundred times).
 import type { AnyNode, Element } from 'domhandler';
 import { eachLive, HEADINGS, subtreeEnd, textOf, type Tree } from './content-tree.ts';
@@ -30,6 +31,7 @@ export function labels(t: Tree, node: number, type: PageType): number[] {
   // (nor a code token, `next(iterator)`, `save()`, in a highlighter's spans)
   const out = wholeTextBlocks(t, node, MAX, (text) => LABEL.test(text)).filter((k) => !inCode(t, node, k));
   // (a list's own control labels; not a heading, which on a reference page names a subject: "Filters")
+  if (type === 'product') out.push(...wholeTextBlocks(t, node, MAX * 2, (text) => VIEWERS.test(text)));
   if (type !== 'documentation')
     for (const k of wholeTextBlocks(t, node, MAX, (text) => LIST_CONTROL.test(text)))
       if (!HEADINGS.has(t.els[k].name) && !headingWithin(t, k) && !inCode(t, node, k)) out.push(k);
@@ -41,6 +43,12 @@ export function labels(t: Tree, node: number, type: PageType): number[] {
  * (2)", "Clear all filters".
  */
 const LIST_CONTROL = /^(?:filters?(?: \(\d+\))?|sort(?: by)?:?|clear (?:all(?: filters)?|filters)|reset filters)$/;
+/**
+ * A shop's live count of visitors beside a product, which its script draws from a random range ("16
+ * people are viewing this right now", "3 others have this in their carts"): not the product's.
+ */
+const VIEWERS =
+  /^\d[\d,]* (?:people|persons?|others?|shoppers|customers|visitors|users) (?:(?:are|is) )?(?:(?:viewing|looking at|watching|browsing) (?:this|it)(?: (?:product|item|page))?|(?:have|has) (?:this|it) in (?:their|his|her) (?:carts?|baskets?|bags?))(?: (?:right )?now)?[.!]?$/;
 
 const CODE = new Set(['pre', 'code']);
 const inCode = (t: Tree, node: number, k: number) => underTag(t, node, k, CODE);

@@ -32,6 +32,7 @@ import { repeatLinks } from './repeat-links.ts';
 import { choiceLabels } from './choice-labels.ts';
 import { cardNotices } from './card-notices.ts';
 import { scriptLinks } from './script-links.ts';
+import { chatPrompts } from './chat-prompts.ts';
 
 /**
  * The blocks inside the content `node` to leave out for its page `type`; `holdsTitle` says whether
@@ -96,6 +97,8 @@ export function leftOut(t: Tree, node: number, type: PageType, holdsTitle: (i: n
   add(signInPrompts(t, node, type));
   add(tickers(t, node));
   add(ratingInputs(t, node));
+  // (a shop's chat or question prompt around a free-text field: chat-prompts.ts)
+  if (type === 'product') add(chatPrompts(t, node));
   add(shortTwins(t, node));
   if (type === 'listing' || type === 'article') add(rowControls(t, node, type !== 'listing'));
   if (type === 'listing') add(cardCounters(t, node));
