@@ -45,3 +45,40 @@ describe('page: main content, guards for the reference, script-link and sign-up 
     expect(Date.now() - t0).to.be.below(8000);
   });
 });
+
+describe('page: main content, guards of ls5 and sv5 no test covered', () => {
+  it('keeps a script link holding a picture (it may open a viewer on it)', () => {
+    const html = page(
+      `<article><h1>The bridge</h1>${para('Bridge', 6)}<p><a href="javascript:openViewer(1)"><img src="/b.jpg" alt="The new bridge at dusk"></a></p>${para('After', 3)}</article>`,
+    );
+    expectOnly(md(html), ['The new bridge at dusk', 'After paragraph 3'], CHROME_WORDS);
+  });
+
+  it('keeps "Compare" blocks found fewer than five times', () => {
+    const row = (i: number) =>
+      `<div class="row"><a href="/tools/${i}">Tool number ${i}</a><p>Tool ${i} helps teams label their data.</p><div><span>Compare</span></div></div>`;
+    const html = page(`<main><h1>Top tools</h1>${para('Intro', 3)}${[1, 2, 3].map(row).join('')}</main>`);
+    expect(md(html).split('Compare').length - 1).to.equal(3);
+  });
+
+  it('keeps a reference list holding more than half of the content', () => {
+    const refs = Array.from(
+      { length: 12 },
+      (_, i) => `<li>Author ${i}. A long title of cited work number ${i} on soil and water. J Soil 20${10 + i};${i}:1-9.</li>`,
+    ).join('');
+    const html = page(
+      `<article><h1>Soil notes</h1><p>A short note on soil and the works it draws on, listed below for readers.</p><h2>References</h2><ol>${refs}</ol></article>`,
+    );
+    expectOnly(md(html), ['cited work number 11'], CHROME_WORDS);
+  });
+
+  it('keeps legal fine print holding a heading of its own, however much of a short page it holds', () => {
+    const notes = Array.from(
+      { length: 8 },
+      (_, i) => `<li>Claim ${i + 1}: based on twelve months of data from customers on paid plans in select countries.</li>`,
+    ).join('');
+    const html = page(`<main><section class="hero"><h1>Email marketing made simple</h1><p>Grow your audience with easy tools.*</p></section>
+      <div class="module"><div class="disclaimers"><h2>Our claims explained</h2><ol>${notes}</ol></div></div></main>`);
+    expectOnly(md(html), ['Email marketing made simple', 'Our claims explained', 'Claim 3'], CHROME_WORDS);
+  });
+});
