@@ -1,3 +1,5 @@
+// Main content (ls5): links that run a script, a card's title link printed twice, a list's comparison toggles,
+// a sign-up box on a listing.
 import { expect } from 'chai';
 import { findMainContent } from '../src/page/main-content.ts';
 import { expectOnly, md, page, para } from './main-content-pages.ts';

@@ -316,13 +316,10 @@ export function measure(html: string, opts: { results?: boolean } = {}): Tree {
       return g.n >= MIN_ITEMS && g.w >= ITEMS_KEEP * total;
     });
   // Legal fine print (`copy-legal`, `disclaimers`) holding much of a page whose other text is short is
-  // still fine print when it holds no heading and the page's title lies outside it.
-  const h1 = els.findIndex((el) => el.name === 'h1');
-  const finePrint = (i: number) => {
-    if (h1 === -1 || headed[i] || !FINE_PRINT.test(chromeWord(els[i]) ?? '')) return false;
-    for (let k = h1; k !== -1; k = parent[k]) if (k === i) return false;
-    return true;
-  };
+  // still fine print when the page has an <h1> and the block holds no heading (so not the title: a
+  // legal notice page's `legal-notice` block holding its <h1> is its text).
+  const h1 = els.some((el) => el.name === 'h1');
+  const finePrint = (i: number) => h1 && !headed[i] && FINE_PRINT.test(chromeWord(els[i]) ?? '');
   const gone = new Uint8Array(n);
   const wrappers: number[] = [];
   // An item's parts named by the same word (`promo__title` inside a card named `promo`) are its own.

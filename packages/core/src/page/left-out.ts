@@ -177,6 +177,8 @@ const SIGNUP_TEXT = 600;
 const EMAIL = /e-?mail/i;
 /** A form named (id, class, name, action) as a newsletter's or a subscription's. */
 const SIGNUP_FORM = /newsletter|subscri|sign-?up|opt-?in/i;
+/** A page's sign-up fields are one or two (above and below its text); this many email fields or more are its items' own. */
+const CARD_SIGNUPS = 3;
 
 /**
  * Sign-up blocks (a product's notify me when back in stock, an article's or a service's newsletter):
@@ -187,6 +189,7 @@ const SIGNUP_FORM = /newsletter|subscri|sign-?up|opt-?in/i;
 function signups(t: Tree, node: number, holdsTitle: (i: number) => boolean, offProduct: boolean, namedForms: boolean): number[] {
   const out: number[] = [];
   const last = subtreeEnd(t, node);
+  let fields = 0;
   for (let i = node + 1; i <= last; i++) {
     const el = t.els[i];
     if (el.name !== 'input') continue;
@@ -205,6 +208,7 @@ function signups(t: Tree, node: number, holdsTitle: (i: number) => boolean, offP
     }
     const a = el.attribs;
     if (a.type !== 'email' && !EMAIL.test(`${a.name ?? ''} ${a.placeholder ?? ''} ${a.autocomplete ?? ''}`)) continue;
+    fields++;
     if (out.some((o) => isAncestor(t, o, i))) continue;
     const from = k;
     // (off a product page, not up into a list's item: a card of a grid whose last part is its sign-up)
@@ -212,7 +216,9 @@ function signups(t: Tree, node: number, holdsTitle: (i: number) => boolean, offP
       k = t.parent[k];
     if (k !== from) out.push(k);
   }
-  return out;
+  // (off a product page, a field in every card of a list, a notify-me or an RSVP form, is the cards':
+  // the climb from the first would take the whole list when it is short)
+  return offProduct && fields >= CARD_SIGNUPS ? [] : out;
 }
 
 /**

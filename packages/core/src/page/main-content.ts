@@ -195,7 +195,7 @@ export function findMainContent(html: string): MainContent {
   for (const i of duplicates(t, node, type)) drop.push(rangeOf(t.els[i], html));
   for (const i of rails(t, node, type)) drop.push(rangeOf(t.els[i], html));
   // (a book's page keeps its author's bio: its product's description)
-  if (type !== 'documentation') for (const i of references(t, node, type !== 'product')) drop.push(rangeOf(t.els[i], html));
+  if (type !== 'documentation') for (const i of references(t, node, type)) drop.push(rangeOf(t.els[i], html));
   if (type === 'product' && !listed) for (const i of otherProducts(t, node, title)) drop.push(rangeOf(t.els[i], html));
   // (a part streamed into a block left out goes with it; not for its placeholder alone, a template, left out as such)
   streamed(t, html, drop, true);

@@ -112,12 +112,19 @@ const LABEL_TAGS = new Set(['span', 'div', 'p', 'strong', 'b']);
 /**
  * Whether element `i` is a plain element opening its block: the first of its parent's children with
  * text, the parent holding no text of its own (not words set in a sentence, `<p>Our <strong>related
- * services</strong> include <a>…</a></p>`).
+ * services</strong> include <a>…</a></p>`). `firsts` keeps each parent's answer (its first child with
+ * text, -1 when it has text of its own), so that a parent of many short children is read once.
  */
-function leads(t: Tree, i: number): boolean {
+function leads(t: Tree, i: number, firsts: Map<number, number>): boolean {
   const p = t.parent[i];
-  if (!LABEL_TAGS.has(t.els[i].name) || p === -1 || t.els[p].children.some((c) => c.type === 'text' && c.data.trim() !== '')) return false;
-  return elementChildren(t, p).find((k) => !t.gone[k] && t.txt[k] + t.lnk[k] > 0) === i;
+  if (!LABEL_TAGS.has(t.els[i].name) || p === -1) return false;
+  let first = firsts.get(p);
+  if (first === undefined) {
+    const own = t.els[p].children.some((c) => c.type === 'text' && c.data.trim() !== '');
+    first = own ? -1 : (elementChildren(t, p).find((k) => !t.gone[k] && t.txt[k] + t.lnk[k] > 0) ?? -1);
+    firsts.set(p, first);
+  }
+  return first === i;
 }
 
 /**
@@ -129,10 +136,11 @@ function leads(t: Tree, i: number): boolean {
 function labelledRails(t: Tree, node: number, whole: number): number[] {
   const out: number[] = [];
   const last = subtreeEnd(t, node);
+  const firsts = new Map<number, number>();
   for (let i = node + 1; i <= last; i++) {
     const el = t.els[i];
     const chars = t.txt[i] + t.lnk[i];
-    if (t.gone[i] || chars === 0 || chars > LABEL_MAX || HEADINGS.has(el.name) || !(LABEL_CLASS.test(el.attribs.class ?? '') || leads(t, i))) continue;
+    if (t.gone[i] || chars === 0 || chars > LABEL_MAX || HEADINGS.has(el.name) || !(LABEL_CLASS.test(el.attribs.class ?? '') || leads(t, i, firsts))) continue;
     const name = textOf(el);
     if (!RAIL.test(name) && !RAIL_LABEL.test(name)) continue;
     // (the block holding the label alone)

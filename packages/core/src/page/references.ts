@@ -2,20 +2,25 @@
 // ("References", "Works cited", "Sources") and its author's bio box ("About the author", "About
 // <a href="/author/…">Ann Lee</a>"), found inside the main content (main-content.ts) to be left out:
 // the works it cites and who wrote it, not what it says.
-import type { Element } from 'domhandler';
-import { elementChildren, HEADINGS, isAncestor, subtreeEnd, textOf, weight, type Tree } from './content-tree.ts';
+import { elementChildren, isAncestor, subtreeEnd, textOf, weight, type Tree } from './content-tree.ts';
+import type { PageType } from './page-type.ts';
+import { headingLevel as level } from './rails.ts';
 
 /** A heading's whole text naming a reference list. */
 const REFERENCES =
-  /^(?:references?|(?:list of )?sources|bibliography|select(?:ed)? bibliography|works cited|literature cited|citations|footnotes|(?:notes|sources) and references|references and (?:notes|sources|further reading)|how we reviewed this article)[\s:.]*$/;
+  /^(?:(?:list of )?sources|bibliography|select(?:ed)? bibliography|works cited|literature cited|citations|footnotes|(?:notes|sources) and references|references and (?:notes|sources|further reading)|how we reviewed this article)[\s:.]*$/;
+/** "References" alone: an article's reference list, but a firm's or a shop's client references (their projects, their customers). */
+const BARE = /^references?[\s:.]*$/;
+/** The types whose "References" is a reference list. */
+const CITING = new Set<PageType>(['article', 'listing', 'forum']);
 /** A heading's whole text naming an author's bio box ("About the author", "Meet the author"). */
 const AUTHOR_BOX = /^(?:about|meet) the authors?[\s:.]*$|^author spotlight$/;
 /** A link to an author's page on the site (`/author/amar/`): "About <Amar Hussain>" names that author's bio box. */
 const AUTHOR_PAGE = /\/(?:author|authors)\/[^/?#]+/i;
 
-/** Whether heading `h` (its text `name`) names a reference list or, with `authors`, an author's bio box. */
-function apparatus(t: Tree, h: number, name: string, authors: boolean): boolean {
-  if (REFERENCES.test(name)) return true;
+/** Whether heading `h` (its text `name`) names a reference list on a page of type `type` or, with `authors`, an author's bio box. */
+function apparatus(t: Tree, h: number, name: string, type: PageType, authors: boolean): boolean {
+  if (REFERENCES.test(name) || (BARE.test(name) && CITING.has(type))) return true;
   if (!authors) return false;
   if (AUTHOR_BOX.test(name)) return true;
   if (!name.startsWith('about ')) return false;
@@ -26,8 +31,6 @@ function apparatus(t: Tree, h: number, name: string, authors: boolean): boolean 
 
 /** A reference list holds at most this share of the content. */
 const MAX_SHARE = 0.5;
-
-const level = (el: Element) => (HEADINGS.has(el.name) ? Number(el.name[1]) : el.attribs.role === 'heading' ? Number(el.attribs['aria-level'] ?? 2) || 2 : 0);
 
 /** Whether element `i` holds a heading of level `l` or above (h1..hl), other than `except`. */
 function holdsHeading(t: Tree, i: number, l: number, except: number): boolean {
@@ -58,10 +61,12 @@ function startsWith(t: Tree, p: number, c: number): boolean {
  * heading and holding no other heading of its rank (`<div class="footnotes"><h4>References</h4><ol>…`), or, when
  * the heading stands among the article's other sections (`<h2>References</h2><ol>…` beside the
  * body's paragraphs), the heading and its siblings up to the next heading of its rank. At most
- * MAX_SHARE of the content. With `authors` (not on a product page, where a book's author bio is its
- * description's), the author's bio box under its heading the same way.
+ * MAX_SHARE of the content; a heading "References" alone only on an article, a listing or a thread
+ * (CITING). Not on a product page (where a book's author bio is its description's), the author's bio
+ * box under its heading the same way.
  */
-export function references(t: Tree, node: number, authors: boolean): number[] {
+export function references(t: Tree, node: number, type: PageType): number[] {
+  const authors = type !== 'product';
   const out: number[] = [];
   const last = subtreeEnd(t, node);
   const whole = weight(t, node);
@@ -71,13 +76,14 @@ export function references(t: Tree, node: number, authors: boolean): number[] {
       continue;
     }
     const l = level(t.els[h]);
-    if (l < 1 || l > 6 || !apparatus(t, h, textOf(t.els[h]), authors)) continue;
+    if (l < 1 || l > 6 || !apparatus(t, h, textOf(t.els[h]), type, authors)) continue;
     // (the heading's own wrapper, `<div class="mw-heading"><h2>References</h2></div>`)
     let a = h;
     while (t.parent[a] !== node && t.parent[a] !== -1 && weight(t, t.parent[a]) === weight(t, a)) a = t.parent[a];
     // The largest block starting with it and holding no other heading of its rank ...
     let b = a;
-    for (let p = t.parent[b]; p !== node && p !== -1 && startsWith(t, p, b) && !holdsHeading(t, p, l, h) && weight(t, p) <= MAX_SHARE * whole; p = t.parent[p])
+    // (the cheap share bound first: holdsHeading reads the whole block)
+    for (let p = t.parent[b]; p !== node && p !== -1 && weight(t, p) <= MAX_SHARE * whole && startsWith(t, p, b) && !holdsHeading(t, p, l, h); p = t.parent[p])
       b = p;
     const found: number[] = [];
     if (b !== a) found.push(b);

@@ -13,6 +13,9 @@ const SCRIPT = /^\s*javascript:/i;
  * without text is an icon's, left out too, the markdown writing `[](javascript:;)` for it; not one
  * holding a picture, which may open a viewer on it.) */
 const MAX = 80;
+/** Script links holding this share of the content's text or more are its items (a list whose every
+ * title opens its entry by a script), not controls beside them: then none is left out. */
+const ITEMS_SHARE = 0.2;
 
 /** The script links inside the content `node` that are controls. */
 export function scriptLinks(t: Tree, node: number): number[] {
@@ -30,7 +33,8 @@ export function scriptLinks(t: Tree, node: number): number[] {
     out.push(i);
     i = end;
   }
-  return out;
+  const chars = out.reduce((s, i) => s + t.txt[i] + t.lnk[i], 0);
+  return chars >= ITEMS_SHARE * (t.txt[node] + t.lnk[node]) && chars > 0 ? [] : out;
 }
 
 const PICTURES = new Set(['img', 'picture', 'video', 'object', 'embed']);
