@@ -4,7 +4,7 @@
 // "FAQs", "Common questions"). Ground truths of product pages mostly leave it out with the buy box
 // and the delivery notes; a category's or a service page's FAQ is its content and stays.
 import { subtreeEnd, textOf, weight, type Tree } from './content-tree.ts';
-import { headingLevel as level } from './rails.ts';
+import { headingLevel as level, holdsRankedHeading } from './rails.ts';
 import { holdingText } from './text-marks.ts';
 
 /** The whole text of an FAQ's heading. */
@@ -42,27 +42,14 @@ export function productFaqs(t: Tree, node: number, holdsTitle: (i: number) => bo
     let a = i;
     // (the label's own wrappers, holding its text alone)
     for (let p = t.parent[a]; p !== node && p !== -1 && t.txt[p] + t.lnk[p] === chars; p = t.parent[p]) a = p;
-    for (let p = t.parent[a]; p !== node && p !== -1 && !holdsTitle(p) && weight(t, p) <= MAX_SHARE * whole && !ranked(t, p, i, rank); p = t.parent[p]) a = p;
+    for (
+      let p = t.parent[a];
+      p !== node && p !== -1 && !holdsTitle(p) && weight(t, p) <= MAX_SHARE * whole && !holdsRankedHeading(t, p, rank, i, { withText: true });
+      p = t.parent[p]
+    )
+      a = p;
     if (t.txt[a] + t.lnk[a] > chars) out.push(a);
     i = subtreeEnd(t, i);
   }
   return out;
-}
-
-/** Whether `p` holds a heading of rank `rank` or above other than `self` (or one inside it). */
-function ranked(t: Tree, p: number, self: number, rank: number): boolean {
-  const end = subtreeEnd(t, p);
-  for (let i = p + 1; i <= end; i++) {
-    if (i === self) {
-      i = subtreeEnd(t, self);
-      continue;
-    }
-    if (t.gone[i]) {
-      i = subtreeEnd(t, i);
-      continue;
-    }
-    const l = level(t.els[i]);
-    if (l >= 1 && l <= rank && t.txt[i] + t.lnk[i] > 0) return true;
-  }
-  return false;
 }

@@ -9,6 +9,24 @@ import { GRID, HOLDS_GRID, PRICED, pricedGrids, pricedItself } from './link-bloc
 export const headingLevel = (el: Element) =>
   HEADINGS.has(el.name) ? Number(el.name[1]) : el.attribs.role === 'heading' ? Number(el.attribs['aria-level'] ?? 2) || 2 : 0;
 
+/**
+ * Whether element `p` holds a live heading of level `rank` or above (h1..h`rank`, or a role=heading)
+ * other than `except` and what is inside it; `p` itself counted when `self`, a heading without text
+ * not counted when `withText` (an icon's empty `<h3>`).
+ */
+export function holdsRankedHeading(t: Tree, p: number, rank: number, except: number, { self = false, withText = false } = {}): boolean {
+  const end = subtreeEnd(t, p);
+  for (let i = self ? p : p + 1; i <= end; i++) {
+    if (i === except || t.gone[i]) {
+      i = subtreeEnd(t, i);
+      continue;
+    }
+    const l = headingLevel(t.els[i]);
+    if (l >= 1 && l <= rank && (!withText || t.txt[i] + t.lnk[i] > 0)) return true;
+  }
+  return false;
+}
+
 /** Headings that name a related-content rail or a recommendation block (not the page's own content). */
 const RAIL =
   /^(?:similar (?:items|products)|related(?: (?:items|products|articles|posts|stories|content|reading|links|videos|guides|topics|searches|services|solutions))?|you (?:may|might) also (?:like|enjoy|be interested in)|(?:customers|people|others|shoppers|guests|buyers)(?: like you)? (?:who (?:viewed|bought) this(?: item)? )?also (?:viewed|bought|liked|purchased)|frequently bought together|recently viewed(?: items| products)?|recommended(?: for you| products| articles| reading)?|more (?:from|like this|to explore|stories|articles|products)\b|explore (?:related|more)\b|featured (?:\w+ )?(?:insights|stories|articles|posts|news)|(?:latest|recent) (?:insights|articles|posts|news|stories|blogs?)|read next|up next|popular (?:posts|articles|products)|complete the look|shop the look|sponsored(?: products| items)?)(?:[\s:.!?]|$)/;

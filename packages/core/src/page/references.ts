@@ -4,7 +4,7 @@
 // the works it cites and who wrote it, not what it says.
 import { elementChildren, isAncestor, subtreeEnd, textOf, weight, type Tree } from './content-tree.ts';
 import type { PageType } from './page-type.ts';
-import { headingLevel as level } from './rails.ts';
+import { headingLevel as level, holdsRankedHeading } from './rails.ts';
 
 /** A heading's whole text naming a reference list. */
 const REFERENCES =
@@ -31,20 +31,6 @@ function apparatus(t: Tree, h: number, name: string, type: PageType, authors: bo
 
 /** A reference list holds at most this share of the content. */
 const MAX_SHARE = 0.5;
-
-/** Whether element `i` holds a heading of level `l` or above (h1..hl), other than `except`. */
-function holdsHeading(t: Tree, i: number, l: number, except: number): boolean {
-  const last = subtreeEnd(t, i);
-  for (let k = i; k <= last; k++) {
-    if (t.gone[k]) {
-      k = subtreeEnd(t, k);
-      continue;
-    }
-    const lk = level(t.els[k]);
-    if (k !== except && lk >= 1 && lk <= l) return true;
-  }
-  return false;
-}
 
 /** Whether nothing with text comes before child `c` in element `p`. */
 function startsWith(t: Tree, p: number, c: number): boolean {
@@ -82,8 +68,12 @@ export function references(t: Tree, node: number, type: PageType): number[] {
     while (t.parent[a] !== node && t.parent[a] !== -1 && weight(t, t.parent[a]) === weight(t, a)) a = t.parent[a];
     // The largest block starting with it and holding no other heading of its rank ...
     let b = a;
-    // (the cheap share bound first: holdsHeading reads the whole block)
-    for (let p = t.parent[b]; p !== node && p !== -1 && weight(t, p) <= MAX_SHARE * whole && startsWith(t, p, b) && !holdsHeading(t, p, l, h); p = t.parent[p])
+    // (the cheap share bound first: holdsRankedHeading reads the whole block)
+    for (
+      let p = t.parent[b];
+      p !== node && p !== -1 && weight(t, p) <= MAX_SHARE * whole && startsWith(t, p, b) && !holdsRankedHeading(t, p, l, h, { self: true });
+      p = t.parent[p]
+    )
       b = p;
     const found: number[] = [];
     if (b !== a) found.push(b);
@@ -93,7 +83,7 @@ export function references(t: Tree, node: number, type: PageType): number[] {
       const from = kids.indexOf(a);
       found.push(a);
       for (const k of kids.slice(from + 1)) {
-        if (holdsHeading(t, k, l, -1)) break;
+        if (holdsRankedHeading(t, k, l, -1, { self: true })) break;
         found.push(k);
       }
       if (found.length === 1) continue;

@@ -6,6 +6,7 @@
 // $100"): there its words are the text's.
 import type { AnyNode, Element, Text } from 'domhandler';
 import { HEADINGS, subtreeEnd, type Tree } from './content-tree.ts';
+import { underTag } from './labels.ts';
 
 /** A script link's href. */
 const SCRIPT = /^\s*javascript:/i;
@@ -26,7 +27,7 @@ export function scriptLinks(t: Tree, node: number): number[] {
     if (el.name !== 'a' || t.gone[i] || !SCRIPT.test(el.attribs.href ?? '')) continue;
     const end = subtreeEnd(t, i);
     const chars = t.txt[i] + t.lnk[i];
-    if ((chars === 0 && hasPicture(t, i)) || chars > MAX || inHeading(t, node, i) || inSentence(el)) {
+    if ((chars === 0 && hasPicture(t, i)) || chars > MAX || underTag(t, node, i, HEADINGS) || inSentence(el)) {
       i = end;
       continue;
     }
@@ -43,12 +44,6 @@ const PICTURES = new Set(['img', 'picture', 'video', 'object', 'embed']);
 function hasPicture(t: Tree, i: number): boolean {
   const end = subtreeEnd(t, i);
   for (let k = i + 1; k <= end; k++) if (PICTURES.has(t.els[k].name)) return true;
-  return false;
-}
-
-/** Whether element `i`, or an element around it below `node`, is a heading. */
-function inHeading(t: Tree, node: number, i: number): boolean {
-  for (let a = i; a > node; a = t.parent[a]) if (HEADINGS.has(t.els[a].name)) return true;
   return false;
 }
 
