@@ -1,9 +1,10 @@
 // Found inside the main content (left-out.ts): the engagement counters every card of a listing's run
 // carries ("84 reactions 9 comments", "12 likes", "3 min read"), the site's tally of each item, not what
-// the list says about it; a "Read more" link standing alone; a list's results count and page-size label
+// the list says about it; a "Read more" link standing alone, or a collapsed text's toggle ("READ MORE",
+// "read less read more") however drawn; a list's results count and page-size label
 // ("1-30 of 1000", "Results per page:"); a live region's status message ("loaded 338 results").
 import type { Element } from 'domhandler';
-import { eachLive, signature, textOf, type Tree } from './content-tree.ts';
+import { eachLive, HEADINGS, signature, textOf, type Tree } from './content-tree.ts';
 import { headingWithin, ownBlock, underTag } from './labels.ts';
 
 /** A count ("84", "1.2k", "3,400"). */
@@ -48,6 +49,13 @@ const READ_MORE =
   /^(?:read more|continue reading|read (?:the )?(?:full|whole|entire) (?:story|article|post)|read the rest|(?:view|see|show|explore|browse|load) (?:all|more))(?: ?[.…»›→>+]+)?$/;
 
 /**
+ * A collapsed text's toggle, whatever element draws it ("READ MORE" under a clipped description, "read
+ * less read more" with one of its two words shown at a time, "Show less"): the script's control, not
+ * the text it opens.
+ */
+const TOGGLE = /^(?:(?:read|show|see|view) (?:more|less)(?: ?[.…+−-]+)?)(?: (?:read|show|see|view) (?:more|less)(?: ?[.…+−-]+)?)?$/;
+
+/**
  * A bare "Download" link: a story's audio file, an app's installer, named by nothing but the control; in
  * a table it is a row's file (a course's lecture notes), the table's data.
  */
@@ -64,11 +72,19 @@ const CELLS = new Set(['td', 'th']);
 export function readMoreLinks(t: Tree, node: number): number[] {
   const out: number[] = [];
   eachLive(t, node, (i) => {
-    if (t.els[i].name !== 'a' || t.lnk[i] === 0 || t.lnk[i] > MAX) return false;
+    if (t.els[i].name !== 'a') {
+      // (a toggle drawn by another element, standing alone in its block; not a heading, which names a section)
+      const chars = t.txt[i] + t.lnk[i];
+      if (chars === 0 || chars > MAX || HEADINGS.has(t.els[i].name) || !TOGGLE.test(textOf(t.els[i], MAX * 2 + 1, 'svg')) || headingWithin(t, i)) return false;
+      const k = ownBlock(t, node, i);
+      if (k !== -1 && !HEADINGS.has(t.els[k].name)) out.push(k);
+      return k !== -1;
+    }
+    if (t.lnk[i] === 0 || t.lnk[i] > MAX) return false;
     // (its text without the parts set aside inside it: a link's words for screen readers only,
     // `Read full article<span class="sr-only">: How to choose boots</span>`)
     const text = textOf(t.els[i], MAX * 2 + 1, 'svg', t);
-    if (!READ_MORE.test(text) && !(DOWNLOAD.test(text) && !underTag(t, node, i, CELLS))) return false;
+    if (!READ_MORE.test(text) && !TOGGLE.test(text) && !(DOWNLOAD.test(text) && !underTag(t, node, i, CELLS))) return false;
     const k = ownBlock(t, node, i);
     if (k !== -1) out.push(k);
     return true;

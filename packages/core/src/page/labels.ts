@@ -8,7 +8,8 @@
 // top of page", "Back to top" or "Scroll to top" as a block of its own, WordPress's "Like this:" with
 // its "Like Loading...", "Share this:", "Pin this for later!", "Add <site> as a preferred source on
 // Google"), a carousel's position, which
-// its script reads out as the slides turn ("Slide 1 of 8"), and the words of its arrows or of a
+// its script reads out as the slides turn ("Slide 1 of 8", or standing alone "1 of 5"; a video
+// player's time readout "0:01/0:56"), and the words of its arrows or of a
 // pager ("Previous Next", "Next Page »"), a photo caption's toggle ("hide caption"), a shop's live
 // count of visitors beside a product ("16 people are viewing this right now"); and marquees, a
 // short call to action repeated across the page ("Book Now ✱" a hundred times).
@@ -21,6 +22,13 @@ const LABEL =
   /^(?:advertisements?(?: ?[-–—(:] ?[^.!?]{0,40})?|sponsor message|(?:the )?(?:article|story|content|text) continues below(?: advertisement)?|continue reading below|edit this page(?: on (?:github|gitlab))?|back to (?:the )?blog|(?:view|see) full (?:product )?details|(?:back|return|go|scroll) to (?:the )?top(?: of (?:the )?page)?|was this (?:page |article )?helpful\??|like this:|share this:|like loading\.*…?|pin (?:this|it) for later!?|add (?:[\w.-]+ )?(?:as a preferred source )?on google|(?:slide|image|photo) \d+ (?:of|\/) \d+|(?:toggle|show|hide|expand|collapse) caption|sponsored(?: content| post| listing| result)?|promoted|boosted|paid (?:content|post|partnership)|share|save|follow(?:ed)?|unfollow|(?:(?:previous|prev)(?: (?:page|slide))?(?: next(?: (?:page|slide))?)?|next(?: (?:page|slide))?)(?: ?[»›→>])?)$/;
 /** Such a label is this short (characters). */
 const MAX = 45;
+/**
+ * A carousel's or a gallery's position, which its script reads out as the slides turn, standing
+ * alone ("1 of 5", "1 / 23", "2 von 7"; "1 / of 5" with its hidden word for screen readers), or a video player's time readout ("0:01/0:56", "1:02:03 /
+ * 1:30:00"): the widget's, not the content's.
+ */
+const POSITION = /^(?:\d{1,3} (?:(?:\/ )?(?:of|von|de|sur|di|van)|\/) \d{1,3}|\d{1,2}:\d\d(?::\d\d)? ?\/ ?\d{1,2}:\d\d(?::\d\d)?)$/;
+const CELLS = new Set(['td', 'th']);
 
 /**
  * The blocks inside the content `node` whose whole text is such a label: the largest element around
@@ -30,6 +38,8 @@ export function labels(t: Tree, node: number, type: PageType): number[] {
   // (a word of a sentence set in its own element, "their <a>advertisement</a> ran", is no label)
   // (nor a code token, `next(iterator)`, `save()`, in a highlighter's spans)
   const out = wholeTextBlocks(t, node, MAX, (text) => LABEL.test(text)).filter((k) => !inCode(t, node, k));
+  // (a slide's or a player's position standing alone, not a table's cell: "3 of 5" there is a score)
+  for (const k of wholeTextBlocks(t, node, MAX, (text) => POSITION.test(text))) if (!inCode(t, node, k) && !underTag(t, node, k, CELLS)) out.push(k);
   // (a list's own control labels; not a heading, which on a reference page names a subject: "Filters")
   if (type === 'product') out.push(...wholeTextBlocks(t, node, MAX * 2, (text) => VIEWERS.test(text)));
   if (type !== 'documentation')
