@@ -97,7 +97,7 @@ export function ownBlock(t: Tree, node: number, i: number): number {
 
 /** A thread's post tools, each a block's whole text (lowercased, spaces collapsed): Invision's "Link to post" and "Share on other sites", a board's "Report inappropriate content". */
 const POST_TOOL =
-  /^(?:link to (?:this )?(?:post|comment|reply)|share on other sites|report (?:this )?(?:post|abuse|inappropriate content)|reply with quote|multi-?quote)$/;
+  /^(?:link to (?:this )?(?:post|comment|reply)|share on other sites|report (?:this )?(?:post|abuse|inappropriate content)|reply with quote|multi-?quote|(?:user (?:is )?)?(?:online|offline)(?: now)?|logged|code: select all)$/;
 /** Found in this many posts or more. */
 const POST_TOOLS = 2;
 
