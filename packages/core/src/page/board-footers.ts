@@ -5,9 +5,10 @@ import { eachLive, textOf, weight, type Tree } from './content-tree.ts';
 import { ownBlock } from './labels.ts';
 
 /** A widget's label, the element's whole text. */
-const BOARD_LABEL = /^(?:forum jump|jump to:?|who is online|users browsing this (?:forum|thread|topic)|posting rules|posting permissions)$/i;
+const BOARD_LABEL =
+  /^(?:forum jump|jump to:?|who is online|(?:users|members) (?:who are )?(?:browsing|viewing|reading) this (?:forum|thread|topic)|posting rules|posting permissions)$/i;
 /** The list of members reading the thread, by its opening words ("Users browsing this forum: ann, bob"). */
-const ONLINE_LIST = /^(?:currently active )?(?:users|members) (?:browsing|viewing|reading) this (?:forum|thread|topic)\b/i;
+const ONLINE_LIST = /^(?:currently active )?(?:users|members) (?:who are )?(?:browsing|viewing|reading) this (?:forum|thread|topic)\b/i;
 const ONLINE_TAGS = new Set(['p', 'div', 'dd', 'li', 'td', 'span']);
 /** A label holds at most this much text (characters). */
 const LABEL_TEXT = 40;

@@ -7,6 +7,7 @@ import { append, removeElement } from 'domutils';
 import { isBoilerplate, isHidden, isOverlay, isSheet } from './boilerplate.ts';
 import { asksQuestion, hiddenByClass, isPanel, keyedPanel, labelledPart, SCREEN_READER, SLIDE, visibleRepeat } from './hidden.ts';
 import { holdsPricedGrid } from './prices.ts';
+import { postHeader, postNumber } from './post-headers.ts';
 import { linearParser } from './sax.ts';
 
 export type Range = [number, number];
@@ -174,9 +175,11 @@ function removal(el: Element, inContent: boolean): 0 | 1 | 2 | 3 {
   if (a.class !== undefined && a.class.split(/\s+/).some((w) => SCREEN_READER.test(w)) && !standsIn(el)) return 1;
   if (tag === 'nav' || ((tag === 'header' || tag === 'footer' || tag === 'aside') && !inContent)) return 2;
   if (isBoilerplate(tag, a, inContent)) return 3;
+  if (a.itemprop === 'position' && postNumber(el)) return 2;
   if (tag === 'main' || tag === 'article') return 0;
   if (a.class === undefined && a.id === undefined) return 0;
-  return chromeWord(el) !== null ? 3 : 0;
+  const word = chromeWord(el);
+  return word !== null && !((word === 'postmeta' || word === 'entrymeta') && postHeader(el)) ? 3 : 0;
 }
 
 /** The chrome word naming an element in its class or id (`promo` in `cmp-promo__title`), or null. */

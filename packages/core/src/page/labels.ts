@@ -107,7 +107,7 @@ export function ownBlock(t: Tree, node: number, i: number): number {
 
 /** A thread's post tools, each a block's whole text (lowercased, spaces collapsed): Invision's "Link to post" and "Share on other sites", a board's "Report inappropriate content". */
 const POST_TOOL =
-  /^(?:link to (?:this )?(?:post|comment|reply)|share on other sites|report (?:this )?(?:post|abuse|inappropriate content)|reply with quote|multi-?quote)$/;
+  /^(?:link to (?:this )?(?:post|comment|reply)|share on other sites|report (?:this )?(?:post|abuse|inappropriate content)|reply with quote|multi-?quote|(?:user (?:is )?)?(?:online|offline)(?: now)?|logged|code: select all)$/;
 /** Found in this many posts or more. */
 const POST_TOOLS = 2;
 
@@ -118,6 +118,25 @@ const POST_TOOLS = 2;
 export function postTools(t: Tree, node: number): number[] {
   const out = wholeTextBlocks(t, node, MAX, (text) => POST_TOOL.test(text));
   return out.length >= POST_TOOLS ? out : [];
+}
+
+/**
+ * A post's edit note, a block's whole text (lowercased, spaces collapsed): "Edited January 29 by
+ * jane (see edit history)", "Last edited by jane; 01-02-2024 at 10:00", "Edited: 2:17 am", "Zuletzt
+ * bearbeitet von jane", "Modifié par jane", "Editado por jane": who edited the post and when, with a
+ * name after "by" or a digit of a date.
+ */
+const EDIT_LINE =
+  /^(?:last |zuletzt )?(?:edited|bearbeitet|modifi[ée]|editado|modificato|bewerkt)(?: on| at| am| le| el| il| op|:)?(?: [^.!?()]{0,60}?)?(?: (?:by|von|par|por|da|door) [^.!?()]{1,60})?(?: \(see edit history\))?$/;
+const EDIT_SIGN = /\d| (?:by|von|par|por|da|door) \S/;
+/** Such a note is this short (characters). */
+const EDIT_MAX = 120;
+
+/** The blocks inside a thread's content `node` whose whole text is a post's edit note (not a heading). */
+export function editLines(t: Tree, node: number): number[] {
+  return wholeTextBlocks(t, node, EDIT_MAX, (text) => EDIT_LINE.test(text) && EDIT_SIGN.test(text)).filter(
+    (k) => !HEADINGS.has(t.els[k].name) && !headingWithin(t, k),
+  );
 }
 
 /** A list's comparison toggle, each a block's whole text: "Compare", "Add to compare". */

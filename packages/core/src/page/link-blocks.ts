@@ -5,6 +5,7 @@
 import type { AnyNode, Element, Text } from 'domhandler';
 import { eachLive, elementChildren, HEADINGS, isAncestor, LINKY, signature, subtreeEnd, textOf, weight, within, type Tree } from './content-tree.ts';
 import { COMMENTS } from './thread-parts.ts';
+import { postAuthor } from './post-authors.ts';
 import type { PageType } from './page-type.ts';
 import { PRICE, PRICED_CARDS } from './prices.ts';
 
@@ -244,6 +245,8 @@ export function linkBlocks(t: Tree, node: number, runShare: number, type: PageTy
         stack.push(k);
         continue;
       }
+      // (a post's author, one link to the poster's profile, is the thread's text: post-authors.ts)
+      if (type === 'forum' && postAuthor(t, k)) continue;
       let run = 0;
       for (const o of kids) if (BLOCK_TAGS.has(t.els[o].name) && linky(o)) run += weight(t, o);
       if (run < runShare * whole) out.push(k);

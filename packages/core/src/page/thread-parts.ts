@@ -5,7 +5,7 @@
 import type { Element } from 'domhandler';
 import { elementChildren, isAncestor, named, signature, subtreeEnd, weight, type Tree } from './content-tree.ts';
 import type { PageType } from './page-type.ts';
-import { postTools, replyTitles } from './labels.ts';
+import { editLines, postTools, replyTitles } from './labels.ts';
 import { countBadges, profileFields, starterBadges } from './profile-fields.ts';
 import { boardFooters } from './board-footers.ts';
 import { threadInfo } from './thread-info.ts';
@@ -34,6 +34,7 @@ export function threadParts(t: Tree, node: number, type: PageType, holdsTitle: (
   if (type === 'forum' || (type === 'article' && postRun(t, node))) {
     add(named(t, node, POSTER));
     add(named(t, node, EDIT_NOTE).filter((i) => t.txt[i] + t.lnk[i] <= EDIT_TEXT));
+    add(editLines(t, node));
     add(interactionCounters(t, node));
     add(replyAreas(t, node));
     add(sharedNamed(t, node, TOPIC_OVERVIEW, OVERVIEW_SHARE));
