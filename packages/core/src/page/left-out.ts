@@ -33,6 +33,8 @@ import { choiceLabels } from './choice-labels.ts';
 import { cardNotices } from './card-notices.ts';
 import { scriptLinks } from './script-links.ts';
 import { chatPrompts } from './chat-prompts.ts';
+import { captions } from './captions.ts';
+import { authorBlocks } from './references.ts';
 
 /**
  * The blocks inside the content `node` to leave out for its page `type`; `holdsTitle` says whether
@@ -81,6 +83,8 @@ export function leftOut(t: Tree, node: number, type: PageType, holdsTitle: (i: n
   if (type !== 'empty') add(signups(t, node, holdsTitle, type !== 'product', type === 'article' || type === 'documentation'));
   add(headingAnchors(t, node));
   add(illustrations(t, node, holdsTitle));
+  if (type === 'article') add(captions(t, node, holdsTitle));
+  if (type === 'article') add(authorBlocks(t, node, holdsTitle));
   // (a marketing page, typed service for it though it shows code: page-type.ts; its code looked for
   // first, so that the walk for its buttons runs only on a page showing some)
   if (type === 'service') {

@@ -1,8 +1,9 @@
 // An article's apparatus named by its heading: its reference list, bibliography or sources
 // ("References", "Works cited", "Sources") and its author's bio box ("About the author", "About
 // <a href="/author/…">Ann Lee</a>"), found inside the main content (main-content.ts) to be left out:
-// the works it cites and who wrote it, not what it says.
-import { elementChildren, isAncestor, subtreeEnd, textOf, weight, type Tree } from './content-tree.ts';
+// the works it cites and who wrote it, not what it says; and, on an article, its author blocks named
+// by their class (its byline and bio box: authorBlocks, called from left-out.ts).
+import { elementChildren, isAncestor, signature, subtreeEnd, textOf, weight, within, type Tree } from './content-tree.ts';
 import type { PageType } from './page-type.ts';
 import { headingLevel as level, holdsRankedHeading } from './rails.ts';
 
@@ -94,4 +95,80 @@ export function references(t: Tree, node: number, type: PageType): number[] {
     h = subtreeEnd(t, found[found.length - 1]);
   }
   return out;
+}
+
+/**
+ * A class word naming a block as an article's author or contributor (`author`, `post__author`,
+ * `blog-bottom-authorbox`, `authorInfo`, `sno-story-contributor-box`, `author-meta-container`): the
+ * word ends it or a word naming a part follows; not a post's class naming its author
+ * (`author-jennifer-charles` on every card of a blog's list).
+ */
+const AUTHOR_CLASS =
+  /(?:^|[-_])(?:authors?|contributors?)[-_]*(?:box|info|bio|block|details?|section|credit|meta|card|profile|about|post|wrap(?:per)?|container|area)?$/;
+/** Cards each naming its author, this many or more: a list of posts. */
+const AUTHOR_CARDS = 3;
+/** An author's block holds at most this share of the content. */
+const AUTHOR_SHARE = 0.3;
+
+/**
+ * An article's author blocks named by their class inside the content `node`: the byline's "By Ann
+ * Lee, Senior Editor" and the bio box under the text ("Ann Lee is a writer at …"), who wrote it, not
+ * what it says; not holding the title, under AUTHOR_SHARE of the content, and not a quote's speaker
+ * (a testimonial's "Susan Hallam, Managing Director" under its quote).
+ */
+export function authorBlocks(t: Tree, node: number, holdsTitle: (i: number) => boolean): number[] {
+  const out: number[] = [];
+  const whole = weight(t, node);
+  const stack = elementChildren(t, node);
+  while (stack.length) {
+    const k = stack.pop()!;
+    const cls = t.els[k].attribs.class;
+    if (
+      cls !== undefined &&
+      cls
+        .toLowerCase()
+        .split(/\s+/)
+        .some((w) => AUTHOR_CLASS.test(w))
+    ) {
+      if (weight(t, k) <= AUTHOR_SHARE * whole && !holdsTitle(k) && !quoted(t, node, k)) {
+        out.push(k);
+        continue;
+      }
+    }
+    stack.push(...elementChildren(t, k));
+  }
+  // (a list's cards each naming its post's author, three or more of one kind each in its own card,
+  // keep them: the list's text, as bylines.ts keeps their dates; an article's several bio boxes
+  // stand side by side)
+  const kinds = new Map<string, number[]>();
+  for (const k of out) {
+    const s = signature(t.els[k]);
+    kinds.set(s, [...(kinds.get(s) ?? []), k]);
+  }
+  const cards = new Set<number>();
+  for (const ks of kinds.values()) if (ks.length >= AUTHOR_CARDS && new Set(ks.map((k) => t.parent[k])).size === ks.length) for (const k of ks) cards.add(k);
+  return out.filter((k) => !cards.has(k));
+}
+
+/** A block named as a quote or a testimonial (`testimonial`, `quote-card`, `review`). */
+const QUOTE_CLASS = /testimonial|quote|review/;
+/** A quote's card holds at most this many parts. */
+const QUOTE_PARTS = 4;
+/** A quotation mark opening a text. */
+const OPENING_QUOTE = /^["“„«‘']/;
+
+/** Whether the author block `k` (inside `node`) names a quote's speaker: inside a block named as a quote, or in a card beside a quote. */
+function quoted(t: Tree, node: number, k: number): boolean {
+  if (within(t, k, node, QUOTE_CLASS)) return true;
+  const p = t.parent[k];
+  if (p === -1 || p === node) return false;
+  // (a card's few parts: the quote and its speaker; not an article's body beside its bio box)
+  const parts = elementChildren(t, p);
+  if (parts.length > QUOTE_PARTS) return false;
+  for (const c of parts) {
+    if (c === k) continue;
+    const el = t.els[c];
+    if (el.name === 'blockquote' || el.name === 'q' || OPENING_QUOTE.test(textOf(el, 4))) return true;
+  }
+  return false;
 }
