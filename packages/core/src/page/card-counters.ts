@@ -45,7 +45,15 @@ export function cardCounters(t: Tree, node: number): number[] {
  * what it leads to, it is a way out of the page, not its text.
  */
 const READ_MORE =
-  /^(?:read more|continue reading|read (?:the )?(?:full|whole|entire) (?:story|article|post)|read the rest|(?:view|see|show|explore|browse|load) (?:all|more))(?: ?[.…»›→>+]+)?$/;
+  /^(?:read more|continue reading|read (?:the )?(?:full|whole|entire) (?:story|article|post|review)|read the rest|(?:view|see|show|explore|browse|load) (?:all|more))(?: ?[.…»›→>+]+)?$/;
+
+/**
+ * A link back up the page to one of its own parts ("Back to top", "Back to Project", "Return to the
+ * list", "↑ Top", "Nach oben", "Retour en haut", "Volver arriba"), to a `#fragment`: a way round the
+ * page, printed after each of its sections, not its text.
+ */
+const BACK_UP =
+  /^(?:[↑⬆▲^]\s?)?(?:(?:back|return|scroll) (?:up )?to (?:the )?\p{L}+(?: \p{L}+)?|(?:to )?(?:the )?top(?: of (?:the )?page)?|(?:zurück )?nach oben|(?:retour|revenir) en haut(?: de (?:la )?page)?|haut de (?:la )?page|volver (?:arriba|al inicio)|torna (?:su|all'inizio)|naar boven|voltar ao topo)(?:\s?[↑⬆▲])?$|^[↑⬆▲]$/u;
 
 /**
  * A bare "Download" link: a story's audio file, an app's installer, named by nothing but the control; in
@@ -68,7 +76,8 @@ export function readMoreLinks(t: Tree, node: number): number[] {
     // (its text without the parts set aside inside it: a link's words for screen readers only,
     // `Read full article<span class="sr-only">: How to choose boots</span>`)
     const text = textOf(t.els[i], MAX * 2 + 1, 'svg', t);
-    if (!READ_MORE.test(text) && !(DOWNLOAD.test(text) && !underTag(t, node, i, CELLS))) return false;
+    const backUp = /^#\S/.test(t.els[i].attribs.href ?? '') && BACK_UP.test(text);
+    if (!backUp && !READ_MORE.test(text) && !(DOWNLOAD.test(text) && !underTag(t, node, i, CELLS))) return false;
     const k = ownBlock(t, node, i);
     if (k !== -1) out.push(k);
     return true;
