@@ -1,7 +1,8 @@
 // Main content on listing pages: the control every row carries even where several rows lead to one
 // target (row-controls.ts: a job board's "View Company Profile" under each job, a company with many
 // jobs); a link back up the page to one of its parts ("Back to Project", "Back to top", card-counters.ts
-// readMoreLinks()); a card's "Read full review".
+// readMoreLinks()); a card's "Read full review"; a consent manager's notice in place of an embed it
+// blocks (placeholders.ts).
 import { expect } from 'chai';
 import { findMainContent } from '../src/page/main-content.ts';
 import { CHROME_WORDS, expectOnly, md, page, para } from './main-content-pages.ts';
@@ -51,5 +52,18 @@ describe('page: main content of a listing, its per-row controls and its links ba
        <p><a href="/reviews/scooter-${i}">Read full review</a></p></div>`;
     const html = page(`<main><article><h1>Best scooters</h1>${para('Intro', 2)}${Array.from({ length: 4 }, (_, i) => card(i)).join('')}</article></main>`);
     expectOnly(md(html), ['Scooter 3 for a daily commute', 'Pick 0: light'], ['Read full review', ...CHROME_WORDS]);
+  });
+
+  it("leaves out a consent manager's notice standing in for a blocked embed, and keeps a sentence about cookies", () => {
+    const notice = `<div class="embed"><p>This content isn't visible due to your cookie preferences. To load this content, click the Allow button below to opt in to "Social Media &amp; Embedded Content" cookies.</p><div><button>Allow</button><button>Manage preferences</button></div></div>`;
+    const video = `<div class="yt"><p>Please accept marketing cookies to watch this video.</p></div>`;
+    const html = page(
+      `<main><article><h1>What the week brought</h1>${para('News', 2)}${notice}${para('Later', 2)}${video}<p>This post is not available in print; we use cookies to count its readers.</p></article></main>`,
+    );
+    expectOnly(
+      md(html),
+      ['News paragraph 2', 'Later paragraph 1', 'This post is not available in print'],
+      ["This content isn't visible", 'Social Media', 'accept marketing cookies', ...CHROME_WORDS],
+    );
   });
 });
