@@ -2,7 +2,8 @@
 // target (row-controls.ts: a job board's "View Company Profile" under each job, a company with many
 // jobs); a link back up the page to one of its parts ("Back to Project", "Back to top", card-counters.ts
 // readMoreLinks()); a card's "Read full review"; a consent manager's notice in place of an embed it
-// blocks (placeholders.ts).
+// blocks (placeholders.ts); a link aggregator's score, submitter and age under each submission
+// (card-counters.ts cardCounters()).
 import { expect } from 'chai';
 import { findMainContent } from '../src/page/main-content.ts';
 import { CHROME_WORDS, expectOnly, md, page, para } from './main-content-pages.ts';
@@ -65,5 +66,14 @@ describe('page: main content of a listing, its per-row controls and its links ba
       ['News paragraph 2', 'Later paragraph 1', 'This post is not available in print'],
       ["This content isn't visible", 'Social Media', 'accept marketing cookies', ...CHROME_WORDS],
     );
+  });
+
+  it("leaves out a link aggregator's score, submitter and age under every submission", () => {
+    const row = (i: number) =>
+      `<tr class="athing"><td class="title"><span class="rank">${i}.</span> <a href="https://ex${i}.example/">Show: a small tool number ${i} that turns logs into charts</a></td></tr>
+       <tr><td class="subtext"><span class="score">${i} point${i > 1 ? 's' : ''}</span> by <a href="user?id=u${i}">user_${i}</a> <span class="age"><a href="item?id=${i}">${i * 3} minutes ago</a></span> | <a href="hide?id=${i}">hide</a> | <a href="item?id=${i}">${i}&nbsp;comment${i > 1 ? 's' : ''}</a></td></tr>`;
+    const html = page(`<main><h1>New links</h1><table class="items">${Array.from({ length: 8 }, (_, i) => row(i + 1)).join('')}</table></main>`);
+    expect(findMainContent(html).type).to.equal('listing');
+    expectOnly(md(html), ['Show: a small tool number 8 that turns logs into charts'], ['point by', 'points by', 'user_3', 'minutes ago', ...CHROME_WORDS]);
   });
 });

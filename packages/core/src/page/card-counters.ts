@@ -14,6 +14,18 @@ const UNIT = String.raw`(?:reactions?|comments?|likes?|repl(?:y|ies)|views?|shar
 const COUNTER = new RegExp(String.raw`^(?:${NUM} ${UNIT}(?: ?[·•|,]? ?${NUM} ${UNIT})*|${NUM} min(?:ute)?s? read)$`);
 /** Such a block is this short (characters). */
 const MAX = 40;
+/**
+ * A link aggregator's line under each submission: its score, who submitted it and when, and the
+ * row's controls and comment count after it ("1 point by breve 0 minutes ago | hide | past | 1
+ * comment", "12 votes by ana 3 hours ago · 4 comments"): the site's tally of each item, like a counter.
+ * (A line that goes on with anything else, a tag, is the row's text too, and stays.)
+ */
+const SUBMITTED = new RegExp(
+  String.raw`^${NUM} (?:points?|votes?|upvotes?) by [\p{L}\p{N}_.-]+ \d+ (?:seconds?|minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?) ago(?: ?[|·•] ?(?:hide|past|discuss|flag|favou?rite|save|share|report|${NUM} comments?))*$`,
+  'u',
+);
+/** Such a line is this short (characters). */
+const SUBMITTED_MAX = 120;
 /** Cards carrying such a counter in blocks of one kind (tag and classes), at least. */
 const CARDS = 5;
 
@@ -29,7 +41,9 @@ export function cardCounters(t: Tree, node: number): number[] {
   const byKind = new Map<string, number[]>();
   eachLive(t, node, (i) => {
     const chars = t.txt[i] + t.lnk[i];
-    if (chars === 0 || chars > MAX * 2 || !COUNTER.test(ownText(t.els[i]))) return false;
+    if (chars === 0 || chars > SUBMITTED_MAX) return false;
+    const text = textOf(t.els[i], SUBMITTED_MAX + 1, 'svg');
+    if (!(chars <= MAX * 2 && COUNTER.test(text)) && !SUBMITTED.test(text)) return false;
     const k = ownBlock(t, node, i);
     if (k === -1) return false;
     const kind = signature(t.els[k]);
