@@ -38,6 +38,8 @@ const CONSENT_NOTICE = new RegExp(
     ')',
   'u',
 );
+/** What every such notice names. */
+const COOKIE_WORD = /cookie|consent|permission/;
 /** Such a notice, with its buttons' labels set aside, is at most this long (characters). */
 const CONSENT_LENGTH = 400;
 
@@ -47,7 +49,10 @@ function consentNotices(t: Tree, node: number): number[] {
   eachLive(t, node, (i) => {
     const chars = t.txt[i] + t.lnk[i];
     if (chars === 0 || chars > CONSENT_LENGTH) return chars === 0;
-    if (!CONSENT_NOTICE.test(textOf(t.els[i], CONSENT_LENGTH + 1, undefined, t))) return false;
+    const text = textOf(t.els[i], CONSENT_LENGTH + 1, undefined, t);
+    // (every wording names cookies, consent or permission: a block saying none holds no notice, nor do its parts)
+    if (!COOKIE_WORD.test(text)) return true;
+    if (!CONSENT_NOTICE.test(text)) return false;
     out.push(i);
     return true;
   });
