@@ -15,6 +15,18 @@ const UNIT = String.raw`(?:reactions?|comments?|likes?|repl(?:y|ies)|views?|shar
 const COUNTER = new RegExp(String.raw`^(?:${NUM} ${UNIT}(?: ?[·•|,]? ?${NUM} ${UNIT})*|${NUM} min(?:ute)?s? read)$`);
 /** Such a block is this short (characters). */
 const MAX = 40;
+/**
+ * A link aggregator's line under each submission: its score, who submitted it and when, and the
+ * row's controls and comment count after it ("1 point by breve 0 minutes ago | hide | past | 1
+ * comment", "12 votes by ana 3 hours ago · 4 comments"): the site's tally of each item, like a counter.
+ * (A line that goes on with anything else, a tag, is the row's text too, and stays.)
+ */
+const SUBMITTED = new RegExp(
+  String.raw`^${NUM} (?:points?|votes?|upvotes?) by [\p{L}\p{N}_.-]+ \d+ (?:seconds?|minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?) ago(?: ?[|·•] ?(?:hide|past|discuss|flag|favou?rite|save|share|report|${NUM} comments?))*$`,
+  'u',
+);
+/** Such a line is this short (characters). */
+const SUBMITTED_MAX = 120;
 /** Cards carrying such a counter in blocks of one kind (tag and classes), at least. */
 const CARDS = 5;
 
@@ -30,7 +42,9 @@ export function cardCounters(t: Tree, node: number): number[] {
   const byKind = new Map<string, number[]>();
   eachLive(t, node, (i) => {
     const chars = t.txt[i] + t.lnk[i];
-    if (chars === 0 || chars > MAX * 2 || !COUNTER.test(ownText(t.els[i]))) return false;
+    if (chars === 0 || chars > SUBMITTED_MAX) return false;
+    const text = textOf(t.els[i], SUBMITTED_MAX + 1, 'svg');
+    if (!(chars <= MAX * 2 && COUNTER.test(text)) && !SUBMITTED.test(text)) return false;
     const k = ownBlock(t, node, i);
     if (k === -1) return false;
     const kind = signature(t.els[k]);
@@ -46,7 +60,15 @@ export function cardCounters(t: Tree, node: number): number[] {
  * what it leads to, it is a way out of the page, not its text.
  */
 const READ_MORE =
-  /^(?:read more|continue reading|read (?:the )?(?:full|whole|entire) (?:story|article|post)|read the rest|(?:view|see|show|explore|browse|load) (?:all|more))(?: ?[.…»›→>+]+)?$/;
+  /^(?:read more|continue reading|read (?:the )?(?:full|whole|entire) (?:story|article|post|review)|read the rest|(?:view|see|show|explore|browse|load) (?:all|more))(?: ?[.…»›→>+]+)?$/;
+
+/**
+ * A link back up the page to one of its own parts ("Back to top", "Back to Project", "Return to the
+ * list", "↑ Top", "Nach oben", "Retour en haut", "Volver arriba"), to a `#fragment`: a way round the
+ * page, printed after each of its sections, not its text.
+ */
+const BACK_UP =
+  /^(?:[↑⬆▲^]\s?)?(?:(?:back|return|scroll) (?:up )?to (?:the )?\p{L}+(?: \p{L}+)?|(?:to )?(?:the )?top(?: of (?:the )?page)?|(?:zurück )?nach oben|(?:retour|revenir) en haut(?: de (?:la )?page)?|haut de (?:la )?page|volver (?:arriba|al inicio)|torna (?:su|all'inizio)|naar boven|voltar ao topo)(?:\s?[↑⬆▲])?$|^[↑⬆▲]$/u;
 
 /**
  * A collapsed text's toggle, whatever element draws it ("READ MORE" under a clipped description, "read
@@ -84,7 +106,8 @@ export function readMoreLinks(t: Tree, node: number): number[] {
     // (its text without the parts set aside inside it: a link's words for screen readers only,
     // `Read full article<span class="sr-only">: How to choose boots</span>`)
     const text = textOf(t.els[i], MAX * 2 + 1, 'svg', t);
-    if (!READ_MORE.test(text) && !TOGGLE.test(text) && !(DOWNLOAD.test(text) && !underTag(t, node, i, CELLS))) return false;
+    const backUp = /^#\S/.test(t.els[i].attribs.href ?? '') && BACK_UP.test(text);
+    if (!backUp && !READ_MORE.test(text) && !TOGGLE.test(text) && !(DOWNLOAD.test(text) && !underTag(t, node, i, CELLS))) return false;
     const k = ownBlock(t, node, i);
     if (k !== -1) out.push(k);
     return true;

@@ -1,6 +1,7 @@
 // Placeholder text a page template left in ("Lorem ipsum dolor sit amet"), found inside the main
 // content (left-out.ts) to be left out, and a loading placeholder ("Loading...") a script replaces: no page means it, whether its stylesheet hides the unused
-// component or shows it by mistake.
+// component or shows it by mistake. So is the notice a consent manager puts where an embed would be
+// until the reader accepts its cookies ("This content isn't visible due to your cookie preferences").
 import { eachLive, outermost, subtreeEnd, textOf, type Tree } from './content-tree.ts';
 
 /** Placeholder text, as an element's own text begins. */
@@ -14,7 +15,48 @@ const OTHER_TEXT = 100;
  * component's heading, its button), not the content around it.
  */
 export function placeholders(t: Tree, node: number): number[] {
-  return [...lorem(t, node), ...loading(t, node)];
+  return [...lorem(t, node), ...loading(t, node), ...consentNotices(t, node)];
+}
+
+/**
+ * The opening of a consent manager's notice in place of an embed it blocks (a post, a video, a map):
+ * "This content isn't visible due to your cookie preferences", "This video is blocked by your cookie
+ * settings", "Please accept marketing cookies to watch this video", "To view this content, allow
+ * cookies", "We need your consent to load the YouTube service", "Dieser Inhalt ist aufgrund Ihrer
+ * Cookie-Einstellungen nicht sichtbar", "Bitte akzeptieren Sie die Cookies, um dieses Video anzusehen".
+ */
+const CONSENT_NOTICE = new RegExp(
+  '^(?:' +
+    [
+      String.raw`this (?:content|embed|video|media|post|map|tweet|element|widget)(?: is|'s)?(?: not|n't| currently)? (?:visible|displayed|shown|available|loaded|blocked|hidden)\b.{0,20}\b(?:due to|because of|until|unless|without|by)\b.{0,30}\b(?:cookies?|consent)`,
+      String.raw`(?:to|in order to) (?:view|see|load|display|watch|play) this (?:content|embed|video|media|post|map|tweet)\b.{0,40}\b(?:allow|accept|enable|consent to)\b.{0,30}\bcookies?`,
+      String.raw`(?:please )?(?:accept|allow|enable|activate) (?:the )?[\p{L} -]{0,30}cookies,? (?:in order )?to (?:view|see|load|display|watch|play)\b`,
+      String.raw`we need your (?:consent|permission) to load\b`,
+      String.raw`(?:dieser|diese|dieses) (?:inhalt|video|karte|beitrag)\b.{0,60}\bcookie`,
+      String.raw`bitte (?:akzeptieren|aktivieren|erlauben) sie\b.{0,40}\bcookies?\b`,
+    ].join('|') +
+    ')',
+  'u',
+);
+/** What every such notice names. */
+const COOKIE_WORD = /cookie|consent|permission/;
+/** Such a notice, with its buttons' labels set aside, is at most this long (characters). */
+const CONSENT_LENGTH = 400;
+
+/** The blocks whose whole text is a consent manager's notice standing in for an embed it blocks. */
+function consentNotices(t: Tree, node: number): number[] {
+  const out: number[] = [];
+  eachLive(t, node, (i) => {
+    const chars = t.txt[i] + t.lnk[i];
+    if (chars === 0 || chars > CONSENT_LENGTH) return chars === 0;
+    const text = textOf(t.els[i], CONSENT_LENGTH + 1, undefined, t);
+    // (every wording names cookies, consent or permission: a block saying none holds no notice, nor do its parts)
+    if (!COOKIE_WORD.test(text)) return true;
+    if (!CONSENT_NOTICE.test(text)) return false;
+    out.push(i);
+    return true;
+  });
+  return out;
 }
 
 /** A loading placeholder's whole text ("Loading...", "Loading prices for your region…"), as textOf() reads it. */

@@ -1,7 +1,7 @@
 // The control every row of a listing carries, found inside the main content (left-out.ts): a short
-// link whose text is the same in five rows or more but whose target differs in each ("hide",
-// "discuss", "More like this", "View Company Profile", "See all reviews"): an action on that row's
-// item, not what the list says about it. A tag or an author linked from several rows points to one
+// link whose text is the same in five rows or more but whose target differs in most ("hide",
+// "discuss", "More like this", "See all reviews"; "View Company Profile", which leads to one page for
+// a company's several jobs): an action on that row's item, not what the list says about it. A tag or an author linked from several rows points to one
 // page each time, and stays. On a page typed article (a news list so typed) the link must stand alone
 // in its element, not inside a sentence ("see <a>here</a>").
 import { classId, eachLive, HEADINGS, textOf, type Tree } from './content-tree.ts';
@@ -46,6 +46,7 @@ export function rowControls(t: Tree, node: number, alone = false): number[] {
     return true;
   });
   const out: number[] = [];
-  for (const e of byText.values()) if (e.els.length >= ROWS && e.hrefs.size === e.els.length) out.push(...e.els);
+  // (five targets or more, at least half as many as the links: some rows may share one)
+  for (const e of byText.values()) if (e.hrefs.size >= ROWS && e.hrefs.size * 2 >= e.els.length) out.push(...e.els);
   return out;
 }
