@@ -7,9 +7,11 @@ import { pricedCards } from './cards.ts';
 /**
  * A notice's whole text: the item in stock (not "Out of stock", "Sold out" or "Only 2 left", which say
  * whether it can be had at all), its delivery free, the end or the dates of the offer on it (a date
- * of at most eight words after "Sale ends", "Offer valid").
+ * of at most eight words after "Sale ends", "Offer valid"); the first two in French, German, Dutch,
+ * Italian and Spanish too ("En stock", "Auf Lager", "Op voorraad", "Livraison offerte", "Envío gratis").
  */
-const NOTICE = /^(?:in stock|low stock|free (?:shipping|delivery)|(?:(?:sale|offer|deal) ends|offers? valid)(?: \S+){1,8})$/;
+const NOTICE =
+  /^(?:in stock|low stock|free (?:shipping|delivery)|en stock|auf lager|op voorraad|in magazzino|livraison (?:offerte|gratuite)|kostenloser versand|envío gratis|spedizione gratuita|gratis verzending|(?:(?:sale|offer|deal) ends|offers? valid)(?: \S+){1,8})$/;
 /** A notice is at most this long (characters). */
 const NOTICE_TEXT = 50;
 
