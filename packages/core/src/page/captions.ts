@@ -9,18 +9,20 @@ const NOT_PICTURE = new Set(['blockquote', 'q', 'table', 'pre', 'code']);
 /** The `<figcaption>`s of pictures inside the content `node`, not holding the title. */
 export function captions(t: Tree, node: number, holdsTitle: (i: number) => boolean): number[] {
   const out: number[] = [];
+  // (each figure read once, however many captions it holds: a gallery of thousands)
+  const figures = new Map<number, boolean>();
   const stack = elementChildren(t, node);
   while (stack.length) {
     const k = stack.pop()!;
     if (t.els[k].name === 'figcaption') {
-      if (!holdsTitle(k) && !quoteOrTable(t, node, k)) out.push(k);
+      if (!holdsTitle(k) && !quoteOrTable(t, node, k, figures)) out.push(k);
     } else stack.push(...elementChildren(t, k));
   }
   return out;
 }
 
-/** Whether the figure around the caption `k` (below `node`) holds a quote, a table or code. */
-function quoteOrTable(t: Tree, node: number, k: number): boolean {
+/** Whether the figure around the caption `k` (below `node`) holds a quote, a table or code (outside its captions). */
+function quoteOrTable(t: Tree, node: number, k: number, figures: Map<number, boolean>): boolean {
   let fig = t.parent[k];
   for (let a = fig; a !== -1 && a !== node; a = t.parent[a])
     if (t.els[a].name === 'figure') {
@@ -28,12 +30,20 @@ function quoteOrTable(t: Tree, node: number, k: number): boolean {
       break;
     }
   if (fig === -1) return false;
-  const stack = elementChildren(t, fig);
-  while (stack.length) {
-    const i = stack.pop()!;
-    if (i === k) continue;
-    if (NOT_PICTURE.has(t.els[i].name)) return true;
-    stack.push(...elementChildren(t, i));
+  let held = figures.get(fig);
+  if (held === undefined) {
+    held = false;
+    const stack = elementChildren(t, fig);
+    while (stack.length) {
+      const i = stack.pop()!;
+      if (t.els[i].name === 'figcaption') continue;
+      if (NOT_PICTURE.has(t.els[i].name)) {
+        held = true;
+        break;
+      }
+      stack.push(...elementChildren(t, i));
+    }
+    figures.set(fig, held);
   }
-  return false;
+  return held;
 }

@@ -143,7 +143,9 @@ export function authorBlocks(t: Tree, node: number, holdsTitle: (i: number) => b
   const kinds = new Map<string, number[]>();
   for (const k of out) {
     const s = signature(t.els[k]);
-    kinds.set(s, [...(kinds.get(s) ?? []), k]);
+    const ks = kinds.get(s);
+    if (ks) ks.push(k);
+    else kinds.set(s, [k]);
   }
   const cards = new Set<number>();
   for (const ks of kinds.values()) if (ks.length >= AUTHOR_CARDS && new Set(ks.map((k) => t.parent[k])).size === ks.length) for (const k of ks) cards.add(k);
