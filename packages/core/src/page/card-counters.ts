@@ -83,6 +83,15 @@ const TOGGLE = /^(?:(?:read|show|see|view) (?:more|less)(?: ?[.…+−-]+)?)(?: 
  */
 const DOWNLOAD = /^download(?: now)?$/;
 
+/** A URL fragment as the id it names (`#caf%C3%A9` is `café`); as written when it does not decode. */
+function decodeFragment(id: string): string {
+  try {
+    return decodeURIComponent(id);
+  } catch {
+    return id;
+  }
+}
+
 /** A table cell, where a bare "Download" is a row's file. */
 const CELLS = new Set(['td', 'th']);
 
@@ -93,6 +102,20 @@ const CELLS = new Set(['td', 'th']);
  */
 export function readMoreLinks(t: Tree, node: number): number[] {
   const out: number[] = [];
+  // (a "Back to …" link leads back up: one whose target comes after it is an entry of the page's own
+  // contents, "Back to Basics" to its section; the ids are indexed once, on the first such link)
+  let ids: Map<string, number> | undefined;
+  const targetAfter = (id: string, i: number) => {
+    if (!ids) {
+      ids = new Map();
+      for (let j = 0; j < t.els.length; j++) {
+        const a = t.els[j].attribs;
+        for (const v of [a.id, a.name]) if (v && !ids.has(v)) ids.set(v, j);
+      }
+    }
+    const j = ids.get(decodeFragment(id));
+    return j !== undefined && j > i;
+  };
   eachLive(t, node, (i) => {
     if (t.els[i].name !== 'a') {
       // (a toggle drawn by another element, standing alone in its block; not a heading, which names a section)
@@ -106,7 +129,8 @@ export function readMoreLinks(t: Tree, node: number): number[] {
     // (its text without the parts set aside inside it: a link's words for screen readers only,
     // `Read full article<span class="sr-only">: How to choose boots</span>`)
     const text = textOf(t.els[i], MAX * 2 + 1, 'svg', t);
-    const backUp = /^#\S/.test(t.els[i].attribs.href ?? '') && BACK_UP.test(text);
+    const href = t.els[i].attribs.href ?? '';
+    const backUp = /^#\S/.test(href) && BACK_UP.test(text) && !targetAfter(href.slice(1), i);
     if (!backUp && !READ_MORE.test(text) && !TOGGLE.test(text) && !(DOWNLOAD.test(text) && !underTag(t, node, i, CELLS))) return false;
     const k = ownBlock(t, node, i);
     if (k !== -1) out.push(k);
