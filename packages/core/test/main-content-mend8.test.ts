@@ -23,3 +23,17 @@ describe('page: main content, links back up the page and links down to a section
     expect(out).not.to.contain('Back to top');
   });
 });
+
+describe('page: main content, a photo essay', () => {
+  it('keeps the captions of an article whose text they mostly are (a photo essay)', () => {
+    const shot = (i: number) =>
+      `<figure><img src="/shot-${i}.jpg" alt=""><figcaption>Picture ${i}: fishermen mend their nets on the harbour wall at dawn, before the boats go out past the lighthouse and the gulls follow them.</figcaption></figure>`;
+    const html = page(
+      `<main><article><h1>A morning at the harbour</h1><p>Photographs from one morning on the coast.</p>${[1, 2, 3, 4, 5].map(shot).join('')}</article></main>`,
+      '<meta property="og:type" content="article">',
+    );
+    const out = md(html);
+    expect(out).to.contain('Picture 1: fishermen mend their nets');
+    expect(out).to.contain('Picture 5: fishermen mend their nets');
+  });
+});

@@ -1,6 +1,7 @@
 // A picture's caption inside an article's content (left-out.ts): the line under a photo or a chart
 // (`<figcaption>`), which names what the picture shows and whom it is credited to. A figure holding a
-// quote, a table or code is not a picture: its caption (a quote's speaker, a table's title) stays.
+// quote, a table or code is not a picture: its caption (a quote's speaker, a table's title) stays; so do
+// the captions of a photo essay, whose text they are.
 import { elementChildren, type Tree } from './content-tree.ts';
 
 /** What a figure holds when it is not a picture. */
@@ -18,6 +19,9 @@ export function captions(t: Tree, node: number, holdsTitle: (i: number) => boole
       if (!holdsTitle(k) && !quoteOrTable(t, node, k, figures)) out.push(k);
     } else stack.push(...elementChildren(t, k));
   }
+  // (a photo essay: the captions are half of the content's text or more, they are what it says)
+  const chars = (i: number) => t.txt[i] + t.lnk[i];
+  if (out.length && 2 * out.reduce((sum, k) => sum + chars(k), 0) >= chars(node)) return [];
   return out;
 }
 
