@@ -5,7 +5,7 @@
 // ("1-30 of 1000", "Results per page:"); a live region's status message ("loaded 338 results").
 import type { Element } from 'domhandler';
 import { eachLive, HEADINGS, signature, textOf, type Tree } from './content-tree.ts';
-import { headingWithin, ownBlock, underTag } from './labels.ts';
+import { CELLS, headingWithin, ownBlock, underTag } from './labels.ts';
 
 /** A count ("84", "1.2k", "3,400"). */
 const NUM = String.raw`\d[\d,.]*\s?[km]?`;
@@ -91,9 +91,6 @@ function decodeFragment(id: string): string {
     return id;
   }
 }
-
-/** A table cell, where a bare "Download" is a row's file. */
-const CELLS = new Set(['td', 'th']);
 
 /**
  * The links inside the content `node` whose whole text says "Read more" (standing alone in their block):

@@ -28,7 +28,8 @@ const MAX = 45;
  * 1:30:00"): the widget's, not the content's.
  */
 const POSITION = /^(?:\d{1,3} (?:(?:\/ )?(?:of|von|de|sur|di|van)|\/) \d{1,3}|\d{1,2}:\d\d(?::\d\d)? ?\/ ?\d{1,2}:\d\d(?::\d\d)?)$/;
-const CELLS = new Set(['td', 'th']);
+/** A table cell, where a position ("3 of 5") is a score and a bare "Download" a row's file. */
+export const CELLS = new Set(['td', 'th']);
 
 /**
  * The blocks inside the content `node` whose whole text is such a label: the largest element around
